@@ -1,0 +1,194 @@
+"""The ruleset contract every game implements.
+
+A ruleset is pure: no I/O, no clock, no randomness. It is folded over a game's event log:
+
+    state = ruleset.setup(seats, options)                # from the log's "start" event
+    for action in the rest of the log:
+        result = ruleset.apply(state, action)           # Applied(new state, outcomes) or Refusal
+        if isinstance(result, Applied): state = result.state
+
+State is plain JSON data (dicts, lists, strings, numbers, booleans) so that it can be compared,
+snapshotted and sent to a browser. ``apply`` receives its own deep copy of the state and may
+mutate it freely before returning it inside ``Applied``.
+
+An action is one event of the log: ``Action(kind, data, source, seq)``. The kinds every game
+receives are documented in docs/game-log.md: ``card_seen`` / ``card_gone`` (a card entered or left
+a zone, from the camera or an RFID reader), ``resolve``, and game-specific commands. ``undo`` is
+handled by the session, never by a ruleset (see ``Applied.reveals``).
+
+What a seat may not see is removed by the views: ``public_view`` is what the table's tablet and
+every watcher get; ``seat_view`` is what one seat's phone gets with that seat's token.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from card_tags.catalog import Catalog
+from card_tags.payload import CardRef
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table. Seats are numbered 1..N clockwise; ``name`` is the player's."""
+
+    number: int
+    name: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.number, "name": self.name}
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    source: str = "dashboard"  # camera | rfid | dashboard | auto | replay
+    seq: int = 0
+
+    def card(self, game: str) -> CardRef:
+        """The card a card_seen / card_gone action names (``data["card"]`` is a key like ``GD500#2``)."""
+        return CardRef.from_key(game, self.data["card"])
+
+
+@dataclass(frozen=True)
+class Term:
+    """One step of an explanation: ``Term("Faith x10", 5000, "Alma 500 x 10")``."""
+
+    label: str
+    value: Any = None
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "value": self.value, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Something the referee decided, with its reasons as data.
+
+    ``kind`` names it (``battle``, ``combat``, ``round``, ``game_over``...), ``say`` is the sentence a
+    player reads aloud, ``terms`` the reasoning, ``data`` anything a view or test needs
+    (winner seat, values...). Outcomes are kept in the state's history by the ruleset.
+    """
+
+    kind: str
+    say: str
+    terms: tuple[Term, ...] = ()
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "say": self.say, "terms": [t.as_dict() for t in self.terms],
+                "data": self.data}
+
+
+@dataclass(frozen=True)
+class Applied:
+    state: State
+    outcomes: tuple[Outcome, ...] = ()
+    # True when this action showed a seat something that was hidden (a Stratego rank, an
+    # identity). The session never lets undo cross such an action.
+    reveals: bool = False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An input the rules do not allow. ``reason`` is written for players, e.g.
+    "Faith only multiplies a gold CHARACTER card under 1000 (100-900); Korihor is black."."""
+
+    reason: str
+    seat: int | None = None
+
+
+class SetupError(ValueError):
+    """The game cannot start with these players, options or deck; the message says why."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant or setting chosen at game start and recorded in the log."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None  # None: a bool if default is bool, else free int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "default": self.default, "help": self.help,
+                "choices": list(self.choices) if self.choices is not None else None}
+
+
+class Ruleset:
+    """Base class of every game's referee. Subclasses set the class attributes and override
+    ``setup``, ``apply``, ``public_view`` and ``seat_view``."""
+
+    game: ClassVar[str]                 # the game id, a key of card_tags.payload.GAME_CODES
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    zones: ClassVar[tuple[str, ...]] = ("seat",)  # zone kinds this game reads (see scan.zones)
+
+    def __init__(self, catalog: Catalog):
+        problems = self.check_catalog(catalog)
+        if problems:
+            raise SetupError(f"{catalog.source}: " + "; ".join(problems))
+        self.catalog = catalog
+
+    # -- things a subclass may override -------------------------------------------------------
+    @classmethod
+    def check_catalog(cls, catalog: Catalog) -> list[str]:
+        """Problems that make this deck unplayable under this referee, beyond the rulebook's counts
+        that card_tags.games.<game>.check already enforces."""
+        return []
+
+    def setup(self, seats: list[Seat], options: dict[str, Any]) -> State:
+        raise NotImplementedError
+
+    def apply(self, state: State, action: Action) -> Applied | Refusal:
+        raise NotImplementedError
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]:
+        """By default a seat sees what the table sees; games with secrets add to it."""
+        return self.public_view(state)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state.get("over"))
+
+    def ready_to_resolve(self, state: State) -> bool:
+        """True when the session may resolve without a tap (every active seat has played).
+        The session adds the "cards are stable" condition with its own clock."""
+        return False
+
+    # -- helpers shared by all games ----------------------------------------------------------
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill defaults and check every option; raise SetupError naming a bad one."""
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise SetupError(f"{self.title} has no option {unknown[0]!r}; options are {sorted(known)}")
+        resolved = {}
+        for name, opt in known.items():
+            value = options.get(name, opt.default)
+            if opt.choices is not None and value not in opt.choices:
+                raise SetupError(f"option {name!r} must be one of {list(opt.choices)}, not {value!r}")
+            if opt.choices is None and type(value) is not type(opt.default):
+                raise SetupError(f"option {name!r} must be a {type(opt.default).__name__}, not {value!r}")
+            resolved[name] = value
+        return resolved
+
+    def check_seats(self, seats: list[Seat]) -> None:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise SetupError(f"{self.title} is for {self.min_seats} to {self.max_seats} players, not {len(seats)}")
+        numbers = [s.number for s in seats]
+        if numbers != list(range(1, len(seats) + 1)):
+            raise SetupError(f"seats must be numbered 1..{len(seats)} clockwise, not {numbers}")
+
+    def card_name(self, key: str) -> str:
+        card = self.catalog.cards.get(key.partition("#")[0])
+        return card.name if card else key

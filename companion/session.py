@@ -1,0 +1,308 @@
+"""A game in progress: its log, its derived state, and the people watching it.
+
+``fold(events)`` is the whole referee: it starts the game from the log's ``start`` event and
+applies every later event through the ruleset, recording for each whether it was applied,
+refused (and why) or undone. It is pure and deterministic, so replaying an exported log, or
+restarting after a power cut, gives exactly the same state.
+
+``Session`` wraps a fold around the SQLite store: ``submit`` appends the input durably first,
+then applies it, then tells every subscriber (the dashboard's event stream).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from . import rules
+from .rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
+from .store import Event, Store
+
+# Inputs from the table itself: they record what is physically there, so they are never undone
+# (take the card away instead).
+TABLE_KINDS = {"card_seen", "card_gone"}
+NOT_UNDOABLE = TABLE_KINDS | {"start", "undo"}
+
+
+@dataclass
+class Entry:
+    """One event of the log and what the referee made of it."""
+
+    event: Event
+    status: str = "applied"  # applied | refused | undone | undo
+    reason: str = ""
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    reveals: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.event.as_dict(), "status": self.status, "reason": self.reason,
+                "outcomes": self.outcomes, "reveals": self.reveals}
+
+
+@dataclass
+class Derived:
+    ruleset: Ruleset
+    state: State
+    entries: list[Entry]
+    start: dict[str, Any]
+
+
+class LogError(ValueError):
+    """A game log that cannot be replayed (no start event, an unknown game...)."""
+
+
+def start_ruleset(start: Event) -> tuple[Ruleset, State]:
+    data = start.data
+    if start.kind != "start":
+        raise LogError(f"event {start.seq}: a game log must begin with a 'start' event, not {start.kind!r}")
+    try:
+        ruleset = rules.make(data["game"], data.get("deck"))
+        seats = [Seat(int(s["seat"]), str(s["name"])) for s in data["seats"]]
+        options = ruleset.resolve_options(data.get("options", {}))
+        return ruleset, ruleset.setup(seats, options)
+    except KeyError as exc:
+        raise LogError(f"event {start.seq}: the start event lacks {exc}") from None
+    except SetupError as exc:
+        raise LogError(f"event {start.seq}: {exc}") from None
+
+
+def _undo_target(entries: list[Entry], data: dict[str, Any]) -> tuple[int | None, str]:
+    """The entry index an undo takes back, or None and the reason it cannot."""
+    for index in range(len(entries) - 1, -1, -1):
+        entry = entries[index]
+        if entry.reveals and entry.status == "applied":
+            return None, (f"cannot undo across #{entry.event.seq} ({entry.event.kind}): it showed hidden "
+                          f"information that cannot be taken back")
+        if entry.status == "applied" and entry.event.kind not in NOT_UNDOABLE:
+            wanted = data.get("seq")
+            if wanted is not None and wanted != entry.event.seq:
+                return None, f"only the latest command (#{entry.event.seq}) can be undone, not #{wanted}"
+            return index, ""
+    return None, "there is nothing to undo yet"
+
+
+def fold(events: Iterable[Event]) -> Derived:
+    """Derive a game's state from its log. Deterministic: same log, same result."""
+    events = list(events)
+    if not events:
+        raise LogError("the game log is empty")
+    ruleset, state = start_ruleset(events[0])
+    entries = [Entry(events[0])]
+    undone: set[int] = set()
+    undo_entries: dict[int, Entry] = {}
+    for index, event in enumerate(events[1:], 1):
+        if event.kind != "undo":
+            entries.append(_apply(ruleset, state, event))
+            state = entries[-1].__dict__.pop("new_state", state)
+            continue
+        target, reason = _undo_target(entries, event.data)
+        if target is None:
+            undo_entries[event.seq] = Entry(event, "refused", reason)
+        else:
+            undone.add(entries[target].event.seq)
+            undo_entries[event.seq] = Entry(event, "undo", outcomes=[{
+                "kind": "undo", "say": f"Undid #{entries[target].event.seq} ({entries[target].event.kind}).",
+                "terms": [], "data": {"seq": entries[target].event.seq}}])
+            # Re-derive without the undone events: simple, and always right for a game-sized log.
+            state, entries = _rebuild(ruleset, events[: index], undone, undo_entries)
+        entries.append(undo_entries[event.seq])
+    return Derived(ruleset, state, entries, events[0].data)
+
+
+def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
+    """Apply one event; the new state, if any, rides on the entry as ``new_state`` until taken."""
+    action = Action(event.kind, event.data, event.source, event.seq)
+    result = ruleset.apply(copy.deepcopy(state), action)
+    if isinstance(result, Refusal):
+        return Entry(event, "refused", result.reason)
+    if not isinstance(result, Applied):
+        raise TypeError(f"{type(ruleset).__name__}.apply returned {result!r}")
+    entry = Entry(event, "applied", outcomes=[o.as_dict() for o in result.outcomes], reveals=result.reveals)
+    entry.new_state = result.state  # type: ignore[attr-defined]
+    return entry
+
+
+def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int],
+             undo_entries: dict[int, Entry]) -> tuple[State, list[Entry]]:
+    _, state = start_ruleset(events[0])
+    entries = [Entry(events[0])]
+    for event in events[1:]:
+        if event.seq in undone:
+            entries.append(Entry(event, "undone"))
+        elif event.kind == "undo":
+            entries.append(undo_entries[event.seq])
+        else:
+            entries.append(_apply(ruleset, state, event))
+            state = entries[-1].__dict__.pop("new_state", state)
+    return state, entries
+
+
+# -- JSONL export / import ------------------------------------------------------------------------
+def to_jsonl(events: Iterable[Event]) -> str:
+    return "".join(json.dumps(e.as_dict(), sort_keys=True) + "\n" for e in events)
+
+
+def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        try:
+            raw = json.loads(line)
+            events.append(Event(int(raw.get("seq", len(events) + 1)), float(raw.get("ts", 0.0)), str(raw["kind"]),
+                                str(raw.get("source", "replay")), dict(raw.get("data", {}))))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise LogError(f"{source} line {number}: not a game-log event ({exc})") from None
+    return events
+
+
+def replay_report(derived: Derived) -> dict[str, Any]:
+    """What ``companion replay`` prints: every outcome and the final standings."""
+    outcomes = [{"seq": e.event.seq, **o} for e in derived.entries if e.status == "applied" for o in e.outcomes]
+    refused = [{"seq": e.event.seq, "kind": e.event.kind, "reason": e.reason}
+               for e in derived.entries if e.status == "refused"]
+    view = derived.ruleset.public_view(derived.state)
+    return {"game": derived.start["game"], "options": view.get("options", derived.start.get("options", {})),
+            "outcomes": outcomes, "refused": refused, "standings": view.get("standings", []),
+            "over": derived.ruleset.is_over(derived.state), "winner": view.get("winner")}
+
+
+# -- the live session -----------------------------------------------------------------------------
+@dataclass
+class Submitted:
+    event: Event
+    entry: Entry
+
+    @property
+    def ok(self) -> bool:
+        return self.entry.status in ("applied", "undo")
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.entry.as_dict()
+
+
+class Session:
+    """The game at the table. Thread-safe: the camera, readers and dashboard all submit here."""
+
+    def __init__(self, store: Store, game_id: int, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.game_id = game_id
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._subscribers: list[queue.Queue] = []
+        self.derived = fold(store.events(game_id))
+        self.last_table_change = clock()
+
+    @classmethod
+    def start(cls, store: Store, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
+              deck: Any = None, source: str = "dashboard", clock: Callable[[], float] = time.time) -> "Session":
+        """Check the setup, then open a new game whose log begins with its start event."""
+        data: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
+        if deck is not None:
+            data["deck"] = deck
+        probe = Event(1, clock(), "start", source, data)
+        ruleset, _ = start_ruleset(probe)  # raises LogError with the reason; nothing is written
+        data["options"] = ruleset.resolve_options(data["options"])
+        game_id = store.new_game(game)
+        store.append(game_id, "start", data, source, clock())
+        return cls(store, game_id, clock)
+
+    @classmethod
+    def resume(cls, store: Store, clock: Callable[[], float] = time.time) -> "Session | None":
+        game_id = store.latest_game()
+        return None if game_id is None else cls(store, game_id, clock)
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.derived.ruleset
+
+    @property
+    def state(self) -> State:
+        return self.derived.state
+
+    def public_view(self) -> dict[str, Any]:
+        with self._lock:
+            return {"game_id": self.game_id, "game": self.derived.start["game"], "title": self.ruleset.title,
+                    **self.ruleset.public_view(self.state)}
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        with self._lock:
+            return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat)}
+
+    def history(self) -> list[dict[str, Any]]:
+        """The log as the public may see it: table inputs name the card only where the view shows it."""
+        with self._lock:
+            return [public_entry(e) for e in self.derived.entries]
+
+    def events(self) -> list[Event]:
+        return self.store.events(self.game_id)
+
+    def export_jsonl(self) -> str:
+        return to_jsonl(self.events())
+
+    # -- writing --------------------------------------------------------------------------------
+    def submit(self, kind: str, data: dict[str, Any] | None = None, source: str = "dashboard") -> Submitted:
+        """Log the input durably, then apply it. Returns what the referee made of it."""
+        data = data or {}
+        with self._lock:
+            event = self.store.append(self.game_id, kind, data, source, self.clock())
+            if kind == "undo":
+                self.derived = fold(self.store.events(self.game_id))
+                entry = self.derived.entries[-1]
+            else:
+                entry = _apply(self.ruleset, self.state, event)
+                self.derived.state = entry.__dict__.pop("new_state", self.derived.state)
+                self.derived.entries.append(entry)
+            if kind in TABLE_KINDS:
+                self.last_table_change = self.clock()
+            self._publish({"type": "event", "entry": public_entry(entry)})
+            return Submitted(event, entry)
+
+    def maybe_auto_resolve(self, settle_seconds: float) -> Submitted | None:
+        """Resolve without a tap once every active seat has played and the table has been still."""
+        with self._lock:
+            if self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
+                return None
+            if self.clock() - self.last_table_change < settle_seconds:
+                return None
+            return self.submit("resolve", {}, source="auto")
+
+    # -- watching -------------------------------------------------------------------------------
+    def subscribe(self) -> queue.Queue:
+        q: queue.Queue = queue.Queue(maxsize=1000)
+        with self._lock:
+            self._subscribers.append(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue) -> None:
+        with self._lock:
+            if q in self._subscribers:
+                self._subscribers.remove(q)
+
+    def _publish(self, message: dict[str, Any]) -> None:
+        message = {**message, "view": self.public_view()}
+        for q in list(self._subscribers):
+            try:
+                q.put_nowait(message)
+            except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
+                self.unsubscribe(q)
+
+
+def public_entry(entry: Entry) -> dict[str, Any]:
+    """A log entry as every watcher may see it. Rulesets whose table inputs are secret (a Stratego
+    piece shown to the camera) mark them ``"hidden": true`` in the event data; the card is then
+    left out of the public history."""
+    d = entry.as_dict()
+    if d["data"].get("hidden"):
+        d["data"] = {k: v for k, v in d["data"].items() if k not in ("card", "uid")}
+    return d
+
+
+def open_store(data_dir: str | Path) -> Store:
+    return Store(Path(data_dir) / "companion.db")
