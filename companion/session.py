@@ -236,9 +236,9 @@ class Session:
             return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat)}
 
     def history(self) -> list[dict[str, Any]]:
-        """The log as the public may see it: table inputs name the card only where the view shows it."""
+        """The log as the public may see it (secret cards redacted by the ruleset)."""
         with self._lock:
-            return [public_entry(e) for e in self.derived.entries]
+            return [public_entry(e, self.ruleset) for e in self.derived.entries]
 
     def events(self) -> list[Event]:
         return self.store.events(self.game_id)
@@ -261,7 +261,7 @@ class Session:
                 self.derived.entries.append(entry)
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
-            self._publish({"type": "event", "entry": public_entry(entry)})
+            self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
     def maybe_auto_resolve(self, settle_seconds: float) -> Submitted | None:
@@ -294,13 +294,10 @@ class Session:
                 self.unsubscribe(q)
 
 
-def public_entry(entry: Entry) -> dict[str, Any]:
-    """A log entry as every watcher may see it. Rulesets whose table inputs are secret (a Stratego
-    piece shown to the camera) mark them ``"hidden": true`` in the event data; the card is then
-    left out of the public history."""
+def public_entry(entry: Entry, ruleset: Ruleset) -> dict[str, Any]:
+    """A log entry as every watcher may see it: the ruleset redacts secret cards."""
     d = entry.as_dict()
-    if d["data"].get("hidden"):
-        d["data"] = {k: v for k, v in d["data"].items() if k not in ("card", "uid")}
+    d["data"] = ruleset.redact(d["kind"], d["data"])
     return d
 
 

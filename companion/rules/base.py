@@ -157,6 +157,13 @@ class Ruleset:
         """By default a seat sees what the table sees; games with secrets add to it."""
         return self.public_view(state)
 
+    def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """An event's data as the public history may show it. Games whose scanned cards are secret
+        (a Stratego piece shown to the camera, a hidden identity) remove the card here."""
+        if data.get("hidden"):
+            return {k: v for k, v in data.items() if k not in ("card", "uid")}
+        return data
+
     def is_over(self, state: State) -> bool:
         return bool(state.get("over"))
 

@@ -1,0 +1,29 @@
+"""The `companion` command. Each area of the companion registers its own subcommands:
+a module listed in COMMAND_MODULES has ``register(subparsers)`` which adds parsers whose
+``func(args) -> int`` does the work."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = [
+    "companion.commands",        # serve, demo, replay, export
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="A table companion that referees battle card games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
