@@ -272,3 +272,26 @@ def test_a_save_from_a_hand_counted_empty_asks_for_the_count():
     assert table.kinds(result) == ["count_check"] and table.state["awaiting"]["what"] == "save"
     table.ok("confirm_count", seat=5, cards=4)
     assert table.hand(5) == 4 and not table.state["eliminated"][3] and table.state["awaiting"] is None
+
+
+def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_illegal_one(tmp_path):
+    from companion.session import Session, open_store
+    from test_gt_battle_support import NAMES, identity_keys
+
+    now = [0.0]
+    session = Session.start(open_store(tmp_path), "gt-battle", [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)],
+                            clock=lambda: now[0])
+    for seat, key in enumerate(identity_keys("HVHV"), 1):
+        session.submit("card_seen", {"zone": f"reader:{seat}", "card": key}, "rfid")
+    session.submit("card_seen", {"zone": "center", "card": "BATTLE#1"}, "camera")  # flipped first: Ben starts
+    session.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    session.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
+    assert session.maybe_auto_resolve(settle_seconds=2.0) is None  # cards still moving
+    now[0] = 3.0
+    resolved = session.maybe_auto_resolve(settle_seconds=2.0)
+    assert resolved.ok and resolved.event.source == "auto"
+    assert session.state["top"] == {"seat": 2, "count": 2, "rank": 8}
+    session.submit("card_seen", {"zone": "center", "card": "F12#1"}, "camera")  # Cy: a single 12 on a pair
+    now[0] = 10.0
+    assert session.maybe_auto_resolve(settle_seconds=2.0) is None
+    assert session.public_view()["prompt"].startswith("A single 12 does not beat a pair of 8s")
