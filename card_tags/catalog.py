@@ -211,17 +211,17 @@ def game_module(game: str):
         raise CatalogError(game, [f"no card schema for {game} in this version of the companion"]) from None
 
 
-def load_game(game: str, deck: Any = None) -> Catalog:
+def load_game(game: str, deck: Any = None, source: str | None = None) -> Catalog:
     """A game's catalog, checked against its schema and the rulebook's counts.
 
     ``deck`` is None for the reference deck, a path to an owner's custom deck, or catalog data
-    (as recorded in a game log's start event).
+    (as recorded in a game log's start event; ``source`` then names where the data came from).
     """
     module = game_module(game)
     if deck is None:
         catalog = load(reference_deck_path(game), module.SCHEMA)
     elif isinstance(deck, dict):
-        catalog = parse(deck, module.SCHEMA, "<deck recorded in the game log>")
+        catalog = parse(deck, module.SCHEMA, source or "<deck recorded in the game log>")
     else:
         catalog = load(deck, module.SCHEMA)
     if catalog.game != game:
