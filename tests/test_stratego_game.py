@@ -8,7 +8,7 @@ import pytest
 
 from companion.rules import Applied
 from companion.rules.stratego import NoSuchSeat
-from test_stratego_support import Table, army, key, refused
+from test_stratego_support import Table, army, refused
 
 
 def unchanged(table: Table, result, before) -> str:
@@ -199,6 +199,7 @@ def test_when_a_tie_leaves_neither_side_a_mover_the_side_to_move_forfeits():
     """Red's last mover (a Scout) ties with Blue's last mover: Blue is next to move, and cannot."""
     table = Table()
     state = table.state
+    # A long game in one step: every other movable piece is already off the board.
     for card, piece in state["pieces"].items():
         if piece["rank"] not in ("B", "F") and card not in ("R2#1", "B2#1"):
             piece.update(alive=False, captured_in=0)
@@ -344,3 +345,38 @@ def test_card_gone_changes_nothing():
     before = copy.deepcopy(table.state)
     result = table.send("card_gone", zone="tray", card="R9#1")
     assert isinstance(result, Applied) and result.outcomes == () and table.state == before
+
+
+# -- a whole game from its log --------------------------------------------------------------------
+def test_a_whole_game_replays_from_its_jsonl_log():
+    """Setup, a move, two combats, a refused scan and the Flag's capture, written as a game log and
+    folded the way `companion replay` does; folding twice gives the same state."""
+    import json
+
+    from companion.session import fold, from_jsonl, replay_report
+
+    lines = [{"kind": "start", "source": "dashboard",
+              "data": {"game": "stratego", "seats": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}],
+                       "options": {"ties": "attacker_wins"}}}]
+    for seat, colour in ((1, "red"), (2, "blue")):
+        lines += [{"kind": "card_seen", "source": "camera", "data": {"zone": f"seat:{seat}", "card": c}}
+                  for c in army(colour)]
+    play = [("move", {"seat": 1}),
+            ("card_seen", {"zone": "tray", "card": "B6#1"}), ("card_seen", {"zone": "tray", "card": "R6#1"}),
+            ("card_seen", {"zone": "tray", "card": "RB#1"}),          # refused: a Bomb never attacks
+            ("card_seen", {"zone": "tray", "card": "R2#1"}), ("card_seen", {"zone": "tray", "card": "BF#1"}),
+            ("move", {"seat": 2})]                                    # refused: the game is over
+    lines += [{"kind": kind, "source": "camera", "data": data} for kind, data in play]
+    text = "".join(json.dumps({"seq": n, **line}) + "\n" for n, line in enumerate(lines, 1))
+
+    derived = fold(from_jsonl(text))
+    report = replay_report(derived)
+    assert (report["over"], report["winner"]) == (True, 1)
+    combats = [o["say"] for o in report["outcomes"] if o["kind"] == "combat"]
+    assert combats == ["Blue's Captain (6) attacked Red's Captain (6) and won; the defender is removed.",
+                       "Red's Scout (2) captured Blue's Flag (F)!"]
+    assert [r["reason"] for r in report["refused"]] == [
+        "that piece never moves, so it cannot attack ('There are also seven non-moving pieces')",
+        "the game is over"]
+    assert [(s["colour"], s["lost"]) for s in report["standings"]] == [("red", 1), ("blue", 1)]
+    assert fold(from_jsonl(text)).state == derived.state

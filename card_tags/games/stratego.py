@@ -75,5 +75,5 @@ def check(catalog) -> list[str]:
                 problems.append(f"card {cards[0].id!r}: field 'copies' is {cards[0].copies}, but an army has "
                                 f"{count} {_plural(name, count)}")
         if total != ARMY_SIZE:
-            problems.append(f"the {colour} army has {total} pieces; the rulebook's armies have {ARMY_SIZE}")
+            problems.append(f"the {colour} army has {total} pieces, not the rulebook's {ARMY_SIZE}")
     return problems

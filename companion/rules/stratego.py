@@ -26,7 +26,7 @@ from typing import Any, Callable
 from card_tags.games.stratego import ARMY, ARMY_SIZE, COLOURS
 from card_tags.payload import CardRef
 
-from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
+from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, State, Term
 
 # -- the rank table ---------------------------------------------------------------------------
 RANK_NAME = {rank: name for rank, (name, _) in ARMY.items()}
