@@ -1,39 +1,12 @@
 """The session: append-then-apply, refusals that change nothing, undo as an event that never
 crosses a reveal, restarts and replays that give the same state. Uses a tiny counting game so
-these rules of the log are tested apart from any real game's rules."""
+these rules of the log are tested apart from any real game's rules (tests/tally_game.py)."""
 import pytest
 
 import companion.rules
-from companion.rules import Applied, Outcome, Refusal, Ruleset, Seat
 from companion.session import LogError, Session, fold, from_jsonl, to_jsonl
 from companion.store import Store
-
-
-class Tally(Ruleset):
-    """Each `score` command gives a seat a point; `peek` shows a secret; `cheat` is never allowed."""
-
-    game, title, min_seats, max_seats = "tally", "Tally", 2, 4
-
-    def __init__(self):
-        pass
-
-    def setup(self, seats, options):
-        return {"points": {str(s.number): 0 for s in seats}, "peeked": 0, "seen": []}
-
-    def apply(self, state, action):
-        if action.kind == "score":
-            state["points"][str(action.data["seat"])] += 1
-            return Applied(state, (Outcome("point", f"seat {action.data['seat']} scores"),))
-        if action.kind == "peek":
-            state["peeked"] += 1
-            return Applied(state, reveals=True)
-        if action.kind == "card_seen":
-            state["seen"].append(action.data["card"])
-            return Applied(state)
-        return Refusal(f"{action.kind} is not allowed in Tally")
-
-    def public_view(self, state):
-        return {"standings": [{"seat": int(s), "points": p} for s, p in state["points"].items()]}
+from tests.tally_game import Tally
 
 
 @pytest.fixture
