@@ -12,7 +12,7 @@ import itertools
 import pytest
 
 from companion.rules import Applied
-from test_stratego_support import Table, key, refused
+from tests.test_stratego_support import Table, key, refused
 
 # The classic table, typed by hand from the classic rules (not computed from the referee's code).
 # Rows: the attacker; columns: the defender, in the order below.

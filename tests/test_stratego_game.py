@@ -8,7 +8,7 @@ import pytest
 
 from companion.rules import Applied
 from companion.rules.stratego import NoSuchSeat
-from test_stratego_support import Table, army, refused
+from tests.test_stratego_support import Table, army, refused
 
 
 def unchanged(table: Table, result, before) -> str:

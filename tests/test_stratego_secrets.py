@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion.session import Session, open_store
-from test_stratego_support import army
+from tests.test_stratego_support import army
 
 # A tag key names a rank: R10#1 is Red's Marshal, BB#3 a Blue Bomb.
 TAG_KEY = re.compile(r"\b[RB](10|[2-9]|S|B|F)#\d+")
