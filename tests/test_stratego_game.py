@@ -8,7 +8,7 @@ import pytest
 
 from companion.rules import Applied
 from companion.rules.stratego import NoSuchSeat
-from tests.test_stratego_support import Table, army, refused
+from tests.test_stratego_support import Table, army, refused, turn
 
 
 def unchanged(table: Table, result, before) -> str:
@@ -34,7 +34,7 @@ def test_army_is_checked_when_its_fortieth_piece_is_scanned():
     for card in army("blue"):
         result = table.scan("seat:2", card)
     assert [o.kind for o in result.outcomes] == ["army_checked", "play_starts"]
-    assert table.public()["turn"] == {"seat": 1, "colour": "red", "number": 1}
+    assert turn(table.public()) == (1, "red", 1)
 
 
 def test_setup_counts_per_rank_in_the_seat_view():
@@ -71,7 +71,7 @@ def test_setup_refuses_the_tray_and_play_commands():
 def test_red_seat_option_gives_red_to_seat_two():
     """"red may move his piece first": with red_seat=2, seat 2 scans red pieces and moves first."""
     table = Table(red_seat=2)
-    assert table.public()["turn"] == {"seat": 2, "colour": "red", "number": 1}
+    assert turn(table.public()) == (2, "red", 1)
     assert isinstance(table.send("move", seat=2), Applied)
 
 
@@ -89,9 +89,9 @@ def test_red_first_then_turns_alternate_by_move_and_combat():
     before = copy.deepcopy(table.state)
     assert "it is Red's turn" in unchanged(table, table.move("blue"), before)
     assert isinstance(table.move("red"), Applied)
-    assert table.public()["turn"]["colour"] == "blue"
+    assert table.public()["turn_colour"] == "blue"
     assert isinstance(table.attack("B7#1", "R4#1"), Applied)
-    assert table.public()["turn"] == {"seat": 1, "colour": "red", "number": 3}
+    assert turn(table.public()) == (1, "red", 3)
 
 
 def test_combat_on_the_seats_readers():
@@ -114,7 +114,7 @@ def test_cancel_calls_off_a_scanned_attack_without_revealing():
     table.scan("tray", "R9#1")
     result = table.send("cancel", seat=1)
     assert isinstance(result, Applied) and not result.reveals
-    assert table.state["pending"] is None and table.public()["turn"]["colour"] == "red"
+    assert table.state["pending"] is None and table.public()["turn_colour"] == "red"
     before = copy.deepcopy(table.state)
     assert "no combat to cancel" in unchanged(table, table.send("cancel"), before)
 
@@ -159,6 +159,25 @@ def test_seat_view_tells_a_hidden_defender_to_its_owner_only():
     enemy = table.rules.seat_view(table.state, 1)["combats"][-1]
     assert own["defender"]["name"] == "Bomb"
     assert enemy["defender"]["name"] is None and "Bomb" not in str(enemy)
+    # The dashboard's seat page: the same facts as text.
+    blue_page = table.rules.seat_view(table.state, 2)
+    assert blue_page["known"]["combats"] == [
+        "1. Red's Lieutenant (5) attacked Blue's Bomb (B) and lost; the attacker is removed, the defender stays."]
+    assert blue_page["known"]["enemy losses"] == ["Lieutenant x1"]
+    assert blue_page["private"]["in play"].startswith("Marshal x1, General x1, Colonel x2")
+    red_page = table.rules.seat_view(table.state, 1)
+    assert red_page["known"]["your losses"] == ["Lieutenant x1"]
+    assert "Bomb" not in str(red_page["known"]) and "Bomb x6" in red_page["private"]["in play"]
+    assert table.public()["last_outcome"]["say"] == enemy["say"]
+
+
+def test_the_table_shows_an_attack_in_progress_without_its_rank():
+    table = Table()
+    table.scan("tray", "R10#1")
+    assert table.public()["last_outcome"] == {"say": "Red's attacker is scanned; scan the Blue defender.", "terms": []}
+    assert "Marshal" not in str(table.public())
+    assert table.rules.seat_view(table.state, 1)["private"]["your attacker in the tray"] == "Marshal (10)"
+    assert "your attacker in the tray" not in table.rules.seat_view(table.state, 2)["private"]
 
 
 def test_seat_view_of_a_seat_that_does_not_exist_raises():
@@ -264,7 +283,7 @@ def test_scout_may_attack_after_moving_in_the_variant():
     assert table.public()["scout_may_attack"] == 1
     result = table.attack("R2#1", "BS#1")
     assert isinstance(result, Applied) and not table.alive("BS#1")
-    assert table.public()["turn"] == {"seat": 2, "colour": "blue", "number": 2}
+    assert turn(table.public()) == (2, "blue", 2)
 
 
 def test_only_a_scout_attacks_after_moving_in_the_variant():

@@ -78,7 +78,7 @@ def test_undo_stops_at_a_revealing_combat(game):
     session, watcher = game
     assert session.submit("move", {"seat": 1}).ok
     assert session.submit("undo").ok                      # nothing shown yet: a move can be taken back
-    assert session.public_view()["turn"]["colour"] == "red"
+    assert session.public_view()["turn_colour"] == "red"
     session.submit("card_seen", {"zone": "tray", "card": "R5#1"}, "camera")
     combat = session.submit("card_seen", {"zone": "tray", "card": "B7#1"}, "camera")
     assert combat.entry.reveals
@@ -103,3 +103,30 @@ def test_seat_view_for_a_wrong_seat_is_an_error(game):
     session, _ = game
     with pytest.raises(ValueError, match="no seat 3"):
         session.seat_view(3)
+
+
+def test_the_dashboard_endpoints_keep_the_secret(tmp_path):
+    """Through the Flask app: the public endpoints never name the hidden Bomb; Blue's seat link does;
+    Red's does not; a seat link of an earlier game opens nothing."""
+    from companion.app import create_app
+    from companion.service import Service
+
+    service = Service(tmp_path / "data")
+    seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]
+    earlier = service.start_game("stratego", seats)
+    old_token = service.seat_token(earlier.game_id, 2)
+    session = service.start_game("stratego", seats, {"reveal": "defeated_or_scout"})
+    for seat, colour in ((1, "red"), (2, "blue")):
+        for card in army(colour):
+            service.table_input("card_seen", {"zone": f"seat:{seat}", "card": card}, "camera")
+    service.table_input("card_seen", {"zone": "tray", "card": "R5#1"}, "camera")
+    service.table_input("card_seen", {"zone": "tray", "card": "BB#1"}, "camera")
+    client = create_app(service).test_client()
+
+    public = client.get("/api/state").get_data(as_text=True) + client.get("/api/history").get_data(as_text=True)
+    assert "Lieutenant" in public and "Bomb" not in public and TAG_KEY.search(public) is None
+    blue = client.get(f"/api/seat/{service.seat_token(session.game_id, 2)}").get_json()
+    red = client.get(f"/api/seat/{service.seat_token(session.game_id, 1)}").get_json()
+    assert "Blue's Bomb (B)" in json.dumps(blue) and "Blue's Bomb" not in json.dumps(red)
+    assert client.get(f"/api/seat/{old_token}").status_code == 403
+    service.store.db.close()

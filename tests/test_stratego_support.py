@@ -72,6 +72,11 @@ class Table:
         return self.rules.public_view(self.state)
 
 
+def turn(view: dict) -> tuple:
+    """(seat, colour, number) of the turn a view shows."""
+    return view["turn"], view["turn_colour"], view["turn_number"]
+
+
 def refused(result) -> str:
     assert isinstance(result, Refusal), f"expected a refusal, got {result!r}"
     return result.reason
@@ -82,4 +87,4 @@ def test_the_table_helper_scans_two_full_armies():
     view = table.public()
     assert [(s["colour"], s["scanned"], s["army_checked"]) for s in view["standings"]] == [
         ("red", 40, True), ("blue", 40, True)]
-    assert view["turn"] == {"seat": 1, "colour": "red", "number": 1}
+    assert turn(view) == (1, "red", 1)

@@ -524,24 +524,52 @@ class Stratego(Ruleset):
             colour = seat["colour"]
             army = self._army(state, colour)
             lost = [p for p in army if not p["alive"]]
+            enemy_lost = sum(1 for p in self._army(state, other(colour)) if not p["alive"])
             known_lost = self._known_counts(state, colour, False, viewer)
-            sides.append({"seat": seat["seat"], "name": seat["name"], "colour": colour,
-                          "scanned": len(army), "army_checked": len(army) == ARMY_SIZE,
-                          "pieces": len(army) - len(lost), "lost": len(lost),
-                          "lost_known": known_lost, "lost_unknown": len(lost) - sum(known_lost.values()),
-                          "alive_known": self._known_counts(state, colour, True, viewer)})
+            side = {"seat": seat["seat"], "name": seat["name"], "colour": colour,
+                    "scanned": len(army), "army_checked": len(army) == ARMY_SIZE,
+                    "pieces": len(army) - len(lost), "lost": len(lost),
+                    "lost_known": known_lost, "lost_unknown": len(lost) - sum(known_lost.values()),
+                    "alive_known": self._known_counts(state, colour, True, viewer),
+                    # what the dashboard's seat box shows
+                    "counts": {"army": len(army) - len(lost), "captured": enemy_lost}}
+            side["say"] = self._side_summary(state, side)
+            sides.append(side)
         return sides
+
+    @staticmethod
+    def _side_summary(state: State, side: dict[str, Any]) -> str:
+        if state["phase"] == "setup":
+            return "army checked" if side["army_checked"] else f"{side['scanned']} of {ARMY_SIZE} pieces scanned"
+        if not side["lost"]:
+            return f"{_title(side['colour'])}: no losses"
+        known = ", ".join(f"{name} x{n}" for name, n in side["lost_known"].items())
+        unknown = f"{side['lost_unknown']} unknown" if side["lost_unknown"] else ""
+        return f"{_title(side['colour'])} lost " + "; ".join(part for part in (known, unknown) if part)
+
+    def _last_outcome(self, state: State, combats: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The line the table shows in big letters: the end, an attack in progress, or the last combat."""
+        if state["end"] is not None:
+            return {"say": state["end"]["say"], "terms": []}
+        if state["pending"] is not None:
+            colour = state["pending"]["colour"]
+            return {"say": f"{_title(colour)}'s attacker is scanned; scan the {_title(other(colour))} defender.",
+                    "terms": []}
+        if combats:
+            return {"say": combats[-1]["say"], "terms": combats[-1]["terms"]}
+        return None
 
     def _view(self, state: State, viewer: str | None) -> dict[str, Any]:
         pending = state["pending"]
-        turn = None
-        if state["phase"] == "play":
-            turn = {"seat": self.seat_of(state, state["turn"]), "colour": state["turn"], "number": state["turn_number"]}
+        playing = state["phase"] == "play"
         last = state["last_turn"]
+        combats = self._combats_for(state, viewer)
         return {
             "phase": state["phase"],
             "options": state["options"],
-            "turn": turn,
+            "turn": self.seat_of(state, state["turn"]) if playing else None,
+            "turn_colour": state["turn"] if playing else None,
+            "turn_number": state["turn_number"] if playing else None,
             "pending": None if pending is None else {
                 "seat": self.seat_of(state, pending["colour"]), "colour": pending["colour"],
                 "say": f"{_title(pending['colour'])}'s attacker is scanned; scan the defender."},
@@ -550,7 +578,8 @@ class Stratego(Ruleset):
             "may_rescue": (self.seat_of(state, last["colour"]) if state["options"]["rescue"] and last
                            and not last["rescued"] and last["survivor"] and pending is None and not state["over"]
                            else None),
-            "combats": self._combats_for(state, viewer),
+            "combats": combats,
+            "last_outcome": self._last_outcome(state, combats),
             "rescues": [{"seat": self.seat_of(state, r["colour"]), "colour": r["colour"], "turn": r["turn"],
                          "name": RANK_NAME[r["rank"]] if r["shown"] or r["colour"] == viewer else None}
                         for r in state["rescues"]],
@@ -582,7 +611,28 @@ class Stratego(Ruleset):
         pending = state["pending"]
         if pending is not None and pending["colour"] == colour:
             view["pending"]["attacker"] = rank_label(state["pieces"][pending["piece"]]["rank"])
+        view["private"], view["known"] = self._seat_page(view)
         return view
+
+    @staticmethod
+    def _seat_page(view: dict[str, Any]) -> tuple[dict[str, str], dict[str, list[str]]]:
+        """The same facts as text for the dashboard's seat page: a ``private`` list of labels and
+        values, and ``known`` lists by heading."""
+        def counted(counts: dict[str, int]) -> list[str]:
+            return [f"{name} x{n}" for name, n in counts.items()]
+
+        private = {"colour": _title(view["you"]["colour"]),
+                   "in play": ", ".join(f"{r['name']} x{r['alive']}" for r in view["army"] if r["alive"]) or "none"}
+        if view["missing"]:
+            private["not yet scanned"] = ", ".join(counted(view["missing"]))
+        if view["pending"] and "attacker" in view["pending"]:
+            private["your attacker in the tray"] = view["pending"]["attacker"]
+        enemy = view["enemy_known"]
+        known = {"enemy pieces seen and still in play": counted(enemy["in_play"]),
+                 "enemy losses": counted(enemy["lost"]) + ([f"{enemy['lost_unknown']} unknown"] if enemy["lost_unknown"] else []),
+                 "your losses": [f"{r['name']} x{r['lost']}" for r in view["army"] if r["lost"]],
+                 "combats": [f"{c['n']}. {c['say']}" for c in view["combats"]]}
+        return private, known
 
     # -- the public history -------------------------------------------------------------------
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
