@@ -173,7 +173,7 @@ class Stratego(Ruleset):
             "rescues": [],
             "over": False,
             "winner": None,
-            "end": None,                       # {reason, loser}
+            "end": None,                       # {reason, loser, say}
         }
 
     @classmethod
