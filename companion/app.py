@@ -165,9 +165,10 @@ def api_seat(token: str):
     service = _service()
     try:
         seat = service.seat_for_token(token)
+        view = service.session.seat_view(seat)
     except ValueError as exc:
         return jsonify({"ok": False, "error": str(exc)}), 403
-    return jsonify({"ok": True, "view": service.session.seat_view(seat)})
+    return jsonify({"ok": True, "view": view})
 
 
 @core.get("/api/qr.svg")

@@ -592,6 +592,33 @@ class Stratego(Ruleset):
     def public_view(self, state: State) -> dict[str, Any]:
         return self._view(state, None)
 
+    def actions(self, state: State) -> list[dict[str, Any]]:
+        """The tablet's buttons: a plain move for the side to play, calling off a scanned attack,
+        rescue when the option allows it, and resigning."""
+        if state["phase"] != "play" or state["over"]:
+            return []
+        turn = self.seat_of(state, state["turn"])
+        name = {s["seat"]: s["name"] for s in state["seats"]}
+        buttons = []
+        if state["pending"] is not None:
+            seat = self.seat_of(state, state["pending"]["colour"])
+            buttons.append({"label": f"Call off {name[seat]}'s attack", "kind": "cancel", "data": {"seat": seat}})
+        else:
+            buttons.append({"label": f"{name[turn]} moved (no combat)", "kind": "move", "data": {"seat": turn}})
+        last = state["last_turn"]
+        if state["options"]["rescue"] and last and not last["rescued"] and last["survivor"] and state["pending"] is None:
+            seat = self.seat_of(state, last["colour"])
+            captured = [{"value": key, "label": RANK_NAME[p["rank"]]} for key, p in sorted(state["pieces"].items())
+                        if p["colour"] == last["colour"] and not p["alive"]]
+            if captured:
+                # Only the rescuing seat's own captured pieces are offered; all were shown when captured.
+                buttons.append({"label": f"{name[seat]} rescues a piece", "kind": "rescue", "data": {"seat": seat},
+                                "choose": {"field": "card", "options": captured}})
+        for seat in (1, 2):
+            buttons.append({"label": f"{name[seat]} resigns", "kind": "resign", "data": {"seat": seat},
+                            "confirm": f"Does {name[seat]} really resign?"})
+        return buttons
+
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         """What one seat's phone shows: the table's view told with its own pieces' ranks, its army
         rank by rank, and what it knows of the enemy (revealed ranks, lost and still in play)."""
