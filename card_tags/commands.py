@@ -4,7 +4,6 @@ problem printed (one per line) when not."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -29,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _problems(title: str, problems: list[str]) -> int:
-    print(f"{title}: {len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
+    count = sum(1 for p in problems if not p.startswith("("))  # "(...)" lines are notes, not problems
+    print(f"{title}: {count} problem{'s' if count != 1 else ''}", file=sys.stderr)
     for problem in problems:
         print(f"  - {problem}", file=sys.stderr)
     return 1
@@ -191,8 +191,8 @@ def _register_pair(sub) -> None:
         dest="pair_command", required=True)
 
     def data_dir(p):
-        p.add_argument("--data-dir", default=os.environ.get("COMPANION_DATA_DIR", "data"),
-                       help="where the companion keeps its databases (default %(default)s)")
+        p.add_argument("--data", default="data",
+                       help="data folder holding pairings.db (default: ./data, as for serve)")
 
     p = pair.add_parser("export", help="write every pairing as CSV (uid, game, card, copy)")
     p.add_argument("file", nargs="?", default="-", help="CSV file to write (default: standard output)")
@@ -220,7 +220,7 @@ def _register_pair(sub) -> None:
 
 
 def _store(args) -> pairing.PairingStore:
-    return pairing.PairingStore(pairing.default_path(args.data_dir))
+    return pairing.PairingStore(pairing.default_path(args.data))
 
 
 def _card_checker(decks: list[str]):

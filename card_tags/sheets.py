@@ -20,6 +20,7 @@ carries a 50 mm scale bar to check that.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
@@ -134,7 +135,7 @@ Item = Union[Box, Circle, Text, Code]
 @dataclass(frozen=True)
 class Placed:
     ref: CardRef
-    name: str
+    name: str             # the card's name, with its id when another card has the same name
     copies: int
     payload: str
     x: float
@@ -254,13 +255,16 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
     if warning:
         warnings.append(warning)
     cells = _grid(layout, PAPER[paper])
+    names = Counter(card.name for card in catalog.cards.values())
     pages: list[list[Placed]] = []
     for index, ref in enumerate(catalog.refs()):
         if index % len(cells) == 0:
             pages.append([])
         card = catalog[ref.card]
+        # A red and a blue Marshal share a name: the id tells the stickers apart.
+        name = card.name if names[card.name] == 1 else f"{card.name} ({card.id})"
         x, y = cells[index % len(cells)]
-        pages[-1].append(Placed(ref, card.name, card.copies, encode(ref), x, y))
+        pages[-1].append(Placed(ref, name, card.copies, encode(ref), x, y))
     return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings)
 
 
