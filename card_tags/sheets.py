@@ -37,7 +37,7 @@ PT_PER_MM = 72 / 25.4
 MM_PER_PT = 25.4 / 72
 
 # Space kept free on a page of a layout without a fixed grid: the header with the scale bar on top.
-TOP_MARGIN, SIDE_MARGIN, BOTTOM_MARGIN = 9.0, 4.0, 4.0
+TOP_MARGIN, SIDE_MARGIN, BOTTOM_MARGIN = 8.0, 4.0, 4.0
 CARD_INSET = 3.0          # the patch sits this far from the card's right and bottom edges
 STICKER_MARGIN = 0.8      # white kept between a sticker's edge and its code (beyond the quiet zone)
 MIN_FONT_PT = 3.5

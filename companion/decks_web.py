@@ -14,6 +14,7 @@ from card_tags.catalog import Catalog, CatalogError, load_game
 from card_tags.payload import GAME_CODES
 
 bp = Blueprint("decks", __name__)
+LONG_COLUMNS = {"text", "description", "note", "remaining", "reference"}  # prose: give it room
 
 
 def _session():
@@ -84,7 +85,7 @@ def tags_page():
         except Exception as exc:  # an HTTPException from abort: show it on the page instead
             error = getattr(exc, "description", str(exc))
     query = {k: v for k, v in request.args.items() if k in ("camera_height", "resolution", "fov", "paper", "deck")}
-    return render_template("tags.html", games=games, game=game, layout=layout, layouts=sheets.LAYOUTS,
+    return render_template("tags.html", page="tags", games=games, game=game, layout=layout, layouts=sheets.LAYOUTS,
                            papers=sorted(sheets.PAPER), camera=camera, sheet=sheet, error=error, query=query,
                            in_play=in_play, tag_mm=geometry.tag_mm)
 
@@ -123,5 +124,5 @@ def catalog_page():
             for name in card.attrs:
                 if name not in columns.setdefault(card.kind, []):
                     columns[card.kind].append(name)
-    return render_template("catalog.html", catalog=catalog, in_play=in_play, kinds=kinds, columns=columns,
-                           games=_reference_games(), shown_game=game)
+    return render_template("catalog.html", page="catalog", catalog=catalog, in_play=in_play, kinds=kinds, columns=columns,
+                           games=_reference_games(), shown_game=game, long_columns=LONG_COLUMNS)
