@@ -80,6 +80,14 @@ def test_a_bad_camera_is_refused():
 
 
 # -- the plan ----------------------------------------------------------------------------------
+def test_every_code_is_a_version_1_qr_code(warriors):
+    """21 x 21 modules, the smallest QR code, so the modules are as big as a sticker allows."""
+    for page in sheets.build(warriors, "square-25").pages:
+        for sticker in page:
+            runs = sheets.qr_runs(sticker.payload)
+            assert max(r for r, _, _ in runs) == 20 and max(c + n for _, c, n in runs) == 21
+
+
 def test_one_sticker_per_physical_copy(warriors):
     sheet = sheets.build(warriors, "card-63x88")
     refs = [p.ref for page in sheet.pages for p in page]
