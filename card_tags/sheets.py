@@ -279,7 +279,7 @@ def text_width_mm(text: str, size_pt: float) -> float:
 def fitted_text(text: str, x: float, y: float, max_w: float, max_h: float, anchor: str = "middle",
                 color: str = "#000000", largest_pt: float = 7.0) -> Text:
     """The text at the biggest size up to largest_pt that fits max_w x max_h, shortened if it must be."""
-    size = min(largest_pt, max_h / MM_PER_PT / 1.0)
+    size = min(largest_pt, max_h / MM_PER_PT)
     while size > MIN_FONT_PT and text_width_mm(text, size) > max_w:
         size -= 0.25
     size = max(size, MIN_FONT_PT)
