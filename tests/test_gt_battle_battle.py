@@ -3,7 +3,7 @@ NEW BATTLE, action cards in the battle, the reset when no one can beat a play, E
 EXPOSE, going out with the identity card, and the hand-count question."""
 from __future__ import annotations
 
-from test_gt_battle_support import Table
+from tests.test_gt_battle_support import Table
 
 
 def battle(players: int = 6, teams: str = "HVHVHVHVHV") -> Table:
@@ -20,7 +20,7 @@ def test_a_pair_of_1s_beats_a_single_12():
     table = battle()
     table.play("F12#1")
     table.play("F1#1", "F1#2")
-    assert table.state["top"] == {"seat": 3, "count": 2, "rank": 1}
+    assert table.top == {"seat": 3, "count": 2, "rank": 1}
     assert "Cy (seat 3) plays a pair of 1s, beating a single 12." in table.says()
 
 
@@ -35,7 +35,7 @@ def test_three_of_a_kind_beats_any_pair_and_a_single_never_beats_a_pair():
     assert "The player can play an Action card, or pass on playing." in reason
     table.ok("card_gone", zone="center", card="F12#3")
     table.play("F2#1", "F2#2", "F2#3")
-    assert table.state["top"] == {"seat": 3, "count": 3, "rank": 2}
+    assert table.top == {"seat": 3, "count": 3, "rank": 2}
 
 
 def test_a_play_that_does_not_beat_is_refused_and_waits_to_be_taken_back():
@@ -48,7 +48,7 @@ def test_a_play_that_does_not_beat_is_refused_and_waits_to_be_taken_back():
     reason = table.refused("resolve")
     assert reason.startswith("A pair of 8s does not beat a pair of 9s played by Ben (seat 2).")
     view = table.rules.public_view(table.state)
-    assert view["battle"]["pending"]["problem"] == reason and view["prompt"] == reason
+    assert view["fight"]["pending"]["problem"] == reason and view["prompt"] == reason
     table.ok("card_gone", zone="center", card="F8#1")
     table.ok("card_gone", zone="center", card="F8#2")
     table.play("F10#1", "F10#2")
@@ -60,7 +60,7 @@ def test_matching_the_rank_is_allowed():
     table = battle()
     table.play("F7#1")
     table.play("F7#2")
-    assert table.state["top"] == {"seat": 3, "count": 1, "rank": 7}
+    assert table.top == {"seat": 3, "count": 1, "rank": 7}
 
 
 def test_fight_cards_of_mixed_ranks_are_refused():
@@ -71,7 +71,7 @@ def test_fight_cards_of_mixed_ranks_are_refused():
     assert reason == "\"Fight cards of similar rank are played together.\" A 6 cannot join the 5s being played: take it back."
     table.seen("F5#2")
     table.ok("resolve")
-    assert table.state["top"] == {"seat": 2, "count": 2, "rank": 5}
+    assert table.top == {"seat": 2, "count": 2, "rank": 5}
 
 
 def test_an_action_card_is_played_on_its_own():
@@ -93,14 +93,14 @@ def test_new_battle_resets_and_its_player_starts_with_any_fight_cards():
     table = battle()
     table.play("F11#1", "F11#2", "F11#3")
     table.play("NEWBTL#1", "F2#1")
-    assert table.state["top"] == {"seat": 3, "count": 1, "rank": 2}
+    assert table.top == {"seat": 3, "count": 1, "rank": 2}
     assert table.hand(3) == 9
     assert table.turn == 4
     # or NEW BATTLE resolved alone first: its player keeps the turn
     table.play("NEWBTL#2")
     assert table.turn == 4 and table.state["top"] is None
     table.play("F1#1")
-    assert table.state["top"] == {"seat": 4, "count": 1, "rank": 1}
+    assert table.top == {"seat": 4, "count": 1, "rank": 1}
 
 
 def test_after_an_action_card_the_next_player_must_beat_the_previous_fight_cards():
@@ -138,7 +138,7 @@ def test_when_no_one_can_beat_a_play_the_battle_resets_to_its_player():
     assert "reset" in table.kinds(result)
     assert table.turn == 2 and table.state["top"] is None
     table.play("F1#1")
-    assert table.state["top"] == {"seat": 2, "count": 1, "rank": 1}
+    assert table.top == {"seat": 2, "count": 1, "rank": 1}
 
 
 def test_the_reset_when_the_unbeaten_player_was_eliminated():
@@ -246,7 +246,7 @@ def test_a_play_the_hand_count_cannot_explain_is_held_until_the_table_confirms_t
     assert table.rules.public_view(table.state)["count_check"]["seat"] == 4
     assert table.refused("pass", seat=4).startswith("First confirm Dee (seat 4)'s hand on the tablet")
     table.ok("confirm_count", seat=4, cards=3)  # she holds 3 more: the count was off
-    assert table.state["top"] == {"seat": 4, "count": 2, "rank": 6}
+    assert table.top == {"seat": 4, "count": 2, "rank": 6}
     assert table.hand(4) == 3 and table.state["count_check"] is None and table.turn == 5
 
 
@@ -276,7 +276,7 @@ def test_a_save_from_a_hand_counted_empty_asks_for_the_count():
 
 def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_illegal_one(tmp_path):
     from companion.session import Session, open_store
-    from test_gt_battle_support import NAMES, identity_keys
+    from tests.test_gt_battle_support import NAMES, identity_keys
 
     now = [0.0]
     session = Session.start(open_store(tmp_path), "gt-battle", [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)],
@@ -290,7 +290,7 @@ def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_
     now[0] = 3.0
     resolved = session.maybe_auto_resolve(settle_seconds=2.0)
     assert resolved.ok and resolved.event.source == "auto"
-    assert session.state["top"] == {"seat": 2, "count": 2, "rank": 8}
+    assert session.state["top"] == {"seat": 2, "count": 2, "rank": 8, "cards": ["F8#1", "F8#2"]}
     session.submit("card_seen", {"zone": "center", "card": "F12#1"}, "camera")  # Cy: a single 12 on a pair
     now[0] = 10.0
     assert session.maybe_auto_resolve(settle_seconds=2.0) is None

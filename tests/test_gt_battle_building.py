@@ -2,7 +2,7 @@
 SKIP and REVERSE, action cards never taken from the discard, and the BATTLE card ending the phase."""
 from __future__ import annotations
 
-from test_gt_battle_support import Table
+from tests.test_gt_battle_support import Table
 
 
 def test_a_turn_is_a_draw_then_one_discard_or_none_and_play_moves_left():
@@ -175,7 +175,8 @@ def test_one_tag_in_two_zones_at_once_is_flagged_as_a_conflict():
     table.ok("card_seen", zone="seat:4", card="F5#1")
     assert table.kinds() == ["conflict"]
     assert "two cards carry the same tag" in table.says()
-    assert table.rules.public_view(table.state)["conflicts"] == [{"card": "F5#1", "zones": ["center", "seat:4"]}]
+    assert table.rules.public_view(table.state)["conflicts"] == [
+        {"card": "F5#1", "zones": ["center", "seat:4"], "say": "F5#1 is seen in center and seat:4 at once: a duplicated tag."}]
     table.ok("card_gone", zone="seat:4", card="F5#1")
     assert table.rules.public_view(table.state)["conflicts"] == []
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from test_gt_battle_support import Table
+from tests.test_gt_battle_support import Table
 
 IDENTITY_KEY = re.compile(r"\b(HERO|VILLAIN)#\d+")
 REAL = ([f"F{rank}#{copy}" for rank in (1, 2, 7, 12) for copy in (1, 2, 3)] +

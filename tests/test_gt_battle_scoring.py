@@ -2,7 +2,7 @@
 the agreed target, and the tie-break with one SAVE and one ELIMINATE card."""
 from __future__ import annotations
 
-from test_gt_battle_support import Table, play_round
+from tests.test_gt_battle_support import Table, play_round
 
 
 def test_all_the_villains_score_when_a_villain_goes_out():

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion.session import Session, open_store
-from test_gt_battle_support import NAMES, identity_keys
+from tests.test_gt_battle_support import NAMES, identity_keys
 
 IDENTITY_KEY = re.compile(r"\b(HERO|VILLAIN)#\d+")
 
@@ -83,11 +83,11 @@ def test_each_phone_sees_its_own_identity_and_hand_only(tmp_path):
     session, _ = start(tmp_path, "a")
     a_round_so_far(session, "HVHVHV")
     ann = session.seat_view(1)
-    assert ann["you"] == {"seat": 1, "name": "Ann", "identity": "SUPERHERO", "identity_card": "HERO#1", "cards": 11,
+    assert ann["you"] == {"seat": 1, "name": "Ann", "identity": "SUPERHERO", "identity_card": "HERO#1", "hand": 11,
                           "your_turn": False}
     assert session.seat_view(4)["you"]["identity"] == "VILLAIN" and not session.seat_view(4)["you"]["your_turn"]
     assert session.seat_view(5)["you"]["your_turn"]
-    assert session.seat_view(3)["you"]["cards"] == 10  # drew the BATTLE card, placed it, played a single 8
+    assert session.seat_view(3)["you"]["hand"] == 10  # drew the BATTLE card, placed it, played a single 8
     others = json.dumps({k: v for k, v in ann.items() if k != "you"})
     assert IDENTITY_KEY.search(others) is None and "VILLAIN" not in others
 

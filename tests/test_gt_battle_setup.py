@@ -3,7 +3,7 @@ case for the first card flipped (gather-together-battle.txt)."""
 from __future__ import annotations
 
 from companion.rules import Applied
-from test_gt_battle_support import Table
+from tests.test_gt_battle_support import Table
 
 
 def test_six_players_are_dealt_three_superheroes_and_three_villains():
@@ -78,7 +78,7 @@ def test_battle_card_flipped_first():
     assert table.turn == 2
     assert table.state["top"] is None
     table.play("F6#1")
-    assert table.state["top"] == {"seat": 2, "count": 1, "rank": 6}
+    assert table.top == {"seat": 2, "count": 1, "rank": 6}
 
 
 def test_expose_flipped_first():

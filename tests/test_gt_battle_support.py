@@ -114,6 +114,12 @@ class Table:
     def phase(self) -> str:
         return self.state["phase"]
 
+    @property
+    def top(self) -> dict | None:
+        """The fight cards to beat: seat, count and rank."""
+        top = self.state["top"]
+        return None if top is None else {k: top[k] for k in ("seat", "count", "rank")}
+
     def hand(self, seat: int) -> int:
         return self.state["hands"][seat - 1]
 

@@ -117,6 +117,7 @@ class GatherTogetherBattle(Ruleset):
         state: State = {
             "seats": [s.as_dict() for s in seats], "options": options, "deal": plan.as_dict(),
             "points": [0] * n, "round": 0, "rounds": [], "winner": None, "over": False, "tiebreak": None,
+            "last_outcome": None,
         }
         self._new_round(state, options["first_dealer"])
         return state
@@ -148,6 +149,9 @@ class GatherTogetherBattle(Ruleset):
             handler(state, action, report)
         except Refuse as exc:
             return Refusal(str(exc))
+        if report.outcomes:  # what the table page shows big: everything this input did
+            state["last_outcome"] = {"say": " ".join(o.say for o in report.outcomes),
+                                     "terms": [t.as_dict() for o in report.outcomes for t in o.terms]}
         return Applied(state, tuple(report.outcomes), report.reveals)
 
     def _dispatch(self, state: State, kind: str, data: dict[str, Any], report: Report) -> None:
@@ -524,13 +528,14 @@ class GatherTogetherBattle(Ruleset):
                                      f"to start a new battle with any fight card(s).\"", seat=seat)
         fights = [c for c in cards if c.kind == "fight"]
         if fights:
-            self._fight_played(state, seat, len(fights), fights[0]["rank"], report)
+            self._fight_played(state, seat, [k for k, c in zip(keys, cards) if c.kind == "fight"], fights[0]["rank"],
+                               report)
         elif cards[0].kind == "action" and cards[0]["action"] != "new_battle":
             self._action_played(state, seat, cards[0], report)
 
-    def _fight_played(self, state: State, seat: int, count: int, rank: int, report: Report) -> None:
-        previous = state["top"]
-        state.update(top={"seat": seat, "count": count, "rank": rank}, passed=[])
+    def _fight_played(self, state: State, seat: int, keys: list[str], rank: int, report: Report) -> None:
+        previous, count = state["top"], len(keys)
+        state.update(top={"seat": seat, "count": count, "rank": rank, "cards": keys}, passed=[])
         play = describe(count, rank)
         if previous:
             terms = (Term("play", play, f"{count} card(s) of rank {rank}"),
@@ -796,6 +801,8 @@ class GatherTogetherBattle(Ruleset):
     def _on_confirm_count(self, state: State, action: Action, report: Report) -> None:
         seat = self._data_seat(state, action.data, "seat")
         cards = action.data.get("cards")
+        if isinstance(cards, str) and cards.isdigit():  # from the tablet's number picker
+            cards = int(cards)
         if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 200:
             raise Refuse(f"confirm_count needs \"cards\": the number of cards in hand (0 or more), not {cards!r}.")
         check, pending = state["count_check"], state["pending"]
@@ -913,28 +920,43 @@ class GatherTogetherBattle(Ruleset):
 
     # == views ====================================================================================
     def public_view(self, state: State) -> dict[str, Any]:
-        revealed = state["phase"] in ("round_over", "tiebreak", "over")
-        standings = []
-        for s, seat in enumerate(state["seats"], 1):
-            known = state["identity"][s - 1]
-            show = known is not None and (revealed or state["exposed"][s - 1])
-            standings.append({"seat": s, "name": seat["name"], "points": state["points"][s - 1],
-                              "cards": state["hands"][s - 1], "identity": TEAM_CARD[known["team"]] if show else None,
-                              "shown_identity": known is not None, "eliminated": state["eliminated"][s - 1],
-                              "turn": state["turn"] == s})
-        view = {
+        fight = self._fight_view(state)
+        problems = [p for p in (self._count_view(state) or {}, (fight or {}).get("pending") or {}) if p.get("say")]
+        return {
             "phase": state["phase"], "round": state["round"], "dealer": state["dealer"], "turn": state["turn"],
             "direction": "left" if state["direction"] == LEFT else "right", "deck": state["deck"],
             "discard_top": self._public_top(state), "options": state["options"], "deal": state["deal"],
-            "standings": standings, "battle": self._battle_view(state), "awaiting": self._awaiting_view(state),
+            "standings": self._standings(state, fight), "fight": fight, "awaiting": self._awaiting_view(state),
             "count_check": self._count_view(state), "tiebreak": state["tiebreak"],
-            "conflicts": [{"card": None if self._is_identity_key(c["card"]) else c["card"], "zones": c["zones"]}
-                          for c in state["conflicts"]],
+            "conflicts": [self._conflict_view(c) for c in state["conflicts"]],
+            "problems": [p["say"] for p in problems],
             "rounds": [{**r, "teams": [TEAM_CARD[t] for t in r["teams"]]} for r in state["rounds"]],
             "identities_missing": self._identities_missing(state) if state["phase"] == "deal" else [],
-            "prompt": self._prompt(state), "winner": state["winner"], "over": state["over"],
+            "prompt": self._prompt(state), "last_outcome": state["last_outcome"],
+            "winner": state["winner"], "over": state["over"],
         }
-        return view
+
+    def _standings(self, state: State, fight: dict | None) -> list[dict[str, Any]]:
+        """One row per seat: points, hand size, and a team only once it is face up."""
+        revealed = state["phase"] in ("round_over", "tiebreak", "over")
+        rows = []
+        for s, seat in enumerate(state["seats"], 1):
+            known = state["identity"][s - 1]
+            show = known is not None and (revealed or state["exposed"][s - 1])
+            row = {"seat": s, "name": seat["name"], "points": state["points"][s - 1], "hand": state["hands"][s - 1],
+                   "identity": TEAM_CARD[known["team"]] if show else None, "shown_identity": known is not None,
+                   "eliminated": state["eliminated"][s - 1], "turn": state["turn"] == s, "play": []}
+            if row["identity"]:
+                row["say"] = row["identity"]
+            for key in ("top", "pending"):  # the cards on the pile that are this seat's
+                shown = (fight or {}).get(key)
+                if shown and shown["seat"] == s:
+                    row["play"] = [{"key": k, "name": self._card(k).name, "kind": self._card(k).kind}
+                                   for k in shown["cards"]]
+                    if key == "pending" and shown["problem"]:
+                        row["problem"] = shown["problem"]
+            rows.append(row)
+        return rows
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         """What one player's phone shows: the table, plus their own identity and hand."""
@@ -946,7 +968,7 @@ class GatherTogetherBattle(Ruleset):
         view["you"] = {"seat": seat, "name": state["seats"][seat - 1]["name"],
                        "identity": TEAM_CARD[known["team"]] if known else None,
                        "identity_card": known["card"] if known else None,
-                       "cards": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
+                       "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
         return view
 
     def _public_top(self, state: State) -> dict | None:
@@ -955,7 +977,7 @@ class GatherTogetherBattle(Ruleset):
         key = state["pile"][-1]
         return {"card": key, "name": self._card(key).name}
 
-    def _battle_view(self, state: State) -> dict | None:
+    def _fight_view(self, state: State) -> dict | None:
         if state["phase"] != "battle":
             return None
         top, pending = state["top"], state["pending"]
@@ -963,9 +985,16 @@ class GatherTogetherBattle(Ruleset):
         if top:
             view["top"] = {**top, "says": describe(top["count"], top["rank"])}
         if pending:
+            problem = self._play_problem(state, pending)
             view["pending"] = {**pending, "names": [self._card(k).name for k in pending["cards"]],
-                               "problem": self._play_problem(state, pending)}
+                               "problem": problem, "say": problem}
         return view
+
+    def _conflict_view(self, conflict: dict) -> dict:
+        secret = self._is_identity_key(conflict["card"])
+        label = "An identity card" if secret else conflict["card"]
+        return {"card": None if secret else conflict["card"], "zones": conflict["zones"],
+                "say": f"{label} is seen in {' and '.join(conflict['zones'])} at once: a duplicated tag."}
 
     def _awaiting_view(self, state: State) -> dict | None:
         asked = state["awaiting"]
@@ -1027,6 +1056,70 @@ class GatherTogetherBattle(Ruleset):
         if top:
             return f"{who}: beat {describe(top['count'], top['rank'])}, play an action card, or pass."
         return f"{who}: start a battle with any fight card(s)."
+
+    # == the tablet's buttons =====================================================================
+    def actions(self, state: State) -> list[dict[str, Any]]:
+        """The commands that make sense now; the dashboard shows them as buttons and pickers."""
+        if state["over"]:
+            return []
+        check, asked, phase = state["count_check"], state["awaiting"], state["phase"]
+        if check:
+            return [self._pick(f"{self._short(state, check['seat'])} holds this many cards now", "confirm_count",
+                               {"seat": check["seat"]}, "cards", [(n, str(n)) for n in range(0, 31)])]
+        if asked:
+            return self._answer_buttons(state, asked)
+        if phase == "building":
+            return self._building_buttons(state)
+        if phase == "battle" and not state["pending"]:
+            turn = state["turn"]
+            return [{"label": f"{self._short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
+        if phase == "round_over":
+            return [{"label": "New round (cards shuffled and dealt)", "kind": "new_round", "data": {}}]
+        if phase == "tiebreak":
+            tie = state["tiebreak"]
+            return [self._pick(f"{self._short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
+                               [("save", "SAVE"), ("eliminate", "ELIMINATE")])
+                    for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
+        return []
+
+    def _answer_buttons(self, state: State, asked: dict) -> list[dict[str, Any]]:
+        seats = range(1, len(state["seats"]) + 1)
+        by = self._short(state, asked["by"])
+        if asked["what"] == "expose":
+            targets = [s for s in seats if s != asked["by"] and not state["exposed"][s - 1]]
+            return [self._pick(f"{by} exposes", "expose", {}, "target", self._seat_options(state, targets))]
+        if asked["what"] == "eliminate":
+            targets = [s for s in seats if s != asked["by"] and not state["eliminated"][s - 1]]
+            return [self._pick(f"{by} eliminates", "eliminate", {}, "target", self._seat_options(state, targets))]
+        savers = self._seat_options(state, [s for s in seats if not state["eliminated"][s - 1]])
+        buttons = [self._pick("SAVE played by", "save", {}, "by", savers)]
+        if asked["what"] == "save":
+            buttons.append({"label": "No save", "kind": "no_save", "data": {}})
+        return buttons
+
+    def _building_buttons(self, state: State) -> list[dict[str, Any]]:
+        turn, step = state["turn"], state["step"]
+        who = self._short(state, turn)
+        if step["drew"] is None:
+            buttons = [{"label": f"{who} drew from the deck", "kind": "draw", "data": {"seat": turn, "from": "deck"}}]
+            top = step["top"]
+            if top and (self._card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
+                buttons.append({"label": f"{who} took the top discard ({self._card(top).name})", "kind": "draw",
+                                "data": {"seat": turn, "from": "discard"}})
+            return buttons
+        if not step["discard"]:
+            return [{"label": f"{who} keeps all cards (no discard)", "kind": "pass", "data": {"seat": turn}}]
+        return []
+
+    def _pick(self, label: str, kind: str, data: dict, field_name: str, options: list[tuple[Any, str]]) -> dict:
+        return {"label": label, "kind": kind, "data": data,
+                "choose": {"field": field_name, "options": [{"value": v, "label": text} for v, text in options]}}
+
+    def _seat_options(self, state: State, seats: list[int]) -> list[tuple[int, str]]:
+        return [(s, self._short(state, s)) for s in seats]
+
+    def _short(self, state: State, seat: int) -> str:
+        return state["seats"][seat - 1]["name"]
 
     # == the session's questions ==================================================================
     def ready_to_resolve(self, state: State) -> bool:
