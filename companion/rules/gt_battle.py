@@ -965,10 +965,15 @@ class GatherTogetherBattle(Ruleset):
             view["you"] = None
             return view
         known = state["identity"][seat - 1]
-        view["you"] = {"seat": seat, "name": state["seats"][seat - 1]["name"],
-                       "identity": TEAM_CARD[known["team"]] if known else None,
-                       "identity_card": known["card"] if known else None,
-                       "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
+        you = {"seat": seat, "name": state["seats"][seat - 1]["name"],
+               "identity": TEAM_CARD[known["team"]] if known else None,
+               "identity_card": known["card"] if known else None,
+               "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
+        # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
+        view.update(you=you, name=you["name"], seats=view["standings"],
+                    secret=you["identity"] or "Show your identity card to your reader",
+                    private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
+                             "your turn": "yes" if you["your_turn"] else "no"})
         return view
 
     def _public_top(self, state: State) -> dict | None:
