@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 from card_tags.catalog import Catalog, load_game
 from companion.rules.bom.piles import BATTALION
@@ -53,6 +53,7 @@ class SimulatedTable:
         self.out: set[int] = set()
         self.withdrawn: set[int] = set()
         self.played: dict[int, list[str]] = {}
+        self.last_plays: dict[int, list[str]] = {}  # the battle just resolved, for the camera
         if not self.young:
             for s in self.seats:
                 self._draw(s, BATTALION)
@@ -177,4 +178,39 @@ class SimulatedTable:
             self._reshuffle_if_empty(seat)
             if not (self.army[seat] or self.battalion[seat] or self.discard[seat]):
                 self.out.add(seat)
-        self.played = {}
+        self.last_plays, self.played = self.played, {}
+
+
+Submit = Callable[[str, dict[str, Any], str], list[dict[str, Any]]]
+
+
+def play(table: SimulatedTable, submit: Submit, max_battles: int = 2000, flicker: float = 0.0,
+         after_battle: Callable[[SimulatedTable, dict[str, Any]], None] | None = None) -> int:
+    """Play the simulated table through a referee until the game is over (or ``max_battles``).
+
+    ``submit(kind, data, source)`` applies one event and returns its outcomes as dicts (raising if
+    it was refused). Cards are shown to the camera one by one; with ``flicker`` > 0 some are lost
+    and seen again, as a real tracker sometimes reports. After each battle the winner's gathering
+    is seen as every battlefield card leaving its zone. Returns the number of battles fought.
+    """
+    for number in range(1, max_battles + 1):
+        for kind, data in table.commands_before_battle():
+            submit(kind, data, "dashboard")
+        for seat, cards in table.next_plays().items():
+            for key in cards:
+                zone = {"zone": f"seat:{seat}", "card": key}
+                submit("card_seen", zone, "camera")
+                if table.rng.random() < flicker:
+                    submit("card_gone", zone, "camera")
+                    submit("card_seen", zone, "camera")
+        outcomes = submit("resolve", {}, "auto")
+        battle = next(o for o in outcomes if o["kind"] == "battle")
+        table.battle_resolved(battle["data"])
+        for key in battle["data"]["cards"]:
+            seat = next(s for s, cards in table.last_plays.items() if key in cards)
+            submit("card_gone", {"zone": f"seat:{seat}", "card": key}, "camera")
+        if after_battle:
+            after_battle(table, battle["data"])
+        if any(o["kind"] == "game_over" for o in outcomes):
+            return number
+    return max_battles

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .base import Action, Applied, Outcome, Refusal, Ruleset, Seat, SetupError, State
-from .bom import battle, piles, table, trivia, turns, variants, view
+from .bom import actions, battle, piles, table, trivia, turns, variants, view
 from .bom.battle import who_of
 from .bom.cards import Deck
 
@@ -31,6 +31,17 @@ COMMANDS = {
     "trivia_award": '{"seat": N}: Spy\'s Trivia, seat N named the character first',
     "trivia_nobody": "{}: Spy's Trivia, nobody knew; the reader keeps the card",
 }
+
+
+def seat_number(value: Any) -> int | None:
+    """A seat number from a command's data: an integer, or digits (the tablet's chooser sends text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
 
 
 class BomBattle(Ruleset):
@@ -173,10 +184,10 @@ class BomBattle(Ruleset):
         return seat
 
     def _seat_arg(self, state: State, data: dict[str, Any]) -> int | Refusal:
-        seat = data.get("seat")
+        seat = seat_number(data.get("seat"))
         n = len(state["seats"])
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= n:
-            return Refusal(f"This command needs a seat of this table, {{\"seat\": 1..{n}}}, not {seat!r}.")
+        if seat is None or not 1 <= seat <= n:
+            return Refusal(f"This command needs a seat of this table, {{\"seat\": 1..{n}}}, not {data.get('seat')!r}.")
         if piles.seat(state, seat)["out"]:
             return Refusal(f"{who_of(state)(seat)} is out of the game.")
         return seat
@@ -320,10 +331,16 @@ class BomBattle(Ruleset):
         return self._trivia_only(state) or trivia.clue(self.deck, state)
 
     def _on_trivia_tie(self, state: State, data: dict[str, Any]) -> Applied | Refusal:
-        return self._trivia_only(state) or trivia.tie(state, data.get("seats"))
+        seats = data.get("seats")
+        if isinstance(seats, str):  # the tablet's chooser sends "1,3"
+            seats = [seat_number(part.strip()) for part in seats.split(",")]
+        elif isinstance(seats, list):
+            seats = [seat_number(s) for s in seats]
+        return self._trivia_only(state) or trivia.tie(state, seats)
 
     def _on_trivia_award(self, state: State, data: dict[str, Any]) -> Applied | Refusal:
-        return self._trivia_only(state) or trivia.award(self.deck, state, data.get("seat"))
+        seat = seat_number(data.get("seat"))
+        return self._trivia_only(state) or trivia.award(self.deck, state, seat if seat is not None else data.get("seat"))
 
     def _on_trivia_nobody(self, state: State, data: dict[str, Any]) -> Applied | Refusal:
         return self._trivia_only(state) or trivia.nobody(self.deck, state)
@@ -334,6 +351,9 @@ class BomBattle(Ruleset):
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         return view.seat_view(self.deck, state, seat)
+
+    def actions(self, state: State) -> list[dict[str, Any]]:
+        return actions.offer(self.deck, state)
 
     def ready_to_resolve(self, state: State) -> bool:
         if state["over"] or (state["mode"] == "trivia" and not state["tiebreak"]):

@@ -134,7 +134,7 @@ def _commit_round(state: State) -> int:
     for seat, cards in _round_cards(state).items():
         s = piles.seat(state, seat)
         if state["mode"] == "young":
-            piles.take_from_army(s, len(cards))
+            s["army"] -= len(cards)  # the top card of the ARMY; a reshuffle waits until the battle is over
         else:
             s["battalion"] -= len(cards)
         count += len(cards)
