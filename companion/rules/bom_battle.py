@@ -75,7 +75,7 @@ class BomBattle(Ruleset):
                        "battalion": hand, "discard": 0, "out": False, "withdrawn": False}
                       for i, s in enumerate(seats)],
             "table": {}, "held": [], "collecting": {}, "battle_keys": [], "pot": 0, "mount": None, "flags": [],
-            "turns": {"leader": options["first_seat"], "face_down": {}, "revealing": False}
+            "turns": {"leader": options["first_seat"], "position": 0, "face_down": {}, "revealing": False}
             if options["secret_weapon"] else None,
             "tiebreak": None, "time_up": False,
             "trivia": trivia.setup(self.deck, len(seats), options["first_seat"], dealt) if mode == "trivia" else None,
@@ -135,7 +135,7 @@ class BomBattle(Ruleset):
         s = piles.seat(state, seat)
         if s["out"]:
             return f"{who(seat)} is out of the game and has no cards to play; take {card.name} off its area."
-        if card.kind == "power" and state["mode"] != "battle":
+        if card.kind == "power" and (state["mode"] != "battle" or state["tiebreak"]):
             return ("Rules for Young Players: \"Remove all the POWER cards from the deck.\"" if state["mode"] == "young"
                     else "The last battle after the timer is fought with CHARACTER cards only.")
         if state["tiebreak"] and seat not in state["tiebreak"]["seats"]:

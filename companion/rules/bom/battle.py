@@ -24,6 +24,7 @@ State = dict[str, Any]
 Who = Callable[[int], str]
 FACE_DOWN = 3  # "the top three cards from their ARMY"
 NOT_PLAYED = "Has not played yet."
+FACE_DOWN_WAITING = "Its POWER card is face down; each seat in turn turns it face up once every seat has played."
 
 
 def who_of(state: State) -> Who:
@@ -44,15 +45,17 @@ def participants(state: State) -> list[int]:
 def in_hand(state: State, seat: int) -> int:
     """How many cards this seat can put on the battlefield this round."""
     s = piles.seat(state, seat)
-    if state["mode"] == "young" or state["tiebreak"]:
-        return s["army"] + s["discard"] + s["battalion"]
+    if state["tiebreak"]:
+        return 1  # one card drawn at random from the seat's own cards
+    if state["mode"] == "young":
+        return s["army"] + s["discard"]
     return s["battalion"]
 
 
 def seat_problem(deck: Deck, state: State, seat: int, cards: list[str]) -> str | Play:
     """A seat's play this round, or what is wrong with it (a sentence without the seat's name)."""
     if str(seat) in (state["turns"] or {}).get("face_down", {}):
-        return "Its POWER card is face down; it is turned face up once every seat has played."
+        return FACE_DOWN_WAITING
     if not cards:
         return NOT_PLAYED
     found = [(key, deck.lookup(key)) for key in cards]
@@ -93,6 +96,8 @@ def check(deck: Deck, state: State) -> tuple[list[Play], list[str]]:
             hint = "" if state["mount"] or state["tiebreak"] or state["mode"] == "young" else \
                 ": play a CHARACTER card, or withdraw if you have none"
             problems.append(f"{who(seat)} has not played yet{hint}.")
+        elif isinstance(result, str) and result == FACE_DOWN_WAITING:
+            problems.append(f"{who(seat)} has not revealed its face-down POWER card yet.")
         elif isinstance(result, str):
             problems.append(f"{who(seat)}: {result}")
         else:
@@ -170,13 +175,15 @@ def finish(state: State, winner: int, say: str, terms: tuple[Term, ...], values:
             s["out"] = True
             out.append(s["seat"])
     taken = pot + sum(spoils.values())
+    mounted = state["mount"] or {"face_down": {}, "round": 1}
     data = {"battle": state["battle"], "winner": winner, "values": {str(k): v for k, v in values.items()},
-            "rule": rule, "cards_taken": taken, "cards": battlefield, "face_down": state["mount"]["face_down"]
-            if state["mount"] else {}, "spoils": spoils, "eliminated": out, "flags": list(state["flags"]),
+            "rule": rule, "cards_taken": taken, "cards": battlefield, "face_down": mounted["face_down"],
+            "rounds": mounted["round"], "spoils": spoils, "eliminated": out, "flags": list(state["flags"]),
             **(extra or {})}
     if spoils:
         say += " " + " ".join(f"{who(int(s))} is done: the winner takes the {n} card(s) left as the spoils of war."
                               for s, n in spoils.items())
+    terms = terms + tuple(Term("out of turn", None, flag["why"]) for flag in state["flags"])
     terms = terms + (Term("cards taken", taken, f"{who(winner)} puts them in its discard pile"),)
     outcomes = [Outcome("battle", say, terms, data)]
     _close_battle(state)
@@ -235,23 +242,21 @@ def mount(deck: Deck, state: State, plays: list[Play], verdict: Verdict) -> Appl
         say = (f"{verdict.because}, and no tied player has the cards to mount the battle: the highest single "
                f"CHARACTER card, {best.best.text}, wins it for {who(best.seat)}.")
         return finish(state, best.seat, say, verdict.terms, verdict.values, "tie")
-    face_down = dict(state["mount"]["face_down"]) if state["mount"] else {}
-    surrendered = {}
-    for seat in tied:
-        if seat in able:
-            state["pot"] += piles.take_from_army(piles.seat(state, seat), FACE_DOWN)
-            face_down[str(seat)] = face_down.get(str(seat), 0) + FACE_DOWN
-        else:
-            surrendered[str(seat)] = surrender_all(state, seat)
-    state["mount"] = {"seats": able, "round": (state["mount"] or {"round": 1})["round"] + 1, "face_down": face_down}
+    surrendered = {str(seat): surrender_all(state, seat) for seat in tied if seat not in able}
     note = " ".join(f"{who(int(s))} has not enough cards for the tie and surrenders all {n} remaining cards."
                     for s, n in surrendered.items())
+    face_down = dict(state["mount"]["face_down"]) if state["mount"] else {}
+    rounds = state["mount"]["round"] if state["mount"] else 1
+    state["mount"] = {"seats": able, "round": rounds + (len(able) > 1), "face_down": face_down}
     if len(able) == 1:
         say = f"{verdict.because}. {note} {who(able[0])} wins the battle."
         return finish(state, able[0], say, verdict.terms, verdict.values, "surrender",
                       {"surrendered": surrendered})
+    for seat in able:
+        state["pot"] += piles.take_from_army(piles.seat(state, seat), FACE_DOWN)
+        face_down[str(seat)] = face_down.get(str(seat), 0) + FACE_DOWN
     if turns.enabled(state):
-        state["turns"]["face_down"], state["turns"]["revealing"] = {}, False
+        turns.new_round(state)
     names = " and ".join(who(s) for s in able)
     say = (f"{verdict.because}: the battle mounts. {names} each put the top three cards of their ARMY face down "
            f"and play a new CHARACTER card.{' ' + note if note else ''}")
@@ -291,28 +296,26 @@ def surrender(state: State, seat: int) -> Applied:
 # -- the Shorter Game's last battle --------------------------------------------------------------------
 def _tiebreak(state: State, plays: list[Play]) -> Applied:
     """"In case of a tie, tied players shuffle their CHARACTER cards and draw one card randomly for
-    battle." Their card counts do not change; the battle names the game's winner."""
+    battle." Their card counts do not change; the battle names the game's winner. Under Mounting
+    Battles equal values tie again, and the still-tied players draw again."""
     who = who_of(state)
-    mounting = state["options"]["mounting_battles"]
-    key = (lambda p: (p.points,)) if mounting else (lambda p: p.best.rank)
-    best = max(key(p) for p in plays)
-    top = [p for p in plays if key(p) == best]
-    terms = tuple(Term(who(p.seat), p.points, p.detail) for p in plays)
+    verdict = judge(plays, who, mounting=state["options"]["mounting_battles"])
     table.close_battle(state)
-    if len(top) > 1:
-        state["tiebreak"]["seats"] = [p.seat for p in top]
-        names = " and ".join(who(p.seat) for p in top)
-        say = f"{names} tie again at {top[0].points}: each draws another CHARACTER card at random."
-        outcome = Outcome("tiebreak", say, terms, {"tied": state["tiebreak"]["seats"]})
+    if verdict.winner is None:
+        state["tiebreak"]["seats"] = list(verdict.tied)
+        say = f"{verdict.because}: each draws another CHARACTER card at random."
+        outcome = Outcome("tiebreak", say, verdict.terms, {"tied": list(verdict.tied)})
         state["last"] = outcome.as_dict()
         return Applied(state, (outcome,))
-    winner = top[0].seat
-    say = f"{who(winner)} wins the last battle with {top[0].detail}, and the game."
+    winner = verdict.winner
+    play = next(p for p in plays if p.seat == winner)
+    say = _say(state, verdict, play).replace(" wins with ", " wins the last battle with ", 1)
     state.update(over=True, winner=winner, winners=[winner], phase="over", tiebreak=None)
-    battle = Outcome("battle", say, terms, {"battle": "timer tie", "winner": winner,
-                                             "values": {str(p.seat): p.points for p in plays}})
+    battle = Outcome("battle", say, verdict.terms, {"battle": "after the timer", "winner": winner, "rule": verdict.rule,
+                                                    "values": {str(k): v for k, v in verdict.values.items()}})
     state["last"] = battle.as_dict()
-    return Applied(state, (battle, Outcome("game_over", say, (), {"winner": winner})))
+    over = Outcome("game_over", f"{who(winner)} wins the game.", (), {"winner": winner})
+    return Applied(state, (battle, over))
 
 
 # -- the end of a game that stops before one player holds every card -------------------------------

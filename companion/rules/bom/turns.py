@@ -12,7 +12,8 @@ it face up is the camera seeing the POWER card in that seat's zone. A seat that 
 is flagged (the flag is shown until the card leaves the table, and recorded in the battle's
 outcome); the battle resolves only once every face-down card is revealed.
 
-State: ``turns`` = {"leader": seat, "face_down": {seat: card key or ""}, "revealing": bool}.
+State: ``turns`` = {"leader": seat, "position": index in this round's order of the seat whose turn
+it is, "face_down": {seat: card key or ""}, "revealing": bool}.
 """
 from __future__ import annotations
 
@@ -69,13 +70,16 @@ def check_play(state: State, seat: int, is_power: bool, seats: list[int], plays:
         return None, True
     if turns["revealing"]:
         return f"{who(seat)} laid a card after the reveals began.", False
-    index = seq.index(seat)
-    waiting = [s for s in seq[:index] if not has_played(state, s, plays)]
-    if waiting:
-        return f"{who(seat)} played out of turn: it is {who(waiting[0])}'s turn.", False
-    later = [s for s in seq[index + 1:] if has_played(state, s, plays)]
-    if later:
-        return f"{who(seat)} added a card after {who(later[0])} had played.", False
+    # ``position`` is the seat whose turn it is; it may add cards until the next seat plays. A seat
+    # further on takes the turn when every seat before it has played (or withdrawn).
+    index, position = seq.index(seat), turns["position"]
+    if index < position:
+        return f"{who(seat)} added a card after {who(seq[index + 1])} had played.", False
+    if index > position:
+        waiting = [s for s in seq[position:index] if not has_played(state, s, plays)]
+        if waiting or has_played(state, seat, plays):
+            return f"{who(seat)} played out of turn: it is {who((waiting or [seq[position]])[0])}'s turn.", False
+        turns["position"] = index
     if is_power:
         return f"{who(seat)} laid its POWER card face up; under Secret Weapon it goes face down until the reveals.", False
     return None, False
@@ -98,5 +102,9 @@ def next_leader(state: State) -> None:
         if not state["seats"][candidate - 1]["out"]:
             state["turns"]["leader"] = candidate
             break
-    state["turns"]["face_down"] = {}
-    state["turns"]["revealing"] = False
+    new_round(state)
+
+
+def new_round(state: State) -> None:
+    """A new battle (or a mounting round): the first seat in order plays first, nothing face down."""
+    state["turns"].update(position=0, face_down={}, revealing=False)
