@@ -189,13 +189,14 @@ def test_the_same_card_in_two_seats_is_a_conflict_until_one_is_removed():
     t.see(2, "BD100")
     t.see(2, "GD900")
     view = t.view()
-    assert view["conflicts"] == [{"card": "GD900#1", "zones": ["seat:1", "seat:2"], "seats": [1, 2],
-                                  "name": "Abinadi"}]
+    assert view["conflicts"] == [{"card": "GD900#1", "zones": ["seat:1", "seat:2"], "seats": [1, 2], "name": "Abinadi",
+                                  "say": "Abinadi (GD900#1) is seen at Seat 1 (Ann) and Seat 2 (Bo) at once: take the "
+                                         "duplicate away."}]
     assert not RULES.ready_to_resolve(t.state)
     assert "Abinadi (GD900#1) is seen at Seat 1 (Ann) and Seat 2 (Bo) at once" in t.refused("resolve")
     t.gone(1, "GD900")  # the duplicate tag was at seat 1
     assert t.view()["conflicts"] == []
-    assert sorted(c["card"] for c in t.view()["seats"][1]["play"]) == ["BD100#1", "GD900#1"], \
+    assert sorted(c["key"] for c in t.view()["seats"][1]["play"]) == ["BD100#1", "GD900#1"], \
         "the card left at seat 2 is seat 2's"
 
 
@@ -218,7 +219,7 @@ def test_cards_being_collected_start_no_new_play_until_they_have_gone():
     t.collect()
     assert t.state["collecting"] == {}
     t.see(2, "GD900")
-    assert [c["card"] for c in t.view()["seats"][1]["play"]] == ["GD900#1"]
+    assert [c["key"] for c in t.view()["seats"][1]["play"]] == ["GD900#1"]
 
 
 # -- the end ----------------------------------------------------------------------------------------------
@@ -261,7 +262,7 @@ def test_the_game_ends_when_one_player_holds_all_the_cards():
     view = t.view()
     assert view["over"] and view["winner"] == 1
     assert view["standings"][0] == {"seat": 1, "name": "Ann", "cards": 72, "army": 61, "battalion": 5,
-                                    "discard": 6, "out": False}
+                                    "discard": 6, "eliminated": False}
     assert t.refused("resolve") == "The game is over."
 
 

@@ -1,5 +1,6 @@
 """Variant scenarios replayed from hand-written game logs (tests/logs/bom/*.jsonl), the way
 `companion replay` does: from_jsonl, fold, replay_report."""
+import json
 from pathlib import Path
 
 from companion.session import fold, from_jsonl, replay_report
@@ -9,7 +10,10 @@ LOGS = Path(__file__).parent / "logs" / "bom"
 
 def replay(name: str):
     derived = fold(from_jsonl((LOGS / name).read_text(encoding="utf-8"), name))
-    return derived, replay_report(derived), derived.ruleset.public_view(derived.state)
+    view = derived.ruleset.public_view(derived.state)
+    assert json.loads(json.dumps(derived.state)) == derived.state, "the state is plain JSON data"
+    assert json.loads(json.dumps(view)) == view
+    return derived, replay_report(derived), view
 
 
 def test_a_tie_that_mounts_twice():
@@ -38,7 +42,7 @@ def test_a_secret_weapon_round_with_a_seat_out_of_turn():
                                        "why": "Seat 3 (Cy) played out of turn: it is Seat 1 (Ann)'s turn."}]
     assert first["say"] == "Seat 1 (Ann) wins with Alma², gold diamond 500 x10 by Faith = 5000."
     assert second["data"]["winner"] == 3 and second["data"]["flags"] == [], "Bo led battle 2, in turn"
-    assert view["turn"]["seat"] == 3 and view["turn"]["order"] == [3, 1, 2]
+    assert view["turn"] == 3 and view["secret_weapon"]["order"] == [3, 1, 2]
 
 
 def test_a_shorter_game_that_ends_on_the_timer_with_a_tie():

@@ -46,7 +46,7 @@ def test_the_first_to_guess_gets_the_card_and_the_reading_passes_clockwise():
     assert outcome.say == "Seat 2 (Bo) knew it: Sam (SAM), 1 Nephi 2. Seat 2 (Bo) wins the card."
     view = t.view()
     assert view["trivia"]["last"]["name"] == "Sam" and view["trivia"]["reader"] == 2
-    assert view["standings"][0] == {"seat": 2, "name": "Bo", "cards": 1, "unread": 19, "out": False}
+    assert view["standings"][0] == {"seat": 2, "name": "Bo", "cards": 1, "unread": 19, "eliminated": False}
     assert view["seats"][0]["unread"] == 18
     assert "read already" in t.refused("card_seen", zone="tray", card="GD100#1")
 

@@ -172,6 +172,8 @@ def test_mounting_battles_compare_point_value_only_and_a_tie_mounts():
     assert mount.data["face_down"] == {"1": 3, "2": 3} and mount.data["pot"] == 3 + 6
     assert [t.counts(n) for n in (1, 2, 3)] == [(16, 4, 0), (16, 4, 0), (19, 4, 0)]
     assert t.total() + t.state["pot"] == 72
+    shown = t.view()["mount"]
+    assert shown["pot"] == 9 and [c["key"] for c in shown["cards"]] == ["GO5000#1", "BO5000#1", "GD100#1"]
     assert "only Seat 1 (Ann) and Seat 2 (Bo) play now" in t.refused("card_seen", zone="seat:3", card="GD200#1")
     t.see(1, "GO700", "FAITH")
     assert "one new CHARACTER card from his BATTALION" in t.view()["seats"][0]["problem"]
@@ -209,6 +211,7 @@ def test_a_tied_player_without_enough_cards_surrenders_everything():
     t.play({1: ["GO500"], 2: ["BO500"]})
     battle, over = t.do("resolve").outcomes
     assert battle.data["winner"] == 1 and battle.data["surrendered"] == {"2": 6}
+    assert battle.data["eliminated"] == [2]
     assert "Seat 2 (Bo) has not enough cards for the tie and surrenders all 6 remaining cards." in battle.say
     assert over.kind == "game_over" and t.counts(1) == (59, 5, 8) and t.total() == 72
 
@@ -219,6 +222,7 @@ def test_a_tied_player_may_surrender_by_command():
     t.resolve()
     outcome = t.do("surrender", seat=2).outcomes[0]
     assert outcome.data["winner"] == 1 and outcome.data["rule"] == "surrender"
+    assert outcome.data["eliminated"] == [2] and outcome.data["cards_taken"] == 3 + 6 + 20, "played, face down, all of Bo's"
     assert t.seat(2)["out"] and t.total() == 72
 
 
@@ -246,12 +250,12 @@ def test_secret_weapon_play_goes_clockwise_from_the_dealers_left():
     """"the player to the dealer's left begins the battle by laying down his chosen card(s). ... Players
     continue clockwise until the last player enters the battle.\""""
     t = Table(3, secret_weapon=True, first_seat=2)
-    assert t.view()["turn"] == {"phase": "play", "seat": 2, "order": [2, 3, 1], "leader": 2}
+    assert t.view()["secret_weapon"] == {"phase": "play", "seat": 2, "order": [2, 3, 1], "leader": 2}
     t.see(2, "GD500")
-    assert t.view()["turn"]["seat"] == 3
+    assert t.view()["secret_weapon"]["seat"] == 3
     t.see(3, "BD100")
     t.see(1, "GO100")
-    assert t.view()["turn"]["phase"] == "resolve" and t.state["flags"] == []
+    assert t.view()["secret_weapon"]["phase"] == "resolve" and t.state["flags"] == []
 
 
 def test_a_seat_that_plays_out_of_turn_is_flagged_not_refused():
@@ -280,12 +284,12 @@ def test_power_cards_are_laid_face_down_and_revealed_in_turn_before_the_battle_r
     t.see(2, "BD800")
     t.see(3, "GO100", "GD200")
     t.do("face_down", seat=3)
-    assert t.view()["turn"]["phase"] == "reveal" and t.view()["turn"]["seat"] == 1
+    assert t.view()["secret_weapon"]["phase"] == "reveal" and t.view()["secret_weapon"]["seat"] == 1
     assert not RULES.ready_to_resolve(t.state)
     assert t.refused("resolve") == ("Seat 1 (Ann) has not revealed its face-down POWER card yet. "
                                     "Seat 3 (Cy) has not revealed its face-down POWER card yet.")
     t.see(1, "FAITH")
-    assert t.view()["turn"]["seat"] == 3
+    assert t.view()["secret_weapon"]["seat"] == 3
     t.see(3, "TITLE")
     assert RULES.ready_to_resolve(t.state) and t.state["flags"] == []
     assert t.resolve().data["values"] == {"1": 5000, "2": 800, "3": 5300}
@@ -295,7 +299,7 @@ def test_the_next_battle_starts_with_the_next_seat():
     """"In each subsequent battle, the next player in the circle goes first.\""""
     t = Table(3, secret_weapon=True)
     t.battle({1: ["GD500"], 2: ["BD100"], 3: ["GO100"]})
-    assert t.view()["turn"]["seat"] == 2 and t.view()["turn"]["order"] == [2, 3, 1]
+    assert t.view()["secret_weapon"]["seat"] == 2 and t.view()["secret_weapon"]["order"] == [2, 3, 1]
 
 
 def test_a_reveal_out_of_turn_is_flagged():
@@ -334,7 +338,7 @@ def test_secret_weapon_and_mounting_battles_together():
     t = Table(3, secret_weapon=True, mounting_battles=True)
     t.play({1: ["GO500"], 2: ["BO500"], 3: ["GD100"]})
     assert t.resolve().kind == "mount"
-    assert t.view()["turn"] == {"phase": "play", "seat": 1, "order": [1, 2], "leader": 1}
+    assert t.view()["secret_weapon"] == {"phase": "play", "seat": 1, "order": [1, 2], "leader": 1}
     t.see(2, "BD800")
     assert t.state["flags"][0]["why"] == "Seat 2 (Bo) played out of turn: it is Seat 1 (Ann)'s turn."
     t.see(1, "GO900")

@@ -174,6 +174,7 @@ def finish(state: State, winner: int, say: str, terms: tuple[Term, ...], values:
         if piles.total(s) == 0:
             s["out"] = True
             out.append(s["seat"])
+    out += [int(seat) for seat in (state["mount"] or {}).get("surrendered", {})]
     taken = pot + sum(spoils.values())
     mounted = state["mount"] or {"face_down": {}, "round": 1}
     data = {"battle": state["battle"], "winner": winner, "values": {str(k): v for k, v in values.items()},
@@ -245,13 +246,14 @@ def mount(deck: Deck, state: State, plays: list[Play], verdict: Verdict) -> Appl
     surrendered = {str(seat): surrender_all(state, seat) for seat in tied if seat not in able}
     note = " ".join(f"{who(int(s))} has not enough cards for the tie and surrenders all {n} remaining cards."
                     for s, n in surrendered.items())
-    face_down = dict(state["mount"]["face_down"]) if state["mount"] else {}
-    rounds = state["mount"]["round"] if state["mount"] else 1
-    state["mount"] = {"seats": able, "round": rounds + (len(able) > 1), "face_down": face_down}
+    before = state["mount"] or {"round": 1, "face_down": {}, "surrendered": {}}
+    face_down = dict(before["face_down"])
+    state["mount"] = {"seats": able, "round": before["round"] + (len(able) > 1), "face_down": face_down,
+                      "surrendered": {**before["surrendered"], **surrendered}}
     if len(able) == 1:
         say = f"{verdict.because}. {note} {who(able[0])} wins the battle."
         return finish(state, able[0], say, verdict.terms, verdict.values, "surrender",
-                      {"surrendered": surrendered})
+                      {"surrendered": state["mount"]["surrendered"]})
     for seat in able:
         state["pot"] += piles.take_from_army(piles.seat(state, seat), FACE_DOWN)
         face_down[str(seat)] = face_down.get(str(seat), 0) + FACE_DOWN
@@ -284,11 +286,12 @@ def surrender(state: State, seat: int) -> Applied:
     who = who_of(state)
     given = surrender_all(state, seat)
     state["mount"]["seats"] = [s for s in state["mount"]["seats"] if s != seat]
+    state["mount"]["surrendered"][str(seat)] = given
     left = state["mount"]["seats"]
     say = f"{who(seat)} cannot play the tie and surrenders all {given} remaining cards."
     if len(left) == 1:
         return finish(state, left[0], f"{say} {who(left[0])} wins the battle.", (), {}, "surrender",
-                      {"surrendered": {str(seat): given}})
+                      {"surrendered": state["mount"]["surrendered"]})
     outcome = Outcome("surrender", say, (), {"seat": seat, "cards": given, "tied": left})
     return Applied(state, (outcome,))
 

@@ -56,7 +56,7 @@ class Deck:
         """A card as the table view shows it (everything printed on its face)."""
         card = self.lookup(key)
         base, index = name_parts(card.name)
-        shown: dict[str, Any] = {"card": key, "id": card.id, "name": card.name, "name_base": base,
+        shown: dict[str, Any] = {"key": key, "id": card.id, "name": card.name, "name_base": base,
                                  "name_index": index, "kind": card.kind}
         if card.kind == "character":
             shown.update(value=card["value"], color=card["color"], shape=card["shape"],

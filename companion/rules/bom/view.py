@@ -19,24 +19,34 @@ def public_view(deck: Deck, state: State) -> dict[str, Any]:
     current = table.plays(state)
     fighting = participants(state) if not state["over"] else []
     ready = _ready(deck, state)
+    turn = turns.whose_turn(state, fighting, current) if turns.enabled(state) and fighting else None
     view = {
         "mode": state["mode"], "phase": _phase(state), "battle": state["battle"], "deck_size": state["deck_size"],
         "variants": variants.active(state["options"]), "options": state["options"],
         "seats": [_seat(deck, state, s, current, fighting) for s in state["seats"]],
-        "conflicts": [{**c, "name": deck.view(c["card"])["name"]} for c in table.conflicts(state)],
+        "conflicts": [_conflict(deck, state, c) for c in table.conflicts(state)],
         "flags": list(state["flags"]),
+        "problems": [flag["why"] for flag in state["flags"]],
         "collecting": sorted(state["collecting"]),
-        "turn": turns.whose_turn(state, fighting, current) if turns.enabled(state) and fighting else None,
-        "mount": _mount(state),
+        "turn": turn["seat"] if turn else None,
+        "secret_weapon": turn,
+        "mount": _mount(deck, state),
         "tiebreak": state["tiebreak"],
         "timer": _timer(state),
         "trivia": _trivia(deck, state) if state["mode"] == "trivia" else None,
-        "last": state["last"], "recent": state["recent"],
+        "last_outcome": state["last"], "recent": state["recent"],
         "ready_to_resolve": ready,
         "standings": standings(state),
         "winner": state["winner"], "winners": state["winners"], "over": state["over"],
     }
     return view
+
+
+def _conflict(deck: Deck, state: State, conflict: dict[str, Any]) -> dict[str, Any]:
+    name = deck.view(conflict["card"])["name"]
+    places = " and ".join(who_of(state)(s) for s in conflict["seats"])
+    return {**conflict, "name": name,
+            "say": f"{name} ({conflict['card']}) is seen at {places} at once: take the duplicate away."}
 
 
 def _ready(deck: Deck, state: State) -> bool:
@@ -62,12 +72,13 @@ def _seat(deck: Deck, state: State, s: dict[str, Any], current: dict[int, list[s
     face_down = str(n) in (state["turns"] or {}).get("face_down", {})
     shown: dict[str, Any] = {
         "seat": n, "name": s["name"], "army": s["army"], "battalion": s["battalion"], "discard": s["discard"],
-        "cards": piles.total(s), "out": s["out"], "withdrawn": s["withdrawn"], "in_battle": n in fighting,
-        "play": [deck.view(k) for k in cards], "face_down": face_down,
-        "status": "waiting", "problem": None, "points": None, "announce": None,
+        "cards": piles.total(s), "total": piles.total(s), "eliminated": s["out"], "withdrawn": s["withdrawn"],
+        "in_battle": n in fighting, "play": [deck.view(k) for k in cards], "face_down": face_down,
+        "status": "waiting", "problem": None, "points": None, "announce": None, "say": None,
     }
     if state["mode"] == "trivia":
-        shown.update(unread=state["trivia"]["unread"][str(n)], cards=state["trivia"]["won"][str(n)])
+        won = state["trivia"]["won"][str(n)]
+        shown.update(unread=state["trivia"]["unread"][str(n)], cards=won, total=won)
     if s["out"]:
         shown["status"] = "out"
     elif s["withdrawn"]:
@@ -77,7 +88,8 @@ def _seat(deck: Deck, state: State, s: dict[str, Any], current: dict[int, list[s
     else:
         result = seat_problem(deck, state, n, cards)
         if isinstance(result, Play):
-            shown.update(status="ready", points=result.points, announce=announce(result, deck.view))
+            said = announce(result, deck.view)
+            shown.update(status="ready", points=result.points, announce=said, say=said["text"])
         elif face_down:
             shown.update(status="face down", problem=result)
         elif cards:
@@ -85,10 +97,12 @@ def _seat(deck: Deck, state: State, s: dict[str, Any], current: dict[int, list[s
     return shown
 
 
-def _mount(state: State) -> dict[str, Any] | None:
+def _mount(deck: Deck, state: State) -> dict[str, Any] | None:
+    """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
+    battle, face-down ones included) and the cards of earlier rounds the camera saw."""
     if not state["mount"]:
         return None
-    return {**state["mount"], "pot": state["pot"]}
+    return {**state["mount"], "pot": state["pot"], "cards": [deck.view(k) for k in state["held"]]}
 
 
 def _timer(state: State) -> dict[str, Any] | None:
@@ -120,10 +134,10 @@ def standings(state: State) -> list[dict[str, Any]]:
     rows = []
     for s in state["seats"]:
         row = {"seat": s["seat"], "name": s["name"], "cards": piles.total(s), "army": s["army"],
-               "battalion": s["battalion"], "discard": s["discard"], "out": s["out"]}
+               "battalion": s["battalion"], "discard": s["discard"], "eliminated": s["out"]}
         if state["mode"] == "trivia":
             row = {"seat": s["seat"], "name": s["name"], "cards": state["trivia"]["won"][str(s["seat"])],
-                   "unread": state["trivia"]["unread"][str(s["seat"])], "out": False}
+                   "unread": state["trivia"]["unread"][str(s["seat"])], "eliminated": False}
         rows.append(row)
     return sorted(rows, key=lambda r: (-r["cards"], r["seat"]))
 
