@@ -79,3 +79,25 @@ def test_the_companions_counts_equal_the_true_piles_after_every_battle(seats, se
     assert battles >= 1
     size = 56 if options.get("young_players") else 72
     assert sum(s["army"] + s["battalion"] + s["discard"] for s in state["seats"]) == size
+
+
+def test_a_game_at_the_table_resolves_itself_once_everyone_has_played_and_undo_takes_back_a_command(tmp_path):
+    from companion.session import Session
+    from companion.store import Store
+
+    now = [1000.0]
+    store = Store(tmp_path / "companion.db")
+    seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
+    session = Session.start(store, "bom-battle", seats, clock=lambda: now[0])
+    session.submit("card_seen", {"zone": "seat:1", "card": "GD500#1"}, "camera")
+    session.submit("card_seen", {"zone": "seat:2", "card": "BD800#1"}, "camera")
+    assert session.maybe_auto_resolve(2.0) is None, "Cy has not played"
+    assert session.submit("withdraw", {"seat": 3}).ok
+    assert session.submit("undo").ok and not session.state["seats"][2]["withdrawn"]
+    session.submit("card_seen", {"zone": "seat:3", "card": "GO100#1"}, "camera")
+    assert session.maybe_auto_resolve(2.0) is None, "the table has not been still long enough"
+    now[0] += 3
+    resolved = session.maybe_auto_resolve(2.0)
+    assert resolved.ok and resolved.entry.outcomes[0]["data"]["winner"] == 2
+    assert session.public_view()["last_outcome"]["say"] == "Seat 2 (Bo) wins with Korihor, black diamond 800."
+    assert Session.resume(Store(tmp_path / "companion.db")).state == session.state

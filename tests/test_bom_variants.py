@@ -367,3 +367,12 @@ def test_superscripts_are_kept_for_the_screen_and_left_out_of_speech():
     card = seat["play"][0]
     assert (card["name"], card["name_base"], card["name_index"], card["pronunciation"]) == \
         ("Coriantumr³", "Coriantumr", "3", "kor-ee-AN-tum-er")
+
+
+def test_under_mounting_battles_stripling_warriors_and_famine_ties_mount_too():
+    t = Table(2, mounting_battles=True)
+    t.play({1: ["GD100", "STRIPLNG"], 2: ["GO100"]})
+    assert t.resolve().kind == "mount", "two gold 100s: the lowest gold card is tied"
+    t = Table(2, mounting_battles=True)
+    t.play({1: ["GD5000", "FAMINE"], 2: ["BO5000"]})
+    assert t.resolve().kind == "mount", "two 5000s: the highest single card is tied"
