@@ -9,6 +9,7 @@ import sys
 
 COMMAND_MODULES = [
     "companion.commands",        # serve, demo, replay, export
+    "companion.scan.commands",   # scan, mat print, bench scan
 ]
 
 

@@ -80,6 +80,13 @@ def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None
     return "card", f"{ref.key} of {game}", ref
 
 
+def _marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
+    """A marker's box in the frame, with its white paper border."""
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    m = (x1 - x0) * 0.3
+    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
+
+
 class _Reader(threading.Thread):
     """Opens a source and reads it, keeping only the newest frame. Never waited on for long."""
 
@@ -193,8 +200,8 @@ class ScanPipeline:
         now = self.clock() if now is None else now
         started = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
         self._maybe_calibrate(gray, now)
+        detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
         with self._lock:
             seen = [self._understand(d) for d in detections]
             self._count_ignored(seen, now)
@@ -212,6 +219,9 @@ class ScanPipeline:
         if self._calibrate_at is None or now >= self._calibrate_at or changed_a_lot:
             self.calibration.update(gray, now)
             self._calibrate_at = now + self.calibrate_every_s
+            if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
+                markers = self.calibration.last_markers or self.calibration.expected_markers()
+                self.decoder.ignore = [_marker_box(c) for c in markers.values()]
 
     def _understand(self, detection: Detection) -> Seen:
         kind, reason, ref = classify(detection.text, self.game)

@@ -232,7 +232,7 @@ def _damage(face, mask, item: _Item, tag_box) -> None:
             mx, my = rng.integers(0, 21, size=2)
             x0, y0 = round(tx + mx * module), round(ty + my * module)
             patch = face[y0:y0 + round(module), x0:x0 + round(module)]
-            patch[...] = 271 - patch
+            patch[...] = 271 - patch.astype(np.int16)
     elif item.damage == "half":  # half the tag under a sticker (or a thumb)
         if rng.random() < 0.5:
             face[ty:ty + side, tx + side // 2:tx + side] = (150, 170, 205)
@@ -536,25 +536,49 @@ class VirtualTable:
         return pool
 
 
-def random_layout(table: VirtualTable, refs: list[CardRef], rng: np.random.Generator,
-                  gap_mm: float = 6.0, inset_mm: float = 75.0, tries: int = 400) -> list[tuple[CardRef, tuple[float, float], float]]:
-    """Non-overlapping random positions and angles (full circle) for cards in the visible mat."""
-    x0, y0, x1, y1 = table.visible_mat_box(inset_mm=0)
+def tag_outline_mm(xy, angle_deg: float, inflate_mm: float = 0.0) -> np.ndarray:
+    """A card's QR symbol on the mat (mm), optionally grown by a margin (its quiet zone)."""
+    corners = tag_corners_card_mm()
+    centre = corners.mean(axis=0)
+    corners = centre + (corners - centre) * (1 + 2 * inflate_mm / TAG_MM)
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return corners @ rot.T + np.asarray(xy)
+
+
+def random_layout(table: VirtualTable, refs: list, rng: np.random.Generator, gap_mm: float = 6.0,
+                  inset_mm: float = 75.0, overlap: bool = False, tries: int = 600) -> list[tuple]:
+    """Random positions and angles (full circle) for cards in the part of the mat in view.
+
+    ``overlap=False``: cards do not touch. ``overlap=True``: cards may lie over each other's
+    name stripe, as at a crowded table, but never over another card's tag or its quiet zone."""
+    x0, y0, x1, y1 = table.visible_mat_box()
     radius = math.hypot(*CARD_MM) / 2
     x0, y0 = max(x0, inset_mm) + radius, max(y0, 5.0) + radius
     x1, y1 = min(x1, table.mat_mm[0] - inset_mm) - radius, min(y1, table.mat_mm[1] - 5.0) - radius
-    placed: list[tuple[CardRef, tuple[float, float], float]] = []
+    placed: list[tuple] = []
+
+    def fits(xy, angle) -> bool:
+        outline = card_outline_mm(xy, angle, 0 if overlap else gap_mm / 2).astype(np.float32)
+        for _, p, a in placed:
+            other = (tag_outline_mm(p, a, 3.0) if overlap else card_outline_mm(p, a, gap_mm / 2)).astype(np.float32)
+            if cv2.intersectConvexConvex(outline, other)[0] > 0:
+                return False
+            if overlap and cv2.intersectConvexConvex(tag_outline_mm(xy, angle, 3.0).astype(np.float32),
+                                                     card_outline_mm(p, a).astype(np.float32))[0] > 0:
+                return False  # keep the new tag off earlier cards too: their edges would cut its quiet zone
+        return True
+
     for ref in refs:
         for _ in range(tries):
             xy = (float(rng.uniform(x0, max(x1, x0 + 1))), float(rng.uniform(y0, max(y1, y0 + 1))))
             angle = float(rng.uniform(0, 360))
-            outline = card_outline_mm(xy, angle, gap_mm / 2).astype(np.float32)
-            if all(cv2.intersectConvexConvex(outline, card_outline_mm(p, a, gap_mm / 2).astype(np.float32))[0] <= 0
-                   for _, p, a in placed):
+            if fits(xy, angle):
                 placed.append((ref, xy, angle))
                 break
         else:
-            raise ValueError(f"could not fit {len(refs)} cards without overlap in the visible mat")
+            raise ValueError(f"could not fit {len(refs)} cards in the {x1 - x0 + 2 * radius:.0f} x "
+                             f"{y1 - y0 + 2 * radius:.0f} mm of mat in view")
     return placed
 
 
