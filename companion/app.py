@@ -20,7 +20,9 @@ from flask import Flask, current_app, jsonify, request
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
-BLUEPRINTS: list[str] = []
+BLUEPRINTS: list[str] = [
+    "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
+]
 
 
 def require_pin(view):
@@ -165,9 +167,10 @@ def api_seat(token: str):
     service = _service()
     try:
         seat = service.seat_for_token(token)
+        view = service.session.seat_view(seat)
     except ValueError as exc:
         return jsonify({"ok": False, "error": str(exc)}), 403
-    return jsonify({"ok": True, "view": service.session.seat_view(seat)})
+    return jsonify({"ok": True, "view": view})
 
 
 @core.get("/api/qr.svg")

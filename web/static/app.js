@@ -119,8 +119,26 @@ function renderTable(view) {
   const problems = [...(view.conflicts || []).map((c) => c.say || c), ...(view.problems || [])];
   $("#problems").hidden = problems.length === 0;
   $("#problems").replaceChildren(...problems.map((p) => el("div", { text: typeof p === "string" ? p : JSON.stringify(p) })));
+  $("#game-actions").replaceChildren(...(view.actions || []).map(actionButton));
   const seats = view.seats || view.standings || [];
   $("#seats").replaceChildren(...seats.map((s) => seatBox(s, view)));
+}
+
+function actionButton(action) {
+  if (action.choose) {
+    const select = el("select", { "aria-label": action.label },
+      ...action.choose.options.map((o) => el("option", { value: o.value, text: o.label })));
+    const button = el("button", { text: action.label });
+    button.addEventListener("click", () => command(action.kind, { ...action.data, [action.choose.field]: select.value }));
+    return el("span", { class: "choose" }, select, button);
+  }
+  const button = el("button", { text: action.label, "data-kind": action.kind });
+  button.addEventListener("click", async () => {
+    if (action.confirm && !window.confirm(action.confirm)) return;
+    const reply = await command(action.kind, action.data || {});
+    if (reply.ok) notice(`${action.label}: done`, "ok");
+  });
+  return button;
 }
 
 function tablePage() {
