@@ -110,6 +110,8 @@ function renderTable(view) {
   if (view.over) meta.push(view.winner ? `Game over: seat ${view.winner} wins` : "Game over");
   $("#game-meta").textContent = meta.join(" · ");
 
+  $("#prompt").hidden = !view.prompt;
+  $("#prompt").textContent = view.prompt || "";
   const outcome = view.last_outcome;
   $("#result").hidden = !outcome;
   if (outcome) {
@@ -252,7 +254,7 @@ function renderSeatView(view) {
   const box = $("#seat-view");
   const parts = [];
   if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
-  const me = (view.seats || []).find((s) => s.seat === view.seat);
+  const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
   if (me) parts.push(seatBox(me, view));
   if (view.private) parts.push(el("dl", {}, ...dl(view.private)));
   for (const [title, items] of Object.entries(view.known || {})) {
