@@ -397,3 +397,21 @@ def test_secret_weapon_orders_the_last_battle_after_the_timer_too():
     t.see(1, "GD300")
     assert [f["seat"] for f in t.state["flags"]] == [2]
     assert t.do("resolve").outcomes[0].data["winner"] == 1
+
+
+def test_the_view_says_what_happens_next():
+    t = Table(3)
+    assert t.view()["prompt"] == "Battle 1: waiting for Seat 1 (Ann), Seat 2 (Bo) and Seat 3 (Cy)."
+    t.play({1: ["GD500"], 2: ["BD100"], 3: ["GO100", "GO200"]})
+    assert t.view()["prompt"] == "Battle 1: fix the plays above before resolving."
+    t.gone(3, "GO200")
+    assert t.view()["prompt"] == "Everyone has played: resolve the battle."
+    sw = Table(2, secret_weapon=True)
+    assert sw.view()["prompt"] == "Seat 1 (Ann)'s turn to play."
+    trivia = Table(2, spys_trivia=True)
+    assert trivia.view()["prompt"] == "Seat 1 (Ann) reads: put the top card of your pile in the scan tray."
+    trivia.do("card_seen", zone="tray", card="BD500#1")
+    assert trivia.view()["prompt"] == "Clue 1 of 5: He was a lawyer of Ammonihah."
+    young = Table(2, young_players=True)
+    young.do("stop")
+    assert young.view()["prompt"] == "Play stops: Seat 1 (Ann) and Seat 2 (Bo) share the win with 28 cards each."
