@@ -76,7 +76,8 @@ function termsList(terms) {
 function countsOf(seat) {
   const c = seat.counts || seat;
   const shown = [["army", "army"], ["battalion", "battalion"], ["discard", "discard"], ["hand", "hand"], ["captured", "captured"], ["points", "points"]];
-  return shown.filter(([k]) => typeof c[k] === "number").map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+  // A game that counts cards (army...) uses "points" for a play's value, shown on the cards instead.
+  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && typeof c.army === "number")).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
 }
 
 function seatBox(seat, view) {
@@ -105,7 +106,9 @@ function renderTable(view) {
   const meta = [];
   if (view.battle) meta.push(`Battle ${view.battle}`);
   if (view.phase) meta.push(view.phase);
-  const options = Object.entries(view.options || {}).filter(([, v]) => v && v !== 0).map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
+  // Variants are the options switched on; settings such as who deals first are not shown.
+  const options = Object.entries(view.options || {}).filter(([k, v]) => v === true || (k.endsWith("minutes") && v > 0))
+    .map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
   if (options.length) meta.push(`Variants: ${options.join(", ")}`);
   if (view.over) meta.push(view.winner ? `Game over: seat ${view.winner} wins` : "Game over");
   $("#game-meta").textContent = meta.join(" · ");
