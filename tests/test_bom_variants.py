@@ -376,3 +376,42 @@ def test_under_mounting_battles_stripling_warriors_and_famine_ties_mount_too():
     t = Table(2, mounting_battles=True)
     t.play({1: ["GD5000", "FAMINE"], 2: ["BO5000"]})
     assert t.resolve().kind == "mount", "two 5000s: the highest single card is tied"
+
+
+def test_a_card_played_again_in_a_later_battle_is_checked_for_its_turn_again():
+    t = Table(2, secret_weapon=True)
+    t.battle({1: ["GD500"], 2: ["BD100"]})
+    t.see(1, "GD500")  # back from a reshuffle, but battle 2 is Bo's to lead
+    assert t.state["flags"] == [{"seat": 1, "card": "GD500#1",
+                                 "why": "Seat 1 (Ann) played out of turn: it is Seat 2 (Bo)'s turn."}]
+
+
+def test_secret_weapon_orders_the_last_battle_after_the_timer_too():
+    t = Table(3, secret_weapon=True, shorter_game_minutes=5)
+    t.battle({1: ["GD500"], 2: ["BD100"], 3: ["GO100"]})
+    t.battle({2: ["BD900"], 3: ["GO200"], 1: ["GD100"]})
+    t.see(3, "GO300")  # battle 3 under way when the timer goes off
+    t.do("time_up")
+    assert t.state["tiebreak"] == {"seats": [1, 2]} and t.view()["secret_weapon"]["order"] == [1, 2]
+    t.see(2, "BO300")
+    t.see(1, "GD300")
+    assert [f["seat"] for f in t.state["flags"]] == [2]
+    assert t.do("resolve").outcomes[0].data["winner"] == 1
+
+
+def test_the_view_says_what_happens_next():
+    t = Table(3)
+    assert t.view()["prompt"] == "Battle 1: waiting for Seat 1 (Ann), Seat 2 (Bo) and Seat 3 (Cy)."
+    t.play({1: ["GD500"], 2: ["BD100"], 3: ["GO100", "GO200"]})
+    assert t.view()["prompt"] == "Battle 1: fix the plays above before resolving."
+    t.gone(3, "GO200")
+    assert t.view()["prompt"] == "Everyone has played: resolve the battle."
+    sw = Table(2, secret_weapon=True)
+    assert sw.view()["prompt"] == "Seat 1 (Ann)'s turn to play."
+    trivia = Table(2, spys_trivia=True)
+    assert trivia.view()["prompt"] == "Seat 1 (Ann) reads: put the top card of your pile in the scan tray."
+    trivia.do("card_seen", zone="tray", card="BD500#1")
+    assert trivia.view()["prompt"] == "Clue 1 of 5: He was a lawyer of Ammonihah."
+    young = Table(2, young_players=True)
+    young.do("stop")
+    assert young.view()["prompt"] == "Play stops: Seat 1 (Ann) and Seat 2 (Bo) share the win with 28 cards each."

@@ -197,6 +197,7 @@ def finish(state: State, winner: int, say: str, terms: tuple[Term, ...], values:
 
 def _close_battle(state: State) -> None:
     table.close_battle(state)
+    state["battle_keys"] = []
     state["pot"] = 0
     state["mount"] = None
     state["flags"] = []
@@ -304,6 +305,9 @@ def _tiebreak(state: State, plays: list[Play]) -> Applied:
     who = who_of(state)
     verdict = judge(plays, who, mounting=state["options"]["mounting_battles"])
     table.close_battle(state)
+    state.update(flags=[], battle_keys=[])
+    if turns.enabled(state):
+        turns.new_round(state)
     if verdict.winner is None:
         state["tiebreak"]["seats"] = list(verdict.tied)
         say = f"{verdict.because}: each draws another CHARACTER card at random."
@@ -351,7 +355,9 @@ def end_by_cards(state: State, why: str) -> list[Outcome]:
     tied = sorted(s for s, n in counts.items() if n == best)
     terms = tuple(Term(who(s), n, "cards") for s, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
     table.close_battle(state)
-    state.update(mount=None, pot=0, flags=[])
+    state.update(mount=None, pot=0, flags=[], battle_keys=[])
+    if turns.enabled(state):
+        turns.new_round(state)
     for s in state["seats"]:
         s["withdrawn"] = False
     if state["trivia"]:

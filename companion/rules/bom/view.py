@@ -36,10 +36,51 @@ def public_view(deck: Deck, state: State) -> dict[str, Any]:
         "trivia": _trivia(deck, state) if state["mode"] == "trivia" else None,
         "last_outcome": state["last"], "recent": state["recent"],
         "ready_to_resolve": ready,
+        "prompt": _prompt(deck, state, current, fighting, turn, ready),
         "standings": standings(state),
         "winner": state["winner"], "winners": state["winners"], "over": state["over"],
     }
     return view
+
+
+def _names(state: State, seats: list[int]) -> str:
+    who = who_of(state)
+    named = [who(s) for s in seats]
+    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
+
+
+def _prompt(deck: Deck, state: State, current: dict[int, list[str]], fighting: list[int],
+            turn: dict[str, Any] | None, ready: bool) -> str:
+    """What happens next, in one sentence for the table."""
+    who = who_of(state)
+    if state["over"]:
+        ends = [o["say"] for o in state["recent"] if o["kind"] == "game_over"]
+        return ends[-1] if ends else "The game is over."
+    if state["mode"] == "trivia" and not state["tiebreak"]:
+        trivia = state["trivia"]
+        current_card = trivia["current"]
+        if current_card is None:
+            return f"{who(trivia['reader'])} reads: put the top card of your pile in the scan tray."
+        if current_card["tie"]:
+            return QUESTION
+        clues = list(deck.lookup(current_card["card"]).get("description") or [])
+        n = current_card["clues"]
+        return f"Clue {n} of {len(clues)}: {clues[n - 1]}" if clues else "Who is it?"
+    if ready:
+        return "Everyone has played: resolve the battle."
+    if turn and turn["phase"] == "reveal":
+        return f"{who(turn['seat'])}: turn your POWER card face up."
+    if turn and turn["phase"] == "play":
+        return f"{who(turn['seat'])}'s turn to play."
+    waiting = [s for s in fighting if not current.get(s) and str(s) not in (state["turns"] or {}).get("face_down", {})]
+    if state["tiebreak"]:
+        return (f"Last battle after the timer: {_names(state, state['tiebreak']['seats'])} each draw one CHARACTER "
+                f"card at random and play it.")
+    if state["mount"]:
+        return f"The battle mounts: {_names(state, state['mount']['seats'])} each play a new CHARACTER card."
+    if waiting:
+        return f"Battle {state['battle']}: waiting for {_names(state, waiting)}."
+    return f"Battle {state['battle']}: fix the plays above before resolving."
 
 
 def _conflict(deck: Deck, state: State, conflict: dict[str, Any]) -> dict[str, Any]:
