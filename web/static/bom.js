@@ -235,7 +235,7 @@
     available: "speechSynthesis" in window && typeof window.SpeechSynthesisUtterance === "function",
     on: localStorage.getItem("bomReadAloud") === "1",
     heard: new Set(),     // plays already read (or on the table before the page opened)
-    pending: new Map(),   // seat -> {key, text, timeout}: a play waiting to settle
+    pending: new Map(),   // seat -> {key, timeout, stage}: a play waiting to settle
     gameId: null,
     say(text, interrupt = false) {
       if (!this.available || !text) return;
@@ -250,12 +250,12 @@
     },
   };
 
-  function playKey(view, seat) {
-    return [view.game_id, view.battle, view.phase, view.mount?.round ?? "", seat.seat, seat.announce.speak].join("|");
-  }
+  // A battle, a mounting round or the last battle after the timer: each has its own plays.
+  const stageOf = (view) => [view.game_id, view.battle, view.phase, view.mount?.round ?? ""].join("|");
+  const playKey = (view, seat) => `${stageOf(view)}|${seat.seat}|${seat.announce.speak}`;
 
   // Each play is read once, when it has stayed the same for SETTLE_MS (a Battle card's
-  // CHARACTER cards arrive one by one); a play resolved meanwhile is still read.
+  // CHARACTER cards arrive one by one); a play taken back is not read, one resolved meanwhile is.
   function readNewPlays(view) {
     if (speech.gameId !== view.game_id) {
       for (const pending of speech.pending.values()) clearTimeout(pending.timeout);
@@ -267,7 +267,7 @@
     for (const seat of view.seats || []) {
       const waiting = speech.pending.get(seat.seat);
       if (!seat.announce) {
-        if (waiting && waiting.battle === view.battle) { clearTimeout(waiting.timeout); speech.pending.delete(seat.seat); }
+        if (waiting && waiting.stage === stageOf(view)) { clearTimeout(waiting.timeout); speech.pending.delete(seat.seat); }
         continue;
       }
       const key = playKey(view, seat);
@@ -279,7 +279,7 @@
         speech.heard.add(key);
         if (speech.on) speech.say(text);
       }, SETTLE_MS);
-      speech.pending.set(seat.seat, { key, text, timeout, battle: view.battle });
+      speech.pending.set(seat.seat, { key, timeout, stage: stageOf(view) });
     }
   }
 
@@ -298,7 +298,7 @@
     return svg;
   }
 
-  function readAloudToggle(view) {
+  function readAloudToggle() {
     let button = byId("bom-read-aloud");
     if (!speech.available) { button?.remove(); return; }
     if (!button) {
@@ -306,7 +306,7 @@
       button.addEventListener("click", () => {
         speech.on = !speech.on;
         localStorage.setItem("bomReadAloud", speech.on ? "1" : "0");
-        if (speech.on) primeHeard(latestView || view);  // read from the next play on, not the ones already down
+        if (speech.on) primeHeard(latestView);  // read from the next play on, not the ones already down
         else window.speechSynthesis.cancel();
         showToggle(button);
       });
@@ -357,7 +357,7 @@
     tagActions(view);
     decorateSeats(view);
     triviaSeats(view);
-    readAloudToggle(view);
+    readAloudToggle();
     readNewPlays(view);
     superscriptText(byId("result"));
     superscriptText(byId("prompt"));
