@@ -11,6 +11,9 @@ from __future__ import annotations
 import functools
 import hmac
 import importlib
+import json
+import queue
+import time
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request
@@ -34,9 +37,194 @@ def require_pin(view):
     return wrapped
 
 
+# -- the core pages and API ------------------------------------------------------------------------
+from flask import Blueprint, Response, abort, make_response, render_template, stream_with_context  # noqa: E402
+
+core = Blueprint("core", __name__)
+
+
+def _service():
+    return current_app.config["SERVICE"]
+
+
+def _session_or_404():
+    session = _service().session
+    if session is None:
+        abort(make_response(jsonify({"ok": False, "error": "no game in progress; start one on the New game page"}), 404))
+    return session
+
+
+@core.get("/")
+def table_page():
+    return render_template("table.html", page="table")
+
+
+@core.get("/history")
+def history_page():
+    return render_template("history.html", page="history")
+
+
+@core.get("/setup")
+def setup_page():
+    return render_template("setup.html", page="setup")
+
+
+@core.get("/devices")
+def devices_page():
+    return render_template("devices.html", page="devices")
+
+
+@core.get("/seat/<token>")
+def seat_page(token: str):
+    return render_template("seat.html", page="seat", token=token)
+
+
+@core.get("/api/state")
+def api_state():
+    service = _service()
+    session = service.session
+    return jsonify({"view": session.public_view() if session else None, "devices": service.devices()})
+
+
+@core.get("/api/history")
+def api_history():
+    return jsonify({"entries": _session_or_404().history()})
+
+
+@core.get("/api/devices")
+def api_devices():
+    return jsonify(_service().devices())
+
+
+@core.get("/api/games")
+def api_games():
+    """The games this companion referees, with their options, for the setup page."""
+    from . import rules
+
+    games = []
+    for game in rules.available():
+        cls = rules.ruleset_class(game)
+        games.append({"game": game, "title": cls.title, "min_seats": cls.min_seats, "max_seats": cls.max_seats,
+                      "options": [o.as_dict() for o in cls.options]})
+    return jsonify({"games": games})
+
+
+@core.get("/api/export.jsonl")
+def api_export():
+    session = _session_or_404()
+    return Response(session.export_jsonl(), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f"attachment; filename=game-{session.game_id}.jsonl"})
+
+
+@core.post("/api/command")
+@require_pin
+def api_command():
+    """A dashboard command (resolve, undo, withdraw...): logged, then applied or refused."""
+    body = request.get_json(silent=True) or {}
+    kind = body.get("kind")
+    data = body.get("data") or {}
+    if not isinstance(kind, str) or not kind or not isinstance(data, dict):
+        return jsonify({"ok": False, "error": "a command needs a 'kind' and an object 'data'"}), 400
+    if kind in ("start", "card_seen", "card_gone"):
+        return jsonify({"ok": False, "error": f"'{kind}' comes from the table, not from a dashboard command"}), 400
+    result = _session_or_404().submit(kind, data, "dashboard")
+    status = 200 if result.ok else 409
+    return jsonify({"ok": result.ok, "entry": result.as_dict(), "error": result.entry.reason or None}), status
+
+
+@core.post("/api/games")
+@require_pin
+def api_new_game():
+    from .session import LogError
+
+    body = request.get_json(silent=True) or {}
+    names = [str(n).strip() for n in body.get("players", []) if str(n).strip()]
+    seats = [{"seat": i, "name": name} for i, name in enumerate(names, 1)]
+    try:
+        session = _service().start_game(str(body.get("game", "")), seats, body.get("options") or {})
+    except LogError as exc:
+        return jsonify({"ok": False, "error": str(exc).split(": ", 1)[-1]}), 400
+    return jsonify({"ok": True, "game_id": session.game_id})
+
+
+@core.get("/api/seat-links")
+@require_pin
+def api_seat_links():
+    """Each seat's private link, shown as a QR on the tablet for that player's phone (PIN only)."""
+    service = _service()
+    session = _session_or_404()
+    links = []
+    for seat in session.state.get("seat_numbers", []) or [s["seat"] for s in session.derived.start["seats"]]:
+        token = service.seat_token(session.game_id, seat)
+        links.append({"seat": seat, "url": f"{request.host_url}seat/{token}", "token": token})
+    return jsonify({"links": links})
+
+
+@core.get("/api/seat/<token>")
+def api_seat(token: str):
+    service = _service()
+    try:
+        seat = service.seat_for_token(token)
+        view = service.session.seat_view(seat)
+    except ValueError as exc:
+        return jsonify({"ok": False, "error": str(exc)}), 403
+    return jsonify({"ok": True, "view": view})
+
+
+@core.get("/api/qr.svg")
+def api_qr():
+    """A QR code of a text (a seat link) for the tablet to show."""
+    import io
+
+    import segno
+
+    text = request.args.get("text", "")[:300]
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=6, border=2)
+    return Response(out.getvalue(), mimetype="image/svg+xml")
+
+
+@core.get("/api/stream")
+def api_stream():
+    """Server-sent events: a "view" message on every change, "devices" every second."""
+    service = _service()
+
+    def stream():
+        session = service.session
+        q = session.subscribe() if session else None
+        subscribed_to = session
+        try:
+            first = {"view": session.public_view() if session else None}
+            yield f"event: view\ndata: {json.dumps(first)}\n\n"
+            last_devices = 0.0
+            while True:
+                if service.session is not subscribed_to:  # a new game started: follow it
+                    if subscribed_to is not None and q is not None:
+                        subscribed_to.unsubscribe(q)
+                    subscribed_to = service.session
+                    q = subscribed_to.subscribe()
+                    yield f"event: view\ndata: {json.dumps({'view': subscribed_to.public_view(), 'new_game': True})}\n\n"
+                try:
+                    message = q.get(timeout=0.5) if q is not None else time.sleep(0.5)
+                except queue.Empty:
+                    message = None
+                if message:
+                    yield f"event: view\ndata: {json.dumps(message)}\n\n"
+                if time.monotonic() - last_devices >= 1.0:
+                    last_devices = time.monotonic()
+                    yield f"event: devices\ndata: {json.dumps(service.devices())}\n\n"
+        finally:
+            if subscribed_to is not None and q is not None:
+                subscribed_to.unsubscribe(q)
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
 def create_app(service) -> Flask:
     app = Flask(__name__, template_folder=str(WEB / "templates"), static_folder=str(WEB / "static"))
     app.config["SERVICE"] = service
+    app.register_blueprint(core)
     for target in BLUEPRINTS:
         module, _, attr = target.partition(":")
         app.register_blueprint(getattr(importlib.import_module(module), attr))

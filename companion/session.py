@@ -229,6 +229,7 @@ class Session:
     def public_view(self) -> dict[str, Any]:
         with self._lock:
             return {"game_id": self.game_id, "game": self.derived.start["game"], "title": self.ruleset.title,
+                    "started": self.derived.entries[0].event.ts, "actions": self.ruleset.actions(self.state),
                     **self.ruleset.public_view(self.state)}
 
     def seat_view(self, seat: int) -> dict[str, Any]:

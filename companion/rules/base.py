@@ -157,6 +157,13 @@ class Ruleset:
         """By default a seat sees what the table sees; games with secrets add to it."""
         return self.public_view(state)
 
+    def actions(self, state: State) -> list[dict[str, Any]]:
+        """The commands the tablet should offer now, as buttons: ``[{"label": "Ann sits out this
+        battle", "kind": "withdraw", "data": {"seat": 1}}]``. Optional ``"confirm"`` asks first;
+        ``"choose"``: ``{"field": "card", "options": [{"value": .., "label": ..}]}`` asks for a value.
+        Every button still goes through ``apply``; this only saves players typing."""
+        return []
+
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """An event's data as the public history may show it. Games whose scanned cards are secret
         (a Stratego piece shown to the camera, a hidden identity) remove the card here."""

@@ -1,0 +1,129 @@
+"""`companion serve`, `companion demo`, `companion replay`, `companion export`."""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+DEFAULT_DATA = "data"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    serve = sub.add_parser("serve", help="run the companion at a table: camera, readers, dashboard")
+    _serve_options(serve)
+    serve.add_argument("--source", default="auto",
+                       help="camera: auto (Pi camera, else the first USB camera), picamera, a device number "
+                            "or /dev/videoN, a video file or image folder, virtual, or none")
+    serve.set_defaults(func=cmd_serve)
+
+    demo = sub.add_parser("demo", help="serve with a virtual table camera on which simulated players play real tagged cards")
+    _serve_options(demo)
+    demo.add_argument("--seats", type=int, default=3, help="simulated players (2-6)")
+    demo.add_argument("--seed", type=int, default=1, help="seed of the simulated players' shuffles and choices")
+    demo.add_argument("--pace", type=float, default=1.0,
+                      help="seconds between a battle's cards being placed (smaller is faster)")
+    demo.add_argument("--fps", type=float, default=15.0, help="virtual camera frames per second")
+    demo.set_defaults(func=cmd_demo)
+
+    replay = sub.add_parser("replay", help="re-derive a game from its JSONL log; print every result and the standings")
+    replay.add_argument("log", help="a game log (JSONL, as exported by the dashboard or `companion export`)")
+    replay.set_defaults(func=cmd_replay)
+
+    export = sub.add_parser("export", help="write a game's log as JSONL")
+    export.add_argument("--data", default=DEFAULT_DATA, help="data folder (default: ./data)")
+    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    export.set_defaults(func=cmd_export)
+
+
+def _serve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", default=DEFAULT_DATA, help="data folder holding the game log database (default: ./data)")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface, so tablets on the LAN can open it)")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--decoder", default="zxing", choices=["zxing", "pyzbar", "opencv"], help="QR decoder")
+    parser.add_argument("--settle", type=float, default=1.5,
+                        help="seconds the table must be still, every seat having played, before a battle resolves itself")
+    parser.add_argument("--verbose", action="store_true")
+
+
+def _open_service(args):
+    from .service import Service
+    from .store import StoreError
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return Service(args.data, settle_seconds=args.settle)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _run_web(service, args) -> int:
+    from werkzeug.serving import make_server
+
+    from .app import create_app
+
+    app = create_app(service)
+    server = make_server(args.host, args.port, app, threaded=True)
+    shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Dashboard: http://{shown}:{server.server_port}/   Table PIN: {service.pin}", flush=True)
+    service.start_background()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .wiring import attach_camera
+
+    service = _open_service(args)
+    if args.source != "none":
+        attach_camera(service, args.source, args.decoder)
+    return _run_web(service, args)
+
+
+def cmd_demo(args) -> int:
+    from .demo.driver import start_demo
+
+    service = _open_service(args)
+    start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder)
+    return _run_web(service, args)
+
+
+def cmd_replay(args) -> int:
+    from .session import LogError, fold, from_jsonl, replay_report
+
+    path = Path(args.log)
+    try:
+        derived = fold(from_jsonl(path.read_text(encoding="utf-8"), str(path)))
+    except FileNotFoundError:
+        print(f"companion: {path}: no such file", file=sys.stderr)
+        return 2
+    except LogError as exc:
+        print(f"companion: {path}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(replay_report(derived), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_export(args) -> int:
+    from .session import open_store, to_jsonl
+    from .store import StoreError
+
+    try:
+        store = open_store(args.data)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    game_id = args.game or store.latest_game()
+    if game_id is None:
+        print(f"companion: {store.path}: no games yet", file=sys.stderr)
+        return 2
+    sys.stdout.write(to_jsonl(store.events(game_id)))
+    return 0

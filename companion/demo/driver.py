@@ -1,0 +1,144 @@
+"""Demo mode: simulated players play real tagged cards on a virtual table camera.
+
+Nothing here talks to the referee directly. The players put cards on the virtual table; the
+virtual camera renders frames; the real pipeline decodes, debounces and zones them; the session
+logs and referees them, and resolves each battle once the table is still. The players only read
+the published result, to know who picked up the cards, exactly as people at a table would.
+
+A restarted demo continues the game in the log: the players' shuffles are seeded, and the seed is
+kept per game in ``<data>/demo.json``, so replaying the recorded results rebuilds their hands.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+
+from card_tags.payload import CardRef
+
+from ..service import Service
+from ..wiring import attach_camera, zones_for
+from .bom_players import SimulatedTable
+
+log = logging.getLogger(__name__)
+
+GAME = "bom-battle"
+NAMES = ["Ann", "Ben", "Cal", "Dee", "Eli", "Fay"]
+
+
+class DemoPlayers(threading.Thread):
+    def __init__(self, service: Service, table, seats: int, seed: int, pace: float):
+        super().__init__(name="demo-players", daemon=True)
+        self.service, self.table, self.seats, self.seed, self.pace = service, table, seats, seed, pace
+        self.rng = random.Random(seed)
+        self.stopped = threading.Event()
+        self.seeds_path = service.data_dir / "demo.json"
+
+    # -- the game and the players' hands --------------------------------------------------------
+    def _seeds(self) -> dict[str, int]:
+        try:
+            return json.loads(self.seeds_path.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return {}
+
+    def _game(self):
+        """The demo game in progress, or a new one when there is none (or it is over)."""
+        session = self.service.session
+        seeds = self._seeds()
+        if (session is None or session.derived.start["game"] != GAME or session.ruleset.is_over(session.state)
+                or str(session.game_id) not in seeds):
+            session = self.service.start_game(GAME, [{"seat": n, "name": NAMES[n - 1]} for n in range(1, self.seats + 1)],
+                                              source="auto")
+            seeds[str(session.game_id)] = self.seed + session.game_id
+            tmp = self.seeds_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(seeds))
+            tmp.replace(self.seeds_path)
+        return session, seeds[str(session.game_id)]
+
+    @staticmethod
+    def battles(session) -> list[dict]:
+        return [o for e in session.history() if e["status"] == "applied" for o in e["outcomes"] if o["kind"] == "battle"]
+
+    def _players_for(self, session, seed: int) -> tuple[SimulatedTable, list]:
+        """The simulated players, their hands rebuilt from the results already in the log."""
+        players = SimulatedTable(len(session.derived.start["seats"]), seed)
+        done = self.battles(session)
+        pending_commands: list = []
+        for outcome in done:
+            pending_commands = players.commands_before_battle()
+            players.next_plays()
+            players.battle_resolved(outcome["data"])
+        return players, done
+
+    # -- one battle -----------------------------------------------------------------------------
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                session, seed = self._game()
+                players, done = self._players_for(session, seed)
+                while not self.stopped.is_set() and not session.ruleset.is_over(session.state):
+                    if session is not self.service.session:  # someone started another game
+                        break
+                    self._battle(session, players, len(self.battles(session)))
+                self.stopped.wait(8 * self.pace)  # let people read the final result
+            except Exception:
+                log.exception("demo players stumbled; starting over in a moment")
+                self.stopped.wait(2)
+
+    def _battle(self, session, players: SimulatedTable, battles_before: int) -> None:
+        already = {(e["kind"], json.dumps(e["data"], sort_keys=True)) for e in self._since_last_battle(session)}
+        for kind, data in players.commands_before_battle():
+            if (kind, json.dumps(data, sort_keys=True)) not in already:
+                session.submit(kind, data, "dashboard")
+        plays = players.next_plays()
+        zones = zones_for(self.service)
+        placed = []
+        for seat in sorted(plays):
+            self.stopped.wait(self.pace * self.rng.uniform(0.3, 1.0))
+            for index, key in enumerate(plays[seat]):
+                ref = CardRef.from_key(GAME, key)
+                x, y = zones.slot(f"seat:{seat}", index)
+                self.table.place(ref, (x + self.rng.uniform(-6, 6), y + self.rng.uniform(-6, 6)),
+                                 self.rng.uniform(-25, 25) + (180 if seat > (self.seats + 1) // 2 else 0))
+                placed.append(ref)
+        outcome = self._wait_for_result(session, battles_before)
+        if outcome is None:
+            return
+        players.battle_resolved(outcome["data"])
+        self.stopped.wait(self.pace * 2.5)  # the result stays on the table for a moment
+        for ref in placed:  # the winner gathers the cards
+            self.table.remove(ref)
+        self.stopped.wait(self.pace)
+
+    def _since_last_battle(self, session) -> list[dict]:
+        entries = session.history()
+        for index in range(len(entries) - 1, -1, -1):
+            if any(o["kind"] == "battle" for o in entries[index]["outcomes"]):
+                return [e for e in entries[index + 1:] if e["status"] == "applied"]
+        return [e for e in entries if e["status"] == "applied"]
+
+    def _wait_for_result(self, session, battles_before: int, timeout: float = 60.0):
+        deadline = time.monotonic() + timeout
+        while not self.stopped.is_set() and time.monotonic() < deadline:
+            battles = self.battles(session)
+            if len(battles) > battles_before:
+                return battles[-1]
+            self.stopped.wait(0.05)
+        log.warning("the battle was not resolved within %.0f s; the demo players try again", timeout)
+        self.table.clear()
+        return None
+
+
+def start_demo(service: Service, seats: int = 3, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
+               decoder: str = "zxing") -> DemoPlayers:
+    from ..scan.sources import VirtualTableSource
+    from ..scan.virtual_table import VirtualTable
+
+    table = VirtualTable(seed=seed)
+    attach_camera(service, VirtualTableSource(table, fps=fps), decoder)
+    players = DemoPlayers(service, table, seats, seed, pace)
+    players.start()
+    service.demo = players
+    return players

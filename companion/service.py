@@ -1,0 +1,136 @@
+"""The running companion: one table, its data folder, its game, its camera and readers.
+
+Everything the dashboard and the hardware touch goes through here:
+
+    camera pipeline ──┐
+    RFID readers ─────┼─▶ Service.table_input() ─▶ Session.submit() ─▶ SQLite, then the ruleset
+    dashboard ────────┘
+
+The table PIN and the secret behind seat tokens live in ``<data>/table.json`` so that they
+survive restarts (players keep the PIN they were told and the seat links on their phones).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .session import LogError, Session, open_store
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+def load_table_secrets(data_dir: Path) -> dict[str, str]:
+    """The table's PIN and token secret, created on first start and kept across restarts."""
+    path = data_dir / "table.json"
+    if path.exists():
+        try:
+            saved = json.loads(path.read_text())
+            if str(saved.get("pin", "")).isdigit() and saved.get("token_secret"):
+                return {"pin": str(saved["pin"]), "token_secret": str(saved["token_secret"])}
+        except (json.JSONDecodeError, AttributeError):
+            pass
+        raise SystemExit(f"{path}: not a table settings file (expected a PIN and a token secret); "
+                         f"move it aside and a new PIN will be made")
+    made = {"pin": f"{secrets.randbelow(10**4):04d}", "token_secret": secrets.token_hex(16)}
+    data_dir.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(made))
+    tmp.replace(path)
+    return made
+
+
+class Service:
+    def __init__(self, data_dir: str | Path, settle_seconds: float = 1.5, clock: Callable[[], float] = time.time):
+        self.data_dir = Path(data_dir)
+        self.store: Store = open_store(self.data_dir)
+        table = load_table_secrets(self.data_dir)
+        self.pin = table["pin"]
+        self._token_secret = table["token_secret"].encode()
+        self.settle_seconds = settle_seconds
+        self.clock = clock
+        self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
+        self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
+        self.unpaired_uids: list[dict[str, Any]] = []
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._game_listeners: list[Callable[[Session], None]] = []
+        self.session: Session | None = None
+        try:
+            self.session = Session.resume(self.store, clock)
+        except LogError as exc:
+            raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: {exc}") from None
+
+    # -- games ----------------------------------------------------------------------------------
+    def start_game(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
+                   deck: Any = None, source: str = "dashboard") -> Session:
+        with self._lock:
+            self.session = Session.start(self.store, game, seats, options, deck, source, self.clock)
+        for listener in list(self._game_listeners):
+            listener(self.session)
+        return self.session
+
+    def on_new_game(self, listener: Callable[[Session], None]) -> None:
+        """Call listener(session) whenever a game starts (the camera re-lays its zones)."""
+        self._game_listeners.append(listener)
+
+    def table_input(self, kind: str, data: dict[str, Any], source: str):
+        """A card seen or gone, from the camera or a reader. Ignored (and said so) with no game."""
+        session = self.session
+        if session is None:
+            log.info("no game in progress; %s %s ignored", kind, data)
+            return None
+        return session.submit(kind, data, source)
+
+    # -- seat tokens ----------------------------------------------------------------------------
+    def seat_token(self, game_id: int, seat: int) -> str:
+        """A token that opens one seat's private view of one game, and nothing else."""
+        mac = hmac.new(self._token_secret, f"{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()[:20]
+        return f"{game_id}-{seat}-{mac}"
+
+    def seat_for_token(self, token: str) -> int:
+        """The seat a token opens in the current game, or ValueError saying why it opens none."""
+        try:
+            game_id, seat, _ = token.split("-")
+            game_id, seat = int(game_id), int(seat)
+        except ValueError:
+            raise ValueError("that is not a seat link of this table") from None
+        if not hmac.compare_digest(token, self.seat_token(game_id, seat)):
+            raise ValueError("that seat link is not valid at this table")
+        if self.session is None or game_id != self.session.game_id:
+            raise ValueError("that seat link belongs to an earlier game; scan the seat code on the tablet again")
+        return seat
+
+    # -- background work ------------------------------------------------------------------------
+    def start_background(self) -> None:
+        threading.Thread(target=self._auto_resolve_loop, name="auto-resolve", daemon=True).start()
+
+    def _auto_resolve_loop(self) -> None:
+        while not self._stop.wait(0.1):
+            session = self.session
+            if session is not None:
+                try:
+                    session.maybe_auto_resolve(self.settle_seconds)
+                except Exception:  # never let one bad tick stop the referee
+                    log.exception("auto-resolve failed")
+
+    def devices(self) -> dict[str, Any]:
+        return {
+            "camera": self.pipeline.stats() if self.pipeline is not None else None,
+            "readers": self.readers.stats() if self.readers is not None else None,
+            "unpaired_uids": self.unpaired_uids[-10:],
+            "database": str(self.store.path),
+        }
+
+    def stop(self) -> None:
+        self._stop.set()
+        for part in (self.pipeline, self.readers):
+            if part is not None:
+                part.stop()

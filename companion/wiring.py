@@ -1,0 +1,36 @@
+"""Connecting the table's hardware to the service: the camera's pipeline lays its zones out for
+the game in play, and every card it sees or loses becomes an input of that game."""
+from __future__ import annotations
+
+from .service import Service
+
+
+def zones_for(service: Service):
+    from .scan.zones import ZoneMap
+
+    session = service.session
+    if session is None:
+        return ZoneMap.for_game("bom-battle", 3)
+    return ZoneMap.for_game(session.derived.start["game"], len(session.derived.start["seats"]))
+
+
+def current_game(service: Service) -> str:
+    return service.session.derived.start["game"] if service.session else "bom-battle"
+
+
+def attach_camera(service: Service, source_spec, decoder: str = "zxing"):
+    """Open the camera (or a file, or the virtual table) and feed what it sees to the game."""
+    from .scan.pipeline import ScanPipeline
+    from .scan.sources import open_source
+
+    source = source_spec if hasattr(source_spec, "read") else open_source(source_spec)
+    pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service),
+                            on_event=lambda kind, data: service.table_input(kind, data, "camera"))
+    service.pipeline = pipeline
+
+    def relayout(session):
+        pipeline.set_layout(zones_for(service), current_game(service))
+
+    service.on_new_game(relayout)
+    pipeline.start()
+    return pipeline

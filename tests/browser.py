@@ -1,0 +1,39 @@
+"""Helpers for the dashboard tests in a real browser: Debian's Chromium, headless, driven by
+Playwright (its own browser download is not used), and the companion served on a free port."""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+from werkzeug.serving import make_server
+
+from companion.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
+                 "--no-first-run", "--disable-component-update", "--disable-sync"]
+
+
+@contextmanager
+def serving(service):
+    """Serve the dashboard of a service on 127.0.0.1 and a free port; yields the base URL."""
+    server = make_server("127.0.0.1", 0, create_app(service), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        service.stop()
+
+
+@contextmanager
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,0 +1,90 @@
+"""A Stratego table for the tests: two seats, both armies scanned, events applied as the session would.
+
+Seat 1 (Ann) plays Red and seat 2 (Ben) Blue unless ``red_seat=2``. ``key("red", "6", 2)`` is the tag
+key of Red's second Captain, "R6#2".
+"""
+from __future__ import annotations
+
+import copy
+
+from card_tags.games.stratego import ARMY
+from companion import rules
+from companion.rules import Action, Applied, Refusal, Seat
+
+RULES = rules.make("stratego")
+
+
+def key(colour: str, rank: str, copy_no: int = 1) -> str:
+    return f"{colour[0].upper()}{rank}#{copy_no}"
+
+
+def army(colour: str) -> list[str]:
+    """Every piece of one colour, as tag keys."""
+    return [key(colour, rank, n) for rank, (_, count) in ARMY.items() for n in range(1, count + 1)]
+
+
+class Table:
+    def __init__(self, armies: bool = True, **options):
+        self.rules = RULES
+        self.state = self.rules.setup([Seat(1, "Ann"), Seat(2, "Ben")], options)
+        self.seq = 1
+        self.last = None
+        if armies:
+            self.scan_armies()
+
+    def send(self, kind: str, **data):
+        """Apply one event; keep the new state if it was applied. Returns Applied or Refusal."""
+        self.seq += 1
+        result = self.rules.apply(copy.deepcopy(self.state), Action(kind, data, "test", self.seq))
+        assert isinstance(result, (Applied, Refusal)), result
+        if isinstance(result, Applied):
+            self.state = result.state
+        self.last = result
+        return result
+
+    def seat(self, colour: str) -> int:
+        return next(s["seat"] for s in self.state["seats"] if s["colour"] == colour)
+
+    def scan(self, zone: str, card: str):
+        return self.send("card_seen", zone=zone, card=card)
+
+    def scan_armies(self) -> None:
+        for colour in ("red", "blue"):
+            for card in army(colour):
+                result = self.scan(f"seat:{self.seat(colour)}", card)
+                assert isinstance(result, Applied), result
+        assert self.state["phase"] == "play"
+
+    def attack(self, attacker: str, defender: str, zone: str = "tray"):
+        """Scan a combat; returns the result of the defender's scan (or the attacker's refusal)."""
+        first = self.scan(zone, attacker)
+        if isinstance(first, Refusal):
+            return first
+        return self.scan(zone, defender)
+
+    def move(self, colour: str):
+        return self.send("move", seat=self.seat(colour))
+
+    def alive(self, card: str) -> bool:
+        return self.state["pieces"][card]["alive"]
+
+    def public(self):
+        return self.rules.public_view(self.state)
+
+
+def turn(view: dict) -> tuple:
+    """(seat, colour, number) of the turn a view shows."""
+    return view["turn"], view["turn_colour"], view["turn_number"]
+
+
+def refused(result) -> str:
+    assert isinstance(result, Refusal), f"expected a refusal, got {result!r}"
+    return result.reason
+
+
+def test_the_table_helper_scans_two_full_armies():
+    table = Table()
+    view = table.public()
+    assert [(s["colour"], s["scanned"], s["army_checked"]) for s in view["standings"]] == [
+        ("red", 40, True), ("blue", 40, True)]
+    assert turn(view) == (1, "red", 1)

@@ -1,0 +1,277 @@
+// The dashboard: plain JS, no build step. Every page reads the live view from /api/stream
+// (server-sent events) and sends changes to /api/... with the table PIN.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+};
+
+// -- the PIN and commands ---------------------------------------------------------------------
+const pinInput = $("#pin");
+pinInput.value = localStorage.getItem("tablePin") || "";
+pinInput.addEventListener("input", () => localStorage.setItem("tablePin", pinInput.value.trim()));
+$("#pin-form").addEventListener("submit", (e) => e.preventDefault());
+
+function notice(message, kind = "error") {
+  const box = $("#notice");
+  box.textContent = message;
+  box.className = `notice ${kind}`;
+  box.hidden = false;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 9000 : 4000);
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Table-PIN": pinInput.value.trim() },
+    body: JSON.stringify(body || {}),
+  });
+  let reply = {};
+  try { reply = await response.json(); } catch (_) { reply = { ok: false, error: `HTTP ${response.status}` }; }
+  if (!reply.ok) notice(reply.error || "refused");
+  return reply;
+}
+
+const command = (kind, data = {}) => post("/api/command", { kind, data });
+
+function stream(handlers) {
+  const source = new EventSource("/api/stream");
+  for (const [name, fn] of Object.entries(handlers)) {
+    source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+  }
+  source.onerror = () => { document.body.classList.add("offline"); };
+  source.onopen = () => { document.body.classList.remove("offline"); };
+  return source;
+}
+
+// -- rendering pieces shared by the games ------------------------------------------------------
+function cardBox(card) {
+  const classes = ["card", card.color || "", card.kind === "power" ? "power" : ""].join(" ");
+  const sub = card.kind === "power" ? "POWER" :
+    [card.value, card.color, card.shape].filter((x) => x !== undefined && x !== null).join(" ");
+  return el("div", { class: classes, "data-card": card.key || "" },
+    el("div", { class: "name", text: card.name || card.key || "?" }),
+    card.pronunciation ? el("div", { class: "sub", text: `(${card.pronunciation})` }) : null,
+    sub ? el("div", { class: "sub", text: sub }) : null);
+}
+
+function termsList(terms) {
+  return (terms || []).map((t) => el("li", {},
+    t.label, t.value !== null && t.value !== undefined && t.value !== "" ? el("span", {}, ": ", el("span", { class: "val", text: t.value })) : null,
+    t.detail ? el("span", { class: "meta" }, ` (${t.detail})`) : null));
+}
+
+function countsOf(seat) {
+  const c = seat.counts || seat;
+  const shown = [["army", "army"], ["battalion", "battalion"], ["discard", "discard"], ["hand", "hand"], ["captured", "captured"], ["points", "points"]];
+  return shown.filter(([k]) => typeof c[k] === "number").map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+}
+
+function seatBox(seat, view) {
+  const total = seat.total ?? seat.counts?.total ?? seat.points ?? seat.score;
+  const classes = ["seat"];
+  if (view.winner === seat.seat) classes.push("winner");
+  if (seat.eliminated) classes.push("out");
+  if (view.turn === seat.seat) classes.push("turn");
+  const play = seat.play || seat.cards_played || [];
+  return el("article", { class: classes.join(" "), "data-seat": seat.seat },
+    el("h2", {}, el("span", {}, `${seat.seat}. ${seat.name}`),
+      total !== undefined ? el("span", { class: "total", title: "cards held", text: total }) : null),
+    el("div", { class: "counts" }, countsOf(seat)),
+    seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
+    seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
+    el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: seat.eliminated ? "" : "waiting for a play" })),
+    seat.say ? el("div", { class: "say-line", text: `“${seat.say}”` }) : null,
+    seat.problem ? el("div", { class: "problem", text: seat.problem }) : null);
+}
+
+// -- the table page ---------------------------------------------------------------------------
+function renderTable(view) {
+  $("#game-title").textContent = view ? `${view.title}` : "No game in progress";
+  $("#resolve").disabled = !view || view.over;
+  if (!view) { $("#seats").replaceChildren(el("p", {}, "Start a game on the ", el("a", { href: "/setup", text: "New game" }), " page.")); return; }
+  const meta = [];
+  if (view.battle) meta.push(`Battle ${view.battle}`);
+  if (view.phase) meta.push(view.phase);
+  const options = Object.entries(view.options || {}).filter(([, v]) => v && v !== 0).map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
+  if (options.length) meta.push(`Variants: ${options.join(", ")}`);
+  if (view.over) meta.push(view.winner ? `Game over: seat ${view.winner} wins` : "Game over");
+  $("#game-meta").textContent = meta.join(" · ");
+
+  const outcome = view.last_outcome;
+  $("#result").hidden = !outcome;
+  if (outcome) {
+    $("#result-say").textContent = outcome.say;
+    $("#result-terms").replaceChildren(...termsList(outcome.terms));
+  }
+  const problems = [...(view.conflicts || []).map((c) => c.say || c), ...(view.problems || [])];
+  $("#problems").hidden = problems.length === 0;
+  $("#problems").replaceChildren(...problems.map((p) => el("div", { text: typeof p === "string" ? p : JSON.stringify(p) })));
+  $("#game-actions").replaceChildren(...(view.actions || []).map(actionButton));
+  const seats = view.seats || view.standings || [];
+  $("#seats").replaceChildren(...seats.map((s) => seatBox(s, view)));
+}
+
+function actionButton(action) {
+  if (action.choose) {
+    const select = el("select", { "aria-label": action.label },
+      ...action.choose.options.map((o) => el("option", { value: o.value, text: o.label })));
+    const button = el("button", { text: action.label });
+    button.addEventListener("click", () => command(action.kind, { ...action.data, [action.choose.field]: select.value }));
+    return el("span", { class: "choose" }, select, button);
+  }
+  const button = el("button", { text: action.label, "data-kind": action.kind });
+  button.addEventListener("click", async () => {
+    if (action.confirm && !window.confirm(action.confirm)) return;
+    const reply = await command(action.kind, action.data || {});
+    if (reply.ok) notice(`${action.label}: done`, "ok");
+  });
+  return button;
+}
+
+function tablePage() {
+  stream({
+    view: (msg) => {
+      renderTable(msg.view);
+      const entry = msg.entry;
+      if (entry && entry.status === "refused" && entry.source !== "dashboard") notice(`Not accepted: ${entry.reason}`);
+    },
+  });
+  $("#resolve").addEventListener("click", async () => {
+    const reply = await command("resolve");
+    if (reply.ok) notice("Battle resolved", "ok");
+  });
+  $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
+  $("#seat-links").addEventListener("click", async () => {
+    const box = $("#seat-codes");
+    if (!box.hidden) { box.hidden = true; return; }
+    const response = await fetch("/api/seat-links", { headers: { "X-Table-PIN": pinInput.value.trim() } });
+    const reply = await response.json();
+    if (!response.ok) { notice(reply.error); return; }
+    box.replaceChildren(...reply.links.map((l) => el("figure", {},
+      el("img", { src: `/api/qr.svg?text=${encodeURIComponent(l.url)}`, alt: `seat ${l.seat} code` }),
+      el("figcaption", { text: `Seat ${l.seat}` }))));
+    box.hidden = false;
+  });
+}
+
+// -- history ----------------------------------------------------------------------------------
+function describeEntry(e) {
+  const d = e.data || {};
+  if (e.kind === "start") return `New game: ${d.game} with ${(d.seats || []).map((s) => s.name).join(", ")}`;
+  if (e.kind === "card_seen") return `${d.card || "a card"} seen in ${d.zone}`;
+  if (e.kind === "card_gone") return `${d.card || "a card"} gone from ${d.zone}`;
+  const rest = Object.entries(d).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+  return `${e.kind.replaceAll("_", " ")}${rest ? ` (${rest})` : ""}`;
+}
+
+async function historyPage() {
+  const refresh = async () => {
+    const response = await fetch("/api/history");
+    if (!response.ok) { $("#history-rows").replaceChildren(); return; }
+    const { entries } = await response.json();
+    $("#history-rows").replaceChildren(...entries.slice().reverse().map((e) => el("tr", { class: e.status },
+      el("td", { text: e.seq }), el("td", { text: describeEntry(e) }), el("td", { text: e.source }),
+      el("td", {}, e.status === "refused" ? `refused: ${e.reason}` : e.status === "undone" ? "undone" :
+        (e.outcomes || []).map((o) => o.say).join(" ") || e.status))));
+  };
+  stream({ view: refresh });
+  $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
+}
+
+// -- new game ---------------------------------------------------------------------------------
+async function setupPage() {
+  const { games } = await (await fetch("/api/games")).json();
+  const select = $("#game");
+  select.replaceChildren(...games.map((g) => el("option", { value: g.game, text: g.title })));
+  const players = $("#players");
+  const addPlayer = (name = "") => players.append(el("label", {}, `Seat ${players.children.length + 1} `,
+    el("input", { class: "player", value: name, placeholder: `Player ${players.children.length + 1}` })));
+  ["", "", ""].forEach(() => addPlayer());
+  $("#add-player").addEventListener("click", () => addPlayer());
+  $("#remove-player").addEventListener("click", () => players.lastElementChild && players.lastElementChild.remove());
+  const showOptions = () => {
+    const game = games.find((g) => g.game === select.value);
+    $("#options").replaceChildren(...(game ? game.options : []).map((o) => {
+      let input;
+      if (o.choices) input = el("select", { name: o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c), selected: c === o.default ? "" : null })));
+      else if (typeof o.default === "boolean") input = el("input", { type: "checkbox", name: o.name, checked: o.default ? "" : null });
+      else input = el("input", { type: "number", name: o.name, value: o.default });
+      return el("label", {}, input, " ", o.name.replaceAll("_", " "), el("span", { class: "help", text: o.help }));
+    }));
+  };
+  select.addEventListener("change", showOptions);
+  showOptions();
+  $("#setup-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const options = {};
+    for (const input of $("#options").querySelectorAll("[name]")) {
+      options[input.name] = input.type === "checkbox" ? input.checked : input.tagName === "SELECT" ? JSON.parse(input.value) : Number(input.value);
+    }
+    const names = [...players.querySelectorAll("input")].map((i, n) => i.value.trim() || `Player ${n + 1}`);
+    const reply = await post("/api/games", { game: select.value, players: names, options });
+    if (reply.ok) { notice("Game started", "ok"); setTimeout(() => { location.href = "/"; }, 400); }
+  });
+}
+
+// -- devices ----------------------------------------------------------------------------------
+function dl(obj) {
+  return Object.entries(obj || {}).filter(([, v]) => typeof v !== "object" || Array.isArray(v)).flatMap(([k, v]) => [
+    el("dt", { text: k.replaceAll("_", " ") }),
+    el("dd", { class: `state-${v}`, text: Array.isArray(v) ? v.join(", ") || "none" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v) })]);
+}
+
+function renderDevices(d) {
+  $("#camera").replaceChildren(...(d.camera ? dl(d.camera) : [el("dd", { text: "no camera in use" })]));
+  const readers = d.readers && (d.readers.readers || d.readers);
+  $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
+  $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));
+  $("#database").replaceChildren(...dl({ file: d.database }));
+}
+
+function devicesPage() {
+  fetch("/api/devices").then((r) => r.json()).then(renderDevices);
+  stream({ devices: renderDevices });
+}
+
+// -- a seat's private view --------------------------------------------------------------------
+function renderSeatView(view) {
+  $("#seat-title").textContent = `Seat ${view.seat}${view.name ? `: ${view.name}` : ""}`;
+  const box = $("#seat-view");
+  const parts = [];
+  if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
+  const me = (view.seats || []).find((s) => s.seat === view.seat);
+  if (me) parts.push(seatBox(me, view));
+  if (view.private) parts.push(el("dl", {}, ...dl(view.private)));
+  for (const [title, items] of Object.entries(view.known || {})) {
+    parts.push(el("h2", { text: title.replaceAll("_", " ") }), el("ul", {}, ...(items || []).map((i) => el("li", { text: typeof i === "string" ? i : JSON.stringify(i) }))));
+  }
+  box.replaceChildren(...parts);
+}
+
+function seatPage() {
+  const token = document.querySelector(".private").dataset.token;
+  const refresh = async () => {
+    const response = await fetch(`/api/seat/${encodeURIComponent(token)}`);
+    const reply = await response.json();
+    if (!reply.ok) { $("#seat-view").replaceChildren(el("p", { class: "problem", text: reply.error })); return; }
+    renderSeatView(reply.view);
+  };
+  refresh();
+  stream({ view: refresh });
+}
+
+const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };
+(pages[document.body.dataset.page] || (() => {}))();
