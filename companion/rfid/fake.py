@@ -163,8 +163,12 @@ class FakeBoard(_Ticking):
         self.identify_requests = 0
 
     def _boot(self) -> None:
+        # as the firmware: read every reader once, then announce (hello, cards, heartbeat)
         self.faulty = set(self.muted)
-        self._send(self._hello())
+        for reader in self.cards:
+            if reader not in self.faulty:
+                self._poll(reader, report=False)
+        self._identify()
         for reader in sorted(self.faulty):
             self._send(bytes([board.MSG_READER_FAULT, reader, 0x01, 0x00]))
 
@@ -241,7 +245,10 @@ class FakeBoard(_Ticking):
                 self._send(self._tag(board.MSG_TAG_PRESENT, reader, uid))
         self._send(self._heartbeat())
 
-    def _poll(self, reader: int) -> None:
+    def _poll(self, reader: int, report: bool = True) -> None:
+        if not report:
+            self.present[reader] = self.cards[reader][0] if self.cards[reader] else None
+            return
         if reader in self.muted:
             if reader not in self.faulty:
                 self.faulty.add(reader)
@@ -379,7 +386,7 @@ class FakePn532(_Ticking):
 
 class _HostToPn532Scanner(pn532.Pn532Scanner):
     def __init__(self) -> None:
-        super().__init__(fill=b"\x00\x55")
+        super().__init__(fill=b"\x00\x55", tfi=pn532.HOST_TFI)
 
 
 __all__ = ["FakeBoard", "FakeId12", "FakePn532", "FakeRdm6300", "FrameScanner", "PtyDevice"]

@@ -37,6 +37,7 @@ class ScanStats:
     corrupt: int = 0
     noise: int = 0
     bytes_dropped: int = 0
+    fill_bytes: int = 0      # bytes the format allows between frames (not errors)
     reasons: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -45,7 +46,7 @@ class ScanStats:
 
     def as_dict(self) -> dict[str, Any]:
         return {"good": self.good, "bad": self.bad, "corrupt": self.corrupt, "noise": self.noise,
-                "bytes_dropped": self.bytes_dropped, "reasons": dict(self.reasons)}
+                "bytes_dropped": self.bytes_dropped, "fill_bytes": self.fill_bytes, "reasons": dict(self.reasons)}
 
 
 class FrameScanner:
@@ -81,7 +82,8 @@ class FrameScanner:
 
     def _next_frame(self) -> bytes | None:
         buf = self.buf
-        first_need = None
+        keep_from = len(buf)  # where the bytes we must keep begin
+        corrupt_ends: list[tuple[int, int]] = []
         for start in range(len(buf)):
             verdict, length = self.check(buf, start)
             if verdict is Verdict.OK:
@@ -91,9 +93,17 @@ class FrameScanner:
                 self.stats.good += 1
                 self._in_noise = False
                 return frame
-            if verdict is Verdict.NEED and first_need is None:
-                first_need = start
-        self._drop(len(buf) if first_need is None else first_need)
+            if verdict is Verdict.NEED and keep_from == len(buf):
+                keep_from = start
+            elif verdict is Verdict.CORRUPT:
+                corrupt_ends.append((start, start + length))
+        # A corrupt frame that runs past the kept bytes is kept whole, so that it is counted
+        # the same way however the stream was cut into reads.
+        for start, end in corrupt_ends:
+            if start < keep_from < end:
+                keep_from = start
+                break
+        self._drop(keep_from)
         return None
 
     def _drop(self, count: int) -> None:
@@ -111,6 +121,7 @@ class FrameScanner:
                 self._in_noise = False
                 continue
             if verdict is Verdict.FILL:
+                self.stats.fill_bytes += 1
                 i += 1
                 continue
             if not self._in_noise:

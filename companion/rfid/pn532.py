@@ -57,13 +57,17 @@ def encode_frame(data: bytes, tfi: int = HOST_TFI) -> bytes:
 
 class Pn532Scanner(FrameScanner):
     """Frames from the start code 00 FF to the DCS; preamble and postamble bytes (00, and 55
-    from a host waking the chip) are allowed between frames."""
+    from a host waking the chip) are allowed between frames. A frame must carry the TFI of its
+    direction (D5 from the chip; the error frame's 7F) or it is corrupt: with 8-bit checksums a
+    damaged ACK can pass them (00 FF 01 FF, then the postamble 00 as TFI and the next preamble
+    00 as DCS), and the TFI is what gives it away."""
 
     max_frame = 7 + 265 + 1
 
-    def __init__(self, fill: bytes = b"\x00") -> None:
+    def __init__(self, fill: bytes = b"\x00", tfi: int = CHIP_TFI) -> None:
         super().__init__()
         self.fill = frozenset(fill)
+        self.tfi = tfi
 
     def check(self, buf: bytearray, i: int) -> tuple[Verdict, int]:
         n = len(buf) - i
@@ -94,6 +98,9 @@ class Pn532Scanner(FrameScanner):
         if n < total:
             return Verdict.NEED, 0
         if sum(buf[i + head:i + total]) & 0xFF:
+            return Verdict.CORRUPT, total
+        tfi = buf[i + head]
+        if tfi != self.tfi and not (tfi == ERROR_TFI and length == 1 and self.tfi == CHIP_TFI):
             return Verdict.CORRUPT, total
         return Verdict.OK, total
 

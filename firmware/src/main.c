@@ -104,7 +104,7 @@ static uint8_t module_alive(uint8_t r)
     return 1;
 }
 
-static void poll_reader(uint8_t r)
+static void poll_reader(uint8_t r, uint8_t report)
 {
     uint8_t uid[UID_MAX], len = 0, old[UID_MAX], old_len = 0, events;
     mf_status_t status;
@@ -118,6 +118,8 @@ static void poll_reader(uint8_t r)
         return;
     }
     events = presence_update(&presence[r], uid, status == MF_OK ? len : 0, old, &old_len);
+    if (!report)
+        return;
     if (events & PRESENCE_REMOVED)
         send_tag(MSG_TAG_REMOVED, r, old, old_len);
     if (events & PRESENCE_ARRIVED)
@@ -170,7 +172,13 @@ int main(void)
     for (r = 0; r < READER_COUNT; r++)
         if (!mfrc_version_ok(mfrc_init(r)))
             fault_mask |= (uint8_t)(1u << r);
-    send_hello();
+    /* Read every reader once before saying hello, so that what the board announces (and any
+     * heartbeat's present-mask) is the truth: a host reconnecting to a board that has just
+     * powered up must not be told "empty" about a card lying on a reader. */
+    for (r = 0; r < READER_COUNT; r++)
+        if (!(fault_mask & (1u << r)))
+            poll_reader(r, 0);
+    identify();
     for (r = 0; r < READER_COUNT; r++)
         if (fault_mask & (1u << r)) {
             fault_checked[r] = bus_millis();
@@ -185,7 +193,7 @@ int main(void)
         if ((uint16_t)(now - last_poll) >= POLL_INTERVAL_MS) {
             last_poll = now;
             for (r = 0; r < READER_COUNT; r++)
-                poll_reader(r);
+                poll_reader(r, 1);
         }
         if ((uint16_t)(now - last_beat) >= HEARTBEAT_INTERVAL_MS) {
             last_beat += HEARTBEAT_INTERVAL_MS;
