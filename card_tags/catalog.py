@@ -16,6 +16,7 @@ allowed values. A name ending in ``?`` is optional.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -31,9 +32,14 @@ Schema = dict[str, dict[str, Any]]
 class CatalogError(ValueError):
     """A catalog that cannot be used. ``problems`` lists every problem found."""
 
-    def __init__(self, source: str, problems: list[str]):
+    def __init__(self, source: str, problems: list[str], partial: "Catalog | None" = None,
+                 unread: tuple[str, ...] = ()):
         self.source = source
         self.problems = problems
+        # The cards that did pass the schema, so the rulebook's counts can be reported in the same
+        # breath (load_game); ``unread`` names (ids and names) the cards that were left out of it.
+        self.partial = partial
+        self.unread = unread
         super().__init__(f"{source}: " + "; ".join(problems))
 
 
@@ -172,15 +178,22 @@ def parse(data: Any, schema: Schema, source: str = "<memory>") -> Catalog:
         problems.append("field 'cards' must be a non-empty list")
         raw_cards = []
     cards: dict[str, Card] = {}
+    unread: list[str] = []
     for index, raw in enumerate(raw_cards):
         card, card_problems = _validate_card(raw, index, schema)
         problems += card_problems
+        if card is None and isinstance(raw, dict):
+            unread += [str(raw[k]) for k in ("id", "name") if isinstance(raw.get(k), str) and raw[k]]
         if card is not None:
             if card.id in cards:
                 problems.append(f"card {card.id!r}: duplicate id (card #{index + 1})")
             cards[card.id] = card
     if problems:
-        raise CatalogError(source, problems)
+        partial = None
+        if game in GAME_CODES and cards:
+            partial = Catalog(game, version if isinstance(version, int) else 0, str(data.get("title") or game),
+                              cards, source)
+        raise CatalogError(source, problems, partial, tuple(unread))
     return Catalog(game, version, str(data.get("title") or game), cards, source)
 
 
@@ -211,19 +224,36 @@ def game_module(game: str):
         raise CatalogError(game, [f"no card schema for {game} in this version of the companion"]) from None
 
 
-def load_game(game: str, deck: Any = None) -> Catalog:
+def _partial_counts(module, game: str, exc: CatalogError) -> list[str]:
+    """The rulebook's counts over the cards that passed the schema, so that an owner fixing a deck
+    sees every problem in one go rather than the counts only after the schema is right."""
+    if exc.partial is None or exc.partial.game != game:
+        return []
+    # A problem that names a card left out (a reference to it, a count of its kind) would be a
+    # false alarm: it is fixed with that card.
+    left_out = [re.compile(rf"\b{re.escape(word)}\b") for word in exc.unread]
+    counts = [p for p in module.check(exc.partial) if not any(w.search(p) for w in left_out)]
+    if counts and exc.unread:
+        counts.insert(0, "(the counts below leave out the cards above that could not be read)")
+    return counts
+
+
+def load_game(game: str, deck: Any = None, source: str | None = None) -> Catalog:
     """A game's catalog, checked against its schema and the rulebook's counts.
 
     ``deck`` is None for the reference deck, a path to an owner's custom deck, or catalog data
-    (as recorded in a game log's start event).
+    (as recorded in a game log's start event; ``source`` then names where the data came from).
     """
     module = game_module(game)
-    if deck is None:
-        catalog = load(reference_deck_path(game), module.SCHEMA)
-    elif isinstance(deck, dict):
-        catalog = parse(deck, module.SCHEMA, "<deck recorded in the game log>")
-    else:
-        catalog = load(deck, module.SCHEMA)
+    try:
+        if deck is None:
+            catalog = load(reference_deck_path(game), module.SCHEMA)
+        elif isinstance(deck, dict):
+            catalog = parse(deck, module.SCHEMA, source or deck.get("source") or "<deck recorded in the game log>")
+        else:
+            catalog = load(deck, module.SCHEMA)
+    except CatalogError as exc:
+        raise CatalogError(exc.source, exc.problems + _partial_counts(module, game, exc)) from None
     if catalog.game != game:
         raise CatalogError(catalog.source, [f"field 'game' is {catalog.game!r}, but this is a {game} deck"])
     problems = module.check(catalog)

@@ -20,7 +20,9 @@ from flask import Flask, current_app, jsonify, request
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
-BLUEPRINTS: list[str] = []
+BLUEPRINTS: list[str] = [
+    "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
+]
 
 
 def require_pin(view):

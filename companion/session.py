@@ -204,7 +204,12 @@ class Session:
         """Check the setup, then open a new game whose log begins with its start event."""
         data: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if deck is not None:
-            data["deck"] = deck
+            # A custom deck is recorded whole, so the log replays anywhere, without the file.
+            try:
+                catalog = rules.load_catalog(game, deck)
+            except SetupError as exc:
+                raise LogError(str(exc)) from None
+            data["deck"] = {**catalog.to_json(), "source": catalog.source}
         probe = Event(1, clock(), "start", source, data)
         ruleset, _ = start_ruleset(probe)  # raises LogError with the reason; nothing is written
         data["options"] = ruleset.resolve_options(data["options"])

@@ -1,0 +1,223 @@
+"""Printable tag sheets: the tag size comes from the camera geometry, every physical copy gets one
+sticker, pages print at 100%, and the printed codes read back (zxing-cpp) as the right cards."""
+from __future__ import annotations
+
+import io
+import math
+import shutil
+
+import numpy as np
+import pypdfium2
+import pytest
+import zxingcpp
+
+from card_tags import commands, geometry, sheets
+from card_tags.catalog import load_game
+from card_tags.payload import decode
+
+DPI = 150
+
+
+@pytest.fixture(scope="module")
+def warriors():
+    return load_game("warriors")
+
+
+def render_pdf_page(pdf: bytes, page: int = 0) -> np.ndarray:
+    document = pypdfium2.PdfDocument(pdf)
+    return document[page].render(scale=DPI / 72, grayscale=True).to_numpy()
+
+
+def decoded_on(image: np.ndarray) -> dict[str, tuple[float, float]]:
+    """Payload -> centre of the code on the page, in mm."""
+    found = {}
+    for result in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode):
+        p = result.position
+        xs = [p.top_left.x, p.top_right.x, p.bottom_left.x, p.bottom_right.x]
+        ys = [p.top_left.y, p.top_right.y, p.bottom_left.y, p.bottom_right.y]
+        found[result.text] = (sum(xs) / 4, sum(ys) / 4)
+    return found
+
+
+def assert_page_reads_back(sheet: sheets.Sheet, image: np.ndarray, page: int = 0) -> None:
+    """Every sticker's code is read, says its own card and copy, and sits inside its own sticker."""
+    px_per_mm = image.shape[1] / sheet.paper_size[0]
+    found = decoded_on(image)
+    placed = sheet.pages[page]
+    assert set(found) == {p.payload for p in placed}
+    w, h = sheet.layout.size
+    for sticker in placed:
+        assert decode(sticker.payload) == sticker.ref
+        x, y = (c / px_per_mm for c in found[sticker.payload])
+        assert sticker.x < x < sticker.x + w and sticker.y < y < sticker.y + h, \
+            f"{sticker.label}: its code was read at ({x:.0f}, {y:.0f}) mm, outside its sticker"
+
+
+# -- geometry ----------------------------------------------------------------------------------
+def test_pixels_per_module_from_the_camera():
+    """600 mm above the mat with a 66 degree lens sees 2 * 600 * tan(33) = 779.3 mm; 1920 px over
+    that is 2.464 px/mm, so a 1.02 mm module covers 2.51 px."""
+    camera = geometry.Camera(600, 1920, 1080, 66)
+    assert camera.mat_width_mm == pytest.approx(779.3, abs=0.1)
+    assert geometry.pixels_per_module(camera, 1.02) == pytest.approx(2.513, abs=0.001)
+    assert geometry.min_module_mm(camera) == pytest.approx(2.5 / 2.4638, abs=1e-3)
+    higher = geometry.Camera(1200, 1920, 1080, 66)
+    assert geometry.pixels_per_module(higher, 1.02) == pytest.approx(2.513 / 2, abs=0.001)
+
+
+def test_the_highest_camera_for_a_tag_reads_it_at_exactly_the_minimum():
+    camera = geometry.Camera()
+    height = geometry.max_camera_height_mm(camera, 0.8)
+    at_limit = geometry.Camera(height, camera.width_px, camera.height_px, camera.hfov_deg)
+    assert geometry.pixels_per_module(at_limit, 0.8) == pytest.approx(geometry.MIN_PIXELS_PER_MODULE)
+
+
+def test_a_bad_camera_is_refused():
+    with pytest.raises(ValueError, match="1920x1080"):
+        geometry.parse_resolution("1920 by 1080")
+    with pytest.raises(ValueError, match="field of view"):
+        geometry.Camera(hfov_deg=200)
+
+
+# -- the plan ----------------------------------------------------------------------------------
+def test_every_code_is_a_version_1_qr_code(warriors):
+    """21 x 21 modules, the smallest QR code, so the modules are as big as a sticker allows."""
+    for page in sheets.build(warriors, "square-25").pages:
+        for sticker in page:
+            runs = sheets.qr_runs(sticker.payload)
+            assert max(r for r, _, _ in runs) == 20 and max(c + n for _, c, n in runs) == 21
+
+
+def test_one_sticker_per_physical_copy(warriors):
+    sheet = sheets.build(warriors, "card-63x88")
+    refs = [p.ref for page in sheet.pages for p in page]
+    assert refs == list(warriors.refs()) and len(refs) == 152
+    assert len(sheet.pages) == math.ceil(152 / 9)
+    labels = [p.label for page in sheet.pages for p in page]
+    assert "Sword  4/4" in labels and "Nephi  1/1" in labels
+
+
+def test_cards_with_the_same_name_are_told_apart_by_id():
+    sheet = sheets.build(load_game("stratego"), "stratego")
+    labels = {p.label for p in sheet.pages[0]}
+    assert {"Marshal (R10)  1/1", "Marshal (B10)  1/1", "Scout (B2)  8/8"} <= labels
+
+
+@pytest.mark.parametrize("name", list(sheets.LAYOUTS))
+def test_every_layout_fits_its_paper_without_overlap(name, warriors):
+    layout = sheets.LAYOUTS[name]
+    sheet = sheets.build(warriors, layout, geometry.Camera(height_mm=300))
+    pw, ph = sheet.paper_size
+    w, h = layout.size
+    cells = [(p.x, p.y) for p in sheet.pages[0]]
+    assert all(0 <= x and x + w <= pw and 8 <= y and y + h <= ph for x, y in cells), "inside the page, below the header"
+    for i, (x1, y1) in enumerate(cells):
+        for x2, y2 in cells[i + 1:]:
+            assert x1 + w <= x2 + 1e-6 or x2 + w <= x1 + 1e-6 or y1 + h <= y2 + 1e-6 or y2 + h <= y1 + 1e-6
+    assert sheets.code_box_mm(sheet.module_mm) <= min(w, h)
+
+
+def test_card_layouts_use_letter_paper_too(warriors):
+    sheet = sheets.build(warriors, "card-57x89", paper="letter")
+    assert sheet.paper_size == (215.9, 279.4) and len(sheet.pages[0]) == 9
+    with pytest.raises(ValueError, match="pre-cut A4 sticker sheet"):
+        sheets.build(warriors, "round-40", paper="letter")
+
+
+# -- the tag size and the warning ----------------------------------------------------------------
+def test_a_card_patch_is_as_small_as_the_camera_reads_well(warriors):
+    camera = geometry.Camera(600, 1920, 1080, 66)
+    sheet = sheets.build(warriors, "card-63x88", camera)
+    assert sheet.module_mm == pytest.approx(1.02)
+    assert sheet.fit.pixels_per_module >= 2.5 and sheet.warnings == []
+
+
+def test_a_tag_too_small_for_the_camera_is_a_warning(warriors):
+    """25 mm round stickers hold a 0.66 mm module: 1.63 px at 600 mm, so the camera must come down."""
+    sheet = sheets.build(warriors, "round-25", geometry.Camera(600, 1920, 1080, 66))
+    assert len(sheet.warnings) == 1
+    warning = sheet.warnings[0]
+    assert "1.63 pixels per module, below the 2.5 needed" in warning
+    assert "Mount the camera at most 390 mm above the mat" in warning
+    assert sheets.build(warriors, "round-25", geometry.Camera(380, 1920, 1080, 66)).warnings == []
+    assert sheets.build(warriors, "round-25", geometry.Camera(380, 1280, 720, 66)).warnings, "fewer pixels, too small again"
+
+
+def test_a_forced_module_is_checked(warriors):
+    sheet = sheets.build(warriors, "square-45", module_mm=0.5)
+    assert sheet.module_mm == 0.5 and sheet.warnings
+    with pytest.raises(ValueError, match="bigger than the square-25 layout allows"):
+        sheets.build(warriors, "square-25", module_mm=2.0)
+
+
+# -- printing at 100% and reading back -----------------------------------------------------------
+def test_pdf_pages_are_exactly_the_paper_size(warriors):
+    sheet = sheets.build(warriors, "card-44x67")
+    document = pypdfium2.PdfDocument(sheets.to_pdf(sheet))
+    assert len(document) == len(sheet.pages)
+    width_pt, height_pt = document[0].get_size()
+    assert (width_pt * 25.4 / 72, height_pt * 25.4 / 72) == (pytest.approx(210, abs=0.01), pytest.approx(297, abs=0.01))
+    svg = sheets.to_svg(sheet, 0)
+    assert 'width="210mm" height="297mm" viewBox="0 0 210 297"' in svg
+    assert '<rect x="{:.3f}" y="{:.3f}" width="44.000" height="67.000"'.format(sheet.pages[0][0].x, sheet.pages[0][0].y) in svg
+
+
+@pytest.mark.parametrize("layout", ["card-63x88", "round-40", "square-25", "stratego"])
+def test_every_tag_on_a_printed_page_reads_back_as_its_card(layout, warriors):
+    catalog = load_game("stratego") if layout == "stratego" else warriors
+    sheet = sheets.build(catalog, layout)
+    assert_page_reads_back(sheet, render_pdf_page(sheets.to_pdf(sheet)))
+
+
+def test_the_last_page_reads_back_too(warriors):
+    sheet = sheets.build(warriors, "square-45")
+    last = len(sheet.pages) - 1
+    assert 0 < len(sheet.pages[last]) < 24
+    assert_page_reads_back(sheet, render_pdf_page(sheets.to_pdf(sheet), last), last)
+
+
+def test_the_svg_reads_back_too(tmp_path):
+    """The SVG is drawn from the same items; rasterised by Chromium, its codes read as their cards."""
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    sheet = sheets.build(load_game("battlecards-pacific"), "round-40")
+    svg = sheets.to_svg(sheet, 0).replace('width="210mm" height="297mm"', 'width="1240" height="1754"', 1)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium") or None, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1240, "height": 1754})
+        page.set_content(f'<html><body style="margin:0">{svg}</body></html>')
+        png = page.screenshot(full_page=True)
+        browser.close()
+    image = np.array(Image.open(io.BytesIO(png)).convert("L"))
+    assert_page_reads_back(sheet, image)
+
+
+# -- the command ---------------------------------------------------------------------------------
+def test_tags_print_writes_pdf_and_svg_and_warns(tmp_path, capsys):
+    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert (tmp_path / "stratego-stratego.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "stratego-stratego.svg").read_text().startswith("<svg")
+    assert "80 tags for Stratego on 1 page(s)" in out and "Print at 100%" in out
+    assert err.startswith("warning: the tags on stratego are 13.8 mm wide")
+    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "350"])
+    assert code == 0 and "warning" not in capsys.readouterr().err
+
+
+def test_tags_print_refuses_a_bad_deck_or_layout(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "warriors", "version": 1, "cards": []}')
+    assert commands.main(["tags", "print", "warriors", "--deck", str(bad), "--out", str(tmp_path)]) == 1
+    assert "field 'cards' must be a non-empty list" in capsys.readouterr().err
+    assert commands.main(["tags", "print", "warriors", "--resolution", "big", "--out", str(tmp_path)]) == 1
+    assert "resolution must look like 1920x1080" in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.pdf"))
+
+
+def test_tags_size_lists_what_each_layout_prints(capsys):
+    assert commands.main(["tags", "size", "--camera-height", "600"]) == 0
+    out = capsys.readouterr().out
+    assert "smallest reliable code: 21.3 mm (1.01 mm per module at 2.5 px per module)" in out
+    assert "round-25" in out and "too small; camera at most 390 mm high" in out
