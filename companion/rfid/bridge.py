@@ -12,6 +12,9 @@ and its removal ``card_gone`` with the same data. A UID that is not paired is ne
 is recorded (``unknown()``) for the dashboard to show with an offer to pair it, and ``on_tap``
 returns False so the reader service lists it too.
 
+``intercept(seat, uid) -> bool``, if given, sees every tap first and may take it (return True):
+the pairing flow does, while a card scanned for pairing waits for its tag.
+
 ``hidden=True`` adds ``"hidden": true`` to the events, so the public history leaves out which
 card it was (for games whose taps are secret until revealed; the ruleset's views decide the rest).
 """
@@ -26,18 +29,21 @@ from card_tags.payload import CardRef
 
 Lookup = Callable[[str], "CardRef | None"]
 Submit = Callable[[str, dict[str, Any], str], Any]
+Intercept = Callable[[int, str], bool]
 
 
 class RfidBridge:
     def __init__(self, lookup: Lookup, submit: Submit, hidden: bool = False,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, intercept: Intercept | None = None):
         self.lookup = lookup
         self.submit = submit
+        self.intercept = intercept
         self.hidden = hidden
         self.clock = clock
         self._played: dict[int, tuple[str, str]] = {}     # seat -> (uid, card key) on its reader now
         self._unknown: dict[str, dict[str, Any]] = {}
         self.refusals: collections.deque[dict[str, Any]] = collections.deque(maxlen=20)
+        self.pairing_errors: collections.deque[dict[str, Any]] = collections.deque(maxlen=20)
         self._lock = threading.Lock()
 
     def _data(self, seat: int, key: str, uid: str) -> dict[str, Any]:
@@ -46,8 +52,11 @@ class RfidBridge:
             data["hidden"] = True
         return data
 
-    def on_tap(self, seat: int, uid: str) -> bool:
+    def on_tap(self, seat: int, uid: str) -> bool | None:
+        """True: played; False: not paired (recorded); None: taken by ``intercept``."""
         uid = uid.upper()
+        if self.intercept is not None and self.intercept(seat, uid):
+            return None
         ref = self.lookup(uid)
         if ref is None:
             with self._lock:

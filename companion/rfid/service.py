@@ -10,6 +10,7 @@
 uid_hex)`` when the card leaves (for readers that can tell). Both are called from the reader's
 thread. ``on_tap`` may return False to say "not played" (an unpaired UID): the service then
 lists the UID under that reader's ``unknown_uids`` so the dashboard can offer to pair it.
+``attach_readers`` (below) wires all this into the running companion.
 An exception in a callback is recorded as the reader's last error and does not stop the reader.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ class ReaderService:
         self.on_removed = on_removed
         self.wall_clock = wall_clock
         self.recent: collections.deque[dict[str, Any]] = collections.deque(maxlen=50)
+        self.bridge: Any = None  # set by attach_readers: its refusals show on the dashboard
         self._lock = threading.Lock()
         kwargs: dict[str, Any] = {"opener": opener, "clock": clock}
         if retry is not None:
@@ -49,8 +51,8 @@ class ReaderService:
         played: bool | None = None
         try:
             if event.kind == "tap":
-                played = self.on_tap(event.seat, event.uid) is not False
-                if not played:
+                played = self.on_tap(event.seat, event.uid)
+                if played is False:
                     runner.note_unknown(event.seat, event.uid, self.wall_clock())
             else:
                 self.on_removed(event.seat, event.uid)
@@ -91,6 +93,57 @@ class ReaderService:
     def stats(self) -> dict[str, Any]:
         with self._lock:
             recent = list(self.recent)
-        return {"readers": [runner.stats() for runner in self.runners],
-                "seats": {str(seat): uid for seat, uid in self.present().items()},
-                "recent": recent}
+        stats = {"readers": [runner.stats() for runner in self.runners],
+                 "seats": {str(seat): uid for seat, uid in self.present().items()},
+                 "recent": recent}
+        if self.bridge is not None:
+            stats.update(unpaired=self.bridge.unknown(), refusals=list(self.bridge.refusals),
+                         pairing_errors=list(self.bridge.pairing_errors), on_readers=self.bridge.on_reader())
+        return stats
+
+
+def attach_readers(service: Any, configs: list[ReaderConfig], pairing: Any, hidden: bool = False,
+                   **kwargs: Any) -> ReaderService:
+    """Wire readers into the running companion (companion/service.py's Service):
+
+    - a tap of a paired UID is played in the current game (``service.table_input``); the lookup
+      is limited to the game in play, so a tag paired with another game's card is not played;
+    - while a card scanned for pairing waits for its tag (``pairing.pending()``), the next tap
+      pairs it instead of being played;
+    - unpaired UIDs are kept in ``service.unpaired_uids`` for the dashboard's offer to pair.
+
+    Sets ``service.readers`` and starts the readers; ``service.stop()`` stops them.
+    """
+    from .bridge import RfidBridge
+
+    def lookup(uid: str):
+        session = service.session
+        game = session.derived.start["game"] if session is not None else None
+        return pairing.lookup(uid, game) if game else None
+
+    def intercept(seat: int, uid: str) -> bool:
+        if pairing.pending() is None:
+            return False
+        try:
+            pairing.tap(uid, reader=f"reader:{seat}")
+            bridge.forget(uid)
+            readers.forget_unknown(uid)
+        except ValueError as exc:  # card_tags.pairing.PairingError: the reason is shown
+            bridge.pairing_errors.append({"seat": seat, "uid": uid, "error": str(exc)})
+        return True
+
+    def submit(kind: str, data: dict[str, Any], source: str):
+        return service.table_input(kind, data, source)
+
+    bridge = RfidBridge(lookup, submit, hidden=hidden, intercept=intercept)
+
+    def on_tap(seat: int, uid: str) -> bool | None:
+        played = bridge.on_tap(seat, uid)
+        if played is False:
+            service.unpaired_uids[:] = bridge.unknown()
+        return played
+
+    readers = ReaderService(configs, on_tap, bridge.on_removed, **kwargs)
+    readers.bridge = bridge
+    service.readers = readers
+    return readers.start()
