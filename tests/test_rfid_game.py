@@ -142,13 +142,13 @@ def test_attach_readers_plays_pairs_and_lists_unpaired(tmp_path, pairing, sessio
 
 def test_a_tag_paired_in_another_game_is_not_played_here(tmp_path, pairing, session):
     pairing.begin(CardRef("stratego", "R6", 1))
-    pairing.tap("0411223344556677889900")
+    pairing.tap("04112233445566778899")
     device = FakeBoard(tmp_path / "by-id" / "board")
     service = TableService(session)
     readers = attach_readers(service, [parse_reader_spec(f"kind=board,port={device.port},seats=1-3")], pairing,
                              retry=FAST_RETRY)
     try:
-        device.place(3, "0411223344556677889900")
+        device.place(3, "04112233445566778899")
         wait_for(lambda: service.unpaired_uids, what="the tag listed as not playable here")
         assert table_events(session) == []
     finally:

@@ -129,6 +129,7 @@ class BoardDriver(Driver):
         self.unmapped = 0
         self.reconciled = 0
         self.uptime: int | None = None
+        self.heartbeats = 0
         self.last_frame = 0.0
         self.next_identify = 0.0
         self.last_identify = float("-inf")
@@ -216,6 +217,7 @@ class BoardDriver(Driver):
 
     def _heartbeat(self, m: Message, now: float) -> list[ReaderEvent]:
         self.uptime = int.from_bytes(m.args[:4], "big")
+        self.heartbeats += 1
         present_mask, fault_mask = m.args[4], m.args[5]
         events: list[ReaderEvent] = []
         for reader, seat in enumerate(self.config.seats, 1):
@@ -243,5 +245,5 @@ class BoardDriver(Driver):
         return []
 
     def stats(self) -> dict[str, Any]:
-        return {**super().stats(), "board": self.hello, "uptime_s": self.uptime, "faults": dict(self.faults),
+        return {**super().stats(), "board": self.hello, "uptime_s": self.uptime, "heartbeats": self.heartbeats, "faults": dict(self.faults),
                 "sequence_gaps": self.seq_gaps, "unmapped_tags": self.unmapped, "reconciled": self.reconciled}

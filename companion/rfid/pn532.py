@@ -14,9 +14,10 @@ The driver's sequence: wake the chip from its power-down (HSU needs 55 55 and a 
 00 before the first command), SAMConfiguration (normal mode; it must be the first command after
 wake-up), GetFirmwareVersion, RFConfiguration MaxRetries (so InListPassiveTarget gives up after
 two tries instead of waiting for a card forever), then InListPassiveTarget (one target, 106 kbps
-type A) every 0.1 s. Each command must be ACKed within 0.1 s and answered within 0.5 s; a chip
-that does not is woken and configured again (it may have been reset or unpowered). A NACK makes
-the driver repeat its command.
+type A) every 0.1 s. Each command must be ACKed within 0.25 s and answered within 0.5 s (the chip
+ACKs within a few milliseconds; the margin is for a busy Pi); a chip that does not is woken and
+configured again (it may have been reset or unpowered). An answer that arrives after its command
+timed out is counted as late and ignored. A NACK makes the driver repeat its command.
 
 Removal: a card not found for 0.35 s (three polls) is gone. (Adafruit's and libnfc's loops poll
 the same way; neither names a removal timeout, so this one is ours.)
@@ -40,7 +41,7 @@ SAM_CONFIGURATION = 0x14
 RF_CONFIGURATION = 0x32
 IN_LIST_PASSIVE_TARGET = 0x4A
 
-ACK_TIMEOUT = 0.1
+ACK_TIMEOUT = 0.25
 RESPONSE_TIMEOUT = 0.5
 POLL_INTERVAL = 0.1
 UID_LENGTHS = (4, 7, 10)
@@ -167,6 +168,8 @@ class Pn532Driver(Driver):
         self.next_poll = 0.0
         self.firmware: str | None = None
         self.timeouts = 0
+        self.late_answers = 0
+        self.timed_out: int | None = None  # the command that timed out last
         self.nacks = 0
         self.error_frames = 0
         self.polls = 0
@@ -197,6 +200,7 @@ class Pn532Driver(Driver):
             limit = RESPONSE_TIMEOUT if p.acked else ACK_TIMEOUT
             if now - p.sent > limit:
                 self.timeouts += 1
+                self.timed_out = p.command
                 self.last_error = (f"the PN532 did not {'answer' if p.acked else 'acknowledge'} command "
                                    f"{p.command:#04x} within {limit:.1f} s; waking it again")
                 self.ready = False
@@ -224,6 +228,10 @@ class Pn532Driver(Driver):
             self.last_error = "the PN532 sent an error frame (it could not parse our command)"
             self.pending = None
             self._wake(now)
+            return []
+        if len(body) >= 2 and body[0] == CHIP_TFI and self.timed_out is not None and body[1] == self.timed_out + 1 \
+                and (p is None or body[1] != p.command + 1):
+            self.late_answers += 1  # the answer to a command we gave up on: not an error of the line
             return []
         if len(body) < 2 or body[0] != CHIP_TFI or p is None or body[1] != p.command + 1:
             self.scanner.note_bad("unexpected answer")
@@ -261,4 +269,4 @@ class Pn532Driver(Driver):
 
     def stats(self) -> dict[str, Any]:
         return {**super().stats(), "firmware": self.firmware, "polls": self.polls, "timeouts": self.timeouts,
-                "nacks": self.nacks, "error_frames": self.error_frames}
+                "late_answers": self.late_answers, "nacks": self.nacks, "error_frames": self.error_frames}
