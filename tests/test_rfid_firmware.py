@@ -40,11 +40,13 @@ def test_simulated_board_says_hello_heartbeats_and_answers_identify(tmp_path):
         port = serial.Serial(sim.port, 115200, timeout=0.1)
         scanner = board.BoardScanner()
         messages: list[board.Message] = []
+        raw: list[bytes] = []
 
         def read_until(kind: int, timeout: float = 3.0) -> board.Message:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 for frame in scanner.feed(port.read(256)):
+                    raw.append(frame)
                     messages.append(board.decode_message(frame))
                 for m in messages:
                     if m.kind == kind:
@@ -54,6 +56,9 @@ def test_simulated_board_says_hello_heartbeats_and_answers_identify(tmp_path):
 
         boot_beat = read_until(board.MSG_HEARTBEAT)  # the board announces itself at power-up
         assert int.from_bytes(boot_beat.args[:4], "big") == 0
+        # byte for byte what the Python side builds: avr-libc's _crc_ccitt_update and ours agree
+        assert raw[0] == board.encode_frame(0, bytes([board.MSG_HELLO, 1, 1, 0, 6, 0]))
+        assert raw[0].hex(" ").upper() == "0B 10 01 01 01 00 06 00 29 2D 7E"  # docs/serial-protocol.md
         sim.place(5, "04A1B2C3D4E5F6")
         present = read_until(board.MSG_TAG_PRESENT)
         assert present.args == bytes([5, 7]) + bytes.fromhex("04A1B2C3D4E5F6")

@@ -20,7 +20,9 @@
 #error "READER_COUNT must be 1..6 (chip-selects are PD2..PD7)"
 #endif
 
-#define BAUD 115200
+#ifndef BAUD
+#define BAUD 115200UL
+#endif
 #define POLL_INTERVAL_MS 100    /* every reader is polled this often */
 #define HEARTBEAT_INTERVAL_MS 1000
 #define FAULT_RETRY_MS 1000     /* a faulty module is looked at again this often */
