@@ -10,6 +10,7 @@ import sys
 COMMAND_MODULES = [
     "companion.commands",        # serve, demo, replay, export
     "card_tags.commands",        # tags print/size, deck copy/check/import-csv/export-csv, pair ...
+    "companion.scan.commands",   # scan, mat print, bench scan
 ]
 
 

@@ -233,9 +233,7 @@ class Session:
 
     def public_view(self) -> dict[str, Any]:
         with self._lock:
-            return {"game_id": self.game_id, "game": self.derived.start["game"], "title": self.ruleset.title,
-                    "started": self.derived.entries[0].event.ts, "actions": self.ruleset.actions(self.state),
-                    **self.ruleset.public_view(self.state)}
+            return public_view(self.derived, self.game_id)
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         with self._lock:
@@ -298,6 +296,13 @@ class Session:
                 q.put_nowait(message)
             except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
                 self.unsubscribe(q)
+
+
+def public_view(derived: Derived, game_id: int) -> dict[str, Any]:
+    """What the table's tablet and every watcher see of a game."""
+    return {"game_id": game_id, "game": derived.start["game"], "title": derived.ruleset.title,
+            "started": derived.entries[0].event.ts, "actions": derived.ruleset.actions(derived.state),
+            **derived.ruleset.public_view(derived.state)}
 
 
 def public_entry(entry: Entry, ruleset: Ruleset) -> dict[str, Any]:

@@ -1,0 +1,185 @@
+"""Calibration of the play mat: four ArUco markers give camera pixels -> mat millimetres.
+
+The markers (OpenCV's ArUco dictionary 4x4_50, ids 0-3) sit inside the four corners of the play
+area, each a ``MARKER_MM`` black square on a white paper square (``companion mat print`` prints
+them at 100% scale). Their sixteen corners are known in mat millimetres, so finding three or
+four of them in a frame gives the homography from frame pixels to the mat, and zones (zones.py)
+can be defined once, in millimetres, whatever the camera's height and angle.
+
+A camera that gets bumped is noticed the next time the markers are looked for (every second, and
+at once when most of the frame changes): when the markers seen are no longer where the current
+calibration expects them, the homography is recomputed from the markers in view. If fewer than
+three are in view (hands over them), the calibration is marked stale and the pipeline holds
+its zone assignments until the markers are visible again, rather than seat cards wrongly.
+
+Marker layout (mat mm, origin at the far-left corner; seat 1 sits at the near edge)::
+
+    0 ──────────────── 1      far edge (y = 0)
+    │                  │
+    │     play area    │
+    │                  │
+    3 ──────────────── 2      near edge (y = 600)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MAT_MM = (900.0, 600.0)
+MARKER_MM = 50.0               # the black square of each marker
+MARKER_INSET_MM = 10.0         # from the mat's edges to the marker's black square
+MARKER_PAPER_MARGIN_MM = 7.0   # white paper around the black square (ArUco needs a light border)
+DICTIONARY = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)      # far-left, far-right, near-right, near-left
+MOVE_TOLERANCE_PX = 4.0        # a marker this far from where calibration expects it: the camera moved
+MIN_MARKERS = 3
+
+
+def marker_corners_mm(mat_mm=MAT_MM) -> dict[int, np.ndarray]:
+    """Each marker's black-square corners in mat mm, in ArUco's order (TL, TR, BR, BL)."""
+    w, h = mat_mm
+    s, m = MARKER_MM, MARKER_INSET_MM
+    origins = {0: (m, m), 1: (w - m - s, m), 2: (w - m - s, h - m - s), 3: (m, h - m - s)}
+    return {i: np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], dtype=np.float64)
+            for i, (x, y) in origins.items()}
+
+
+MARKERS = marker_corners_mm()
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """The marker's black square (with its bit pattern) as a greyscale image side_px wide."""
+    dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    return cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def detect_markers(gray: np.ndarray, max_width: int = 960) -> dict[int, np.ndarray]:
+    """Our four markers found in a frame: id -> 4x2 corners in frame pixels.
+
+    Markers are big (50 mm), so detection runs on a frame downscaled to at most max_width
+    pixels wide, which keeps it a few milliseconds even at 1920x1080.
+    """
+    if gray.ndim == 3:
+        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
+    scale = min(1.0, max_width / gray.shape[1])
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    corners, ids, _ = _detector().detectMarkers(small)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for marker_corners, marker_id in zip(corners, ids.ravel()):
+        if int(marker_id) in MARKER_IDS:
+            found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float64) / scale
+    return found
+
+
+def homography_from_markers(found: dict[int, np.ndarray], mat_mm=MAT_MM) -> np.ndarray | None:
+    """Frame pixels -> mat mm from the markers found (at least MIN_MARKERS), or None."""
+    if len(found) < MIN_MARKERS:
+        return None
+    layout = marker_corners_mm(mat_mm)
+    src = np.concatenate([found[i] for i in sorted(found)])
+    dst = np.concatenate([layout[i] for i in sorted(found)])
+    h, _ = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+    return h
+
+
+@dataclass
+class CalibrationState:
+    status: str           # "waiting for markers" | "calibrated" | "stale"
+    detail: str
+    markers_seen: int
+    recalibrations: int
+    last_check: float
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "detail": self.detail, "markers_seen": self.markers_seen,
+                "recalibrations": self.recalibrations, "last_check": self.last_check}
+
+
+class Calibration:
+    """The current frame -> mat homography, kept up to date from the markers.
+
+    ``fixed`` gives a homography that is trusted without markers (a saved calibration, or the
+    virtual table's ground truth in tests); markers seen later still override it if they move.
+    """
+
+    def __init__(self, mat_mm=MAT_MM, fixed: np.ndarray | None = None, tolerance_px: float = MOVE_TOLERANCE_PX):
+        self.mat_mm = tuple(mat_mm)
+        self.tolerance_px = tolerance_px
+        self.homography: np.ndarray | None = None if fixed is None else np.asarray(fixed, dtype=np.float64)
+        self.stale = False
+        self.recalibrations = 0
+        self.markers_seen = 0
+        self.last_check = 0.0
+        self.detail = "calibration given" if fixed is not None else "looking for the four mat markers"
+        self.last_markers: dict[int, np.ndarray] = {}
+
+    @property
+    def ready(self) -> bool:
+        """True when frame positions can be turned into mat positions (and zones) with confidence."""
+        return self.homography is not None and not self.stale
+
+    def expected_markers(self) -> dict[int, np.ndarray]:
+        """Where the current calibration expects each marker's corners in the frame."""
+        if self.homography is None:
+            return {}
+        inverse = np.linalg.inv(self.homography)
+        return {i: cv2.perspectiveTransform(c.reshape(-1, 1, 2), inverse).reshape(4, 2)
+                for i, c in marker_corners_mm(self.mat_mm).items()}
+
+    def update(self, gray: np.ndarray, now: float | None = None) -> str:
+        """Look for the markers; recalibrate when they moved. Returns what happened, in words."""
+        self.last_check = time.monotonic() if now is None else now
+        found = detect_markers(gray)
+        self.markers_seen = len(found)
+        self.last_markers = found
+        if not found:
+            self.detail = "no mat markers in view" + ("; keeping the last calibration" if self.homography is not None else "")
+            return self.detail
+        expected = self.expected_markers()
+        moved = [i for i, c in found.items() if i in expected and
+                 float(np.linalg.norm(c - expected[i], axis=1).mean()) > self.tolerance_px]
+        if self.homography is not None and not moved and not self.stale:
+            self.detail = f"steady ({len(found)} of 4 markers in view)"
+            return self.detail
+        h = homography_from_markers(found, self.mat_mm)
+        if h is None:
+            if self.homography is not None:
+                self.stale = True
+                self.detail = (f"the camera moved: {len(found)} of 4 markers in view, "
+                               f"{MIN_MARKERS} are needed to recalibrate")
+            else:
+                self.detail = f"{len(found)} of 4 mat markers in view; {MIN_MARKERS} are needed to calibrate"
+            return self.detail
+        first = self.homography is None
+        self.homography = h
+        self.stale = False
+        if first:
+            self.detail = f"calibrated from {len(found)} markers"
+        else:
+            self.recalibrations += 1
+            self.detail = f"the camera moved; recalibrated from {len(found)} markers"
+        return self.detail
+
+    def to_mat(self, points_px) -> np.ndarray:
+        """Frame pixels (N x 2) -> mat mm (N x 2). Requires a homography."""
+        pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_frame(self, points_mm) -> np.ndarray:
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def state(self) -> CalibrationState:
+        status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
+        return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)

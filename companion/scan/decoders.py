@@ -1,0 +1,172 @@
+"""QR decoding backends behind one call: ``decode(gray) -> list[Detection]``.
+
+Three backends, chosen by name with ``make_decoder``:
+
+- ``zxing``  (default): zxing-cpp. The fastest and most tolerant of the three here; it can also
+  report codes it *located* but could not decode (``decode_with_misses``), which the pipeline
+  uses to look again at those regions upscaled.
+- ``pyzbar``: the ZBar library. A second opinion and the baseline of ``companion bench scan``.
+- ``opencv``: OpenCV's QRCodeDetector, for comparison only (slow on crowded frames).
+
+Every backend returns the code's text and its four corners in frame pixels, so the pipeline
+can place the card on the mat whatever decoded it. Decoders see greyscale frames (a camera's
+Y plane, or a converted BGR frame): colour adds nothing to a black-and-white code.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+NAMES = ("zxing", "pyzbar", "opencv")
+DEFAULT = "zxing"
+
+
+@dataclass(frozen=True, eq=False)
+class Detection:
+    """One QR code found in a frame: its text and its corners (4 x 2, frame pixels)."""
+
+    text: str
+    corners: np.ndarray = field(repr=False)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    def side_px(self) -> float:
+        """Mean side length in pixels (the size of the code as the camera sees it)."""
+        rolled = np.roll(self.corners, -1, axis=0)
+        return float(np.linalg.norm(rolled - self.corners, axis=1).mean())
+
+    def shifted(self, dx: float, dy: float, scale: float = 1.0) -> "Detection":
+        """The same detection in the coordinates of a larger frame (a crop at dx, dy, upscaled by scale)."""
+        return Detection(self.text, self.corners / scale + np.array([dx, dy], dtype=np.float32))
+
+
+def _as_gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 3:
+        import cv2
+
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return np.ascontiguousarray(image)
+
+
+class ZxingDecoder:
+    """zxing-cpp, restricted to QR codes (what our tags are) unless told to read every format.
+
+    ``try_rotate``/``try_invert``/``try_downscale`` are off for the pipeline: a QR code reads at
+    any rotation anyway, our tags are dark on light, and our tags are small in the frame, so
+    the downscaled passes only cost time. ``thorough=True`` turns them on (``companion scan``).
+    """
+
+    name = "zxing"
+
+    def __init__(self, thorough: bool = False):
+        import zxingcpp
+
+        self._zx = zxingcpp
+        self.thorough = thorough
+        self.formats = zxingcpp.BarcodeFormat.QRCode
+        if thorough:
+            self.formats = zxingcpp.BarcodeFormat.QRCode | zxingcpp.BarcodeFormat.MicroQRCode
+
+    def _read(self, gray: np.ndarray, errors: bool, binarizer=None):
+        zx = self._zx
+        kwargs = dict(formats=self.formats, try_rotate=self.thorough, try_downscale=self.thorough,
+                      try_invert=self.thorough, return_errors=errors)
+        if binarizer is not None:
+            kwargs["binarizer"] = binarizer
+        return zx.read_barcodes(_as_gray(gray), **kwargs)
+
+    @staticmethod
+    def _corners(barcode) -> np.ndarray:
+        p = barcode.position
+        return np.array([[p.top_left.x, p.top_left.y], [p.top_right.x, p.top_right.y],
+                         [p.bottom_right.x, p.bottom_right.y], [p.bottom_left.x, p.bottom_left.y]],
+                        dtype=np.float32)
+
+    def decode(self, gray: np.ndarray) -> list[Detection]:
+        return [Detection(b.text, self._corners(b)) for b in self._read(gray, errors=False) if b.valid]
+
+    def decode_with_misses(self, gray: np.ndarray, binarizer=None) -> tuple[list[Detection], list[np.ndarray]]:
+        """Decoded codes, and the corners of codes located but not decoded (worth a second look)."""
+        found, misses = [], []
+        for b in self._read(gray, errors=True, binarizer=binarizer):
+            if b.valid:
+                found.append(Detection(b.text, self._corners(b)))
+            else:
+                misses.append(self._corners(b))
+        return found, _distinct_regions(misses, found)
+
+    def decode_hard(self, gray: np.ndarray) -> list[Detection]:
+        """A second, differently binarised pass, for a small region that failed the first time."""
+        return [Detection(b.text, self._corners(b))
+                for b in self._read(gray, errors=False, binarizer=self._zx.Binarizer.GlobalHistogram) if b.valid]
+
+
+def _distinct_regions(misses: list[np.ndarray], found: list[Detection]) -> list[np.ndarray]:
+    """Failed attempts, one per place (zxing may report one code twice), none where a code was read."""
+    out: list[np.ndarray] = []
+    taken = [d.corners for d in found]
+    for corners in misses:
+        centre, side = corners.mean(axis=0), np.linalg.norm(corners[1] - corners[0])
+        if all(np.linalg.norm(centre - other.mean(axis=0)) > 0.5 * max(side, 1.0) for other in taken + out):
+            out.append(corners)
+    return out
+
+
+class PyzbarDecoder:
+    """ZBar through pyzbar, restricted to QR codes."""
+
+    name = "pyzbar"
+
+    def __init__(self, thorough: bool = False):
+        from pyzbar import pyzbar
+
+        self._pyzbar = pyzbar
+        self._symbols = None if thorough else [pyzbar.ZBarSymbol.QRCODE]
+
+    def decode(self, gray: np.ndarray) -> list[Detection]:
+        found = []
+        for result in self._pyzbar.decode(_as_gray(gray), symbols=self._symbols):
+            if result.type not in ("QRCODE", "SQCODE") and self._symbols is not None:
+                continue
+            points = np.array([[p.x, p.y] for p in result.polygon], dtype=np.float32)
+            if len(points) != 4:  # ZBar gives a convex hull; a QR code always has four corners
+                r = result.rect
+                points = np.array([[r.left, r.top], [r.left + r.width, r.top],
+                                   [r.left + r.width, r.top + r.height], [r.left, r.top + r.height]],
+                                  dtype=np.float32)
+            found.append(Detection(result.data.decode("utf-8", errors="replace"), points))
+        return found
+
+
+class OpenCVDecoder:
+    """OpenCV's QRCodeDetector (multi-code). For comparison in the benchmark."""
+
+    name = "opencv"
+
+    def __init__(self, thorough: bool = False):
+        import cv2
+
+        self._detector = cv2.QRCodeDetector()
+
+    def decode(self, gray: np.ndarray) -> list[Detection]:
+        ok, texts, points, _ = self._detector.detectAndDecodeMulti(_as_gray(gray))
+        if not ok or points is None:
+            return []
+        return [Detection(text, np.asarray(corners, dtype=np.float32).reshape(4, 2))
+                for text, corners in zip(texts, points) if text]
+
+
+_BACKENDS = {"zxing": ZxingDecoder, "pyzbar": PyzbarDecoder, "opencv": OpenCVDecoder}
+
+
+def make_decoder(name: str = DEFAULT, thorough: bool = False):
+    """A decoder by name ("zxing", "pyzbar" or "opencv"); ValueError naming the choices otherwise."""
+    try:
+        backend = _BACKENDS[name]
+    except KeyError:
+        raise ValueError(f"unknown decoder {name!r}; choose one of {', '.join(NAMES)}") from None
+    return backend(thorough=thorough)

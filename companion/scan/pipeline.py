@@ -1,0 +1,418 @@
+"""The scan pipeline: frames in, debounced ``card_seen`` / ``card_gone`` events out.
+
+    source ─▶ reader thread ─▶ latest frame ─▶ decode (incremental) ─▶ classify ─▶ mat position
+                 (watchdog)                                                         (calibration)
+                                                       on_event(kind, data) ◀─ tracker ◀─ zone
+
+It runs in its own thread (``start``/``stop``); ``process(frame)`` does one frame synchronously
+(tests, ``bench``). What it does with each code it reads:
+
+- a tag of ours for the current game: placed on the mat through the calibration homography,
+  assigned to a zone, and fed to the tracker, which debounces it into events;
+- a tag of ours for another game, a damaged tag (its check character fails) and any foreign
+  code (a URL, a product barcode...): ignored, and counted in ``stats()`` with its text and why.
+
+The watchdog (after Frigate's): the source is read in its own thread, which the pipeline never
+waits on for more than a fraction of a second. A source that raises is *failed*; one that
+delivers no frame for ``stall_timeout`` seconds (5 by default) is *stalled*. Either way the
+pipeline abandons that reader, waits (backoff: 0.5 s, 1 s, 2 s... up to 30 s) and reopens the
+source, while the rest of the service (the dashboard, the game) runs on. Cards on the table are
+neither taken away during the outage nor counted again after it: the tracker is simply not fed
+while there are no frames, and resumes with a fresh absence window.
+"""
+from __future__ import annotations
+
+import collections
+import logging
+import math
+import statistics
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from card_tags import payload as tag_payload
+
+from .calibration import Calibration
+from .decoders import Detection, make_decoder
+from .incremental import IncrementalDecoder
+from .sources import EndOfSource, FrameSource
+from .tracker import Sighting, Tracker, TrackerSettings
+from .zones import ZoneMap
+
+log = logging.getLogger(__name__)
+
+EventSink = Callable[[str, dict], None]
+RECENT_IGNORED = 8
+IGNORED_MEMORY_S = 5.0
+
+
+@dataclass
+class Seen:
+    """A code read in a frame, and what the pipeline made of it."""
+
+    text: str
+    kind: str                        # "card" | "other-game" | "damaged" | "foreign"
+    reason: str
+    corners: np.ndarray = field(repr=False)
+    ref: tag_payload.CardRef | None = None
+    mat_xy: tuple[float, float] | None = None
+    zone: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"text": self.text, "kind": self.kind, "reason": self.reason,
+                "card": self.ref.key if self.ref else None, "zone": self.zone,
+                "mat_xy": None if self.mat_xy is None else [round(self.mat_xy[0], 1), round(self.mat_xy[1], 1)],
+                "corners": np.round(self.corners, 1).tolist()}
+
+
+def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None]:
+    """What a code is to a table playing ``game``: (kind, reason, card)."""
+    try:
+        ref = tag_payload.decode(text)
+    except tag_payload.PayloadError as exc:
+        return ("damaged" if tag_payload.is_ours(text) else "foreign"), str(exc), None
+    if ref.game != game:
+        return "other-game", f"a {ref.game} tag; this table is playing {game}", ref
+    return "card", f"{ref.key} of {game}", ref
+
+
+def _marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
+    """A marker's box in the frame, with its white paper border."""
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    m = (x1 - x0) * 0.3
+    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
+
+
+class _Reader(threading.Thread):
+    """Opens a source and reads it, keeping only the newest frame. Never waited on for long."""
+
+    def __init__(self, source: FrameSource):
+        super().__init__(name=f"scan-source {source.name}", daemon=True)
+        self.source = source
+        self.cond = threading.Condition()
+        self.frame: np.ndarray | None = None
+        self.seq = 0
+        self.error: BaseException | None = None
+        self.abandoned = False
+        self.orphaned = False
+
+    def run(self) -> None:
+        try:
+            self.source.open()
+            while not self.abandoned:
+                frame = self.source.read()
+                if self.abandoned:
+                    break
+                if frame is None:
+                    time.sleep(0.005)
+                    continue
+                with self.cond:
+                    self.frame, self.seq = frame, self.seq + 1
+                    self.cond.notify_all()
+        except BaseException as exc:  # the watchdog reports it and reopens the source
+            with self.cond:
+                self.error = exc
+                self.cond.notify_all()
+        finally:
+            if not self.orphaned:
+                _quietly(self.source.close)
+
+    def next_frame(self, after_seq: int, timeout: float) -> tuple[np.ndarray | None, int, BaseException | None]:
+        with self.cond:
+            self.cond.wait_for(lambda: self.seq != after_seq or self.error is not None, timeout)
+            if self.seq != after_seq:
+                return self.frame, self.seq, None
+            return None, self.seq, self.error
+
+    def abandon(self, join_s: float = 1.0) -> None:
+        """Stop reading. A reader stuck inside read() is closed from outside and left behind."""
+        self.abandoned = True
+        self.join(join_s)
+        if self.is_alive():
+            self.orphaned = True
+            closer = threading.Thread(target=_quietly, args=(self.source.close,), daemon=True)
+            closer.start()
+            closer.join(join_s)
+
+
+def _quietly(fn) -> None:
+    try:
+        fn()
+    except Exception:  # closing a broken device: nothing more to do
+        log.debug("closing a source failed", exc_info=True)
+
+
+class ScanPipeline:
+    """See the module docstring. ``homography`` (frame px -> mat mm) skips marker calibration."""
+
+    def __init__(self, source: FrameSource | None, decoder="zxing", zones: ZoneMap | None = None,
+                 game: str = "bom-battle", on_event: EventSink | None = None, homography=None, *,
+                 incremental: bool = True, tracker: TrackerSettings | None = None,
+                 stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
+                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic):
+        self.source = source
+        self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
+        self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
+        self.zones = zones or ZoneMap.for_game(game, 2)
+        self.game = game
+        self.on_event = on_event or (lambda kind, data: None)
+        self.calibration = Calibration(self.zones.mat_mm, fixed=homography)
+        self.tracker_settings = tracker or TrackerSettings()
+        self.tracker = Tracker(self.zones, self.tracker_settings)
+        self.stall_timeout = stall_timeout
+        self.backoff = backoff
+        self.calibrate_every_s = calibrate_every_s
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reader: _Reader | None = None
+        self.state = "stopped"
+        self.last_error = ""
+        self.last_error_at: float | None = None
+        self.reopens = 0
+        self.next_retry_at: float | None = None
+        self.frames = 0
+        self.events_sent = 0
+        self.event_errors = 0
+        self._frame_times: collections.deque[float] = collections.deque(maxlen=60)
+        self._process_ms: collections.deque[float] = collections.deque(maxlen=120)
+        self.ignored = {"foreign": 0, "other-game": 0, "damaged": 0}
+        self.recent_ignored: collections.deque[dict] = collections.deque(maxlen=RECENT_IGNORED)
+        self._ignored_last: dict[str, float] = {}
+        self._last_frame: np.ndarray | None = None
+        self._last_seen: list[Seen] = []
+        self._hold_reason = ""
+        self._calibrate_at: float | None = None
+
+    @property
+    def decoder_name(self) -> str:
+        return self.decoder.name if self.decoder else self.base_decoder.name
+
+    # --- one frame ----------------------------------------------------------------------------
+
+    def process(self, frame: np.ndarray, now: float | None = None) -> list[tuple[str, dict]]:
+        """Decode one frame, update the tracker, send and return the events it causes."""
+        now = self.clock() if now is None else now
+        started = time.perf_counter()
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._maybe_calibrate(gray, now)
+        detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
+        with self._lock:
+            seen = [self._understand(d) for d in detections]
+            self._count_ignored(seen, now)
+            events = self._track(seen, now)
+            self._last_frame, self._last_seen = frame, seen
+            self.frames += 1
+            self._frame_times.append(now)
+            self._process_ms.append((time.perf_counter() - started) * 1000)
+        for kind, data in events:
+            self._send(kind, data)
+        return events
+
+    def _maybe_calibrate(self, gray: np.ndarray, now: float) -> None:
+        changed_a_lot = self.decoder is not None and self.decoder.stats.last_dirty_fraction > 0.45
+        if self._calibrate_at is None or now >= self._calibrate_at or changed_a_lot:
+            self.calibration.update(gray, now)
+            self._calibrate_at = now + self.calibrate_every_s
+            if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
+                markers = self.calibration.last_markers or self.calibration.expected_markers()
+                self.decoder.ignore = [_marker_box(c) for c in markers.values()]
+
+    def _understand(self, detection: Detection) -> Seen:
+        kind, reason, ref = classify(detection.text, self.game)
+        seen = Seen(detection.text, kind, reason, detection.corners, ref)
+        if kind == "card" and self.calibration.homography is not None:
+            x, y = self.calibration.to_mat([detection.center])[0]
+            seen.mat_xy = (float(x), float(y))
+            seen.zone = self.zones.zone_at(seen.mat_xy)
+        return seen
+
+    def _count_ignored(self, seen: list[Seen], now: float) -> None:
+        """Count each ignored code once per appearance, not once per frame it stays in view.
+
+        A code read again within IGNORED_MEMORY_S of its last reading is the same appearance
+        (a decoder may miss it for a frame or two)."""
+        for s in seen:
+            if s.kind == "card":
+                continue
+            last = self._ignored_last.get(s.text)
+            self._ignored_last[s.text] = now
+            if last is not None and now - last <= IGNORED_MEMORY_S:
+                continue
+            self.ignored[s.kind] += 1
+            for entry in list(self.recent_ignored):
+                if entry["text"] == s.text[:80]:
+                    self.recent_ignored.remove(entry)
+            self.recent_ignored.appendleft({"text": s.text[:80], "kind": s.kind, "why": s.reason})
+        if len(self._ignored_last) > 256:  # forget codes long out of view
+            self._ignored_last = {t: at for t, at in self._ignored_last.items() if now - at <= IGNORED_MEMORY_S}
+
+    def _track(self, seen: list[Seen], now: float) -> list[tuple[str, dict]]:
+        if not self.calibration.ready:
+            # without a trustworthy mat position no zone can be trusted: hold what is reported
+            self._hold_reason = self.calibration.detail
+            return []
+        self._hold_reason = ""
+        sightings = []
+        for s in seen:
+            if s.kind == "card" and s.mat_xy is not None:
+                top = self.calibration.to_mat(s.corners[:2])
+                angle = math.degrees(math.atan2(top[1][1] - top[0][1], top[1][0] - top[0][0]))
+                sightings.append(Sighting(s.ref.key, s.mat_xy, angle))
+        return self.tracker.update(sightings, now)
+
+    def _send(self, kind: str, data: dict) -> None:
+        try:
+            self.on_event(kind, data)
+            self.events_sent += 1
+        except Exception as exc:  # the game refusing or failing must not stop the camera
+            self.event_errors += 1
+            log.exception("the session did not take %s %s", kind, data)
+            self.last_error = f"sending {kind} {data.get('card')}: {exc}"
+
+    # --- configuration while running -------------------------------------------------------------
+
+    def set_layout(self, zones: ZoneMap, game: str) -> None:
+        """A new game at the table: its zones, and a tracker that starts from what it then sees."""
+        with self._lock:
+            self.game = game
+            self.zones = zones
+            self.tracker = Tracker(zones, self.tracker_settings)
+            if self.calibration.mat_mm != zones.mat_mm:
+                self.calibration = Calibration(zones.mat_mm)
+                self._calibrate_at = None
+
+    def recalibrate(self) -> str:
+        """Forget the calibration and look for the markers again on the next frame."""
+        with self._lock:
+            self.calibration = Calibration(self.zones.mat_mm)
+            self._calibrate_at = None
+        return self.calibration.detail
+
+    # --- the thread and its watchdog -----------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="scan-pipeline", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout)
+        self.state = "stopped"
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            self._set_state("opening" if self.reopens == 0 and failures == 0 else "reopening")
+            reader = _Reader(self.source)
+            self._reader = reader
+            reader.start()
+            outcome, ran_for = self._consume(reader)
+            reader.abandon()
+            if outcome in ("stopped", "ended"):
+                break
+            failures = 0 if ran_for > 10.0 else failures + 1
+            delay = min(self.backoff[0] * 2 ** max(failures - 1, 0), self.backoff[1])
+            self.next_retry_at = self.clock() + delay
+            self._stop.wait(delay)
+            self.next_retry_at = None
+            if not self._stop.is_set():
+                self.reopens += 1
+                self._set_state("reopening")
+        if self.state not in ("ended",):
+            self._set_state("stopped")
+
+    def _consume(self, reader: _Reader) -> tuple[str, float]:
+        """Process frames from one reader until it fails, stalls or the pipeline stops."""
+        started = last_frame = self.clock()
+        seq, got_any = 0, False
+        while not self._stop.is_set():
+            frame, seq, error = reader.next_frame(seq, timeout=0.2)
+            now = self.clock()
+            if frame is not None:
+                if not got_any:
+                    got_any = True
+                    self.tracker.resume(now)  # an outage is not an absence
+                    self._set_state("running")
+                last_frame = now
+                try:
+                    self.process(frame, now)
+                except Exception as exc:  # a bad frame must not kill the camera thread
+                    log.exception("processing a frame failed")
+                    self._fail(f"processing a frame: {exc!r}")
+                continue
+            if isinstance(error, EndOfSource):
+                self._set_state("ended")
+                self.last_error = str(error)
+                return "ended", now - started
+            if error is not None:
+                self._fail(f"{type(error).__name__}: {error}", "failed")
+                return "failed", now - started
+            if now - last_frame > self.stall_timeout:
+                waited = now - last_frame
+                self._fail(f"no frame from {self.source.name} for {waited:.1f} s", "stalled")
+                return "stalled", now - started
+        return "stopped", self.clock() - started
+
+    def _fail(self, message: str, state: str | None = None) -> None:
+        with self._lock:
+            self.last_error = message
+            self.last_error_at = time.time()
+            if state:
+                self.state = state
+        log.warning("camera: %s", message)
+
+    def _set_state(self, state: str) -> None:
+        with self._lock:
+            self.state = state
+
+    # --- what the dashboard shows ----------------------------------------------------------------
+
+    def stats(self) -> dict:
+        with self._lock:
+            times = list(self._frame_times)
+            fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
+            return {
+                "source": self.source.name if self.source else None,
+                "source_info": self.source.describe() if self.source else None,
+                "state": self.state,
+                "last_error": self.last_error,
+                "last_error_at": self.last_error_at,
+                "reopens": self.reopens,
+                "next_retry_in_s": None if self.next_retry_at is None else round(max(self.next_retry_at - self.clock(), 0), 1),
+                "fps": round(fps, 1),
+                "decoder": self.decoder_name,
+                "frames": self.frames,
+                "ms_per_frame": round(statistics.median(self._process_ms), 2) if self._process_ms else None,
+                "foreign_codes": self.ignored["foreign"],
+                "other_game_tags": self.ignored["other-game"],
+                "damaged_tags": self.ignored["damaged"],
+                "recent_ignored": list(self.recent_ignored),
+                "cards_tracked": len(self.tracker.tracked()),
+                "cards": self.tracker.tracked(),
+                "holding": self._hold_reason,
+                "calibration": self.calibration.state().as_dict(),
+                "decode": self.decoder.stats.as_dict() if self.decoder else None,
+                "events_sent": self.events_sent,
+                "event_errors": self.event_errors,
+                "game": self.game,
+            }
+
+    def tracked(self) -> list[dict]:
+        """Each confirmed card with its zone and mat position (mm), for the table view."""
+        with self._lock:
+            return self.tracker.tracked()
+
+    def snapshot(self) -> tuple[np.ndarray | None, list[Seen], Calibration, ZoneMap]:
+        """The newest frame and what was read in it, for the calibration preview."""
+        with self._lock:
+            return self._last_frame, list(self._last_seen), self.calibration, self.zones

@@ -1,0 +1,337 @@
+"""Frame sources behind one interface: ``open()``, ``read()``, ``close()``, ``name``, ``describe()``.
+
+- ``Picamera2Source``: the Raspberry Pi camera through picamera2 (only when it is importable:
+  on Raspberry Pi OS, ``apt install python3-picamera2`` and a venv made with
+  ``--system-site-packages``). It reads the Y plane of a YUV420 stream, which is already the
+  greyscale image the decoders want, so no colour conversion is spent on it.
+- ``OpenCVCameraSource``: a USB webcam (V4L2 on Linux) or any path/URL OpenCV can open.
+- ``FileSource``: a video file, or a folder of images played in name order.
+- ``VirtualTableSource``: the simulated table (demo, tests, benchmark).
+
+``read()`` returns a frame (BGR or greyscale numpy array), or None when no frame is ready yet;
+it raises ``SourceError`` when the device fails (unplugged...) and ``EndOfSource`` when a file
+has no more frames. A source may be opened again after ``close()``: the pipeline's watchdog
+does exactly that when a source fails or stalls. ``open_source(spec)`` turns a ``--source``
+string into a source.
+"""
+from __future__ import annotations
+
+import abc
+import glob
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm", ".ppm"}
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpeg", ".mjpg", ".h264"}
+
+
+class SourceError(RuntimeError):
+    """A source that cannot be opened or stopped working. The message says which and why."""
+
+
+class EndOfSource(Exception):
+    """A file or folder has no more frames (not a failure: the table stays as last seen)."""
+
+
+class FrameSource(abc.ABC):
+    name = "source"
+
+    def open(self) -> None:
+        """Acquire the device or file. May raise SourceError."""
+
+    @abc.abstractmethod
+    def read(self) -> np.ndarray | None:
+        """The next frame, or None if none is ready yet."""
+
+    def close(self) -> None:
+        """Release the device or file; the source may be opened again afterwards."""
+
+    def describe(self) -> dict:
+        return {"name": self.name, "kind": type(self).__name__}
+
+
+class _Pacer:
+    """Keeps a source to a frame rate (a file or the virtual table would otherwise race)."""
+
+    def __init__(self, fps: float | None):
+        self.interval = 1.0 / fps if fps else 0.0
+        self.next = 0.0
+
+    def wait(self) -> None:
+        if not self.interval:
+            return
+        now = time.monotonic()
+        if self.next > now:
+            time.sleep(self.next - now)
+            now = self.next
+        self.next = max(self.next + self.interval, now - self.interval)  # no burst after a pause
+
+
+class VirtualTableSource(FrameSource):
+    """Frames rendered from a VirtualTable at a steady frame rate."""
+
+    def __init__(self, table, fps: float = 30.0):
+        self.table = table
+        self.fps = fps
+        self.name = f"virtual table {table.width}x{table.height}"
+        self._pacer = _Pacer(fps)
+
+    def open(self) -> None:
+        self._pacer = _Pacer(self.fps)
+
+    def read(self) -> np.ndarray:
+        self._pacer.wait()
+        return self.table.render()
+
+    def describe(self) -> dict:
+        return {"name": self.name, "kind": "virtual", "resolution": [self.table.width, self.table.height], "fps": self.fps}
+
+
+class OpenCVCameraSource(FrameSource):
+    """A camera through OpenCV: a device index (0), a device path (/dev/video0) or a stream URL."""
+
+    def __init__(self, index_or_path: int | str = 0, width: int | None = 1280, height: int | None = 720,
+                 fps: float | None = 30):
+        self.device = index_or_path
+        self.width, self.height, self.fps = width, height, fps
+        self.name = f"camera {index_or_path}"
+        self._cap = None
+
+    def open(self) -> None:
+        import cv2
+
+        device = self.device
+        if isinstance(device, str) and device.isdigit():
+            device = int(device)
+        backend = cv2.CAP_V4L2 if sys.platform.startswith("linux") and (
+            isinstance(device, int) or str(device).startswith("/dev/video")) else cv2.CAP_ANY
+        cap = cv2.VideoCapture(device, backend)
+        if not cap.isOpened():
+            cap.release()
+            raise SourceError(f"cannot open camera {self.device!r} (is it plugged in, and not used by another program?)")
+        if self.width and self.height:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        if self.fps:
+            cap.set(cv2.CAP_PROP_FPS, self.fps)
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued a second ago
+        self._cap = cap
+
+    def read(self) -> np.ndarray:
+        if self._cap is None:
+            raise SourceError(f"camera {self.device!r} is not open")
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise SourceError(f"camera {self.device!r} stopped delivering frames (unplugged?)")
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+    def describe(self) -> dict:
+        info = {"name": self.name, "kind": "opencv", "device": str(self.device)}
+        if self._cap is not None:
+            import cv2
+
+            info["resolution"] = [int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT))]
+            info["fps"] = self._cap.get(cv2.CAP_PROP_FPS)
+        return info
+
+
+class FileSource(FrameSource):
+    """A video file, or a folder of images played in name order, at ``fps`` frames per second.
+
+    At the end it raises EndOfSource: the table stays as last seen (no card is taken away).
+    ``loop=True`` starts again instead (for a looping demo recording).
+    """
+
+    def __init__(self, path: str | os.PathLike, fps: float | None = None, loop: bool = False):
+        self.path = Path(path)
+        self.loop = loop
+        self.fps = fps
+        self.name = f"file {self.path.name}"
+        self._cap = None
+        self._images: list[Path] = []
+        self._index = 0
+        self._pacer = _Pacer(fps)
+
+    def open(self) -> None:
+        import cv2
+
+        self._index = 0
+        if self.path.is_dir():
+            self._images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self._images:
+                raise SourceError(f"folder {self.path} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+            self._pacer = _Pacer(self.fps or 2.0)
+            return
+        if not self.path.exists():
+            raise SourceError(f"no such file: {self.path}")
+        if self.path.suffix.lower() in IMAGE_SUFFIXES:
+            self._images = [self.path]
+            self._pacer = _Pacer(self.fps or 2.0)
+            return
+        cap = cv2.VideoCapture(str(self.path))
+        if not cap.isOpened():
+            raise SourceError(f"cannot read {self.path} as a video")
+        self._cap = cap
+        self._pacer = _Pacer(self.fps or cap.get(cv2.CAP_PROP_FPS) or 30.0)
+
+    def read(self) -> np.ndarray:
+        import cv2
+
+        self._pacer.wait()
+        if self._images:
+            if self._index >= len(self._images):
+                if not self.loop:
+                    raise EndOfSource(f"{self.path}: all {len(self._images)} images shown")
+                self._index = 0
+            path = self._images[self._index]
+            self._index += 1
+            frame = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if frame is None:
+                raise SourceError(f"cannot read image {path}")
+            if frame.ndim == 3 and frame.shape[2] == 4:
+                frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+            return frame
+        if self._cap is None:
+            raise SourceError(f"{self.path} is not open")
+        ok, frame = self._cap.read()
+        if not ok:
+            if not self.loop:
+                raise EndOfSource(f"{self.path}: end of video")
+            self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self._cap.read()
+            if not ok:
+                raise SourceError(f"cannot rewind {self.path}")
+        return frame
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+    def describe(self) -> dict:
+        kind = "folder" if self.path.is_dir() else "file"
+        info = {"name": self.name, "kind": kind, "path": str(self.path)}
+        if self._images:
+            info["images"] = len(self._images)
+        return info
+
+
+def picamera2_available() -> bool:
+    try:
+        import picamera2  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+class Picamera2Source(FrameSource):
+    """The Raspberry Pi camera via picamera2: the Y (luma) plane of a YUV420 video stream."""
+
+    def __init__(self, width: int = 1280, height: int = 720, camera_num: int = 0):
+        if not picamera2_available():
+            raise SourceError("picamera2 is not importable: on Raspberry Pi OS run `sudo apt install python3-picamera2` "
+                              "and make the venv with --system-site-packages (see hardware.md)")
+        self.width, self.height, self.camera_num = width, height, camera_num
+        self.name = f"Pi camera {camera_num}"
+        self._cam = None
+        self._lock = threading.Lock()
+
+    def open(self) -> None:
+        from picamera2 import Picamera2
+
+        try:
+            cam = Picamera2(self.camera_num)
+            config = cam.create_video_configuration(main={"size": (self.width, self.height), "format": "YUV420"})
+            cam.configure(config)
+            cam.start()
+        except Exception as exc:
+            raise SourceError(f"cannot start the Pi camera {self.camera_num}: {exc}") from exc
+        self._cam = cam
+
+    def read(self) -> np.ndarray:
+        if self._cam is None:
+            raise SourceError("the Pi camera is not open")
+        try:
+            yuv = self._cam.capture_array("main")
+        except Exception as exc:
+            raise SourceError(f"the Pi camera stopped delivering frames: {exc}") from exc
+        # YUV420 arrives as (height * 3/2, width): the first `height` rows are the Y plane
+        return yuv[:self.height, :self.width]
+
+    def close(self) -> None:
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+                self._cam.close()
+            finally:
+                self._cam = None
+
+    def describe(self) -> dict:
+        return {"name": self.name, "kind": "picamera2", "resolution": [self.width, self.height], "format": "YUV420 (Y plane)"}
+
+
+def video_devices() -> list[str]:
+    """USB/V4L2 camera devices present (Linux): /dev/video0, /dev/video1..."""
+    return sorted(glob.glob("/dev/video[0-9]*"), key=lambda p: int(p.removeprefix("/dev/video")))
+
+
+def detect_source() -> FrameSource:
+    """Auto-detection: the Pi camera when picamera2 is importable and sees one, else the first USB camera."""
+    if picamera2_available():
+        try:
+            from picamera2 import Picamera2
+
+            if Picamera2.global_camera_info():
+                return Picamera2Source()
+        except Exception:  # picamera2 present but no camera connected: try USB next
+            pass
+    devices = video_devices()
+    if devices:
+        return OpenCVCameraSource(devices[0])
+    raise SourceError("no camera found (no Pi camera through picamera2, no /dev/video*); "
+                      "use --source virtual for the demo table, or --source FILE")
+
+
+def open_source(spec: str | None = "auto", table=None, fps: float = 30.0,
+                resolution: tuple[int, int] = (1280, 720)) -> FrameSource:
+    """A source from a ``--source`` string (not opened yet; the pipeline opens it).
+
+    "auto" (or None): detect a camera. "virtual": the simulated table (``table``, or a new one).
+    "picamera" / "picamera:1": the Pi camera. "0", "1"...: a USB camera index. "/dev/videoN":
+    that device. A file or folder path: FileSource. Anything with "://": a stream URL via OpenCV.
+    """
+    spec = (spec or "auto").strip()
+    width, height = resolution
+    if spec == "auto":
+        return detect_source()
+    if spec == "virtual":
+        if table is None:
+            from .virtual_table import VirtualTable
+
+            table = VirtualTable(width, height)
+        return VirtualTableSource(table, fps)
+    if spec == "picamera" or spec.startswith("picamera:"):
+        number = spec.partition(":")[2]
+        return Picamera2Source(width, height, int(number) if number.isdigit() else 0)
+    if spec.isdigit():
+        return OpenCVCameraSource(int(spec), width, height, fps)
+    if spec.startswith("/dev/video"):
+        if not os.path.exists(spec):
+            raise SourceError(f"no such camera device {spec}; present: {', '.join(video_devices()) or 'none'}")
+        return OpenCVCameraSource(spec, width, height, fps)
+    if "://" in spec:
+        return OpenCVCameraSource(spec, None, None, None)
+    if os.path.exists(spec):
+        return FileSource(spec)
+    raise SourceError(f"--source {spec!r} is not a camera, a file or a folder: use auto, virtual, picamera, "
+                      f"a camera number (0), a device (/dev/video0), a video file or a folder of images")
