@@ -40,7 +40,7 @@ def session(tmp_path):
 
 def seat_play(session: Session, seat: int) -> list[str]:
     view = session.public_view()
-    return [card["card"] for card in next(s for s in view["seats"] if s["seat"] == seat)["play"]]
+    return [card["key"] for card in next(s for s in view["seats"] if s["seat"] == seat)["play"]]
 
 
 def table_events(session: Session) -> list[tuple[str, dict, str]]:

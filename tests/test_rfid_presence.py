@@ -43,9 +43,18 @@ def test_presence_waits_while_unplugged_and_gives_the_card_time_after():
     p.pause()
     assert p.expire(10.0) == []          # the reader cannot see: nothing is assumed
     p.resume(10.0)
-    assert p.expire(10.2) == []
-    assert p.seen("AA", 10.25) == []     # still there: no second tap
-    assert p.expire(10.6) == [ReaderEvent("removed", 1, "AA")]
+    assert p.expire(10.9) == []          # a reader just powered up gets 1 s to read the card again
+    assert p.seen("AA", 10.95) == []     # still there: no second tap
+    assert p.expire(11.2) == []
+    assert p.expire(11.3) == [ReaderEvent("removed", 1, "AA")]  # then the usual 0.3 s
+
+
+def test_presence_card_gone_while_unplugged_is_removed_after_the_grace():
+    p = Presence(seat=1, timeout=0.3)
+    p.seen("AA", 0.0)
+    p.pause()
+    p.resume(5.0)
+    assert p.expire(5.99) == [] and p.expire(6.01) == [ReaderEvent("removed", 1, "AA")]
 
 
 def test_presence_other_card_replaces_at_once():

@@ -15,7 +15,10 @@ pulled) and plugged back (a new pty behind the same symlink).
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import struct
+import termios
 import threading
 import time
 import tty
@@ -86,6 +89,16 @@ class PtyDevice:
                 except OSError:
                     return False
         return True
+
+    def wait_until_read(self, timeout: float = 2.0) -> bool:
+        """Wait until the host has read everything sent so far (the pty's input queue is empty)."""
+        deadline = time.monotonic() + timeout
+        while self.slave is not None and time.monotonic() < deadline:
+            pending = struct.unpack("i", fcntl.ioctl(self.slave, termios.FIONREAD, b"\0\0\0\0"))[0]
+            if pending == 0:
+                return True
+            time.sleep(0.005)
+        return False
 
     def read_available(self) -> bytes:
         if self.master is None:
@@ -195,6 +208,7 @@ class FakeBoard(_Ticking):
             if mid_frame and self.plugged:
                 frame = board.encode_frame(self.seq, bytes([board.MSG_HEARTBEAT, 0, 0, 0, 0, 0, 0]))
                 self.send_raw(frame[: len(frame) // 2])
+                self.wait_until_read()  # the host holds half a frame when the cable goes
             super().unplug()
 
     def plug(self) -> None:
@@ -293,6 +307,12 @@ class FakeRdm6300(_Ticking):
     def remove(self) -> None:
         with self._lock:
             self.card = None
+
+    def plug(self) -> None:
+        """Powered up again: a card lying on the reader is read anew."""
+        with self._lock:
+            super().plug()
+            self.next_frame = 0.0
 
     def frame(self, uid: str) -> bytes:
         return em4100.encode_frame(uid, self.trailer)

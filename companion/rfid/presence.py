@@ -10,12 +10,15 @@ reader so that a card held on it is one tap, not fifty, and says when it left:
   seconds without one is a new tap (None: never, the card stays until the reader says it left);
 - a different card replaces the first at once (removed, then tap);
 - ``pause``/``resume`` around an unplugged reader: nothing expires while the reader cannot see,
-  and after it returns the card has ``timeout`` seconds to be seen again. So a card that stayed
-  on a replugged reader is not tapped twice.
+  and after it returns the card has RESUME_GRACE seconds (or ``timeout``, if longer) to be seen
+  again: a reader that has just been powered up takes a moment to read. So a card that stayed on
+  a replugged reader is not tapped twice, and one taken away meanwhile is reported removed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+RESUME_GRACE = 1.0
 
 
 @dataclass(frozen=True)
@@ -63,4 +66,6 @@ class Presence:
 
     def resume(self, now: float) -> None:
         self.paused = False
-        self.last_seen = now
+        grace = max(RESUME_GRACE, self.timeout or 0.0)
+        # expire() compares with timeout: a last sighting "in the future" gives the grace
+        self.last_seen = now + grace - (self.timeout or 0.0)

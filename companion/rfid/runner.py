@@ -142,11 +142,12 @@ class ReaderRunner:
     def _unplugged(self, exc: BaseException) -> None:
         self.last_error = f"{self.config.port}: {_reason(exc)}"
         self._close()
+        events = self.driver.on_close(self.clock())
+        self._take_driver_error(prefix=f"{self.last_error}; ")
+        # the state changes last, so that whoever sees "unplugged" sees its counts and reason too
         if self.state != "unplugged":
             self.unplugs += 1
         self.state = "unplugged"
-        events = self.driver.on_close(self.clock())
-        self._take_driver_error(prefix=f"{self.last_error}; ")
         self._deliver(events)
 
     def _close(self) -> None:
