@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion.rfid import board, em4100, fuzz, pn532
 from companion.rfid.crc import crc_ccitt, crc_ccitt_update
 
-FEW = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+FEW = settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
 # -- CRC ----------------------------------------------------------------------------------------

@@ -208,7 +208,10 @@ class FakeBoard(_Ticking):
             if mid_frame and self.plugged:
                 frame = board.encode_frame(self.seq, bytes([board.MSG_HEARTBEAT, 0, 0, 0, 0, 0, 0]))
                 self.send_raw(frame[: len(frame) // 2])
-                self.wait_until_read()  # the host holds half a frame when the cable goes
+                # the host holds half a frame when the cable goes (the kernel moves written bytes
+                # to the reading side a moment later, so first give it that moment)
+                time.sleep(0.1)
+                self.wait_until_read()
             super().unplug()
 
     def plug(self) -> None:
