@@ -12,6 +12,7 @@ first good frame for the 125 kHz readers, which cannot be asked anything).
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar
 
 from .config import ReaderConfig
@@ -21,7 +22,7 @@ from .presence import Presence, ReaderEvent
 Write = Callable[[bytes], None]
 
 
-class Driver:
+class Driver(ABC):
     kind: ClassVar[str]
     baudrate: ClassVar[int]
     removal_timeout: ClassVar[float | None]  # seconds; None: the reader reports removal, or cannot
@@ -37,8 +38,9 @@ class Driver:
         self.write: Write = lambda data: None
         self.last_error: str | None = None
 
+    @abstractmethod
     def make_scanner(self) -> FrameScanner:
-        raise NotImplementedError
+        """The parser of this reader's wire format."""
 
     # -- called by the runner ---------------------------------------------------------------
     def on_open(self, write: Write, now: float) -> list[ReaderEvent]:
@@ -54,8 +56,9 @@ class Driver:
             events += self.on_frame(frame, now)
         return events
 
+    @abstractmethod
     def on_frame(self, frame: bytes, now: float) -> list[ReaderEvent]:
-        raise NotImplementedError
+        """One valid frame from the reader: what it means for the seats."""
 
     def on_idle(self, now: float) -> list[ReaderEvent]:
         events: list[ReaderEvent] = []

@@ -22,10 +22,10 @@ import termios
 import threading
 import time
 import tty
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 from . import board, em4100, pn532
-from .framing import FrameScanner
 
 
 class PtyDevice:
@@ -116,7 +116,7 @@ class PtyDevice:
         self.unplug()
 
 
-class _Ticking(PtyDevice):
+class _Ticking(PtyDevice, ABC):
     """A fake with a background thread calling tick() every ``interval`` seconds."""
 
     interval = 0.01
@@ -136,8 +136,9 @@ class _Ticking(PtyDevice):
             with self._lock:
                 self.tick(time.monotonic())
 
+    @abstractmethod
     def tick(self, now: float) -> None:
-        raise NotImplementedError
+        """The device's own loop, run every ``interval`` seconds under its lock."""
 
     def close(self) -> None:
         self._stop.set()
@@ -412,4 +413,4 @@ class _HostToPn532Scanner(pn532.Pn532Scanner):
         super().__init__(fill=b"\x00\x55", tfi=pn532.HOST_TFI)
 
 
-__all__ = ["FakeBoard", "FakeId12", "FakePn532", "FakeRdm6300", "FrameScanner", "PtyDevice"]
+__all__ = ["FakeBoard", "FakeId12", "FakePn532", "FakeRdm6300", "PtyDevice"]

@@ -18,6 +18,7 @@ truncated frames; one count per run). ``bad`` is their sum.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -49,7 +50,7 @@ class ScanStats:
                 "bytes_dropped": self.bytes_dropped, "fill_bytes": self.fill_bytes, "reasons": dict(self.reasons)}
 
 
-class FrameScanner:
+class FrameScanner(ABC):
     """Base of every wire format's parser. Subclasses set ``max_frame`` and implement
     ``check(buf, i) -> (Verdict, length)``; ``feed`` does the rest."""
 
@@ -60,8 +61,10 @@ class FrameScanner:
         self.stats = ScanStats()
         self._in_noise = False  # the last dropped byte was noise: more noise is the same run
 
+    @abstractmethod
     def check(self, buf: bytearray, i: int) -> tuple[Verdict, int]:
-        raise NotImplementedError
+        """What starts at buf[i]: a Verdict, and the frame's length for OK and CORRUPT. Must not
+        answer NOISE or CORRUPT from bytes that have not arrived yet."""
 
     def feed(self, data: bytes) -> list[bytes]:
         """Frames completed by these bytes, in order."""
