@@ -70,7 +70,7 @@ def test_two_readers_at_one_seat_or_on_one_port_are_refused(tmp_path):
         load_config(path)
 
 
-def test_readers_list_prefers_stable_by_id_names(tmp_path, capsys):
+def test_readers_list_prefers_stable_by_id_names(tmp_path):
     by_id = tmp_path / "by-id"
     device = FakeRdm6300(by_id / "usb-1a86_USB_Serial-if00-port0")
     try:

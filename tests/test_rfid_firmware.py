@@ -8,11 +8,11 @@ from __future__ import annotations
 import subprocess
 import time
 
+import serial
+
 from companion.rfid import board
 from companion.rfid.sim import ELF, FIRMWARE_DIR, SimBoard, build
 from tests.rfid_support import wait_for
-
-import serial
 
 
 def test_host_unit_tests_pass():
