@@ -122,3 +122,33 @@ def test_board_silent_for_3_s_is_reported_and_asked_again():
     driver.on_idle(3.2)
     assert len(sent) == 2 and "no heartbeat" in driver.last_error
     assert sent[1][2] == board.CMD_IDENTIFY
+
+
+def test_a_driver_that_crashes_is_reported_and_its_port_reopened(tmp_path):
+    """Whatever goes wrong inside a driver, the reader's thread survives and says so."""
+    from companion.rfid.config import parse_reader_spec
+    from companion.rfid.fake import FakeRdm6300
+    from tests.rfid_support import Recorder, reader_stats, start_service, wait_for
+
+    device = FakeRdm6300(tmp_path / "by-id" / "rdm")
+    rec = Recorder()
+    service = start_service([parse_reader_spec(f"kind=rdm6300,seat=1,port={device.port}")], rec)
+    runner = service.runners[0]
+    real = runner.driver.on_bytes
+    calls = {"n": 0}
+
+    def broken_once(data, now):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ZeroDivisionError("a bug")
+        return real(data, now)
+
+    runner.driver.on_bytes = broken_once
+    try:
+        device.place(UID)
+        wait_for(lambda: rec.taps(1), what="the tap after the crash")
+        stats = reader_stats(service)
+        assert "internal error" in stats["last_error"] and stats["reopens"] == 1
+    finally:
+        service.stop()
+        device.close()

@@ -79,14 +79,18 @@ class ReaderRunner:
     def run(self) -> None:
         delay = self.retry_first
         while not self._stop.is_set():
-            if self.port is None:
-                if self._open():
-                    delay = self.retry_first
-                else:
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self.retry_max)
-                continue
-            self._step()
+            try:
+                if self.port is None:
+                    if self._open():
+                        delay = self.retry_first
+                    else:
+                        self._stop.wait(delay)
+                        delay = min(delay * 2, self.retry_max)
+                    continue
+                self._step()
+            except Exception as exc:  # a bug must not silence a reader for the rest of the game
+                self._unplugged(RuntimeError(f"internal error, port reopened: {exc!r}"))
+                self._stop.wait(delay)
 
     # -- one pass -------------------------------------------------------------------------------
     def _open(self) -> bool:
