@@ -85,9 +85,17 @@ class RfidBridge:
             self.refusals.append({"seat": seat, "card": key, "reason": entry.reason, "time": self.clock()})
 
     def unknown(self) -> list[dict[str, Any]]:
-        """UIDs tapped but not paired, oldest first: the dashboard offers to pair each."""
+        """UIDs tapped but not paired, oldest first: the dashboard offers to pair each. A UID
+        paired since (by whatever means) drops out of the list by itself."""
         with self._lock:
-            return sorted((dict(e) for e in self._unknown.values()), key=lambda e: e["first_seen"])
+            entries = [dict(e) for e in self._unknown.values()]
+        still = [e for e in entries if self.lookup(e["uid"]) is None]
+        if len(still) != len(entries):
+            with self._lock:
+                for e in entries:
+                    if e not in still:
+                        self._unknown.pop(e["uid"], None)
+        return sorted(still, key=lambda e: e["first_seen"])
 
     def forget(self, uid: str) -> None:
         """Called once the UID has been paired."""

@@ -31,13 +31,14 @@ OnRemoved = Callable[[int, str], None]
 class ReaderService:
     def __init__(self, configs: list[ReaderConfig], on_tap: OnTap, on_removed: OnRemoved,
                  opener: Opener = open_serial, clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time, retry: tuple[float, float] | None = None):
+                 wall_clock: Callable[[], float] = time.time, retry: tuple[float, float] | None = None,
+                 bridge: Any = None):
         self.configs = check_configs(list(configs))
         self.on_tap = on_tap
         self.on_removed = on_removed
         self.wall_clock = wall_clock
         self.recent: collections.deque[dict[str, Any]] = collections.deque(maxlen=50)
-        self.bridge: Any = None  # set by attach_readers: its refusals show on the dashboard
+        self.bridge = bridge  # an RfidBridge: its unpaired UIDs and refusals go into stats()
         self._lock = threading.Lock()
         kwargs: dict[str, Any] = {"opener": opener, "clock": clock}
         if retry is not None:
@@ -93,6 +94,10 @@ class ReaderService:
     def stats(self) -> dict[str, Any]:
         with self._lock:
             recent = list(self.recent)
+        if self.bridge is not None:  # a UID paired since it was tapped is no longer offered
+            for runner in self.runners:
+                for uid in [u for u in runner.unknown if self.bridge.lookup(u) is not None]:
+                    runner.forget_unknown(uid)
         stats = {"readers": [runner.stats() for runner in self.runners],
                  "seats": {str(seat): uid for seat, uid in self.present().items()},
                  "recent": recent}
@@ -139,11 +144,9 @@ def attach_readers(service: Any, configs: list[ReaderConfig], pairing: Any, hidd
 
     def on_tap(seat: int, uid: str) -> bool | None:
         played = bridge.on_tap(seat, uid)
-        if played is False:
-            service.unpaired_uids[:] = bridge.unknown()
+        service.unpaired_uids[:] = bridge.unknown()  # new ones in, ones paired since out
         return played
 
-    readers = ReaderService(configs, on_tap, bridge.on_removed, **kwargs)
-    readers.bridge = bridge
+    readers = ReaderService(configs, on_tap, bridge.on_removed, bridge=bridge, **kwargs)
     service.readers = readers
     return readers.start()
