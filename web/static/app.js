@@ -127,6 +127,7 @@ function renderTable(view) {
   $("#game-actions").replaceChildren(...(view.actions || []).map(actionButton));
   const seats = view.seats || view.standings || [];
   $("#seats").replaceChildren(...seats.map((s) => seatBox(s, view)));
+  for (const render of companion.renderers) render(view);
 }
 
 function actionButton(action) {
@@ -278,5 +279,11 @@ function seatPage() {
   stream({ view: refresh });
 }
 
+// Game-specific scripts (web/static/<game>.js) add renderers here: each is called with the view
+// after the common table is drawn, and may fill #extra or decorate the seats.
+const companion = { el, command, notice, post, renderers: [] };
+window.companion = companion;
+
 const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };
-(pages[document.body.dataset.page] || (() => {}))();
+// Run the page once every script of the page (game renderers included) has loaded.
+window.addEventListener("DOMContentLoaded", () => (pages[document.body.dataset.page] || (() => {}))());
