@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(libzbar0 chromium gcc-avr avr-libc simavr libsimavr-dev libelf-dev make gcc pkg-config poppler-utils)
+APT_PACKAGES=(libzbar0 chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make gcc pkg-config)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -137,8 +137,10 @@ class DemoPlayers(threading.Thread):
             for index, key in enumerate(plays[seat]):
                 ref = CardRef.from_key(GAME, key)
                 x, y = zones.slot(f"seat:{seat}", index)
-                self.table.place(ref, (x + self.rng.uniform(-6, 6), y + self.rng.uniform(-6, 6)),
-                                 self.rng.uniform(-25, 25) + (180 if seat > (self.seats + 1) // 2 else 0))
+                # Side by side, a little askew (the zone's slots leave room for about 10 degrees),
+                # turned to face the player: the far edge's seats see them upside down.
+                self.table.place(ref, (x + self.rng.uniform(-4, 4), y + self.rng.uniform(-4, 4)),
+                                 self.rng.uniform(-8, 8) + (180 if seat > (self.seats + 1) // 2 else 0))
                 placed.append(ref)
         return placed
 

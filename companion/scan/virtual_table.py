@@ -413,7 +413,7 @@ class VirtualTable:
             ratio = CARD_PX_PER_MM / max(self._scale, 1e-6)
             if ratio > 1.5:
                 face = cv2.GaussianBlur(face, (0, 0), 0.35 * ratio)
-            if len(self._card_cache) > 400:
+            if len(self._card_cache) > 64:  # textures of cards on the table now; each placement is new
                 self._card_cache.clear()
             cached = self._card_cache[key] = (face, mask)
         return cached
