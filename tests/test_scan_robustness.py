@@ -97,7 +97,7 @@ def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
 def test_second_looks_per_frame_are_bounded_and_the_rest_wait():
     table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5)))
     frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]  # nothing moves
-    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2)
+    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, retries_per_frame=2)
     first = decoder.decode(frames[0])
     assert decoder.stats.second_looks <= 2 and decoder.stats.deferred >= 1
     later = decoder.decode(frames[1]) + decoder.decode(frames[2])

@@ -70,9 +70,10 @@ class IncrementalDecoder:
     full_every: int = 30
     full_fraction: float = 0.45
     max_regions: int = 12
-    max_looks: int = 12
+    max_looks: int = 24
     look_area: float = 0.15          # share of the frame's pixels second looks may cover per frame
     pending_tries: int = 4
+    retries_per_frame: int = 3
     keep_lost_frames: int = 60
     stats: DecodeStats = field(default_factory=DecodeStats)
 
@@ -190,11 +191,11 @@ class IncrementalDecoder:
         return found
 
     def _retry_pending(self, gray: np.ndarray) -> None:
-        """A few second looks at places that failed before: the sensor noise differs each frame."""
+        """A few second looks at places that failed or waited before: the noise differs each frame."""
         waiting, self._pending = sorted(self._pending, key=lambda p: p.tries), []
         found = []
         for n, p in enumerate(waiting):
-            if n >= 2:
+            if n >= self.retries_per_frame:
                 self._pending.append(p)
                 continue
             self.stats.second_looks += 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -420,18 +420,22 @@ class VirtualTable:
         return cached
 
     def _truth(self, item: _Item, h: np.ndarray, hand_mask, above: list[_Item]) -> TagTruth:
-        """Where the tag lies in the frame and how much of it shows (not off-frame, not under a
-        hand or a card laid on top of it)."""
+        """Where the tag lies in the frame and how much of it shows: in the frame, not under a
+        hand or a card laid on top of it, not washed out by glare. The check covers the symbol
+        and one module of quiet zone around it (a finger on the quiet zone spoils a read too)."""
         corners = _project(h, tag_outline_mm(item.xy, item.angle))
         side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
-        area = max(cv2.contourArea(corners.astype(np.float32)), 1.0)
-        (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int) + 1
+        modules = qr_matrix(item.text).shape[0]
+        region = _project(h, tag_outline_mm(item.xy, item.angle, TAG_MM / modules)).astype(np.float32)
+        frame_box = np.array([[0, 0], [self.width, 0], [self.width, self.height], [0, self.height]], np.float32)
+        in_frame = cv2.intersectConvexConvex(region, frame_box)[0] / max(cv2.contourArea(region), 1.0)
+        (x0, y0), (x1, y1) = np.floor(region.min(axis=0)).astype(int), np.ceil(region.max(axis=0)).astype(int) + 1
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width), min(y1, self.height)
         visible = 0.0
-        if x1 > x0 and y1 > y0:
+        if x1 > x0 and y1 > y0 and in_frame > 0:
             offset = np.array([x0, y0])
             tag = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillPoly(tag, [np.round(corners - offset).astype(np.int32)], 255)
+            cv2.fillPoly(tag, [np.round(region - offset).astype(np.int32)], 255)
             cover = np.zeros_like(tag)
             for other in above:
                 cv2.fillPoly(cover, [np.round(_project(h, card_outline_mm(other.xy, other.angle)) - offset).astype(np.int32)], 255)
@@ -439,8 +443,10 @@ class VirtualTable:
                 cover |= np.where(hand_mask[y0:y1, x0:x1] > 127, 255, 0).astype(np.uint8)
             if self._glare is not None:  # where the lamp's reflection washes black modules out
                 cover |= np.where(self._glare[y0:y1, x0:x1, 0] > GLARE_WASHOUT, 255, 0).astype(np.uint8)
-            visible = cv2.countNonZero(cv2.bitwise_and(tag, cv2.bitwise_not(cover))) / area
-        return TagTruth(item.text, item.ref, corners.astype(np.float32), side / qr_matrix(item.text).shape[0],
+            shown = cv2.countNonZero(tag)
+            hidden = cv2.countNonZero(cv2.bitwise_and(tag, cover))
+            visible = in_frame * (1 - hidden / max(shown, 1))
+        return TagTruth(item.text, item.ref, corners.astype(np.float32), side / modules,
                         max(0.0, min(1.0, visible)), item.damage)
 
     def _apply_look(self, frame, look: Look, gain, glare, noise, frame_no: int) -> np.ndarray:
@@ -592,4 +598,3 @@ def random_layout(table: VirtualTable, refs: list, rng: np.random.Generator, gap
     return placed[len(existing):]
 
 
-__all__ = ["VirtualTable", "Camera", "Look", "TagTruth", "random_layout", "replace", "MAT_MM", "CARD_MM", "TAG_MM"]
