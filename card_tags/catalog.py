@@ -249,7 +249,7 @@ def load_game(game: str, deck: Any = None, source: str | None = None) -> Catalog
         if deck is None:
             catalog = load(reference_deck_path(game), module.SCHEMA)
         elif isinstance(deck, dict):
-            catalog = parse(deck, module.SCHEMA, source or "<deck recorded in the game log>")
+            catalog = parse(deck, module.SCHEMA, source or deck.get("source") or "<deck recorded in the game log>")
         else:
             catalog = load(deck, module.SCHEMA)
     except CatalogError as exc:

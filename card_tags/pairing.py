@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable
 
 from .payload import GAME_CODES, CardRef, PayloadError, encode
 
-UID_BYTES = (4, 7, 10)
+UID_BYTES = (4, 5, 7, 10)  # ISO 14443 single/double/triple size; 5: a 125 kHz EM4100 tag (RDM6300, ID-12LA)
 PENDING_SECONDS = 120.0
 CSV_COLUMNS = ["uid", "game", "card", "copy"]
 KINDS = ("pair_begin", "pair_tap", "pair_cancel", "unpair", "pair_import")
@@ -62,7 +62,7 @@ def normalize_uid(text: str) -> str:
     if any(ch not in "0123456789ABCDEF" for ch in cleaned):
         raise PairingError(f"UID {text!r} is not hexadecimal")
     if len(cleaned) % 2 or len(cleaned) // 2 not in UID_BYTES:
-        raise PairingError(f"UID {text!r} is {len(cleaned) / 2:g} bytes; RFID UIDs are 4, 7 or 10 bytes")
+        raise PairingError(f"UID {text!r} is {len(cleaned) / 2:g} bytes; RFID UIDs are 4, 5, 7 or 10 bytes")
     return cleaned
 
 

@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--game", type=int, help="game number (default: the latest)")
     export.set_defaults(func=cmd_export)
 
+    from .bench import register_bench
+    from .scan.commands import bench_subparsers
+
+    register_bench(bench_subparsers(sub))
+
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", default=DEFAULT_DATA, help="data folder holding the game log database (default: ./data)")

@@ -204,7 +204,12 @@ class Session:
         """Check the setup, then open a new game whose log begins with its start event."""
         data: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if deck is not None:
-            data["deck"] = deck
+            # A custom deck is recorded whole, so the log replays anywhere, without the file.
+            try:
+                catalog = rules.load_catalog(game, deck)
+            except SetupError as exc:
+                raise LogError(str(exc)) from None
+            data["deck"] = {**catalog.to_json(), "source": catalog.source}
         probe = Event(1, clock(), "start", source, data)
         ruleset, _ = start_ruleset(probe)  # raises LogError with the reason; nothing is written
         data["options"] = ruleset.resolve_options(data["options"])
@@ -228,9 +233,7 @@ class Session:
 
     def public_view(self) -> dict[str, Any]:
         with self._lock:
-            return {"game_id": self.game_id, "game": self.derived.start["game"], "title": self.ruleset.title,
-                    "started": self.derived.entries[0].event.ts, "actions": self.ruleset.actions(self.state),
-                    **self.ruleset.public_view(self.state)}
+            return public_view(self.derived, self.game_id)
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         with self._lock:
@@ -293,6 +296,13 @@ class Session:
                 q.put_nowait(message)
             except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
                 self.unsubscribe(q)
+
+
+def public_view(derived: Derived, game_id: int) -> dict[str, Any]:
+    """What the table's tablet and every watcher see of a game."""
+    return {"game_id": game_id, "game": derived.start["game"], "title": derived.ruleset.title,
+            "started": derived.entries[0].event.ts, "actions": derived.ruleset.actions(derived.state),
+            **derived.ruleset.public_view(derived.state)}
 
 
 def public_entry(entry: Entry, ruleset: Ruleset) -> dict[str, Any]:

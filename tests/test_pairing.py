@@ -66,8 +66,8 @@ def test_uids_of_4_7_and_10_bytes(store):
 
 
 @pytest.mark.parametrize("uid, reason", [
-    ("04A1B2", "is 3 bytes; RFID UIDs are 4, 7 or 10 bytes"),
-    ("04A1B2C3D4", "is 5 bytes"),
+    ("04A1B2", "is 3 bytes; RFID UIDs are 4, 5, 7 or 10 bytes"),
+    ("04A1B2C3D4E5", "is 6 bytes"),
     ("04A1B2C", "is 3.5 bytes"),
     ("ZZA1B2C3", "is not hexadecimal"),
     ("", "the UID is empty"),
@@ -145,7 +145,7 @@ def test_a_bad_csv_reports_every_row_and_imports_nothing(store):
     store.begin(MARSHAL)
     store.tap("04A1B2C3")
     text = ("uid,game,card,copy\n"
-            "0411223344,stratego,R9,1\n"       # 5 bytes
+            "041122334455,stratego,R9,1\n"     # 6 bytes
             "04A1B2C3,stratego,R8,1\n"         # bound to the Marshal already
             "04556677,chess,K,1\n"             # unknown game
             "04998877,stratego,R7,x\n"         # copy is not a number
@@ -155,7 +155,7 @@ def test_a_bad_csv_reports_every_row_and_imports_nothing(store):
     with pytest.raises(PairingError) as caught:
         store.import_csv(text, "pairs.csv")
     message = str(caught.value)
-    assert "pairs.csv row 2: UID '0411223344' is 5 bytes" in message
+    assert "pairs.csv row 2: UID '041122334455' is 6 bytes" in message
     assert "pairs.csv row 4: unknown game 'chess'" in message
     assert "pairs.csv row 5: copy must be a number, not 'x'" in message
     assert "pairs.csv row 7: RFID tag 04AABBCC is already on row 6; one tag cannot name two cards" in message

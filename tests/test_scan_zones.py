@@ -30,8 +30,10 @@ def test_every_layout_has_its_seats_no_overlaps_and_leaves_the_markers_clear(gam
 def test_shared_zones_only_where_the_game_uses_them():
     assert "center" in ZoneMap.for_game("gt-battle", 6).by_name
     assert "tray" in ZoneMap.for_game("stratego", 2).by_name
+    assert "tray" in ZoneMap.for_game("gt-battle", 6).by_name  # identities shown to the camera
     bom = ZoneMap.for_game("bom-battle", 4).by_name
-    assert "center" not in bom and "tray" not in bom
+    assert "center" not in bom and "tray" in bom  # Spy's Trivia reads the card in the tray
+    assert "center" not in ZoneMap.for_game("stratego", 2).by_name
 
 
 def test_seats_go_clockwise_round_the_table_seen_from_above():
@@ -64,8 +66,8 @@ def test_bad_layout_requests_say_what_is_wrong():
     with pytest.raises(ValueError, match="1 to 10 seats"):
         ZoneMap.for_game("bom-battle", 0)
     zones = ZoneMap.for_game("bom-battle", 2)
-    with pytest.raises(KeyError, match="no zone 'tray'"):
-        zones.slot("tray", 0)
+    with pytest.raises(KeyError, match="no zone 'center'"):
+        zones.slot("center", 0)
     with pytest.raises(IndexError, match="holds"):
         zones.slot("seat:1", zones.capacity("seat:1"))
     assert zones.zone_at((5, 5)) is None  # a marker corner is in no zone

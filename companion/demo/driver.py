@@ -65,12 +65,26 @@ class DemoPlayers(threading.Thread):
         """The simulated players, their hands rebuilt from the results already in the log."""
         players = SimulatedTable(len(session.derived.start["seats"]), seed)
         done = self.battles(session)
-        pending_commands: list = []
         for outcome in done:
-            pending_commands = players.commands_before_battle()
+            players.commands_before_battle()
             players.next_plays()
             players.battle_resolved(outcome["data"])
         return players, done
+
+    def _restore_table(self, session) -> None:
+        """After a restart the virtual table is empty, but the log says which cards were still lying
+        on it: a resolved battle's cards being gathered. Put them back and gather them, as the
+        players would, so the camera reports them gone."""
+        collecting = session.public_view().get("collecting") or []
+        if not collecting:
+            return
+        zones = zones_for(self.service)
+        refs = [CardRef.from_key(GAME, key) for key in collecting]
+        for index, ref in enumerate(refs):
+            self.table.place(ref, zones.slot("seat:1", index), 0.0)
+        self.stopped.wait(max(0.5, self.pace * 2))
+        for ref in refs:
+            self.table.remove(ref)
 
     # -- one battle -----------------------------------------------------------------------------
     def run(self) -> None:
@@ -78,6 +92,7 @@ class DemoPlayers(threading.Thread):
             try:
                 session, seed = self._game()
                 players, done = self._players_for(session, seed)
+                self._restore_table(session)
                 while not self.stopped.is_set() and not session.ruleset.is_over(session.state):
                     if session is not self.service.session:  # someone started another game
                         break

@@ -37,9 +37,9 @@ TRAY_MM = (110.0, 300.0)
 
 # The shared zones each game uses besides the seats' areas (the rulesets' docs say why).
 GAME_EXTRAS: dict[str, tuple[str, ...]] = {
-    "bom-battle": (),
+    "bom-battle": ("tray",),  # Spy's Trivia reads the card being guessed in the tray
     "warriors": (),
-    "gt-battle": ("center",),      # fight cards are played onto the shared pile in the middle
+    "gt-battle": ("center", "tray"),  # plays land on the shared pile; identities may be shown in the tray
     "stratego": ("tray",),         # the two pieces in a battle are shown on the scan tray
     "battlecards-pacific": (),
 }

@@ -76,7 +76,8 @@ function termsList(terms) {
 function countsOf(seat) {
   const c = seat.counts || seat;
   const shown = [["army", "army"], ["battalion", "battalion"], ["discard", "discard"], ["hand", "hand"], ["captured", "captured"], ["points", "points"]];
-  return shown.filter(([k]) => typeof c[k] === "number").map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+  // A game that counts cards (army...) uses "points" for a play's value, shown on the cards instead.
+  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && typeof c.army === "number")).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
 }
 
 function seatBox(seat, view) {
@@ -105,11 +106,15 @@ function renderTable(view) {
   const meta = [];
   if (view.battle) meta.push(`Battle ${view.battle}`);
   if (view.phase) meta.push(view.phase);
-  const options = Object.entries(view.options || {}).filter(([, v]) => v && v !== 0).map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
+  // Variants are the options switched on; settings such as who deals first are not shown.
+  const options = Object.entries(view.options || {}).filter(([k, v]) => v === true || (k.endsWith("minutes") && v > 0))
+    .map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
   if (options.length) meta.push(`Variants: ${options.join(", ")}`);
   if (view.over) meta.push(view.winner ? `Game over: seat ${view.winner} wins` : "Game over");
   $("#game-meta").textContent = meta.join(" · ");
 
+  $("#prompt").hidden = !view.prompt;
+  $("#prompt").textContent = view.prompt || "";
   const outcome = view.last_outcome;
   $("#result").hidden = !outcome;
   if (outcome) {
@@ -122,6 +127,7 @@ function renderTable(view) {
   $("#game-actions").replaceChildren(...(view.actions || []).map(actionButton));
   const seats = view.seats || view.standings || [];
   $("#seats").replaceChildren(...seats.map((s) => seatBox(s, view)));
+  for (const render of companion.renderers) render(view);
 }
 
 function actionButton(action) {
@@ -252,7 +258,7 @@ function renderSeatView(view) {
   const box = $("#seat-view");
   const parts = [];
   if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
-  const me = (view.seats || []).find((s) => s.seat === view.seat);
+  const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
   if (me) parts.push(seatBox(me, view));
   if (view.private) parts.push(el("dl", {}, ...dl(view.private)));
   for (const [title, items] of Object.entries(view.known || {})) {
@@ -273,5 +279,11 @@ function seatPage() {
   stream({ view: refresh });
 }
 
+// Game-specific scripts (web/static/<game>.js) add renderers here: each is called with the view
+// after the common table is drawn, and may fill #extra or decorate the seats.
+const companion = { el, command, notice, post, renderers: [] };
+window.companion = companion;
+
 const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };
-(pages[document.body.dataset.page] || (() => {}))();
+// Run the page once every script of the page (game renderers included) has loaded.
+window.addEventListener("DOMContentLoaded", () => (pages[document.body.dataset.page] || (() => {}))());

@@ -1,0 +1,189 @@
+"""Benchmarks of the whole service (the scan path's own are in companion/scan/bench.py).
+
+Figures are printed, never asserted: this machine is shared and noisy, so each figure comes with
+a baseline measured in the same run and the ratio between them.
+
+- ``companion bench latency``: a card entering the virtual camera's view until the dashboard's
+  event stream delivers it, p50 and p95 over N placements at 30 frames per second. Baseline: a
+  dashboard command's round trip to the same event stream (the part that is not camera).
+- ``companion bench memory``: resident memory of ``companion demo`` over time. Baseline: its
+  resident memory once the first battle is resolved.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import queue
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def register_bench(bench_sub) -> None:
+    latency = bench_sub.add_parser("latency", help="card in view -> dashboard event stream, p50/p95")
+    latency.add_argument("--placements", type=int, default=200)
+    latency.add_argument("--fps", type=float, default=30.0)
+    latency.add_argument("--decoder", default="zxing")
+    latency.set_defaults(func=cmd_latency)
+    memory = bench_sub.add_parser("memory", help="resident memory of `companion demo` over time")
+    memory.add_argument("--minutes", type=float, default=10.0)
+    memory.add_argument("--interval", type=float, default=15.0, help="seconds between samples")
+    memory.set_defaults(func=cmd_memory)
+
+
+def machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class StreamClient(threading.Thread):
+    """Reads the dashboard's server-sent events and timestamps every logged entry on arrival."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.arrivals: queue.Queue = queue.Queue()
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port)
+        conn.request("GET", "/api/stream")
+        response = conn.getresponse()
+        event = None
+        while True:
+            line = response.readline()
+            if not line:
+                return
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "view":
+                self.ready.set()
+                entry = json.loads(line[6:]).get("entry")
+                if entry:
+                    self.arrivals.put((time.perf_counter(), entry))
+
+    def wait_for(self, match, timeout: float = 5.0) -> float | None:
+        deadline = time.perf_counter() + timeout
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            try:
+                at, entry = self.arrivals.get(timeout=left)
+            except queue.Empty:
+                return None
+            if match(entry):
+                return at
+
+
+def cmd_latency(args) -> int:
+    from werkzeug.serving import make_server
+
+    from card_tags.catalog import load_game
+
+    from .app import create_app
+    from .scan.sources import VirtualTableSource
+    from .scan.virtual_table import VirtualTable
+    from .service import Service
+    from .wiring import attach_camera
+
+    with tempfile.TemporaryDirectory() as tmp:
+        service = Service(tmp, settle_seconds=1e9)  # never resolve: this measures the scan path only
+        service.start_game("bom-battle", [{"seat": n, "name": f"P{n}"} for n in (1, 2, 3)])
+        table = VirtualTable(seed=7)
+        pipeline = attach_camera(service, VirtualTableSource(table, fps=args.fps), args.decoder)
+        server = make_server("127.0.0.1", 0, create_app(service), threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        client = StreamClient(server.server_port)
+        client.start()
+        client.ready.wait(10)
+        zones = pipeline.zones
+        refs = list(service.session.ruleset.catalog.refs())
+        camera, missed = [], 0
+        for n in range(args.placements):
+            ref = refs[n % len(refs)]
+            seat = 1 + n % 3
+            table.place(ref, zones.slot(f"seat:{seat}", (n // 3) % 4), angle_deg=(n * 37) % 360)
+            placed = time.perf_counter()
+            arrived = client.wait_for(lambda e, key=ref.key: e["kind"] == "card_seen" and e["data"].get("card") == key)
+            if arrived is None:
+                missed += 1
+            else:
+                camera.append((arrived - placed) * 1000)
+            if n % 12 == 11:  # clear the table now and then, waiting for the cards to be gone
+                table.clear()
+                client.wait_for(lambda e: False, timeout=1.2)
+        baseline = []
+        for _ in range(50):
+            sent = time.perf_counter()
+            conn = http.client.HTTPConnection("127.0.0.1", server.server_port)
+            conn.request("POST", "/api/command", json.dumps({"kind": "ping_latency", "data": {}}),
+                         {"Content-Type": "application/json", "X-Table-PIN": service.pin})
+            conn.getresponse().read()
+            arrived = client.wait_for(lambda e: e["kind"] == "ping_latency")
+            if arrived is not None:
+                baseline.append((arrived - sent) * 1000)
+        server.shutdown()
+        service.stop()
+    report = {
+        "machine": machine(),
+        "frames_per_second": args.fps, "decoder": args.decoder, "placements": args.placements, "missed": missed,
+        "camera_to_stream_ms": {"p50": round(percentile(camera, 50), 1), "p95": round(percentile(camera, 95), 1)},
+        "baseline_command_to_stream_ms": {"p50": round(percentile(baseline, 50), 1),
+                                          "p95": round(percentile(baseline, 95), 1)},
+        "frame_interval_ms": round(1000 / args.fps, 1),
+        "p95_in_frame_intervals": round(percentile(camera, 95) / (1000 / args.fps), 2),
+        "target": "p95 under 150 ms",
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+
+
+def cmd_memory(args) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--data", tmp, "--port", "0",
+                                 "--host", "127.0.0.1", "--pace", "0.3"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            line = proc.stdout.readline()
+            port = int(re.search(r":(\d+)/", line).group(1))
+            first_battle = None
+            samples = []
+            start = time.monotonic()
+            while time.monotonic() - start < args.minutes * 60:
+                if first_battle is None:
+                    conn = http.client.HTTPConnection("127.0.0.1", port)
+                    conn.request("GET", "/api/state")
+                    view = json.loads(conn.getresponse().read()).get("view") or {}
+                    if view.get("last_outcome"):
+                        first_battle = rss_mb(proc.pid)
+                samples.append((round(time.monotonic() - start), round(rss_mb(proc.pid), 1)))
+                print(f"  {samples[-1][0]:>5} s  {samples[-1][1]:>7.1f} MB", flush=True)
+                time.sleep(args.interval if first_battle else 1.0)
+        finally:
+            proc.kill()
+            proc.wait()
+    final = samples[-1][1]
+    print(json.dumps({"machine": machine(), "minutes": args.minutes, "rss_mb_final": final,
+                      "rss_mb_max": max(s[1] for s in samples),
+                      "baseline_rss_mb_after_first_battle": first_battle and round(first_battle, 1),
+                      "growth_ratio": first_battle and round(final / first_battle, 3),
+                      "target": "under 250 MB"}, indent=2))
+    return 0

@@ -1,0 +1,38 @@
+""""Helpful notes": the sentence a player says for his play.
+
+"announce the names of your CHARACTER cards in each battle. For example, "I attack with Zeezrom!"
+or "I combine Pachus and Seantum in a secret combination!"" (bom-battle.txt). ``text`` keeps
+superscripts (Coriantumr³) for the screen; ``speak`` drops them for the browser's speech synthesis.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import spoken
+from .plays import Play
+
+TEMPLATES = {
+    None: "I attack with {names}!",
+    "faith": "I attack with {names}, multiplied by Faith!",
+    "wickedness": "I attack with {names}, multiplied by Wickedness!",
+    "battle": "I combine {names} in battle!",
+    "conversion": "I attack with {names}, converted by Conversion!",
+    "title_of_liberty": "I combine {names} under the Title of Liberty!",
+    "secret_combination": "I combine {names} in a secret combination!",
+    "stripling_warriors": "I attack with {names} and the Stripling Warriors!",
+    "famine": "I attack with {names} and bring a Famine!",
+}
+
+
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def announce(play: Play, deck_view) -> dict[str, Any]:
+    """{"text", "speak", "names": [{"name", "pronunciation"}]} for a legal play."""
+    names = [f.name for f in play.fighters]
+    template = TEMPLATES[play.power]
+    return {"text": template.format(names=_join(names)),
+            "speak": template.format(names=_join([spoken(n) for n in names])),
+            "names": [{"name": f.name, "pronunciation": deck_view(f.key).get("pronunciation", "")}
+                      for f in play.fighters]}

@@ -1,0 +1,174 @@
+"""One seat's play: is it legal, and what is it worth.
+
+"From the BATTALION, each player chooses a CHARACTER card (or combination of cards if using a
+POWER card)." "POWER cards strengthen CHARACTER cards. They cannot be played individually."
+(bom-battle.txt). A play is one CHARACTER card, or CHARACTER card(s) with exactly one POWER card,
+used exactly as its card is worded. ``evaluate`` returns a ``Play`` or the sentence saying why not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from card_tags.catalog import Card
+
+from .cards import POWER_NAMES, suit_text
+
+# "under 1000 (100-900)", the rulebook's own limit for Faith, Wickedness, Conversion, Title of
+# Liberty and Secret Combination.
+LOW, HIGH = 100, 900
+
+
+@dataclass(frozen=True)
+class PowerRule:
+    count: int | None        # how many CHARACTER cards go with it (None: any number, at least one)
+    color: str | None        # the colour they must be
+    under_1000: bool         # each must be 100-900
+    rule: str                # the sentence a refusal starts with
+    count_rule: str          # the sentence when the number of cards is wrong
+
+
+POWER_RULES = {
+    "faith": PowerRule(1, "gold", True, "Faith only multiplies a gold CHARACTER card under 1000 (100-900)",
+                       "Faith multiplies one gold CHARACTER card under 1000 (100-900)"),
+    "wickedness": PowerRule(1, "black", True, "Wickedness only multiplies a black CHARACTER card under 1000 (100-900)",
+                            "Wickedness multiplies one black CHARACTER card under 1000 (100-900)"),
+    "conversion": PowerRule(1, "black", True, "Conversion only changes a black CHARACTER card under 1000 (100-900)",
+                            "Conversion changes one black CHARACTER card under 1000 (100-900)"),
+    "title_of_liberty": PowerRule(2, "gold", True, "Title of Liberty combines two gold CHARACTER cards under 1000 (100-900)",
+                                  "Title of Liberty combines two gold CHARACTER cards under 1000 (100-900)"),
+    "secret_combination": PowerRule(2, "black", True,
+                                    "Secret Combination combines two black CHARACTER cards under 1000 (100-900)",
+                                    "Secret Combination combines two black CHARACTER cards under 1000 (100-900)"),
+    "battle": PowerRule(None, None, False, "Battle combines any CHARACTER cards, regardless of color",
+                        "Battle combines CHARACTER cards, regardless of color"),
+    # The rulebook does not say how many cards go with these two; they change how the battle is
+    # won, not a card's value, so the companion has them go into battle with one CHARACTER card.
+    "stripling_warriors": PowerRule(1, None, False, "Stripling Warriors goes into battle with one CHARACTER card",
+                                    "Stripling Warriors goes into battle with one CHARACTER card"),
+    "famine": PowerRule(1, None, False, "Famine goes into battle with one CHARACTER card",
+                        "Famine goes into battle with one CHARACTER card"),
+}
+COMBINATIONS = {"battle", "title_of_liberty", "secret_combination"}  # add to a combined value
+BONUS = {"battle": 2000, "title_of_liberty": 5000, "secret_combination": 5000}
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One CHARACTER card as it fights: Faith and Wickedness multiply its value, Conversion makes
+    it gold and adds 1000 ("a black diamond 300 becomes a gold diamond 1300"). ``printed`` is the
+    value on the card, what Famine goes back to."""
+
+    key: str
+    name: str
+    value: int
+    color: str
+    shape: str
+    printed: int
+    printed_color: str
+
+    @property
+    def rank(self) -> tuple:
+        """"CHARACTER cards are rated by point value first, then color (gold over black), and then
+        shape (diamond over oval)." The printed value only separates a Faith 500 from a real 5000."""
+        return (self.value, self.color == "gold", self.shape == "diamond", self.printed)
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} ({suit_text(self.color, self.shape, self.value)})"
+
+    def as_printed(self) -> "Fighter":
+        return Fighter(self.key, self.name, self.printed, self.printed_color, self.shape, self.printed,
+                       self.printed_color)
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    fighters: tuple[Fighter, ...]
+    power: str | None       # the POWER card's rule id ("faith"...), or None
+    points: int
+    detail: str             # "Alma², gold diamond 500 x10 by Faith = 5000"
+    keys: tuple[str, ...]   # every physical card of the play, POWER card included
+
+    @property
+    def combination(self) -> bool:
+        return self.power in COMBINATIONS
+
+    @property
+    def best(self) -> Fighter:
+        """The play's highest single CHARACTER card (the tie rule's card)."""
+        return max(self.fighters, key=lambda f: f.rank)
+
+    @property
+    def best_printed(self) -> Fighter:
+        """The play's highest single CHARACTER card as printed (what Famine looks at)."""
+        return max((f.as_printed() for f in self.fighters), key=lambda f: f.rank)
+
+
+def _fighter(key: str, card: Card) -> Fighter:
+    return Fighter(key, card.name, card["value"], card["color"], card["shape"], card["value"], card["color"])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def problem(cards: list[tuple[str, Card]]) -> str | None:
+    """Why these cards are not a legal play, or None when they are."""
+    powers = [card for _, card in cards if card.kind == "power"]
+    characters = [card for _, card in cards if card.kind == "character"]
+    if not cards:
+        return "No cards played yet."
+    if len(powers) > 1:
+        names = " and ".join(card.name for card in powers)
+        return f"A play uses one POWER card at most; this play has {names}."
+    if powers and not characters:
+        return (f"POWER cards strengthen CHARACTER cards; they cannot be played individually. "
+                f"Add a CHARACTER card to the {powers[0].name}.")
+    if not powers:
+        if len(characters) > 1:
+            return ("Play one CHARACTER card, or combine CHARACTER cards with a POWER card (Battle, Title of "
+                    f"Liberty or Secret Combination); this play has {len(characters)} CHARACTER cards and no POWER card.")
+        return None
+    rule = POWER_RULES[powers[0]["power"]]
+    if rule.count is not None and len(characters) != rule.count:
+        return f"{rule.count_rule}; this play has {_plural(len(characters), 'CHARACTER card')}."
+    for card in characters:
+        if rule.color and card["color"] != rule.color:
+            return f"{rule.rule}; {card.name} is {card['color']}."
+        if rule.under_1000 and not LOW <= card["value"] <= HIGH:
+            return f"{rule.rule}; the {card['value']} is not under 1000."
+    return None
+
+
+def evaluate(seat: int, cards: list[tuple[str, Card]]) -> Play | str:
+    """The play's worth (points and how they were reached), or why it is not legal."""
+    wrong = problem(cards)
+    if wrong:
+        return wrong
+    keys = tuple(key for key, _ in cards)
+    fighters = [_fighter(key, card) for key, card in cards if card.kind == "character"]
+    powers = [card for _, card in cards if card.kind == "power"]
+    power = powers[0]["power"] if powers else None
+    if power is None or power in ("stripling_warriors", "famine"):
+        f = fighters[0]
+        detail = f"{f.name}, {suit_text(f.color, f.shape, f.value)}"
+        if power:
+            detail += f" with {POWER_NAMES[power]}"
+        return Play(seat, (f,), power, f.value, detail, keys)
+    if power in ("faith", "wickedness"):
+        f = fighters[0]
+        strong = Fighter(f.key, f.name, f.value * 10, f.color, f.shape, f.printed, f.printed_color)
+        detail = f"{f.name}, {suit_text(f.color, f.shape, f.value)} x10 by {POWER_NAMES[power]} = {strong.value}"
+        return Play(seat, (strong,), power, strong.value, detail, keys)
+    if power == "conversion":
+        f = fighters[0]
+        gold = Fighter(f.key, f.name, f.value + 1000, "gold", f.shape, f.printed, f.printed_color)
+        detail = (f"{f.name}, {suit_text(f.color, f.shape, f.value)} turned gold by Conversion = "
+                  f"{suit_text('gold', f.shape, gold.value)}")
+        return Play(seat, (gold,), power, gold.value, detail, keys)
+    points = sum(f.value for f in fighters) + BONUS[power]
+    parts = " + ".join(f"{f.name} {f.value}" for f in fighters)
+    detail = f"{POWER_NAMES[power]}: {parts} + {BONUS[power]} = {points}"
+    return Play(seat, tuple(fighters), power, points, detail, keys)
+

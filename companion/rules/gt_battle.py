@@ -1,0 +1,1190 @@
+"""\"Battle\" by Gather Together Games: the referee, hidden identities and all.
+
+4 to 10 players, each secretly a SUPERHERO or a VILLAIN. A round has four phases:
+
+- ``deal``: the players deal identity cards and the deal table's cards with real cards. Each player
+  shows their identity card privately (to their own RFID reader, zone ``reader:N``, or to the
+  covered scan tray, zone ``tray``); the first discard is flipped onto the centre pile.
+- ``building``: in turn, a player draws (the tablet's ``draw`` command: the draw is hidden) and
+  discards one card onto the centre pile (seen by the camera) or passes. It ends when someone draws
+  the BATTLE card and places it on the pile.
+- ``battle``: in turn, a player plays fight cards of one rank (gathered as a *pending* play until
+  ``resolve``, which the session sends once the table is still), an action card, or passes. A play
+  must match or beat the last by count first, then by rank. A player whose fight cards are gone
+  plays their identity card on their next turn: their whole team scores.
+- ``round_over`` (then ``new_round``), ``tiebreak`` and ``over``.
+
+The companion cannot see hands. It counts each hand from the deal, draws, discards and plays; a
+play the count cannot explain is held with a question (``count_check``) until the table answers
+with ``confirm_count``. Identities are kept out of the public view (and, by ``redact``, out of the
+public history) until EXPOSE shows one or the round ends.
+
+All inputs and their data are documented in docs/referee/gt-battle.md. Seats are numbered 1..N
+clockwise; "left" is the next seat number. State is plain JSON; per-seat lists are indexed seat-1.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from card_tags.catalog import Card
+from card_tags.games.gt_battle import deal_plan
+from card_tags.payload import CardRef
+
+from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
+
+LEFT, RIGHT = 1, -1
+TEAM_CARD = {"superhero": "SUPERHERO", "villain": "VILLAIN"}
+TEAM_PLURAL = {"superhero": "Superheroes", "villain": "Villains"}
+
+# The rulebook's sentences the referee quotes (gather-together-battle.txt).
+RULE = {
+    "no_action_from_discard": "\"Action cards cannot be picked up from the discard pile.\"",
+    "same_rank": "\"Fight cards of similar rank are played together.\"",
+    "match_or_beat": ("\"Play moves to the next player who has to match or beat the rank of fight cards previously "
+                      "played. A pair beats any single, a three-of-a-kind beats any pair, and so on.\""),
+    "cannot_beat": "\"A player cannot beat the previously played fight card(s)? The player can play an Action card, "
+                   "or pass on playing.\"",
+    "action_in_battle": "\"An action card is played in the Battle phase? The next player in sequence must beat the "
+                        "previously played fight card(s).\"",
+    "no_one_beats": "\"No player can beat the previously played fight card(s)? The Battle resets and the player of "
+                    "the unbeatable fight card(s) can play any fight card(s).\"",
+    "identity": "\"Once players are able to get rid of their fight cards, they can play their identity card on "
+                "their next turn.\"",
+    "save": "\"If the holder of the card wants to save an eliminated player, this card is played out of turn "
+            "immediately after a player is chosen for elimination.\"",
+    "draw_or_take": "\"The player can choose to pick up the top discard, or the top card of the deck.\"",
+    "discard_one": "\"After drawing a card, the player has the option to discard one card, but it is not required.\"",
+}
+
+
+class Refuse(Exception):
+    """Raised anywhere inside ``apply``: the input is refused with this reason, state unchanged."""
+
+
+@dataclass
+class Report:
+    """What one input did: outcomes to show, and whether an identity was revealed."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    reveals: bool = False
+
+    def say(self, kind: str, text: str, terms: tuple[Term, ...] = (), **data: Any) -> None:
+        self.outcomes.append(Outcome(kind, text, terms, data))
+
+
+# -- pure helpers ----------------------------------------------------------------------------------
+def describe(count: int, rank: int) -> str:
+    """How a player says a play: 'a single 7', 'a pair of 7s', 'three 7s' (three of a kind)."""
+    if count == 1:
+        return f"a single {rank}"
+    if count == 2:
+        return f"a pair of {rank}s"
+    words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+    return f"{words.get(count, count)} {rank}s"
+
+
+def beats(count: int, rank: int, top_count: int, top_rank: int) -> bool:
+    """Count first ("a pair of 1s beats a single 12"), then rank; matching is allowed ("match or beat")."""
+    return count > top_count or (count == top_count and rank >= top_rank)
+
+
+class GatherTogetherBattle(Ruleset):
+    game = "gt-battle"
+    title = "Battle (Gather Together Games)"
+    min_seats = 4
+    max_seats = 10
+    zones = ("center", "reader", "tray", "seat")
+    options = (
+        Option("target", 5, "points that win the game (\"an agreed amount of points, such as 5\")"),
+        Option("first_dealer", 1, "seat of the first round's dealer; the deal passes left each round"),
+    )
+
+    # == setup ====================================================================================
+    def setup(self, seats: list[Seat], options: dict[str, Any]) -> State:
+        self.check_seats(seats)
+        options = self.resolve_options(options)
+        n = len(seats)
+        try:
+            plan = deal_plan(self.catalog, n)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
+        if not 1 <= options["first_dealer"] <= n:
+            raise SetupError(f"option 'first_dealer' must be a seat 1-{n}, not {options['first_dealer']}")
+        if options["target"] < 1:
+            raise SetupError(f"option 'target' must be at least 1 point, not {options['target']}")
+        state: State = {
+            "seats": [s.as_dict() for s in seats], "options": options, "deal": plan.as_dict(),
+            "points": [0] * n, "round": 0, "rounds": [], "winner": None, "over": False, "tiebreak": None,
+            "last_outcome": None,
+        }
+        self._new_round(state, options["first_dealer"])
+        return state
+
+    def _new_round(self, state: State, dealer: int) -> None:
+        """Steps 1-6 as far as the companion is concerned: a fresh round waits for identities and the flip."""
+        n = len(state["seats"])
+        state.update({
+            "round": state["round"] + 1, "dealer": dealer, "phase": "deal", "turn": None, "direction": LEFT,
+            "identity": [None] * n, "exposed": [False] * n, "eliminated": [False] * n,
+            "hands": [state["deal"]["per_player"]] * n,
+            # Step 5 shuffles the BATTLE card into what the deal left; step 6 flips one of them.
+            "deck": state["deal"]["remaining"] + 1,
+            "pile": [], "flipped": None, "may_take_flipped": False, "step": None,
+            "top": None, "pending": None, "passed": [], "awaiting": None, "count_check": None,
+            "expect_save_card": 0, "visible": {}, "conflicts": [],
+        })
+
+    # == the dispatcher ===========================================================================
+    def apply(self, state: State, action: Action) -> Applied | Refusal:
+        if state["over"]:
+            return Refusal(f"The game is over: {self._name(state, state['winner'])} won.")
+        handler = getattr(self, f"_on_{action.kind}", None)
+        if handler is None:
+            return Refusal(f"Battle has no input {action.kind!r}; see docs/referee/gt-battle.md for its commands.")
+        report = Report()
+        try:
+            self._gate(state, action, report)
+            handler(state, action, report)
+        except Refuse as exc:
+            return Refusal(str(exc))
+        if report.outcomes:  # what the table page shows big: everything this input did
+            state["last_outcome"] = {"say": " ".join(o.say for o in report.outcomes),
+                                     "terms": [t.as_dict() for o in report.outcomes for t in o.terms]}
+        return Applied(state, tuple(report.outcomes), report.reveals)
+
+    def _dispatch(self, state: State, kind: str, data: dict[str, Any], report: Report) -> None:
+        """Re-run a held input (after confirm_count) through the same gate and handler."""
+        action = Action(kind, data, "replay")
+        self._gate(state, action, report)
+        getattr(self, f"_on_{kind}")(state, action, report)
+
+    def _gate(self, state: State, action: Action, report: Report) -> None:
+        """Inputs the table must settle first: a hand-count question, a choice, the SAVE window."""
+        if action.kind in ("confirm_count", "card_gone") or not self._moves_the_game(state, action):
+            return
+        check = state["count_check"]
+        if check:
+            raise Refuse(f"First confirm {self._name(state, check['seat'])}'s hand on the tablet: "
+                         f"{self._count_question(state, check)}")
+        asked = state["awaiting"]
+        if asked is None:
+            return
+        if asked["what"] == "save":
+            if not self._is_save_input(state, action):
+                self._close_save_window(state, report)  # "unless immediately saved": the moment has passed
+            return
+        answers = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}[asked["what"]]
+        if action.kind == answers:
+            return
+        step = state["step"]
+        own_draw = (action.kind == "draw" and step is not None and step["drew"] is None
+                    and asked["by"] == state["turn"] and self._data_seat(state, action.data, "seat") == state["turn"])
+        if not own_draw:
+            raise Refuse(f"First: {self._awaiting_prompt(state, asked)}")
+
+    def _moves_the_game(self, state: State, action: Action) -> bool:
+        """False for inputs that never wait on anything: sightings away from the centre, re-sightings."""
+        if action.kind != "card_seen":
+            return True
+        return action.data.get("zone") == "center" and action.data.get("card") not in state["pile"]
+
+    def _is_save_input(self, state: State, action: Action) -> bool:
+        if action.kind in ("save", "no_save"):
+            return True
+        if action.kind == "card_seen" and action.data.get("zone") == "center":
+            card = self._card(action.data.get("card"))
+            return card.get("action") == "save"
+        return False
+
+    # == table events =============================================================================
+    def _on_card_seen(self, state: State, action: Action, report: Report) -> None:
+        key, zone = action.data.get("card"), action.data.get("zone")
+        card = self._card(key)
+        if not isinstance(zone, str):
+            raise Refuse("A card sighting must name its zone (center, tray, reader:N or seat:N).")
+        self._note_visible(state, key, zone, card, report)
+        if zone == "center":
+            self._seen_on_pile(state, key, card, action.data, report)
+        elif zone == "tray" or zone.startswith("reader:"):
+            self._shown_privately(state, key, card, zone, action.data, report)
+        elif zone.startswith("seat:"):
+            pass  # a card lying in front of a player (an exposed identity, a hand placed down): no play
+        else:
+            raise Refuse(f"Battle does not use the zone {zone!r}: cards are played on the centre pile, and "
+                         f"identity cards are shown to a reader or the tray.")
+
+    def _on_card_gone(self, state: State, action: Action, report: Report) -> None:
+        key, zone = action.data.get("card"), action.data.get("zone")
+        if state["visible"].get(key) == zone:
+            del state["visible"][key]
+        state["conflicts"] = [c for c in state["conflicts"] if c["card"] != key]
+        pending = state["pending"]
+        if zone == "center" and pending and key in pending["cards"]:
+            pending["cards"].remove(key)  # a card taken back before the play was resolved
+            if not pending["cards"]:
+                state["pending"] = None
+        self._drop_stale_check(state, key)
+
+    def _note_visible(self, state: State, key: str, zone: str, card: Card, report: Report) -> None:
+        """One physical card in two camera zones at once is a duplicated tag: flag it, keep playing."""
+        if zone.startswith("reader:"):
+            return  # a tap on a reader is a moment, not a place
+        where = state["visible"].get(key)
+        if where and where != zone:
+            label = "An identity card" if card.kind == "identity" else f"{card.name} ({key})"
+            state["conflicts"].append({"card": key, "zones": [where, zone]})
+            report.say("conflict", f"{label} is seen in {where} and in {zone} at once: two cards carry the same tag. "
+                                   f"Take one away and re-tag it.", zones=[where, zone])
+        state["visible"][key] = zone
+
+    def _seen_on_pile(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
+        if key in state["pile"]:
+            return  # seen again: the card above it was taken, or the camera lost it for a moment
+        if card.get("action") == "save" and state["expect_save_card"] and not self._save_window_open(state):
+            state["expect_save_card"] -= 1  # the SAVE the tablet already recorded
+            state["pile"].append(key)
+            return
+        phase = state["phase"]
+        if phase == "deal":
+            self._flip_first(state, key, card, report)
+        elif phase in ("round_over", "tiebreak"):
+            return  # cards being gathered for the next round
+        elif self._save_window_open(state) and card.get("action") == "save":
+            self._save_card_seen(state, key, data, report)
+        elif card.kind == "identity":
+            self._identity_played(state, key, data, report)
+        elif phase == "building":
+            self._discarded(state, key, card, data, report)
+        else:
+            self._added_to_play(state, key, card, data, report)
+
+    # == the deal =================================================================================
+    def _shown_privately(self, state: State, key: str, card: Card, zone: str, data: dict, report: Report) -> None:
+        if card.kind != "identity":
+            raise Refuse("In Battle only identity cards are shown to a reader or the tray; fight and action cards "
+                         "are played on the centre pile.")
+        seat = self._identity_seat(state, zone, data)
+        if state["phase"] != "deal":
+            if state["identity"][seat - 1] and state["identity"][seat - 1]["card"] == key:
+                return  # a player checking their own card again
+            raise Refuse("Identity cards are shown at the start of a round, before the first discard is played; "
+                         "each player keeps the same identity card for the whole round.")
+        for other, known in enumerate(state["identity"], 1):
+            if known and known["card"] == key and other != seat:
+                raise Refuse(f"That identity card was already shown for {self._name(state, other)} this round: "
+                             f"two cards carry the same tag, or the cards were mixed up.")
+        team = card["team"]
+        n = len(state["seats"])
+        same_team = sum(1 for s, known in enumerate(state["identity"], 1)
+                        if known and known["team"] == team and s != seat)
+        if same_team + 1 > (n + 1) // 2:
+            # Never name the team here: the reason is public.
+            raise Refuse(f"With {n} players, {n} identity cards are dealt, half of each team "
+                         f"(\"with 6 players ... deal 3 SUPERHERO cards and 3 VILLAIN cards\"); this card would make "
+                         f"one team too large. Check the identity cards that were dealt.")
+        replaced = state["identity"][seat - 1] is not None
+        state["identity"][seat - 1] = {"card": key, "team": team}
+        shown = sum(1 for known in state["identity"] if known)
+        report.say("identity", f"{self._name(state, seat)} has {'shown another' if replaced else 'shown their'} identity "
+                               f"card privately ({shown} of {n} players).", seat=seat)
+        self._maybe_begin(state, report)
+
+    def _identity_seat(self, state: State, zone: str, data: dict) -> int:
+        if zone.startswith("reader:"):
+            return self._seat_number(state, zone.partition(":")[2], f"zone {zone!r}")
+        if "seat" in data:
+            return self._data_seat(state, data, "seat")
+        waiting = self._identities_missing(state)
+        if not waiting:
+            raise Refuse("Every player has already shown their identity card for this round.")
+        return waiting[0]  # the tray serves the players in turn, from the left of the dealer
+
+    def _identities_missing(self, state: State) -> list[int]:
+        n = len(state["seats"])
+        order = [(state["dealer"] + i - 1) % n + 1 for i in range(1, n + 1)]
+        return [s for s in order if state["identity"][s - 1] is None]
+
+    def _on_first_discard(self, state: State, action: Action, report: Report) -> None:
+        """The tablet's way to enter the flipped card when the camera missed it."""
+        if state["phase"] != "deal":
+            raise Refuse("The first discard is flipped during the deal, before the first turn.")
+        key = action.data.get("card")
+        self._flip_first(state, key, self._card(key), report)
+
+    def _flip_first(self, state: State, key: str, card: Card, report: Report) -> None:
+        if card.kind == "identity":
+            raise Refuse("Identity cards are dealt one to each player and are not part of the deck; the first "
+                         "discard is the top card of the deck.")
+        if state["flipped"]:
+            raise Refuse(f"The first discard is already flipped ({self._card_name(state['flipped'])}). The next card "
+                         f"on the pile is a player's discard, once every player has shown their identity card.")
+        state["flipped"] = key
+        state["pile"] = [key]
+        state["deck"] -= 1
+        report.say("flip", f"Step 6: the first card flipped is {card.name}.", card=key)
+        self._maybe_begin(state, report)
+
+    def _maybe_begin(self, state: State, report: Report) -> None:
+        if state["flipped"] and not self._identities_missing(state):
+            self._begin_play(state, report)
+
+    def _begin_play(self, state: State, report: Report) -> None:
+        """The player left of the dealer is first, except as the "What happens if" cases say."""
+        dealer = state["dealer"]
+        left = self._left_of(state, dealer)
+        card = self._card(state["flipped"])
+        state.update(phase="building", direction=LEFT, turn=left)
+        if card.kind == "battle":
+            report.say("first_card", f"The BATTLE card is the first card flipped: \"The player left of the dealer "
+                                     f"begins the battle by playing a fight card(s).\" {self._name(state, left)} starts.")
+            self._start_battle(state, left)
+            return
+        what = card.get("action")
+        if what == "skip":
+            state["turn"] = self._left_of(state, left)
+            report.say("first_card", f"SKIP first: \"The player left of the dealer is skipped, and play begins with "
+                                     f"the next player.\" {self._name(state, state['turn'])} plays first.")
+        elif what == "reverse":
+            state.update(turn=dealer, direction=RIGHT)
+            report.say("first_card", f"REVERSE first: \"The dealer is the first to play, and play moves to the right.\" "
+                                     f"{self._name(state, dealer)} plays first.")
+        elif what in ("new_battle", "eliminate", "save"):
+            state["may_take_flipped"] = True
+            report.say("first_card", f"{card.name} first: \"The player left of the dealer has the option to draw the "
+                                     f"card.\" {self._name(state, left)} may take it from the discard pile.")
+        else:
+            report.say("first_card", f"{self._name(state, state['turn'])} plays first: draw from the deck or take "
+                                     f"the top discard.")
+        self._begin_turn(state)
+        if what == "expose":
+            report.say("first_card", "EXPOSE first: \"The dealer chooses a player to expose his/her Identity card.\"")
+            self._ask_expose(state, dealer, "nothing", report)
+
+    # == the building phase =======================================================================
+    def _begin_turn(self, state: State) -> None:
+        state["step"] = {"drew": None, "discard": None, "passed": False,
+                         "top": state["pile"][-1] if state["pile"] else None}
+
+    def _on_draw(self, state: State, action: Action, report: Report) -> None:
+        seat = self._data_seat(state, action.data, "seat")
+        if state["phase"] != "building":
+            raise Refuse(self._not_now(state, "Drawing happens in the building phase"))
+        self._check_turn(state, seat)
+        step = state["step"]
+        if step["drew"]:
+            raise Refuse(f"{self._name(state, seat)} has already drawn this turn; next they discard one card or pass.")
+        source = action.data.get("from")
+        if source == "discard":
+            self._take_top_discard(state, seat, report)
+        elif source == "deck":
+            state["deck"] = max(0, state["deck"] - 1)
+            report.say("draw", f"{self._name(state, seat)} draws from the deck.", seat=seat)
+        else:
+            raise Refuse(f"A draw comes \"from\": \"deck\" or \"discard\", not {source!r}. {RULE['draw_or_take']}")
+        state["hands"][seat - 1] += 1
+        state["may_take_flipped"] = False
+        step["drew"] = source
+        self._maybe_finish_turn(state, report)
+
+    def _take_top_discard(self, state: State, seat: int, report: Report) -> None:
+        top = state["step"]["top"]
+        if top is None:
+            raise Refuse("The discard pile is empty: draw from the deck.")
+        card = self._card(top)
+        flipped_exception = state["may_take_flipped"] and top == state["flipped"]
+        if card.kind == "action" and not flipped_exception:
+            raise Refuse(f"The top discard is {card.name}, an action card: {RULE['no_action_from_discard']} "
+                         f"Draw from the deck instead.")
+        state["pile"].remove(top)
+        state["visible"].pop(top, None)
+        report.say("draw", f"{self._name(state, seat)} takes the top discard, {card.name}.", seat=seat, card=top)
+
+    def _discarded(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
+        seat = self._player_of(state, data)
+        step = state["step"]
+        if card.kind == "battle":
+            self._battle_card_drawn(state, seat, key, report)
+            return
+        if step["discard"] or step["passed"]:
+            raise Refuse(f"{RULE['discard_one']} {self._name(state, seat)} has already "
+                         f"{'discarded this turn' if step['discard'] else 'passed on discarding'}: take that card back.")
+        if state["hands"][seat - 1] < 1:
+            self._hold_for_count(state, seat, 1, {"kind": "card_seen", "data": {**data, "card": key}}, report)
+            return
+        state["hands"][seat - 1] -= 1
+        state["pile"].append(key)
+        step["discard"] = key
+        report.say("discard", f"{self._name(state, seat)} discards {card.name}.", seat=seat, card=key)
+        what = card.get("action")
+        if what == "expose":
+            self._ask_expose(state, seat, "finish_turn", report)
+        elif what == "eliminate":
+            self._ask_eliminate(state, seat, "finish_turn", report)
+        elif what in ("new_battle", "save"):
+            report.say("no_effect", f"{card.name} has no effect when discarded in the building phase.")
+        self._maybe_finish_turn(state, report)
+
+    def _battle_card_drawn(self, state: State, seat: int, key: str, report: Report) -> None:
+        """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
+        step = state["step"]
+        if step["drew"] == "discard" or step["discard"] or step["passed"]:
+            raise Refuse(f"The BATTLE card comes from the deck, but {self._name(state, seat)} has already "
+                         f"{'taken the top discard' if step['drew'] == 'discard' else 'finished drawing and discarding'} "
+                         f"this turn. If the draw was entered wrongly, undo it first.")
+        if step["drew"] is None:  # the camera saw it before the tablet's tap: the deck draw is implied
+            state["deck"] = max(0, state["deck"] - 1)
+            state["hands"][seat - 1] += 1
+        state["hands"][seat - 1] -= 1
+        state["pile"].append(key)
+        report.say("battle_begins", f"{self._name(state, seat)} draws the BATTLE card: the battle begins, and they "
+                                    f"start it by playing fight card(s).", seat=seat)
+        self._start_battle(state, seat)
+
+    def _maybe_finish_turn(self, state: State, report: Report) -> None:
+        """A building turn ends once the draw is recorded and the player discarded or passed."""
+        step = state["step"]
+        if state["phase"] != "building" or step is None or state["awaiting"]:
+            return
+        if step["drew"] is None or not (step["discard"] or step["passed"]):
+            return
+        effect = self._card(step["discard"]).get("action") if step["discard"] else None
+        if effect == "reverse":
+            self._reverse(state, report)
+        self._advance(state, report, skip=effect == "skip")
+        self._begin_turn(state)
+
+    # == the battle phase =========================================================================
+    def _start_battle(self, state: State, seat: int) -> None:
+        state.update(phase="battle", turn=seat, step=None, top=None, passed=[], pending=None,
+                     may_take_flipped=False)
+
+    def _added_to_play(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
+        """A card joins the current player's pending play; ``resolve`` makes it final."""
+        seat = self._player_of(state, data)
+        if card.kind == "battle":
+            raise Refuse("There is one BATTLE card and it is already on the pile.")
+        cards = (state["pending"]["cards"] if state["pending"] else []) + [key]
+        problem = self._composition_problem(cards)
+        if problem:
+            raise Refuse(problem)
+        state["pending"] = {"seat": seat, "cards": cards}
+
+    def _composition_problem(self, keys: list[str]) -> str | None:
+        cards = [self._card(k) for k in keys]
+        actions = [c for c in cards if c.kind == "action" and c["action"] != "new_battle"]
+        new_battles = [c for c in cards if c.kind == "action" and c["action"] == "new_battle"]
+        ranks = sorted({c["rank"] for c in cards if c.kind == "fight"})
+        if actions and len(cards) > 1:
+            return (f"{actions[0].name} is an action card and is played on its own, not together with other cards "
+                    f"(only NEW BATTLE is followed by fight cards). Take back the extra card.")
+        if len(new_battles) > 1:
+            return "One NEW BATTLE card resets the battle; take back the second one."
+        if len(ranks) > 1:
+            newest = cards[-1]["rank"]
+            earlier = next(c["rank"] for c in cards if c.kind == "fight" and c["rank"] != newest)
+            return f"{RULE['same_rank']} A {newest} cannot join the {earlier}s being played: take it back."
+        return None
+
+    def _play_problem(self, state: State, pending: dict) -> str | None:
+        """Why the pending play may not stand, or None. Action cards can always be played."""
+        cards = [self._card(k) for k in pending["cards"]]
+        fights = [c for c in cards if c.kind == "fight"]
+        resets = any(c.get("action") == "new_battle" for c in cards)
+        top = None if resets else state["top"]
+        if not fights or top is None:
+            return None
+        count, rank = len(fights), fights[0]["rank"]
+        if beats(count, rank, top["count"], top["rank"]):
+            return None
+        return (f"{describe(count, rank).capitalize()} does not beat {describe(top['count'], top['rank'])} played by "
+                f"{self._name(state, top['seat'])}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
+
+    def _on_resolve(self, state: State, action: Action, report: Report) -> None:
+        pending = state["pending"]
+        if state["phase"] != "battle" or not pending:
+            raise Refuse("Nothing to resolve: no play is waiting on the centre pile.")
+        problem = self._play_problem(state, pending)
+        if problem:
+            raise Refuse(problem)
+        seat, count = pending["seat"], len(pending["cards"])
+        if state["hands"][seat - 1] < count:
+            self._hold_for_count(state, seat, count, {"kind": "resolve", "data": {}}, report)
+            return
+        self._commit_play(state, report)
+
+    def _commit_play(self, state: State, report: Report) -> None:
+        pending = state["pending"]
+        seat, keys = pending["seat"], pending["cards"]
+        cards = [self._card(k) for k in keys]
+        state["pending"] = None
+        state["hands"][seat - 1] -= len(keys)
+        state["pile"].extend(keys)
+        who = self._name(state, seat)
+        if any(c.get("action") == "new_battle" for c in cards):
+            state.update(top=None, passed=[])
+            report.say("new_battle", f"{who} plays NEW BATTLE: \"the player of this card resets the battle, and gets "
+                                     f"to start a new battle with any fight card(s).\"", seat=seat)
+        fights = [c for c in cards if c.kind == "fight"]
+        if fights:
+            self._fight_played(state, seat, [k for k, c in zip(keys, cards) if c.kind == "fight"], fights[0]["rank"],
+                               report)
+        elif cards[0].kind == "action" and cards[0]["action"] != "new_battle":
+            self._action_played(state, seat, cards[0], report)
+
+    def _fight_played(self, state: State, seat: int, keys: list[str], rank: int, report: Report) -> None:
+        previous, count = state["top"], len(keys)
+        state.update(top={"seat": seat, "count": count, "rank": rank, "cards": keys}, passed=[])
+        play = describe(count, rank)
+        if previous:
+            terms = (Term("play", play, f"{count} card(s) of rank {rank}"),
+                     Term("to beat", describe(previous["count"], previous["rank"]), "count first, then rank"))
+            report.say("play", f"{self._name(state, seat)} plays {play}, beating {describe(previous['count'], previous['rank'])}.",
+                       terms, seat=seat, count=count, rank=rank)
+        else:
+            report.say("play", f"{self._name(state, seat)} starts the battle with {play}.", seat=seat, count=count, rank=rank)
+        if state["hands"][seat - 1] == 0:
+            report.say("last_card", f"{self._name(state, seat)} has no cards left: {RULE['identity']}", seat=seat)
+        self._advance(state, report)
+
+    def _action_played(self, state: State, seat: int, card: Card, report: Report) -> None:
+        """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
+        state["passed"].append(seat)
+        what = card["action"]
+        report.say("action", f"{self._name(state, seat)} plays {card.name}. {RULE['action_in_battle']}", seat=seat,
+                   action=what)
+        if what == "reverse":
+            self._reverse(state, report)
+        if what == "expose":
+            self._ask_expose(state, seat, "advance", report)
+        elif what == "eliminate":
+            self._ask_eliminate(state, seat, "advance", report)
+        else:
+            if what == "save":
+                report.say("no_effect", "No player is being eliminated, so SAVE has no effect.")
+            self._advance(state, report, skip=what == "skip")
+
+    def _on_pass(self, state: State, action: Action, report: Report) -> None:
+        seat = self._data_seat(state, action.data, "seat")
+        if state["phase"] not in ("building", "battle"):
+            raise Refuse(self._not_now(state, "Passing happens in the building and battle phases"))
+        self._check_turn(state, seat)
+        who = self._name(state, seat)
+        if state["phase"] == "building":
+            step = state["step"]
+            if step["drew"] is None:
+                raise Refuse(f"{who} draws first (from the deck or the top discard); then they may pass on discarding.")
+            if step["discard"]:
+                raise Refuse(f"{who} has already discarded this turn.")
+            step["passed"] = True
+            report.say("pass", f"{who} keeps their cards (no discard).", seat=seat)
+            self._maybe_finish_turn(state, report)
+            return
+        if state["pending"]:
+            raise Refuse(f"{who} has cards waiting on the pile; take them back before passing.")
+        state["passed"].append(seat)
+        report.say("pass", f"{who} passes.", seat=seat)
+        self._advance(state, report)
+
+    def _identity_played(self, state: State, key: str, data: dict, report: Report) -> None:
+        if state["phase"] != "battle":
+            raise Refuse(f"Identity cards are played in the battle phase: {RULE['identity']}")
+        seat = self._player_of(state, data)
+        if state["pending"]:
+            raise Refuse("An identity card is played on its own, on a turn of its own; take back the other cards first.")
+        if state["identity"][seat - 1]["card"] != key:
+            raise Refuse(f"That is not the identity card {self._name(state, seat)} showed at the start of the round; "
+                         f"each player plays their own identity card.")
+        left = state["hands"][seat - 1]
+        if left:
+            report.say("note", f"The companion counted {left} card(s) still in {self._name(state, seat)}'s hand: they "
+                               f"go out with them, so they must all be action cards ({RULE['identity']}).", seat=seat)
+        self._win_round(state, seat, report)
+
+    # == turn order ===============================================================================
+    def _left_of(self, state: State, seat: int) -> int:
+        return seat % len(state["seats"]) + 1
+
+    def _next_active(self, state: State, seat: int) -> int:
+        """The next seat in the direction of play that is still in the round (itself if it is alone)."""
+        n = len(state["seats"])
+        candidate = seat
+        for _ in range(n):
+            candidate = (candidate - 1 + state["direction"]) % n + 1
+            if not state["eliminated"][candidate - 1]:
+                return candidate
+        return seat
+
+    def _reverse(self, state: State, report: Report) -> None:
+        state["direction"] = -state["direction"]
+        way = "left" if state["direction"] == LEFT else "right"
+        report.say("reverse", f"REVERSE: \"If play was moving to the left, it switches to the right (or vice versa).\" "
+                              f"Play now moves to the {way}.", direction=way)
+
+    def _advance(self, state: State, report: Report, skip: bool = False) -> None:
+        following = self._next_active(state, state["turn"])
+        if skip:
+            report.say("skip", f"SKIP: {self._name(state, following)}'s turn is skipped.", seat=following)
+            following = self._next_active(state, following)
+        state["turn"] = following
+        if state["phase"] == "battle":
+            self._maybe_reset(state, report)
+        report.say("turn", f"{self._name(state, state['turn'])} to play.", seat=state["turn"])
+
+    def _maybe_reset(self, state: State, report: Report) -> None:
+        """Back at the unbeaten player (or, if they were eliminated, at someone who already had a go)."""
+        top, now = state["top"], state["turn"]
+        if top is None:
+            return
+        unbeaten = now == top["seat"] or (state["eliminated"][top["seat"] - 1] and now in state["passed"])
+        if unbeaten:
+            report.say("reset", f"No one beat {describe(top['count'], top['rank'])} played by "
+                                f"{self._name(state, top['seat'])}. {RULE['no_one_beats']} "
+                                f"{self._name(state, now)} plays any fight card(s).", seat=now)
+            state.update(top=None, passed=[])
+
+    def _player_of(self, state: State, data: dict) -> int:
+        """Who put a card on the pile: the camera cannot tell, so it is the player whose turn it is,
+        unless the tablet says otherwise ("seat" in the data)."""
+        seat = self._data_seat(state, data, "seat") if "seat" in data else state["turn"]
+        self._check_turn(state, seat)
+        return seat
+
+    def _check_turn(self, state: State, seat: int) -> None:
+        turn = state["turn"]
+        if turn is None:
+            raise Refuse(self._not_now(state, "No one is to play yet"))
+        if seat != turn:
+            way = "left" if state["direction"] == LEFT else "right"
+            raise Refuse(f"It is {self._name(state, turn)}'s turn, not {self._name(state, seat)}'s (play moves to the "
+                         f"{way}). Only SAVE is played out of turn: {RULE['save']}")
+
+    # == EXPOSE, ELIMINATE, SAVE ==================================================================
+    def _ask_expose(self, state: State, by: int, then: str, report: Report) -> None:
+        targets = [s for s in range(1, len(state["seats"]) + 1) if s != by and not state["exposed"][s - 1]]
+        if not targets:
+            report.say("no_effect", "Every other player's identity is already face up: EXPOSE has no effect.")
+            self._continue(state, then, report)
+            return
+        state["awaiting"] = {"what": "expose", "by": by, "then": then}
+        report.say("choose", f"{self._name(state, by)} chooses a player to expose.", seat=by)
+
+    def _on_expose(self, state: State, action: Action, report: Report) -> None:
+        self._commit_pending_action(state, "expose", report)
+        asked = state["awaiting"]
+        if not asked or asked["what"] != "expose":
+            raise Refuse("No EXPOSE card is waiting for a choice.")
+        target = self._data_seat(state, action.data, "target")
+        self._check_chooser(state, asked, action.data)
+        if target == asked["by"]:
+            raise Refuse("\"The player of this card will choose one player to expose\": another player, not themselves.")
+        if state["exposed"][target - 1]:
+            raise Refuse(f"{self._name(state, target)}'s identity is already face up; choose another player.")
+        state["exposed"][target - 1] = True
+        team = state["identity"][target - 1]["team"]
+        report.say("expose", f"{self._name(state, asked['by'])} exposes {self._name(state, target)}: a "
+                             f"{TEAM_CARD[team]}. \"The Identity card is left face up in front of its owner.\"",
+                   seat=target, team=team)
+        report.reveals = True
+        state["awaiting"] = None
+        self._continue(state, asked["then"], report)
+
+    def _ask_eliminate(self, state: State, by: int, then: str, report: Report) -> None:
+        targets = [s for s in range(1, len(state["seats"]) + 1) if s != by and not state["eliminated"][s - 1]]
+        if not targets:
+            report.say("no_effect", "No other player is left in the round: ELIMINATE has no effect.")
+            self._continue(state, then, report)
+            return
+        state["awaiting"] = {"what": "eliminate", "by": by, "then": then}
+        report.say("choose", f"{self._name(state, by)} chooses a player to eliminate.", seat=by)
+
+    def _on_eliminate(self, state: State, action: Action, report: Report) -> None:
+        self._commit_pending_action(state, "eliminate", report)
+        asked = state["awaiting"]
+        if not asked or asked["what"] != "eliminate":
+            raise Refuse("No ELIMINATE card is waiting for a choice.")
+        target = self._data_seat(state, action.data, "target")
+        self._check_chooser(state, asked, action.data)
+        if target == asked["by"]:
+            raise Refuse("\"The player of this card will choose a player to be eliminated\": another player.")
+        if state["eliminated"][target - 1]:
+            raise Refuse(f"{self._name(state, target)} is already out for the round; choose another player.")
+        state["awaiting"] = {"what": "save", "by": asked["by"], "target": target, "then": asked["then"]}
+        report.say("eliminate", f"{self._name(state, asked['by'])} chooses {self._name(state, target)} for elimination: "
+                                f"they are out for the round \"unless immediately saved\". {RULE['save']}",
+                   seat=target)
+
+    def _save_window_open(self, state: State) -> bool:
+        return bool(state["awaiting"]) and state["awaiting"]["what"] == "save"
+
+    def _save_card_seen(self, state: State, key: str, data: dict, report: Report) -> None:
+        asked = state["awaiting"]
+        state["pile"].append(key)
+        if "seat" in data:
+            self._saved_by(state, self._data_seat(state, data, "seat"), True, report)
+            return
+        state["awaiting"] = {**asked, "what": "save_by"}
+        report.say("choose", f"A SAVE card is played for {self._name(state, asked['target'])}: who played it?")
+
+    def _on_save(self, state: State, action: Action, report: Report) -> None:
+        asked = state["awaiting"]
+        if not asked or asked["what"] not in ("save", "save_by"):
+            raise Refuse(f"No player is being eliminated right now. {RULE['save']}")
+        self._saved_by(state, self._data_seat(state, action.data, "by"), asked["what"] == "save_by", report,
+                       {"kind": "save", "data": dict(action.data)})
+
+    def _saved_by(self, state: State, saver: int, card_on_pile: bool, report: Report, held: dict | None = None) -> None:
+        asked = state["awaiting"]
+        if state["eliminated"][saver - 1]:
+            raise Refuse(f"{self._name(state, saver)} is out for the round and cannot play cards.")
+        if state["hands"][saver - 1] < 1:
+            self._hold_for_count(state, saver, 1, held or {"kind": "save", "data": {"by": saver}}, report)
+            if card_on_pile:
+                state["awaiting"] = {**asked, "what": "save_by"}
+            return
+        state["hands"][saver - 1] -= 1
+        if not card_on_pile:
+            state["expect_save_card"] += 1  # the camera will see it land on the pile
+        report.say("save", f"{self._name(state, saver)} plays SAVE: {self._name(state, asked['target'])} stays in the "
+                           f"game.", seat=saver, saved=asked["target"])
+        state["awaiting"] = None
+        self._continue(state, asked["then"], report)
+
+    def _on_no_save(self, state: State, action: Action, report: Report) -> None:
+        if not self._save_window_open(state):
+            raise Refuse("No player is waiting to be saved.")
+        self._close_save_window(state, report)
+
+    def _close_save_window(self, state: State, report: Report) -> None:
+        asked = state["awaiting"]
+        target = asked["target"]
+        state["eliminated"][target - 1] = True
+        state["hands"][target - 1] = 0  # "will place his/her hand down"
+        state["awaiting"] = None
+        report.say("eliminated", f"No SAVE: {self._name(state, target)} places their hand down and is out for the "
+                                 f"round.", seat=target)
+        self._continue(state, asked["then"], report)
+
+    def _continue(self, state: State, then: str, report: Report) -> None:
+        """What happens once a choice is made: the building turn ends, or the battle moves on."""
+        if then == "finish_turn":
+            self._maybe_finish_turn(state, report)
+        elif then == "advance":
+            self._advance(state, report)
+
+    def _check_chooser(self, state: State, asked: dict, data: dict) -> None:
+        if "by" in data and self._data_seat(state, data, "by") != asked["by"]:
+            raise Refuse(f"{self._name(state, asked['by'])} played the card, so they choose.")
+
+    def _commit_pending_action(self, state: State, what: str, report: Report) -> None:
+        """A target chosen on the tablet before the session resolved the card: resolve it now."""
+        pending = state["pending"]
+        if state["awaiting"] is None and pending and len(pending["cards"]) == 1 \
+                and self._card(pending["cards"][0]).get("action") == what:
+            self._on_resolve(state, Action("resolve"), report)
+            if state["count_check"]:
+                raise Refuse(f"First confirm the hand count: {self._count_question(state, state['count_check'])}")
+
+    # == hand counts ==============================================================================
+    def _hold_for_count(self, state: State, seat: int, needs: int, then: dict, report: Report) -> None:
+        counted = state["hands"][seat - 1]
+        state["count_check"] = {"seat": seat, "counted": counted, "needs": needs, "then": then}
+        report.say("count_check", f"{self._name(state, seat)} plays {needs} card(s), but the companion counted "
+                                  f"{counted} in their hand. {self._count_question(state, state['count_check'])}",
+                   seat=seat, counted=counted, needs=needs)
+
+    def _count_question(self, state: State, check: dict) -> str:
+        return (f"How many cards does {self._name(state, check['seat'])} hold in hand now (not counting the "
+                f"identity card)? Answer with confirm_count.")
+
+    def _on_confirm_count(self, state: State, action: Action, report: Report) -> None:
+        seat = self._data_seat(state, action.data, "seat")
+        cards = action.data.get("cards")
+        if isinstance(cards, str) and cards.isdigit():  # from the tablet's number picker
+            cards = int(cards)
+        if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 200:
+            raise Refuse(f"confirm_count needs \"cards\": the number of cards in hand (0 or more), not {cards!r}.")
+        check, pending = state["count_check"], state["pending"]
+        held = bool(check) and check["seat"] == seat
+        # Cards already on the pile whose play is not final are still in the companion's count.
+        on_table = check["needs"] if held else (len(pending["cards"]) if pending and pending["seat"] == seat else 0)
+        counted = state["hands"][seat - 1] - on_table
+        state["hands"][seat - 1] = cards + on_table
+        report.say("count", f"{self._name(state, seat)} holds {cards} card(s) in hand (the companion had counted "
+                            f"{max(counted, 0)}).", seat=seat, cards=cards, counted=counted)
+        if held:
+            state["count_check"] = None
+            self._replay_held(state, check["then"], report)
+
+    def _replay_held(self, state: State, held: dict, report: Report) -> None:
+        """Apply the play that waited for the count; if it no longer stands, say why and keep the count."""
+        before = copy.deepcopy(state)
+        try:
+            self._dispatch(state, held["kind"], held["data"], report)
+        except Refuse as exc:
+            state.clear()
+            state.update(before)
+            report.say("held_refused", f"The play that waited for the count does not stand: {exc}")
+
+    def _drop_stale_check(self, state: State, key: str) -> None:
+        """A held play whose cards were taken back no longer needs its question answered."""
+        check = state["count_check"]
+        if not check:
+            return
+        held = check["then"]
+        if (held["kind"] == "resolve" and not state["pending"]) or \
+                (held["kind"] == "card_seen" and held["data"].get("card") == key):
+            state["count_check"] = None
+
+    # == scoring and the end ======================================================================
+    def _win_round(self, state: State, seat: int, report: Report) -> None:
+        team = state["identity"][seat - 1]["team"]
+        teams = [known["team"] for known in state["identity"]]
+        for s, member in enumerate(teams, 1):
+            if member == team:
+                state["points"][s - 1] += 1
+        terms = tuple(Term(self._name(state, s), TEAM_CARD[member],
+                           f"{state['points'][s - 1]} point(s)" + (" (+1)" if member == team else ""))
+                      for s, member in enumerate(teams, 1))
+        report.say("round", f"{self._name(state, seat)} plays their {TEAM_CARD[team]} card: the {TEAM_PLURAL[team]} "
+                            f"{'save the world' if team == 'superhero' else 'achieve world domination'}! A point to "
+                            f"every {TEAM_CARD[team]}.", terms, seat=seat, team=team, teams=teams,
+                   points=list(state["points"]))
+        report.reveals = True
+        state["rounds"].append({"round": state["round"], "went_out": seat, "team": team, "teams": teams,
+                                "points": list(state["points"])})
+        state.update(phase="round_over", turn=None, pending=None, top=None, awaiting=None, step=None)
+        self._check_game_end(state, report)
+
+    def _check_game_end(self, state: State, report: Report) -> None:
+        target = state["options"]["target"]
+        best = max(state["points"])
+        if best < target:
+            report.say("next_round", f"Round {state['round']} is over. Shuffle, deal new identity cards and tap "
+                                     f"New round.")
+            return
+        leaders = [s for s, p in enumerate(state["points"], 1) if p == best]
+        if len(leaders) == 1:
+            self._game_over(state, leaders[0], report)
+            return
+        state.update(phase="tiebreak", tiebreak={"players": leaders, "drawn": [], "pass": 1})
+        report.say("tie", f"A tie for game winner at {best} points: {self._names(state, leaders)}. \"Randomly place "
+                          f"one SAVE card and one ELIMINATE card face down. A tying player will draw one of the two "
+                          f"cards. This is repeated with each tying player.\"", players=leaders)
+
+    def _on_tiebreak_draw(self, state: State, action: Action, report: Report) -> None:
+        tie = state["tiebreak"]
+        if state["phase"] != "tiebreak":
+            raise Refuse("There is no tie-break: it happens when players tie for game winner.")
+        seat = self._data_seat(state, action.data, "seat")
+        if seat not in tie["players"]:
+            raise Refuse(f"Only the tying players draw: {self._names(state, tie['players'])}.")
+        if any(d["seat"] == seat for d in tie["drawn"]):
+            raise Refuse(f"{self._name(state, seat)} has already drawn in this tie-break round.")
+        card = str(action.data.get("card", "")).lower()
+        if card not in ("save", "eliminate"):
+            raise Refuse(f"A tie-break draw is \"card\": \"save\" or \"eliminate\", not {action.data.get('card')!r}.")
+        tie["drawn"].append({"seat": seat, "card": card})
+        report.say("tiebreak_draw", f"{self._name(state, seat)} draws {card.upper()}"
+                                    f"{': they are out' if card == 'eliminate' else ''}.", seat=seat, card=card)
+        if len(tie["drawn"]) < len(tie["players"]):
+            return
+        survivors = [d["seat"] for d in tie["drawn"] if d["card"] == "save"]
+        if len(survivors) == 1:
+            self._game_over(state, survivors[0], report)
+            return
+        if not survivors:
+            report.say("tiebreak_again", "\"If all tying players draw the ELIMINATE card in the same round, start the "
+                                         "process over.\"")
+        else:
+            report.say("tiebreak_again", f"{self._names(state, survivors)} all drew SAVE and are still tied: they draw "
+                                         f"again.")
+            tie["players"] = survivors
+        tie.update(drawn=[], **{"pass": tie["pass"] + 1})
+
+    def _game_over(self, state: State, seat: int, report: Report) -> None:
+        state.update(phase="over", over=True, winner=seat, tiebreak=None)
+        report.say("game_over", f"{self._name(state, seat)} wins the game with {state['points'][seat - 1]} points!",
+                   winner=seat)
+
+    def _on_new_round(self, state: State, action: Action, report: Report) -> None:
+        if state["phase"] != "round_over":
+            raise Refuse("A new round starts once a round is won (a player plays their identity card).")
+        dealer = self._data_seat(state, action.data, "dealer") if "dealer" in action.data \
+            else self._left_of(state, state["dealer"])
+        self._new_round(state, dealer)
+        report.say("new_round", f"Round {state['round']}: {self._name(state, dealer)} deals "
+                                f"{state['deal']['per_player']} cards each and a new identity card to everyone. Show "
+                                f"your identity card privately, then flip the first discard.", dealer=dealer)
+
+    # == views ====================================================================================
+    def public_view(self, state: State) -> dict[str, Any]:
+        fight = self._fight_view(state)
+        problems = [p for p in (self._count_view(state) or {}, (fight or {}).get("pending") or {}) if p.get("say")]
+        return {
+            "phase": state["phase"], "round": state["round"], "dealer": state["dealer"], "turn": state["turn"],
+            "direction": "left" if state["direction"] == LEFT else "right", "deck": state["deck"],
+            "discard_top": self._public_top(state), "options": state["options"], "deal": state["deal"],
+            "standings": self._standings(state, fight), "fight": fight, "awaiting": self._awaiting_view(state),
+            "count_check": self._count_view(state), "tiebreak": state["tiebreak"],
+            "conflicts": [self._conflict_view(c) for c in state["conflicts"]],
+            "problems": [p["say"] for p in problems],
+            "rounds": [{**r, "teams": [TEAM_CARD[t] for t in r["teams"]]} for r in state["rounds"]],
+            "identities_missing": self._identities_missing(state) if state["phase"] == "deal" else [],
+            "prompt": self._prompt(state), "last_outcome": state["last_outcome"],
+            "winner": state["winner"], "over": state["over"],
+        }
+
+    def _standings(self, state: State, fight: dict | None) -> list[dict[str, Any]]:
+        """One row per seat: points, hand size, and a team only once it is face up."""
+        revealed = state["phase"] in ("round_over", "tiebreak", "over")
+        rows = []
+        for s, seat in enumerate(state["seats"], 1):
+            known = state["identity"][s - 1]
+            show = known is not None and (revealed or state["exposed"][s - 1])
+            row = {"seat": s, "name": seat["name"], "points": state["points"][s - 1], "hand": state["hands"][s - 1],
+                   "identity": TEAM_CARD[known["team"]] if show else None, "shown_identity": known is not None,
+                   "eliminated": state["eliminated"][s - 1], "turn": state["turn"] == s, "play": []}
+            if row["identity"]:
+                row["say"] = row["identity"]
+            for key in ("top", "pending"):  # the cards on the pile that are this seat's
+                shown = (fight or {}).get(key)
+                if shown and shown["seat"] == s:
+                    row["play"] = [{"key": k, "name": self._card(k).name, "kind": self._card(k).kind}
+                                   for k in shown["cards"]]
+                    if key == "pending" and shown["problem"]:
+                        row["problem"] = shown["problem"]
+            rows.append(row)
+        return rows
+
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]:
+        """What one player's phone shows: the table, plus their own identity and hand."""
+        view = self.public_view(state)
+        if not 1 <= seat <= len(state["seats"]):
+            view["you"] = None
+            return view
+        known = state["identity"][seat - 1]
+        you = {"seat": seat, "name": state["seats"][seat - 1]["name"],
+               "identity": TEAM_CARD[known["team"]] if known else None,
+               "identity_card": known["card"] if known else None,
+               "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
+        # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
+        view.update(you=you, name=you["name"], seats=view["standings"],
+                    secret=you["identity"] or "Show your identity card to your reader",
+                    private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
+                             "your turn": "yes" if you["your_turn"] else "no"})
+        return view
+
+    def _public_top(self, state: State) -> dict | None:
+        if not state["pile"]:
+            return None
+        key = state["pile"][-1]
+        return {"card": key, "name": self._card(key).name}
+
+    def _fight_view(self, state: State) -> dict | None:
+        if state["phase"] != "battle":
+            return None
+        top, pending = state["top"], state["pending"]
+        view: dict[str, Any] = {"top": None, "pending": None}
+        if top:
+            view["top"] = {**top, "says": describe(top["count"], top["rank"])}
+        if pending:
+            problem = self._play_problem(state, pending)
+            view["pending"] = {**pending, "names": [self._card(k).name for k in pending["cards"]],
+                               "problem": problem, "say": problem}
+        return view
+
+    def _conflict_view(self, conflict: dict) -> dict:
+        secret = self._is_identity_key(conflict["card"])
+        label = "An identity card" if secret else conflict["card"]
+        return {"card": None if secret else conflict["card"], "zones": conflict["zones"],
+                "say": f"{label} is seen in {' and '.join(conflict['zones'])} at once: a duplicated tag."}
+
+    def _awaiting_view(self, state: State) -> dict | None:
+        asked = state["awaiting"]
+        if not asked:
+            return None
+        return {k: v for k, v in asked.items() if k != "then"} | {"say": self._awaiting_prompt(state, asked)}
+
+    def _count_view(self, state: State) -> dict | None:
+        check = state["count_check"]
+        if not check:
+            return None
+        return {"seat": check["seat"], "counted": check["counted"], "needs": check["needs"],
+                "say": self._count_question(state, check)}
+
+    def _awaiting_prompt(self, state: State, asked: dict) -> str:
+        by = self._name(state, asked["by"])
+        if asked["what"] == "expose":
+            return f"{by} chooses a player to expose (expose {{\"target\": N}})."
+        if asked["what"] == "eliminate":
+            return f"{by} chooses a player to eliminate (eliminate {{\"target\": N}})."
+        if asked["what"] == "save":
+            return (f"{self._name(state, asked['target'])} is chosen for elimination: anyone may play SAVE now, or "
+                    f"tap No save.")
+        return "Who played the SAVE card? (save {\"by\": N})"
+
+    def _prompt(self, state: State) -> str:
+        """One sentence: what the table does next."""
+        phase = state["phase"]
+        if phase == "over":
+            return f"{self._name(state, state['winner'])} wins the game!"
+        if phase == "tiebreak":
+            tie = state["tiebreak"]
+            waiting = [s for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
+            return f"Tie-break: SAVE and ELIMINATE face down; still to draw: {self._names(state, waiting)}."
+        if phase == "round_over":
+            return "Round over: shuffle, deal new identity cards and tap New round."
+        if state["count_check"]:
+            return self._count_question(state, state["count_check"])
+        if state["awaiting"]:
+            return self._awaiting_prompt(state, state["awaiting"])
+        if phase == "deal":
+            missing = self._identities_missing(state)
+            parts = []
+            if missing:
+                parts.append(f"still to show their identity card privately: {self._names(state, missing)}")
+            if not state["flipped"]:
+                parts.append("flip the first discard")
+            return f"Deal {state['deal']['per_player']} cards each; " + "; ".join(parts) + "."
+        who = self._name(state, state["turn"])
+        if phase == "building":
+            step = state["step"]
+            if step["drew"] is None:
+                return f"{who}: draw from the deck or take the top discard."
+            return f"{who}: discard one card, or pass."
+        pending, top = state["pending"], state["top"]
+        if pending:
+            problem = self._play_problem(state, pending)
+            return problem or f"{who} is playing {', '.join(self._card(k).name for k in pending['cards'])}."
+        if top:
+            return f"{who}: beat {describe(top['count'], top['rank'])}, play an action card, or pass."
+        return f"{who}: start a battle with any fight card(s)."
+
+    # == the tablet's buttons =====================================================================
+    def actions(self, state: State) -> list[dict[str, Any]]:
+        """The commands that make sense now; the dashboard shows them as buttons and pickers."""
+        if state["over"]:
+            return []
+        check, asked, phase = state["count_check"], state["awaiting"], state["phase"]
+        if check:
+            return [self._pick(f"{self._short(state, check['seat'])} holds this many cards now", "confirm_count",
+                               {"seat": check["seat"]}, "cards", [(n, str(n)) for n in range(0, 31)])]
+        if asked:
+            return self._answer_buttons(state, asked)
+        if phase == "building":
+            return self._building_buttons(state)
+        if phase == "battle" and not state["pending"]:
+            turn = state["turn"]
+            return [{"label": f"{self._short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
+        if phase == "round_over":
+            return [{"label": "New round (cards shuffled and dealt)", "kind": "new_round", "data": {}}]
+        if phase == "tiebreak":
+            tie = state["tiebreak"]
+            return [self._pick(f"{self._short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
+                               [("save", "SAVE"), ("eliminate", "ELIMINATE")])
+                    for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
+        return []
+
+    def _answer_buttons(self, state: State, asked: dict) -> list[dict[str, Any]]:
+        seats = range(1, len(state["seats"]) + 1)
+        by = self._short(state, asked["by"])
+        if asked["what"] == "expose":
+            targets = [s for s in seats if s != asked["by"] and not state["exposed"][s - 1]]
+            return [self._pick(f"{by} exposes", "expose", {}, "target", self._seat_options(state, targets))]
+        if asked["what"] == "eliminate":
+            targets = [s for s in seats if s != asked["by"] and not state["eliminated"][s - 1]]
+            return [self._pick(f"{by} eliminates", "eliminate", {}, "target", self._seat_options(state, targets))]
+        savers = self._seat_options(state, [s for s in seats if not state["eliminated"][s - 1]])
+        buttons = [self._pick("SAVE played by", "save", {}, "by", savers)]
+        if asked["what"] == "save":
+            buttons.append({"label": "No save", "kind": "no_save", "data": {}})
+        return buttons
+
+    def _building_buttons(self, state: State) -> list[dict[str, Any]]:
+        turn, step = state["turn"], state["step"]
+        who = self._short(state, turn)
+        if step["drew"] is None:
+            buttons = [{"label": f"{who} drew from the deck", "kind": "draw", "data": {"seat": turn, "from": "deck"}}]
+            top = step["top"]
+            if top and (self._card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
+                buttons.append({"label": f"{who} took the top discard ({self._card(top).name})", "kind": "draw",
+                                "data": {"seat": turn, "from": "discard"}})
+            return buttons
+        if not step["discard"]:
+            return [{"label": f"{who} keeps all cards (no discard)", "kind": "pass", "data": {"seat": turn}}]
+        return []
+
+    def _pick(self, label: str, kind: str, data: dict, field_name: str, options: list[tuple[Any, str]]) -> dict:
+        return {"label": label, "kind": kind, "data": data,
+                "choose": {"field": field_name, "options": [{"value": v, "label": text} for v, text in options]}}
+
+    def _seat_options(self, state: State, seats: list[int]) -> list[tuple[int, str]]:
+        return [(s, self._short(state, s)) for s in seats]
+
+    def _short(self, state: State, seat: int) -> str:
+        return state["seats"][seat - 1]["name"]
+
+    # == the session's questions ==================================================================
+    def ready_to_resolve(self, state: State) -> bool:
+        pending = state.get("pending")
+        return bool(state.get("phase") == "battle" and pending and not state["count_check"]
+                    and not state["awaiting"] and self._play_problem(state, pending) is None)
+
+    def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Identity card keys never reach the public history, whatever zone they were seen in."""
+        data = super().redact(kind, data)
+        key = data.get("card")
+        if isinstance(key, str) and self._is_identity_key(key):
+            return {k: v for k, v in data.items() if k not in ("card", "uid")}
+        return data
+
+    # == small helpers ============================================================================
+    def _card(self, key: Any) -> Card:
+        if not isinstance(key, str) or not key:
+            raise Refuse(f"A card input needs \"card\": a tag key such as \"F7#2\", not {key!r}.")
+        try:
+            return self.catalog.lookup(CardRef.from_key(self.game, key))
+        except ValueError:
+            raise Refuse(f"{key!r} is not a card key (it should look like \"F7#2\").") from None
+        except KeyError as exc:
+            if self._is_identity_key(key):  # the reason is public: never name a team
+                raise Refuse("That identity card tag is not one of this deck's copies; check the tag.") from None
+            raise Refuse(str(exc.args[0])) from None
+
+    def _is_identity_key(self, key: str) -> bool:
+        card = self.catalog.cards.get(key.partition("#")[0])
+        return card is not None and card.kind == "identity"
+
+    def _card_name(self, key: str) -> str:
+        return self._card(key).name
+
+    def _seat_number(self, state: State, value: Any, what: str) -> int:
+        n = len(state["seats"])
+        try:
+            seat = int(value)
+        except (TypeError, ValueError):
+            raise Refuse(f"{what} must name a seat 1-{n}, not {value!r}.") from None
+        if isinstance(value, bool) or not 1 <= seat <= n:
+            raise Refuse(f"{what} must name a seat 1-{n}, not {value!r}.")
+        return seat
+
+    def _data_seat(self, state: State, data: dict, field_name: str) -> int:
+        if field_name not in data:
+            raise Refuse(f"This input needs \"{field_name}\": a seat number 1-{len(state['seats'])}.")
+        return self._seat_number(state, data[field_name], f"\"{field_name}\"")
+
+    def _name(self, state: State, seat: int | None) -> str:
+        if seat is None:
+            return "no one"
+        return f"{state['seats'][seat - 1]['name']} (seat {seat})"
+
+    def _names(self, state: State, seats: list[int]) -> str:
+        return ", ".join(self._name(state, s) for s in seats) or "no one"
+
+    def _not_now(self, state: State, what: str) -> str:
+        phase = {"deal": "the deal is not finished", "building": "this is the building phase",
+                 "battle": "this is the battle phase", "round_over": "the round is over",
+                 "tiebreak": "a tie-break is under way"}.get(state["phase"], state["phase"])
+        return f"{what}; {phase}. {self._prompt(state)}"
