@@ -58,7 +58,7 @@ def test_the_calibration_state_lists_markers_zones_and_codes(table):
     state = client_for(table.pipeline).get("/api/camera/calibration").get_json()
     assert state["calibration"]["status"] == "calibrated"
     assert sorted(state["markers"]) == ["0", "1", "2", "3"]
-    assert {z["name"] for z in state["layout"]["zones"]} == {"seat:1", "seat:2"}
+    assert {z["name"] for z in state["layout"]["zones"]} == {"seat:1", "seat:2", "tray"}
     kinds = sorted((c["kind"], c["card"], c["zone"]) for c in state["codes"])
     assert kinds == [("card", "GD500#1", "seat:1"), ("foreign", None, None)]
 
