@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import os
 import platform
 import queue
@@ -99,6 +100,7 @@ def cmd_latency(args) -> int:
     from .service import Service
     from .wiring import attach_camera
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         service = Service(tmp, settle_seconds=1e9)  # never resolve: this measures the scan path only
         service.start_game("bom-battle", [{"seat": n, "name": f"P{n}"} for n in (1, 2, 3)])

@@ -11,6 +11,7 @@ COMMAND_MODULES = [
     "companion.commands",        # serve, demo, replay, export
     "card_tags.commands",        # tags print/size, deck copy/check/import-csv/export-csv, pair ...
     "companion.scan.commands",   # scan, mat print, bench scan
+    "companion.rfid.commands",   # readers list | watch | fake | sim
 ]
 
 

@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--source", default="auto",
                        help="camera: auto (Pi camera, else the first USB camera), picamera, a device number "
                             "or /dev/videoN, a video file or image folder, virtual, or none")
+    from .rfid.commands import add_reader_arguments
+
+    add_reader_arguments(serve)   # --reader SPEC (repeatable), --readers-config FILE
     serve.set_defaults(func=cmd_serve)
 
     demo = sub.add_parser("demo", help="serve with a virtual table camera on which simulated players play real tagged cards")
@@ -85,11 +88,24 @@ def _run_web(service, args) -> int:
 
 
 def cmd_serve(args) -> int:
+    from .rfid.commands import reader_configs
+    from .rfid.config import ConfigError
     from .wiring import attach_camera
 
+    try:
+        readers = reader_configs(args)
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
     service = _open_service(args)
     if args.source != "none":
         attach_camera(service, args.source, args.decoder)
+    if readers:
+        from card_tags.pairing import PairingStore, default_path
+
+        from .rfid.service import attach_readers
+
+        attach_readers(service, readers, PairingStore(default_path(args.data)))
     return _run_web(service, args)
 
 

@@ -58,6 +58,7 @@ class Service:
         self.clock = clock
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
+        self.demo = None       # the simulated players of `companion demo`
         self.unpaired_uids: list[dict[str, Any]] = []
         self._lock = threading.RLock()
         self._stop = threading.Event()
@@ -131,6 +132,8 @@ class Service:
 
     def stop(self) -> None:
         self._stop.set()
+        if self.demo is not None:
+            self.demo.stopped.set()
         for part in (self.pipeline, self.readers):
             if part is not None:
                 part.stop()

@@ -309,6 +309,8 @@ def public_entry(entry: Entry, ruleset: Ruleset) -> dict[str, Any]:
     """A log entry as every watcher may see it: the ruleset redacts secret cards."""
     d = entry.as_dict()
     d["data"] = ruleset.redact(d["kind"], d["data"])
+    if isinstance(d["data"].get("card"), str):
+        d["card_name"] = ruleset.card_name(d["data"]["card"])
     return d
 
 

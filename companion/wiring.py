@@ -18,14 +18,16 @@ def current_game(service: Service) -> str:
     return service.session.derived.start["game"] if service.session else "bom-battle"
 
 
-def attach_camera(service: Service, source_spec, decoder: str = "zxing"):
-    """Open the camera (or a file, or the virtual table) and feed what it sees to the game."""
+def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipeline_options):
+    """Open the camera (or a file, or the virtual table) and feed what it sees to the game.
+    ``pipeline_options`` go to ScanPipeline (watchdog timeout, backoff, tracker settings)."""
     from .scan.pipeline import ScanPipeline
     from .scan.sources import open_source
 
     source = source_spec if hasattr(source_spec, "read") else open_source(source_spec)
     pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service),
-                            on_event=lambda kind, data: service.table_input(kind, data, "camera"))
+                            on_event=lambda kind, data: service.table_input(kind, data, "camera"),
+                            **pipeline_options)
     service.pipeline = pipeline
 
     def relayout(session):

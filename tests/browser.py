@@ -18,6 +18,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 def serving(service):
     """Serve the dashboard of a service on 127.0.0.1 and a free port; yields the base URL."""
     server = make_server("127.0.0.1", 0, create_app(service), threaded=True)
+    service.start_background()  # auto-resolve, as `companion serve` does
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

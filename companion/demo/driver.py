@@ -29,9 +29,10 @@ NAMES = ["Ann", "Ben", "Cal", "Dee", "Eli", "Fay"]
 
 
 class DemoPlayers(threading.Thread):
-    def __init__(self, service: Service, table, seats: int, seed: int, pace: float):
+    def __init__(self, service: Service, table, seats: int, seed: int, pace: float, games: int | None = None):
         super().__init__(name="demo-players", daemon=True)
         self.service, self.table, self.seats, self.seed, self.pace = service, table, seats, seed, pace
+        self.games_left = games  # None: one game after another, for as long as the demo runs
         self.rng = random.Random(seed)
         self.stopped = threading.Event()
         self.seeds_path = service.data_dir / "demo.json"
@@ -59,7 +60,9 @@ class DemoPlayers(threading.Thread):
 
     @staticmethod
     def battles(session) -> list[dict]:
-        return [o for e in session.history() if e["status"] == "applied" for o in e["outcomes"] if o["kind"] == "battle"]
+        """Every battle result so far (the players only read results, as people at a table do)."""
+        return [o for e in list(session.derived.entries) if e.status == "applied" for o in e.outcomes
+                if o["kind"] == "battle"]
 
     def _players_for(self, session, seed: int) -> tuple[SimulatedTable, list]:
         """The simulated players, their hands rebuilt from the results already in the log."""
@@ -97,6 +100,10 @@ class DemoPlayers(threading.Thread):
                     if session is not self.service.session:  # someone started another game
                         break
                     self._battle(session, players, len(self.battles(session)))
+                if self.games_left is not None:
+                    self.games_left -= 1
+                    if self.games_left <= 0:
+                        return
                 self.stopped.wait(8 * self.pace)  # let people read the final result
             except Exception:
                 log.exception("demo players stumbled; starting over in a moment")
@@ -108,6 +115,21 @@ class DemoPlayers(threading.Thread):
             if (kind, json.dumps(data, sort_keys=True)) not in already:
                 session.submit(kind, data, "dashboard")
         plays = players.next_plays()
+        while not self.stopped.is_set():
+            placed = self._lay_down(plays)
+            outcome = self._wait_for_result(session, battles_before)
+            if outcome is not None:
+                break
+            # Nobody resolved it (a card the camera never read?): pick the cards up and lay them again.
+            log.warning("the battle was not resolved within a minute; the demo players lay their cards again")
+            self._gather(session, placed)
+        else:
+            return
+        players.battle_resolved(outcome["data"])
+        self.stopped.wait(self.pace * 2.5)  # the result stays on the table for a moment
+        self._gather(session, placed)
+
+    def _lay_down(self, plays: dict[int, list[str]]) -> list[CardRef]:
         zones = zones_for(self.service)
         placed = []
         for seat in sorted(plays):
@@ -118,14 +140,21 @@ class DemoPlayers(threading.Thread):
                 self.table.place(ref, (x + self.rng.uniform(-6, 6), y + self.rng.uniform(-6, 6)),
                                  self.rng.uniform(-25, 25) + (180 if seat > (self.seats + 1) // 2 else 0))
                 placed.append(ref)
-        outcome = self._wait_for_result(session, battles_before)
-        if outcome is None:
-            return
-        players.battle_resolved(outcome["data"])
-        self.stopped.wait(self.pace * 2.5)  # the result stays on the table for a moment
-        for ref in placed:  # the winner gathers the cards
+        return placed
+
+    def _gather(self, session, placed: list[CardRef], timeout: float = 10.0) -> None:
+        """The winner gathers the cards; the next battle waits until the camera has seen them go,
+        as players would not lay a card they are still picking up."""
+        for ref in placed:
             self.table.remove(ref)
-        self.stopped.wait(self.pace)
+        deadline = time.monotonic() + timeout
+        keys = {ref.key for ref in placed}
+        while not self.stopped.is_set() and time.monotonic() < deadline:
+            view = session.public_view()
+            on_table = set(view.get("collecting") or []) | {c["key"] for s in view.get("seats", []) for c in s.get("play", [])}
+            if not keys & on_table:
+                return
+            self.stopped.wait(0.05)
 
     def _since_last_battle(self, session) -> list[dict]:
         entries = session.history()
@@ -141,19 +170,17 @@ class DemoPlayers(threading.Thread):
             if len(battles) > battles_before:
                 return battles[-1]
             self.stopped.wait(0.05)
-        log.warning("the battle was not resolved within %.0f s; the demo players try again", timeout)
-        self.table.clear()
         return None
 
 
 def start_demo(service: Service, seats: int = 3, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
-               decoder: str = "zxing") -> DemoPlayers:
+               decoder: str = "zxing", games: int | None = None) -> DemoPlayers:
     from ..scan.sources import VirtualTableSource
     from ..scan.virtual_table import VirtualTable
 
     table = VirtualTable(seed=seed)
     attach_camera(service, VirtualTableSource(table, fps=fps), decoder)
-    players = DemoPlayers(service, table, seats, seed, pace)
+    players = DemoPlayers(service, table, seats, seed, pace, games)
     players.start()
     service.demo = players
     return players

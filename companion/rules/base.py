@@ -204,5 +204,6 @@ class Ruleset:
             raise SetupError(f"seats must be numbered 1..{len(seats)} clockwise, not {numbers}")
 
     def card_name(self, key: str) -> str:
-        card = self.catalog.cards.get(key.partition("#")[0])
+        catalog = getattr(self, "catalog", None)
+        card = catalog.cards.get(key.partition("#")[0]) if catalog else None
         return card.name if card else key

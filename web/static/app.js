@@ -177,8 +177,10 @@ function tablePage() {
 function describeEntry(e) {
   const d = e.data || {};
   if (e.kind === "start") return `New game: ${d.game} with ${(d.seats || []).map((s) => s.name).join(", ")}`;
-  if (e.kind === "card_seen") return `${d.card || "a card"} seen in ${d.zone}`;
-  if (e.kind === "card_gone") return `${d.card || "a card"} gone from ${d.zone}`;
+  const card = d.card ? (e.card_name ? `${e.card_name} (${d.card})` : d.card) : "a hidden card";
+  const zone = (d.zone || "").replace(":", " ");
+  if (e.kind === "card_seen") return `${card} seen in ${zone}`;
+  if (e.kind === "card_gone") return `${card} gone from ${zone}`;
   const rest = Object.entries(d).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
   return `${e.kind.replaceAll("_", " ")}${rest ? ` (${rest})` : ""}`;
 }
@@ -234,13 +236,27 @@ async function setupPage() {
 
 // -- devices ----------------------------------------------------------------------------------
 function dl(obj) {
-  return Object.entries(obj || {}).filter(([, v]) => typeof v !== "object" || Array.isArray(v)).flatMap(([k, v]) => [
+  const plain = (v) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"));
+  return Object.entries(obj || {}).filter(([, v]) => plain(v)).flatMap(([k, v]) => [
     el("dt", { text: k.replaceAll("_", " ") }),
     el("dd", { class: `state-${v}`, text: Array.isArray(v) ? v.join(", ") || "none" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v) })]);
 }
 
+function cardsInView(cards) {
+  if (!cards || !cards.length) return [];
+  return [el("dt", { text: "cards in view" }), el("dd", {}, el("table", { class: "in-view" },
+    ...cards.map((c) => el("tr", {}, el("td", { text: c.card }), el("td", { text: c.zone || "no zone" }),
+      el("td", { class: "meta", text: `${Math.round(c.x_mm)}, ${Math.round(c.y_mm)} mm` })))))];
+}
+
 function renderDevices(d) {
-  $("#camera").replaceChildren(...(d.camera ? dl(d.camera) : [el("dd", { text: "no camera in use" })]));
+  const camera = d.camera;
+  $("#camera").replaceChildren(...(camera ? [
+    ...dl(camera),
+    ...(camera.calibration ? dl({ calibration: `${camera.calibration.status}: ${camera.calibration.detail}` }) : []),
+    ...(camera.recent_ignored && camera.recent_ignored.length ? dl({ last_ignored: camera.recent_ignored.map((r) => `${r.text} (${r.why})`) }) : []),
+    ...cardsInView(camera.cards),
+  ] : [el("dd", { text: "no camera in use" })]));
   const readers = d.readers && (d.readers.readers || d.readers);
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));

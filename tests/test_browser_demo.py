@@ -1,0 +1,55 @@
+"""A whole demo game watched in headless Chromium: simulated players lay real tagged cards on the
+virtual table, the real pipeline reads them, the referee resolves every battle, and the tablet
+shows each result and the card counts until one player holds all 72 cards. Then a change without
+the PIN is refused, and an undo with it takes back the final battle."""
+import re
+
+from companion.demo.driver import start_demo
+from companion.service import Service
+from tests.browser import chromium, serving
+
+# Simulated players seeded so that this 3-seat game ends after about a hundred battles.
+SEED = 26
+
+
+def test_a_full_demo_game_observed_in_the_browser(tmp_path):
+    service = Service(tmp_path / "data", settle_seconds=0.12)
+    players = start_demo(service, seats=3, seed=SEED, pace=0.03, fps=30, games=1)
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        first = page.inner_text("#result-say")
+        assert re.match(r"Seat \d \((Ann|Ben|Cal)\) wins", first), first
+        page.screenshot(path=str(tmp_path / "first-battle.png"))
+
+        page.wait_for_function("document.querySelector('#game-meta').textContent.includes('Game over')",
+                               timeout=240_000, polling=500)
+        page.screenshot(path=str(tmp_path / "game-over.png"))
+        players.join(10)
+        view = service.session.public_view()
+        winner = view["winner"]
+        assert view["over"] and winner in (1, 2, 3)
+        totals = {int(box.get_attribute("data-seat")): int(box.query_selector(".total").inner_text())
+                  for box in page.query_selector_all("article.seat")}
+        assert totals[winner] == 72 and sum(totals.values()) == 72, totals
+        assert f"seat {winner} wins" in page.inner_text("#game-meta")
+        battles = view["battle"]
+        assert battles > 50
+
+        # Anyone may watch, but a change needs the PIN: refused, and nothing changes.
+        page.click("#undo")
+        page.wait_for_selector("#notice.error")
+        assert "needs the table PIN" in page.inner_text("#notice")
+        assert service.session.public_view()["over"]
+
+        # With the PIN, undo takes back the final battle: the game is open again.
+        page.fill("#pin", service.pin)
+        page.click("#undo")
+        page.wait_for_function("!document.querySelector('#game-meta').textContent.includes('Game over')", timeout=10_000)
+        after = service.session.public_view()
+        assert not after["over"] and after["winner"] is None
+        assert sum(s["total"] for s in after["seats"]) == 72
+        page.screenshot(path=str(tmp_path / "after-undo.png"))
+        camera = service.devices()["camera"]
+        assert camera["state"] == "running" and camera["foreign_codes"] == 0
