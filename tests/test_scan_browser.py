@@ -18,7 +18,7 @@ def test_the_calibration_page_shows_markers_and_codes_and_wants_the_pin(tmp_path
     zones = ZoneMap.for_game("bom-battle", 2)
     table.place(card("GD500"), zones.slot("seat:1", 0), 5)
     pipeline = ScanPipeline(VirtualTableSource(table, fps=10), "zxing", zones, "bom-battle")
-    service = SimpleNamespace(pipeline=pipeline, pin="2468", stop=pipeline.stop)
+    service = SimpleNamespace(pipeline=pipeline, pin="2468", stop=pipeline.stop, start_background=lambda: None)
     pipeline.start()
     with serving(service) as url, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
