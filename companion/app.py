@@ -22,6 +22,7 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 BLUEPRINTS: list[str] = [
     "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
+    "companion.scan.web:bp",      # /calibration (camera preview, markers, zones)
 ]
 
 

@@ -2,6 +2,8 @@
 markers, zones and the tracker, down to the card_seen / card_gone events a game receives."""
 from __future__ import annotations
 
+import json
+
 from card_tags.payload import encode
 
 from .scan_helpers import Table, card, flat
@@ -57,6 +59,7 @@ def test_foreign_codes_other_games_tags_and_damaged_tags_are_ignored_and_counted
     assert "stratego tag" in whys["other-game"]
     assert "check character" in whys["damaged"]
     assert stats["cards_tracked"] == 0
+    json.dumps(stats)  # the devices panel receives it as JSON
 
 
 def test_the_same_physical_tag_in_two_seats_is_reported_in_both_for_the_ruleset_to_flag():

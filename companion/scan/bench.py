@@ -24,7 +24,6 @@ pipeline read at least 99% of readable tags in every condition.
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import statistics
@@ -66,7 +65,7 @@ CAMERAS = (
     ("Pi Camera Module 3 Wide", 102.0),
     ("USB webcam, 78 deg diagonal (C920)", 70.4),
 )
-HEIGHTS_MM = (500, 600, 700, 800)
+HEIGHTS_MM = (500, 600, 700, 800, 900, 1000)
 
 
 def register_bench(bench_sub) -> None:
@@ -142,9 +141,7 @@ def clip_frames(scene: Scene, count: int):
 
 def random_layout_one(table, others, ref, rng):
     """A free spot for one more card among the others (same rules as random_layout)."""
-    placed = random_layout(table, [r for r, _, _ in others] + [ref], np.random.default_rng(int(rng.integers(1 << 30))),
-                           overlap=len(others) > 6)
-    return placed[-1]
+    return random_layout(table, [ref], rng, overlap=len(others) > 6, existing=others)[0]
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -372,14 +369,12 @@ def _targets(results, names, ppms) -> dict:
         out["1080p_20_cards"]["pyzbar_over_pipeline"] = _median(pyz) / _median(pipe)
     false_total = {name: sum(s.false_reads for k, s in results.items() if k[5] == name) for name in names}
     out["false_reads"] = false_total
+    # the smallest real tag size from which the pipeline reads >= 99% in every condition
     reliable = None
-    pipeline = Score()
-    for k, score in results.items():
-        if k[5] == "pipeline":
-            pipeline.add(score)
+    pipeline_scores = {k: v for k, v in per_condition.items() if k[4] == "pipeline"}
     for ppm in (2.0, 2.25, 2.5, 2.75, 3.0, 3.5, 4.0, 5.0):
-        band = [read for size, read in pipeline.by_ppm if size >= ppm]
-        if band and sum(band) / len(band) >= 0.99:
+        rates = [s.rate_at_least(ppm) for s in pipeline_scores.values()]
+        if rates and all(r is None or r >= 0.99 for r in rates):
             reliable = ppm
             break
     out["smallest_reliable_ppm"] = reliable
@@ -425,21 +420,22 @@ def steady_state(seed: int, frames: int = 150) -> dict:
 
 
 def tag_size_table(ppm: float | None) -> list[dict]:
-    """Smallest reliable tag (the QR symbol's side, mm) per camera, resolution and height."""
+    """Smallest reliable tag (the QR symbol's side, mm) per camera, resolution and height, with
+    the same camera geometry as `companion tags size` (card_tags/geometry.py)."""
+    from card_tags import geometry
+
     if ppm is None:
         return []
     rows = []
     for name, hfov in CAMERAS:
         for width, height in RESOLUTIONS:
             for h_mm in HEIGHTS_MM:
-                view_w = 2 * h_mm * math.tan(math.radians(hfov / 2))
-                view_h = view_w * height / width
-                px_per_mm = width / view_w
+                camera = geometry.Camera(h_mm, width, height, hfov)
                 rows.append({"camera": name, "resolution": f"{width}x{height}", "height_mm": h_mm,
-                             "view_mm": [round(view_w), round(view_h)],
-                             "mat_fits": view_w >= 900 and view_h >= 600,
-                             "px_per_mm": round(px_per_mm, 2),
-                             "smallest_tag_mm": round(21 * ppm / px_per_mm, 1)})
+                             "view_mm": [round(camera.mat_width_mm), round(camera.mat_depth_mm)],
+                             "mat_fits": camera.mat_width_mm >= 900 and camera.mat_depth_mm >= 600,
+                             "px_per_mm": round(camera.pixels_per_mm, 2),
+                             "smallest_tag_mm": round(geometry.tag_mm(geometry.min_module_mm(camera, ppm)), 1)})
     return rows
 
 
@@ -469,7 +465,8 @@ def _print_extras(report: dict) -> None:
         print(f"    {line}")
     print(f"false reads (valid tag text where no such tag lies): {report['false_reads']}")
     ppm = report["smallest_reliable_ppm"]
-    print(f"smallest tag size (real px/module) from which the pipeline reads >= 99% of readable tags: {ppm}")
+    print(f"smallest tag size (real px/module) from which the pipeline reads >= 99% of readable tags in every "
+          f"condition: {ppm}")
     if report["tag_sizes"]:
         print("\nsmallest reliable tag (QR symbol side) by camera, resolution and height:")
         for row in report["tag_sizes"]:

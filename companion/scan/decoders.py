@@ -69,7 +69,7 @@ class ZxingDecoder:
         self.thorough = thorough
         self.formats = zxingcpp.BarcodeFormat.QRCode
         if thorough:
-            self.formats = zxingcpp.BarcodeFormat.QRCode | zxingcpp.BarcodeFormat.MicroQRCode
+            self.formats = (zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.MicroQRCode)
 
     def _read(self, gray: np.ndarray, errors: bool, binarizer=None):
         zx = self._zx

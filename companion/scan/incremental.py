@@ -70,9 +70,10 @@ class IncrementalDecoder:
     full_every: int = 30
     full_fraction: float = 0.45
     max_regions: int = 12
-    max_looks: int = 12
+    max_looks: int = 24
     look_area: float = 0.15          # share of the frame's pixels second looks may cover per frame
     pending_tries: int = 4
+    retries_per_frame: int = 3
     keep_lost_frames: int = 60
     stats: DecodeStats = field(default_factory=DecodeStats)
 
@@ -143,7 +144,7 @@ class IncrementalDecoder:
             found += self._read(gray, box)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-        replaced = [k for k in self._known if any(_inside(k.detection.center, b) for b in boxes)]
+        replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
         self._remember(unique_detections(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
@@ -190,11 +191,11 @@ class IncrementalDecoder:
         return found
 
     def _retry_pending(self, gray: np.ndarray) -> None:
-        """A few second looks at places that failed before: the sensor noise differs each frame."""
+        """A few second looks at places that failed or waited before: the noise differs each frame."""
         waiting, self._pending = sorted(self._pending, key=lambda p: p.tries), []
         found = []
         for n, p in enumerate(waiting):
-            if n >= 2:
+            if n >= self.retries_per_frame:
                 self._pending.append(p)
                 continue
             self.stats.second_looks += 1
@@ -224,10 +225,14 @@ class IncrementalDecoder:
         grown = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
         boxes = [(int(x * c), int(y * c), int((x + bw) * c), int((y + bh) * c)) for x, y, bw, bh, _ in stats[1:count]]
-        for k in self._known + self._lost:
-            if any(_overlap(k.box, b) for b in boxes):
-                boxes.append(k.box)
-        return _merge([(max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)) for x0, y0, x1, y1 in boxes])
+        boxes = _merge(boxes)
+        tags = [_clip(k.box, w, h) for k in self._known + self._lost]
+        for _ in range(8):  # a merged box may reach further tags: take those in whole too, until none is cut
+            cut = [t for t in tags if any(_overlap(t, b) for b in boxes) and not any(_contains(b, t) for b in boxes)]
+            if not cut:
+                break
+            boxes = _merge(boxes + cut)
+        return [_clip(b, w, h) for b in boxes]
 
     def _remember(self, found: list[Detection], replaced: list[_Known]) -> None:
         """Replace the known codes in the decoded area by what was read there now."""
@@ -313,6 +318,14 @@ def _grow(box: Box, margin: float, shape) -> Box:
     h, w = shape[:2]
     m = int(round(margin))
     return max(box[0] - m, 0), max(box[1] - m, 0), min(box[2] + m, w), min(box[3] + m, h)
+
+
+def _contains(outer: Box, inner: Box) -> bool:
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def _clip(box: Box, w: int, h: int) -> Box:
+    return max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
 
 
 def _inside(point, box: Box) -> bool:

@@ -69,7 +69,7 @@ class _Pacer:
         if self.next > now:
             time.sleep(self.next - now)
             now = self.next
-        self.next = max(self.next + self.interval, now - self.interval)  # no burst after a pause
+        self.next = max(self.next, now) + self.interval  # late frames are not caught up in a burst
 
 
 class VirtualTableSource(FrameSource):
@@ -101,6 +101,7 @@ class OpenCVCameraSource(FrameSource):
         self.width, self.height, self.fps = width, height, fps
         self.name = f"camera {index_or_path}"
         self._cap = None
+        self._opened: dict = {}
 
     def open(self) -> None:
         import cv2
@@ -120,6 +121,9 @@ class OpenCVCameraSource(FrameSource):
         if self.fps:
             cap.set(cv2.CAP_PROP_FPS, self.fps)
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued a second ago
+        # what the camera agreed to, read now: describe() runs in other threads than read()
+        self._opened = {"resolution": [int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))],
+                        "fps": cap.get(cv2.CAP_PROP_FPS)}
         self._cap = cap
 
     def read(self) -> np.ndarray:
@@ -136,13 +140,7 @@ class OpenCVCameraSource(FrameSource):
             self._cap = None
 
     def describe(self) -> dict:
-        info = {"name": self.name, "kind": "opencv", "device": str(self.device)}
-        if self._cap is not None:
-            import cv2
-
-            info["resolution"] = [int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT))]
-            info["fps"] = self._cap.get(cv2.CAP_PROP_FPS)
-        return info
+        return {"name": self.name, "kind": "opencv", "device": str(self.device), **self._opened}
 
 
 class FileSource(FrameSource):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -42,6 +42,7 @@ MODULE_PX = 8             # card texture: pixels per QR module
 CARD_PX_PER_MM = MODULE_PX * 21 / TAG_MM
 
 DAMAGE_KINDS = ("torn", "scratched", "half", "smudged")
+GLARE_WASHOUT = 160       # glare adding more than this (of 255) leaves a black module nearly white
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class TagTruth:
     ref: CardRef | None
     corners: np.ndarray = field(repr=False)   # the QR symbol's corners in frame pixels
     px_per_module: float
-    visible: float                            # fraction of the symbol in frame and not under a hand
+    visible: float                            # fraction of the symbol in frame, uncovered, not washed out
     damage: str | None
 
     @property
@@ -383,7 +384,7 @@ class VirtualTable:
                     cv2.fillPoly(hand_mask, [np.round(_project(h, poly) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
             frame[hand_mask > 127] = (120, 150, 200)
         frame = self._apply_look(frame, look, gain, glare, noise, frame_no)
-        truths = [self._truth(item, h, hand_mask) for item in items] if truth else []
+        truths = [self._truth(item, h, hand_mask, items[i + 1:]) for i, item in enumerate(items)] if truth else []
         return frame, truths
 
     def _draw_card(self, frame: np.ndarray, item: _Item, h: np.ndarray) -> None:
@@ -418,20 +419,34 @@ class VirtualTable:
             cached = self._card_cache[key] = (face, mask)
         return cached
 
-    def _truth(self, item: _Item, h: np.ndarray, hand_mask) -> TagTruth:
-        corners = _project(h @ np.array([[1, 0, item.xy[0]], [0, 1, item.xy[1]], [0, 0, 1]]) @
-                           np.array([[math.cos(math.radians(item.angle)), -math.sin(math.radians(item.angle)), 0],
-                                     [math.sin(math.radians(item.angle)), math.cos(math.radians(item.angle)), 0],
-                                     [0, 0, 1]]), tag_corners_card_mm())
+    def _truth(self, item: _Item, h: np.ndarray, hand_mask, above: list[_Item]) -> TagTruth:
+        """Where the tag lies in the frame and how much of it shows: in the frame, not under a
+        hand or a card laid on top of it, not washed out by glare. The check covers the symbol
+        and one module of quiet zone around it (a finger on the quiet zone spoils a read too)."""
+        corners = _project(h, tag_outline_mm(item.xy, item.angle))
         side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
-        tag = np.zeros((self.height, self.width), np.uint8)
-        cv2.fillPoly(tag, [np.round(corners).astype(np.int32)], 255)
-        inside = cv2.countNonZero(tag)
-        area = max(cv2.contourArea(corners.astype(np.float32)), 1.0)
-        visible = inside / area
-        if hand_mask is not None and inside:
-            visible -= cv2.countNonZero(cv2.bitwise_and(tag, (hand_mask > 127).astype(np.uint8) * 255)) / area
-        return TagTruth(item.text, item.ref, corners.astype(np.float32), side / qr_matrix(item.text).shape[0],
+        modules = qr_matrix(item.text).shape[0]
+        region = _project(h, tag_outline_mm(item.xy, item.angle, TAG_MM / modules)).astype(np.float32)
+        frame_box = np.array([[0, 0], [self.width, 0], [self.width, self.height], [0, self.height]], np.float32)
+        in_frame = cv2.intersectConvexConvex(region, frame_box)[0] / max(cv2.contourArea(region), 1.0)
+        (x0, y0), (x1, y1) = np.floor(region.min(axis=0)).astype(int), np.ceil(region.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width), min(y1, self.height)
+        visible = 0.0
+        if x1 > x0 and y1 > y0 and in_frame > 0:
+            offset = np.array([x0, y0])
+            tag = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(tag, [np.round(region - offset).astype(np.int32)], 255)
+            cover = np.zeros_like(tag)
+            for other in above:
+                cv2.fillPoly(cover, [np.round(_project(h, card_outline_mm(other.xy, other.angle)) - offset).astype(np.int32)], 255)
+            if hand_mask is not None:
+                cover |= np.where(hand_mask[y0:y1, x0:x1] > 127, 255, 0).astype(np.uint8)
+            if self._glare is not None:  # where the lamp's reflection washes black modules out
+                cover |= np.where(self._glare[y0:y1, x0:x1, 0] > GLARE_WASHOUT, 255, 0).astype(np.uint8)
+            shown = cv2.countNonZero(tag)
+            hidden = cv2.countNonZero(cv2.bitwise_and(tag, cover))
+            visible = in_frame * (1 - hidden / max(shown, 1))
+        return TagTruth(item.text, item.ref, corners.astype(np.float32), side / modules,
                         max(0.0, min(1.0, visible)), item.damage)
 
     def _apply_look(self, frame, look: Look, gain, glare, noise, frame_no: int) -> np.ndarray:
@@ -547,16 +562,17 @@ def tag_outline_mm(xy, angle_deg: float, inflate_mm: float = 0.0) -> np.ndarray:
 
 
 def random_layout(table: VirtualTable, refs: list, rng: np.random.Generator, gap_mm: float = 6.0,
-                  inset_mm: float = 75.0, overlap: bool = False, tries: int = 600) -> list[tuple]:
+                  inset_mm: float = 75.0, overlap: bool = False, tries: int = 600, existing=()) -> list[tuple]:
     """Random positions and angles (full circle) for cards in the part of the mat in view.
 
     ``overlap=False``: cards do not touch. ``overlap=True``: cards may lie over each other's
-    name stripe, as at a crowded table, but never over another card's tag or its quiet zone."""
+    name stripe, as at a crowded table, but never over another card's tag or its quiet zone.
+    ``existing``: (ref, xy, angle) of cards already on the table, to keep clear of."""
     x0, y0, x1, y1 = table.visible_mat_box()
     radius = math.hypot(*CARD_MM) / 2
     x0, y0 = max(x0, inset_mm) + radius, max(y0, 5.0) + radius
     x1, y1 = min(x1, table.mat_mm[0] - inset_mm) - radius, min(y1, table.mat_mm[1] - 5.0) - radius
-    placed: list[tuple] = []
+    placed: list[tuple] = list(existing)
 
     def fits(xy, angle) -> bool:
         outline = card_outline_mm(xy, angle, 0 if overlap else gap_mm / 2).astype(np.float32)
@@ -579,7 +595,6 @@ def random_layout(table: VirtualTable, refs: list, rng: np.random.Generator, gap
         else:
             raise ValueError(f"could not fit {len(refs)} cards in the {x1 - x0 + 2 * radius:.0f} x "
                              f"{y1 - y0 + 2 * radius:.0f} mm of mat in view")
-    return placed
+    return placed[len(existing):]
 
 
-__all__ = ["VirtualTable", "Camera", "Look", "TagTruth", "random_layout", "replace", "MAT_MM", "CARD_MM", "TAG_MM"]

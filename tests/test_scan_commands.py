@@ -1,0 +1,111 @@
+"""`companion scan` prints every QR code in images and videos with the card it names or why it
+names none; `companion mat print` writes the corner markers at their true size."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+import xml.etree.ElementTree as ET
+
+import cv2
+import numpy as np
+import pytest
+
+from card_tags.payload import CardRef, encode
+from companion.cli import main
+from companion.scan.calibration import MARKER_MM, detect_markers
+from companion.scan.virtual_table import Camera, VirtualTable
+
+
+def lines(capsys) -> list[dict]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def photo(tmp_path):
+    """A photo of the table: two Stratego pieces, a URL, a damaged tag, a card this deck lacks."""
+    table = VirtualTable(1280, 720, seed=2, camera=Camera(px_per_mm=1.6, look_at_mm=(450, 300)))
+    table.place(CardRef("stratego", "R10", 1), (300, 220), 15)
+    table.place(CardRef("stratego", "B3", 2), (420, 220), -100)
+    table.place_code("https://ex.co", (540, 220), 30)
+    bad = encode(CardRef("stratego", "R9", 1))
+    table.place_code(bad[:-1] + ("X" if bad[-1] != "X" else "Y"), (300, 370), 0)
+    table.place(CardRef("stratego", "R99", 1), (420, 370), 0)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), table.render())
+    return path, table
+
+
+def test_scan_prints_every_code_in_a_photo_with_its_card_or_why_not(photo, capsys):
+    path, _ = photo
+    assert main(["scan", str(path), "--game", "stratego"]) == 0
+    found = {line["text"]: line for line in lines(capsys)}
+    assert len(found) == 5
+    marshal = found[encode(CardRef("stratego", "R10", 1))]
+    assert marshal["card"]["name"] == "Marshal" and marshal["why"] is None
+    assert len(marshal["corners"]) == 4 and 2.0 < marshal["px_per_module"] < 5.0
+    assert "not a table-companion tag" in found["https://ex.co"]["why"] and found["https://ex.co"]["card"] is None
+    damaged = next(line for text, line in found.items() if text.startswith("TC1:ST:R9:"))
+    assert "check character" in damaged["why"]
+    unknown = found[encode(CardRef("stratego", "R99", 1))]
+    assert "no card R99" in unknown["why"]
+
+
+def test_scan_reads_a_video_and_says_in_how_many_frames_each_code_was_read(tmp_path, capsys):
+    table = VirtualTable(640, 360, seed=3, camera=Camera(px_per_mm=1.2, look_at_mm=(450, 300)))
+    piece = CardRef("stratego", "R10", 1)
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
+    for n in range(8):
+        if n == 4:
+            table.place(piece, (450, 300), 0)
+        writer.write(table.render())
+    writer.release()
+    assert main(["scan", str(path)]) == 0
+    (line,) = lines(capsys)
+    assert line["text"] == encode(piece)
+    assert (line["first_frame"], line["frames_read"], line["frames_decoded"]) == (4, 4, 8)
+
+
+def test_scan_reports_files_it_cannot_read_and_photos_without_codes(tmp_path, capsys):
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), np.full((100, 100), 200, np.uint8))
+    assert main(["scan", str(tmp_path / "missing.jpg"), str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert "missing.jpg: no such file" in err and "empty.png: no QR code found" in err
+
+
+def test_mat_print_png_holds_the_four_markers_at_true_size(tmp_path, capsys):
+    out = tmp_path / "markers.png"
+    assert main(["mat", "print", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    ppm = struct.unpack(">II", data[data.index(b"pHYs") + 4:data.index(b"pHYs") + 12])
+    assert ppm == (11811, 11811)  # 300 dots per inch, recorded for printing at 100%
+    image = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    found = detect_markers(image, max_width=image.shape[1])
+    assert sorted(found) == [0, 1, 2, 3]
+    px_per_mm = 300 / 25.4
+    for corners in found.values():
+        side_mm = np.linalg.norm(corners[1] - corners[0]) / px_per_mm
+        assert abs(side_mm - MARKER_MM) < 0.5
+
+
+def test_mat_print_svg_and_pdf_are_vector_pages_at_millimetre_scale(tmp_path):
+    svg, pdf = tmp_path / "m.svg", tmp_path / "m.pdf"
+    assert main(["mat", "print", "--out", str(svg)]) == 0
+    root = ET.parse(svg).getroot()
+    assert root.get("width") == "210.0mm" and root.get("viewBox") == "0 0 210.0 297.0"
+    cells = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") == "black"]
+    assert {round(float(r.get("width")), 3) for r in cells} >= {round(MARKER_MM / 6, 3)}
+    assert main(["mat", "print", "--out", str(pdf), "--paper", "letter"]) == 0
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    assert b"/MediaBox [0 0 612.00 792.00]" in data
+    xref = int(re.search(rb"startxref\n(\d+)", data).group(1))
+    offsets = [int(o) for o in re.findall(rb"(\d{10}) 00000 n", data[xref:])]
+    assert [data[o:o + 7] for o in offsets] == [f"{n} 0 obj".encode() for n in range(1, 6)]
+
+
+def test_mat_print_refuses_an_unknown_format(tmp_path, capsys):
+    assert main(["mat", "print", "--out", str(tmp_path / "m.docx")]) == 2
+    assert "use a .pdf, .svg or .png" in capsys.readouterr().err
