@@ -202,7 +202,7 @@ def test_tags_print_writes_pdf_and_svg_and_warns(tmp_path, capsys):
     assert (tmp_path / "stratego-stratego.svg").read_text().startswith("<svg")
     assert "80 tags for Stratego on 1 page(s)" in out and "Print at 100%" in out
     assert err.startswith("warning: the tags on stratego are 13.8 mm wide")
-    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "350"])
+    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "200"])
     assert code == 0 and "warning" not in capsys.readouterr().err
 
 
@@ -217,7 +217,7 @@ def test_tags_print_refuses_a_bad_deck_or_layout(tmp_path, capsys):
 
 
 def test_tags_size_lists_what_each_layout_prints(capsys):
-    assert commands.main(["tags", "size", "--camera-height", "600"]) == 0
+    assert commands.main(["tags", "size", "--camera-height", "600", "--fov", "66"]) == 0  # a standard Module 3
     out = capsys.readouterr().out
     assert "smallest reliable code: 21.3 mm (1.01 mm per module at 2.5 px per module)" in out
     assert "round-25" in out and "too small; camera at most 390 mm high" in out
