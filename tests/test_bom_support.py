@@ -7,11 +7,10 @@ way the session applies them (a deep copy of the state each time, refusals chang
 """
 from __future__ import annotations
 
-import copy
-
 from companion import rules
-from companion.rules import Action, Applied, Refusal, Seat
+from companion.rules import Seat
 from companion.rules.bom.plays import evaluate
+from tests.rules_harness import RulesTable
 
 RULES = rules.make("bom-battle")
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -28,36 +27,11 @@ def worth(*keys: str):
     return evaluate(1, cards(*keys))
 
 
-class Table:
+class Table(RulesTable):
     def __init__(self, seats: int = 3, **options):
-        self.rules = RULES
-        self.state = self.rules.setup([Seat(i + 1, NAMES[i]) for i in range(seats)],
-                                      self.rules.resolve_options(options))
-        self.seq = 1
-        self.outcomes: list = []
+        super().__init__(RULES, [Seat(i + 1, NAMES[i]) for i in range(seats)], options)
 
-    def send(self, kind: str, **data):
-        """Apply one event; keep the new state if applied. Returns Applied or Refusal."""
-        self.seq += 1
-        result = self.rules.apply(copy.deepcopy(self.state), Action(kind, data, "test", self.seq))
-        assert isinstance(result, (Applied, Refusal)), result
-        if isinstance(result, Applied):
-            self.state = result.state
-            self.outcomes += list(result.outcomes)
-        return result
-
-    def do(self, kind: str, **data) -> Applied:
-        result = self.send(kind, **data)
-        assert isinstance(result, Applied), f"{kind} {data} refused: {getattr(result, 'reason', '')}"
-        return result
-
-    def refused(self, kind: str, **data) -> str:
-        """The reason an event is refused; checks that the state did not change."""
-        before = copy.deepcopy(self.state)
-        result = self.send(kind, **data)
-        assert isinstance(result, Refusal), f"{kind} {data} was applied"
-        assert self.state == before
-        return result.reason
+    do = RulesTable.ok  # the name these tests grew up with
 
     def see(self, seat: int, *keys: str, zone: str = "seat") -> None:
         for key in keys:

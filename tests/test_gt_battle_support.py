@@ -7,10 +7,9 @@ NEWBTL and BATTLE are the other cards (card_tags/decks/gt-battle.json).
 """
 from __future__ import annotations
 
-import copy
-
 from companion import rules
-from companion.rules import Action, Applied, Refusal, Seat
+from companion.rules import Seat
+from tests.rules_harness import RulesTable
 
 RULES = rules.make("gt-battle")
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -30,42 +29,13 @@ def identity_keys(teams: str) -> list[str]:
     return keys
 
 
-class Table:
+class Table(RulesTable):
     def __init__(self, players: int = 6, teams: str | None = "HVHVHVHVHV", flip: str | None = "F3#1", **options):
-        self.rules = RULES
-        self.state = self.rules.setup(seats(players), options)
-        self.seq = 1
-        self.last = None
+        super().__init__(RULES, seats(players), options)
         if teams:
             self.deal_identities(teams[:players])
         if flip:
             self.ok("card_seen", zone="center", card=flip, hidden=False)
-
-    # -- sending --------------------------------------------------------------------------------
-    def send(self, kind: str, **data):
-        """Apply one event; keep the new state if it was applied. Returns Applied or Refusal."""
-        self.seq += 1
-        before = copy.deepcopy(self.state)
-        result = self.rules.apply(copy.deepcopy(self.state), Action(kind, data, "test", self.seq))
-        assert isinstance(result, (Applied, Refusal)), result
-        assert self.state == before, "apply must not change the state it was given"
-        if isinstance(result, Applied):
-            self.state = result.state
-        self.last = result
-        return result
-
-    def ok(self, kind: str, **data) -> Applied:
-        result = self.send(kind, **data)
-        assert isinstance(result, Applied), f"{kind} {data} refused: {getattr(result, 'reason', '')}"
-        return result
-
-    def refused(self, kind: str, **data) -> str:
-        """Send an input that must be refused; check the state did not change; return the reason."""
-        before = copy.deepcopy(self.state)
-        result = self.send(kind, **data)
-        assert isinstance(result, Refusal), f"{kind} {data} was applied: {[o.say for o in result.outcomes]}"
-        assert self.state == before
-        return result.reason
 
     # -- the table's moves ------------------------------------------------------------------------
     def deal_identities(self, teams: str) -> None:

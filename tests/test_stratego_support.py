@@ -5,11 +5,11 @@ key of Red's second Captain, "R6#2".
 """
 from __future__ import annotations
 
-import copy
 
 from card_tags.games.stratego import ARMY
 from companion import rules
-from companion.rules import Action, Applied, Refusal, Seat
+from companion.rules import Applied, Refusal, Seat
+from tests.rules_harness import RulesTable
 
 RULES = rules.make("stratego")
 
@@ -23,24 +23,11 @@ def army(colour: str) -> list[str]:
     return [key(colour, rank, n) for rank, (_, count) in ARMY.items() for n in range(1, count + 1)]
 
 
-class Table:
+class Table(RulesTable):
     def __init__(self, armies: bool = True, **options):
-        self.rules = RULES
-        self.state = self.rules.setup([Seat(1, "Ann"), Seat(2, "Ben")], options)
-        self.seq = 1
-        self.last = None
+        super().__init__(RULES, [Seat(1, "Ann"), Seat(2, "Ben")], options)
         if armies:
             self.scan_armies()
-
-    def send(self, kind: str, **data):
-        """Apply one event; keep the new state if it was applied. Returns Applied or Refusal."""
-        self.seq += 1
-        result = self.rules.apply(copy.deepcopy(self.state), Action(kind, data, "test", self.seq))
-        assert isinstance(result, (Applied, Refusal)), result
-        if isinstance(result, Applied):
-            self.state = result.state
-        self.last = result
-        return result
 
     def seat(self, colour: str) -> int:
         return next(s["seat"] for s in self.state["seats"] if s["colour"] == colour)
