@@ -1,0 +1,57 @@
+"""The `companion` command as a user meets it: replaying a log, and refusing a data folder whose
+database is not ours with a message naming the file (never a silent new game)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def companion(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_replay_prints_every_battle_and_the_final_standings():
+    result = companion("replay", ROOT / "tests/logs/bom/basic-3-seats.jsonl")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    battles = [o for o in report["outcomes"] if o["kind"] == "battle"]
+    assert len(battles) == 70 and report["over"]
+    holder = next(s for s in report["standings"] if s["seat"] == report["winner"])
+    assert holder["cards"] == 72 and all(s["eliminated"] for s in report["standings"] if s is not holder)
+
+
+def test_replay_of_a_log_that_is_not_one_names_the_line(tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"kind": "start", "data": {"game": "bom-battle", "seats": []}}\nnonsense\n')
+    result = companion("replay", log)
+    assert result.returncode == 2 and "line 2" in result.stderr
+
+
+def test_serve_refuses_a_corrupt_database_naming_the_file(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "companion.db").write_bytes(b"not a database at all " * 500)
+    result = companion("serve", "--data", data, "--source", "none", "--port", "0")
+    assert result.returncode == 2
+    assert str(data / "companion.db") in result.stderr and "not a usable" in result.stderr
+    assert (data / "companion.db").read_bytes().startswith(b"not a database at all")
+
+
+def test_export_writes_the_log_that_replay_reads(tmp_path):
+    from companion.service import Service
+
+    service = Service(tmp_path / "data")
+    service.start_game("bom-battle", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
+    service.session.submit("card_seen", {"zone": "seat:1", "card": "GD500#1"}, "camera")
+    service.session.submit("card_seen", {"zone": "seat:1", "card": "FAITH#1"}, "camera")
+    service.session.submit("card_seen", {"zone": "seat:2", "card": "BD3000#1"}, "camera")
+    service.session.submit("resolve", {})
+    exported = companion("export", "--data", tmp_path / "data")
+    assert exported.returncode == 0
+    (tmp_path / "game.jsonl").write_text(exported.stdout)
+    report = json.loads(companion("replay", tmp_path / "game.jsonl").stdout)
+    battle = next(o for o in report["outcomes"] if o["kind"] == "battle")
+    assert battle["data"]["winner"] == 1 and "5000" in battle["say"]
