@@ -58,3 +58,38 @@ def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path
         assert "Faith" in page.inner_text("#notice")
         page.screenshot(path=str(tmp_path / "illegal-play.png"))
     assert session.state == before
+
+
+def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
+    """New game: choose the game, the players clockwise and the variants; the table then shows it."""
+    service = Service(tmp_path / "data")
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url + "/setup")
+        page.fill("#pin", service.pin)
+        page.select_option("#game", "stratego")
+        page.click("#remove-player")  # three seats are offered; Stratego is for two
+        inputs = page.query_selector_all("#players input")
+        inputs[0].fill("Ann")
+        inputs[1].fill("Ben")
+        page.select_option("select[name='reveal']", label="defeated_or_scout")
+        page.screenshot(path=str(tmp_path / "setup.png"))
+        page.click("button[type=submit]")
+        page.wait_for_url(url + "/")
+        page.wait_for_function("document.querySelector('#game-title').textContent.includes('Stratego')")
+    start = service.session.derived.start
+    assert start["game"] == "stratego" and [s["name"] for s in start["seats"]] == ["Ann", "Ben"]
+    assert start["options"]["reveal"] == "defeated_or_scout"
+
+
+def test_a_setup_the_rules_refuse_says_why(tmp_path):
+    service = Service(tmp_path / "data")
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page()
+        page.goto(url + "/setup")
+        page.fill("#pin", service.pin)
+        page.select_option("#game", "gt-battle")  # 4 to 10 players; three are offered
+        page.click("button[type=submit]")
+        page.wait_for_selector("#notice.error")
+        assert "4 to 10 players" in page.inner_text("#notice")
+    assert service.session is None
