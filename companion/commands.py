@@ -61,6 +61,8 @@ def _open_service(args):
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not args.verbose:  # one line per tablet request drowns what matters
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         return Service(args.data, settle_seconds=args.settle)
     except StoreError as exc:
