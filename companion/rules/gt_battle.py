@@ -25,70 +25,18 @@ clockwise; "left" is the next seat number. State is plain JSON; per-seat lists a
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from card_tags.catalog import Card
 from card_tags.games.gt_battle import deal_plan
-from card_tags.payload import CardRef
 
-from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
-
-LEFT, RIGHT = 1, -1
-TEAM_CARD = {"superhero": "SUPERHERO", "villain": "VILLAIN"}
-TEAM_PLURAL = {"superhero": "Superheroes", "villain": "Villains"}
-
-# The rulebook's sentences the referee quotes (gather-together-battle.txt).
-RULE = {
-    "no_action_from_discard": "\"Action cards cannot be picked up from the discard pile.\"",
-    "same_rank": "\"Fight cards of similar rank are played together.\"",
-    "match_or_beat": ("\"Play moves to the next player who has to match or beat the rank of fight cards previously "
-                      "played. A pair beats any single, a three-of-a-kind beats any pair, and so on.\""),
-    "cannot_beat": "\"A player cannot beat the previously played fight card(s)? The player can play an Action card, "
-                   "or pass on playing.\"",
-    "action_in_battle": "\"An action card is played in the Battle phase? The next player in sequence must beat the "
-                        "previously played fight card(s).\"",
-    "no_one_beats": "\"No player can beat the previously played fight card(s)? The Battle resets and the player of "
-                    "the unbeatable fight card(s) can play any fight card(s).\"",
-    "identity": "\"Once players are able to get rid of their fight cards, they can play their identity card on "
-                "their next turn.\"",
-    "save": "\"If the holder of the card wants to save an eliminated player, this card is played out of turn "
-            "immediately after a player is chosen for elimination.\"",
-    "draw_or_take": "\"The player can choose to pick up the top discard, or the top card of the deck.\"",
-    "discard_one": "\"After drawing a card, the player has the option to discard one card, but it is not required.\"",
-}
-
-
-class Refuse(Exception):
-    """Raised anywhere inside ``apply``: the input is refused with this reason, state unchanged."""
-
-
-@dataclass
-class Report:
-    """What one input did: outcomes to show, and whether an identity was revealed."""
-
-    outcomes: list[Outcome] = field(default_factory=list)
-    reveals: bool = False
-
-    def say(self, kind: str, text: str, terms: tuple[Term, ...] = (), **data: Any) -> None:
-        self.outcomes.append(Outcome(kind, text, terms, data))
-
-
-# -- pure helpers ----------------------------------------------------------------------------------
-def describe(count: int, rank: int) -> str:
-    """How a player says a play: 'a single 7', 'a pair of 7s', 'three 7s' (three of a kind)."""
-    if count == 1:
-        return f"a single {rank}"
-    if count == 2:
-        return f"a pair of {rank}s"
-    words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
-    return f"{words.get(count, count)} {rank}s"
-
-
-def beats(count: int, rank: int, top_count: int, top_rank: int) -> bool:
-    """Count first ("a pair of 1s beats a single 12"), then rank; matching is allowed ("match or beat")."""
-    return count > top_count or (count == top_count and rank >= top_rank)
-
+from .base import Action, Applied, Option, Refusal, Ruleset, Seat, SetupError, State, Term
+from .gt import plays, seats
+from .gt.cards import Deck
+from .gt.plays import describe
+from .gt.report import Refuse, Report
+from .gt.rulebook import RULE, TEAM_CARD, TEAM_PLURAL
+from .gt.seats import LEFT, RIGHT
 
 class GatherTogetherBattle(Ruleset):
     game = "gt-battle"
@@ -100,6 +48,10 @@ class GatherTogetherBattle(Ruleset):
         Option("target", 5, "points that win the game (\"an agreed amount of points, such as 5\")"),
         Option("first_dealer", 1, "seat of the first round's dealer; the deal passes left each round"),
     )
+
+    def __init__(self, catalog):
+        super().__init__(catalog)
+        self.deck = Deck(catalog, self.game)
 
     # == setup ====================================================================================
     def setup(self, seats: list[Seat], options: dict[str, Any]) -> State:
@@ -139,7 +91,7 @@ class GatherTogetherBattle(Ruleset):
     # == the dispatcher ===========================================================================
     def apply(self, state: State, action: Action) -> Applied | Refusal:
         if state["over"]:
-            return Refusal(f"The game is over: {self._name(state, state['winner'])} won.")
+            return Refusal(f"The game is over: {seats.name(state, state['winner'])} won.")
         handler = getattr(self, f"_on_{action.kind}", None)
         if handler is None:
             return Refusal(f"Battle has no input {action.kind!r}; see docs/referee/gt-battle.md for its commands.")
@@ -166,7 +118,7 @@ class GatherTogetherBattle(Ruleset):
             return
         check = state["count_check"]
         if check:
-            raise Refuse(f"First confirm {self._name(state, check['seat'])}'s hand on the tablet: "
+            raise Refuse(f"First confirm {seats.name(state, check['seat'])}'s hand on the tablet: "
                          f"{self._count_question(state, check)}")
         asked = state["awaiting"]
         if asked is None:
@@ -180,7 +132,7 @@ class GatherTogetherBattle(Ruleset):
             return
         step = state["step"]
         own_draw = (action.kind == "draw" and step is not None and step["drew"] is None
-                    and asked["by"] == state["turn"] and self._data_seat(state, action.data, "seat") == state["turn"])
+                    and asked["by"] == state["turn"] and seats.data_seat(state, action.data, "seat") == state["turn"])
         if not own_draw:
             raise Refuse(f"First: {self._awaiting_prompt(state, asked)}")
 
@@ -194,14 +146,14 @@ class GatherTogetherBattle(Ruleset):
         if action.kind in ("save", "no_save"):
             return True
         if action.kind == "card_seen" and action.data.get("zone") == "center":
-            card = self._card(action.data.get("card"))
+            card = self.deck.card(action.data.get("card"))
             return card.get("action") == "save"
         return False
 
     # == table events =============================================================================
     def _on_card_seen(self, state: State, action: Action, report: Report) -> None:
         key, zone = action.data.get("card"), action.data.get("zone")
-        card = self._card(key)
+        card = self.deck.card(key)
         if not isinstance(zone, str):
             raise Refuse("A card sighting must name its zone (center, tray, reader:N or seat:N).")
         self._note_visible(state, key, zone, card, report)
@@ -273,7 +225,7 @@ class GatherTogetherBattle(Ruleset):
                          "each player keeps the same identity card for the whole round.")
         for other, known in enumerate(state["identity"], 1):
             if known and known["card"] == key and other != seat:
-                raise Refuse(f"That identity card was already shown for {self._name(state, other)} this round: "
+                raise Refuse(f"That identity card was already shown for {seats.name(state, other)} this round: "
                              f"two cards carry the same tag, or the cards were mixed up.")
         team = card["team"]
         n = len(state["seats"])
@@ -287,38 +239,33 @@ class GatherTogetherBattle(Ruleset):
         replaced = state["identity"][seat - 1] is not None
         state["identity"][seat - 1] = {"card": key, "team": team}
         shown = sum(1 for known in state["identity"] if known)
-        report.say("identity", f"{self._name(state, seat)} has {'shown another' if replaced else 'shown their'} identity "
+        report.say("identity", f"{seats.name(state, seat)} has {'shown another' if replaced else 'shown their'} identity "
                                f"card privately ({shown} of {n} players).", seat=seat)
         self._maybe_begin(state, report)
 
     def _identity_seat(self, state: State, zone: str, data: dict) -> int:
         if zone.startswith("reader:"):
-            return self._seat_number(state, zone.partition(":")[2], f"zone {zone!r}")
+            return seats.seat_number(state, zone.partition(":")[2], f"zone {zone!r}")
         if "seat" in data:
-            return self._data_seat(state, data, "seat")
-        waiting = self._identities_missing(state)
+            return seats.data_seat(state, data, "seat")
+        waiting = seats.identities_missing(state)
         if not waiting:
             raise Refuse("Every player has already shown their identity card for this round.")
         return waiting[0]  # the tray serves the players in turn, from the left of the dealer
-
-    def _identities_missing(self, state: State) -> list[int]:
-        n = len(state["seats"])
-        order = [(state["dealer"] + i - 1) % n + 1 for i in range(1, n + 1)]
-        return [s for s in order if state["identity"][s - 1] is None]
 
     def _on_first_discard(self, state: State, action: Action, report: Report) -> None:
         """The tablet's way to enter the flipped card when the camera missed it."""
         if state["phase"] != "deal":
             raise Refuse("The first discard is flipped during the deal, before the first turn.")
         key = action.data.get("card")
-        self._flip_first(state, key, self._card(key), report)
+        self._flip_first(state, key, self.deck.card(key), report)
 
     def _flip_first(self, state: State, key: str, card: Card, report: Report) -> None:
         if card.kind == "identity":
             raise Refuse("Identity cards are dealt one to each player and are not part of the deck; the first "
                          "discard is the top card of the deck.")
         if state["flipped"]:
-            raise Refuse(f"The first discard is already flipped ({self._card_name(state['flipped'])}). The next card "
+            raise Refuse(f"The first discard is already flipped ({self.deck.name(state['flipped'])}). The next card "
                          f"on the pile is a player's discard, once every player has shown their identity card.")
         state["flipped"] = key
         state["pile"] = [key]
@@ -327,35 +274,35 @@ class GatherTogetherBattle(Ruleset):
         self._maybe_begin(state, report)
 
     def _maybe_begin(self, state: State, report: Report) -> None:
-        if state["flipped"] and not self._identities_missing(state):
+        if state["flipped"] and not seats.identities_missing(state):
             self._begin_play(state, report)
 
     def _begin_play(self, state: State, report: Report) -> None:
         """The player left of the dealer is first, except as the "What happens if" cases say."""
         dealer = state["dealer"]
-        left = self._left_of(state, dealer)
-        card = self._card(state["flipped"])
+        left = seats.left_of(state, dealer)
+        card = self.deck.card(state["flipped"])
         state.update(phase="building", direction=LEFT, turn=left)
         if card.kind == "battle":
             report.say("first_card", f"The BATTLE card is the first card flipped: \"The player left of the dealer "
-                                     f"begins the battle by playing a fight card(s).\" {self._name(state, left)} starts.")
+                                     f"begins the battle by playing a fight card(s).\" {seats.name(state, left)} starts.")
             self._start_battle(state, left)
             return
         what = card.get("action")
         if what == "skip":
-            state["turn"] = self._left_of(state, left)
+            state["turn"] = seats.left_of(state, left)
             report.say("first_card", f"SKIP first: \"The player left of the dealer is skipped, and play begins with "
-                                     f"the next player.\" {self._name(state, state['turn'])} plays first.")
+                                     f"the next player.\" {seats.name(state, state['turn'])} plays first.")
         elif what == "reverse":
             state.update(turn=dealer, direction=RIGHT)
             report.say("first_card", f"REVERSE first: \"The dealer is the first to play, and play moves to the right.\" "
-                                     f"{self._name(state, dealer)} plays first.")
+                                     f"{seats.name(state, dealer)} plays first.")
         elif what in ("new_battle", "eliminate", "save"):
             state["may_take_flipped"] = True
             report.say("first_card", f"{card.name} first: \"The player left of the dealer has the option to draw the "
-                                     f"card.\" {self._name(state, left)} may take it from the discard pile.")
+                                     f"card.\" {seats.name(state, left)} may take it from the discard pile.")
         else:
-            report.say("first_card", f"{self._name(state, state['turn'])} plays first: draw from the deck or take "
+            report.say("first_card", f"{seats.name(state, state['turn'])} plays first: draw from the deck or take "
                                      f"the top discard.")
         self._begin_turn(state)
         if what == "expose":
@@ -368,19 +315,19 @@ class GatherTogetherBattle(Ruleset):
                          "top": state["pile"][-1] if state["pile"] else None}
 
     def _on_draw(self, state: State, action: Action, report: Report) -> None:
-        seat = self._data_seat(state, action.data, "seat")
+        seat = seats.data_seat(state, action.data, "seat")
         if state["phase"] != "building":
             raise Refuse(self._not_now(state, "Drawing happens in the building phase"))
         self._check_turn(state, seat)
         step = state["step"]
         if step["drew"]:
-            raise Refuse(f"{self._name(state, seat)} has already drawn this turn; next they discard one card or pass.")
+            raise Refuse(f"{seats.name(state, seat)} has already drawn this turn; next they discard one card or pass.")
         source = action.data.get("from")
         if source == "discard":
             self._take_top_discard(state, seat, report)
         elif source == "deck":
             state["deck"] = max(0, state["deck"] - 1)
-            report.say("draw", f"{self._name(state, seat)} draws from the deck.", seat=seat)
+            report.say("draw", f"{seats.name(state, seat)} draws from the deck.", seat=seat)
         else:
             raise Refuse(f"A draw comes \"from\": \"deck\" or \"discard\", not {source!r}. {RULE['draw_or_take']}")
         state["hands"][seat - 1] += 1
@@ -392,14 +339,14 @@ class GatherTogetherBattle(Ruleset):
         top = state["step"]["top"]
         if top is None:
             raise Refuse("The discard pile is empty: draw from the deck.")
-        card = self._card(top)
+        card = self.deck.card(top)
         flipped_exception = state["may_take_flipped"] and top == state["flipped"]
         if card.kind == "action" and not flipped_exception:
             raise Refuse(f"The top discard is {card.name}, an action card: {RULE['no_action_from_discard']} "
                          f"Draw from the deck instead.")
         state["pile"].remove(top)
         state["visible"].pop(top, None)
-        report.say("draw", f"{self._name(state, seat)} takes the top discard, {card.name}.", seat=seat, card=top)
+        report.say("draw", f"{seats.name(state, seat)} takes the top discard, {card.name}.", seat=seat, card=top)
 
     def _discarded(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
         seat = self._player_of(state, data)
@@ -408,7 +355,7 @@ class GatherTogetherBattle(Ruleset):
             self._battle_card_drawn(state, seat, key, report)
             return
         if step["discard"] or step["passed"]:
-            raise Refuse(f"{RULE['discard_one']} {self._name(state, seat)} has already "
+            raise Refuse(f"{RULE['discard_one']} {seats.name(state, seat)} has already "
                          f"{'discarded this turn' if step['discard'] else 'passed on discarding'}: take that card back.")
         if state["hands"][seat - 1] < 1:
             self._hold_for_count(state, seat, 1, {"kind": "card_seen", "data": {**data, "card": key}}, report)
@@ -416,7 +363,7 @@ class GatherTogetherBattle(Ruleset):
         state["hands"][seat - 1] -= 1
         state["pile"].append(key)
         step["discard"] = key
-        report.say("discard", f"{self._name(state, seat)} discards {card.name}.", seat=seat, card=key)
+        report.say("discard", f"{seats.name(state, seat)} discards {card.name}.", seat=seat, card=key)
         what = card.get("action")
         if what == "expose":
             self._ask_expose(state, seat, "finish_turn", report)
@@ -430,7 +377,7 @@ class GatherTogetherBattle(Ruleset):
         """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
         step = state["step"]
         if step["drew"] == "discard" or step["discard"] or step["passed"]:
-            raise Refuse(f"The BATTLE card comes from the deck, but {self._name(state, seat)} has already "
+            raise Refuse(f"The BATTLE card comes from the deck, but {seats.name(state, seat)} has already "
                          f"{'taken the top discard' if step['drew'] == 'discard' else 'finished drawing and discarding'} "
                          f"this turn. If the draw was entered wrongly, undo it first.")
         if step["drew"] is None:  # the camera saw it before the tablet's tap: the deck draw is implied
@@ -438,7 +385,7 @@ class GatherTogetherBattle(Ruleset):
             state["hands"][seat - 1] += 1
         state["hands"][seat - 1] -= 1
         state["pile"].append(key)
-        report.say("battle_begins", f"{self._name(state, seat)} draws the BATTLE card: the battle begins, and they "
+        report.say("battle_begins", f"{seats.name(state, seat)} draws the BATTLE card: the battle begins, and they "
                                     f"start it by playing fight card(s).", seat=seat)
         self._start_battle(state, seat)
 
@@ -449,7 +396,7 @@ class GatherTogetherBattle(Ruleset):
             return
         if step["drew"] is None or not (step["discard"] or step["passed"]):
             return
-        effect = self._card(step["discard"]).get("action") if step["discard"] else None
+        effect = self.deck.card(step["discard"]).get("action") if step["discard"] else None
         if effect == "reverse":
             self._reverse(state, report)
         self._advance(state, report, skip=effect == "skip")
@@ -466,46 +413,16 @@ class GatherTogetherBattle(Ruleset):
         if card.kind == "battle":
             raise Refuse("There is one BATTLE card and it is already on the pile.")
         cards = (state["pending"]["cards"] if state["pending"] else []) + [key]
-        problem = self._composition_problem(cards)
+        problem = plays.composition_problem(self.deck, cards)
         if problem:
             raise Refuse(problem)
         state["pending"] = {"seat": seat, "cards": cards}
-
-    def _composition_problem(self, keys: list[str]) -> str | None:
-        cards = [self._card(k) for k in keys]
-        actions = [c for c in cards if c.kind == "action" and c["action"] != "new_battle"]
-        new_battles = [c for c in cards if c.kind == "action" and c["action"] == "new_battle"]
-        ranks = sorted({c["rank"] for c in cards if c.kind == "fight"})
-        if actions and len(cards) > 1:
-            return (f"{actions[0].name} is an action card and is played on its own, not together with other cards "
-                    f"(only NEW BATTLE is followed by fight cards). Take back the extra card.")
-        if len(new_battles) > 1:
-            return "One NEW BATTLE card resets the battle; take back the second one."
-        if len(ranks) > 1:
-            newest = cards[-1]["rank"]
-            earlier = next(c["rank"] for c in cards if c.kind == "fight" and c["rank"] != newest)
-            return f"{RULE['same_rank']} A {newest} cannot join the {earlier}s being played: take it back."
-        return None
-
-    def _play_problem(self, state: State, pending: dict) -> str | None:
-        """Why the pending play may not stand, or None. Action cards can always be played."""
-        cards = [self._card(k) for k in pending["cards"]]
-        fights = [c for c in cards if c.kind == "fight"]
-        resets = any(c.get("action") == "new_battle" for c in cards)
-        top = None if resets else state["top"]
-        if not fights or top is None:
-            return None
-        count, rank = len(fights), fights[0]["rank"]
-        if beats(count, rank, top["count"], top["rank"]):
-            return None
-        return (f"{describe(count, rank).capitalize()} does not beat {describe(top['count'], top['rank'])} played by "
-                f"{self._name(state, top['seat'])}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
 
     def _on_resolve(self, state: State, action: Action, report: Report) -> None:
         pending = state["pending"]
         if state["phase"] != "battle" or not pending:
             raise Refuse("Nothing to resolve: no play is waiting on the centre pile.")
-        problem = self._play_problem(state, pending)
+        problem = plays.play_problem(self.deck, state, pending)
         if problem:
             raise Refuse(problem)
         seat, count = pending["seat"], len(pending["cards"])
@@ -517,11 +434,11 @@ class GatherTogetherBattle(Ruleset):
     def _commit_play(self, state: State, report: Report) -> None:
         pending = state["pending"]
         seat, keys = pending["seat"], pending["cards"]
-        cards = [self._card(k) for k in keys]
+        cards = [self.deck.card(k) for k in keys]
         state["pending"] = None
         state["hands"][seat - 1] -= len(keys)
         state["pile"].extend(keys)
-        who = self._name(state, seat)
+        who = seats.name(state, seat)
         if any(c.get("action") == "new_battle" for c in cards):
             state.update(top=None, passed=[])
             report.say("new_battle", f"{who} plays NEW BATTLE: \"the player of this card resets the battle, and gets "
@@ -540,19 +457,19 @@ class GatherTogetherBattle(Ruleset):
         if previous:
             terms = (Term("play", play, f"{count} card(s) of rank {rank}"),
                      Term("to beat", describe(previous["count"], previous["rank"]), "count first, then rank"))
-            report.say("play", f"{self._name(state, seat)} plays {play}, beating {describe(previous['count'], previous['rank'])}.",
+            report.say("play", f"{seats.name(state, seat)} plays {play}, beating {describe(previous['count'], previous['rank'])}.",
                        terms, seat=seat, count=count, rank=rank)
         else:
-            report.say("play", f"{self._name(state, seat)} starts the battle with {play}.", seat=seat, count=count, rank=rank)
+            report.say("play", f"{seats.name(state, seat)} starts the battle with {play}.", seat=seat, count=count, rank=rank)
         if state["hands"][seat - 1] == 0:
-            report.say("last_card", f"{self._name(state, seat)} has no cards left: {RULE['identity']}", seat=seat)
+            report.say("last_card", f"{seats.name(state, seat)} has no cards left: {RULE['identity']}", seat=seat)
         self._advance(state, report)
 
     def _action_played(self, state: State, seat: int, card: Card, report: Report) -> None:
         """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
         state["passed"].append(seat)
         what = card["action"]
-        report.say("action", f"{self._name(state, seat)} plays {card.name}. {RULE['action_in_battle']}", seat=seat,
+        report.say("action", f"{seats.name(state, seat)} plays {card.name}. {RULE['action_in_battle']}", seat=seat,
                    action=what)
         if what == "reverse":
             self._reverse(state, report)
@@ -566,11 +483,11 @@ class GatherTogetherBattle(Ruleset):
             self._advance(state, report, skip=what == "skip")
 
     def _on_pass(self, state: State, action: Action, report: Report) -> None:
-        seat = self._data_seat(state, action.data, "seat")
+        seat = seats.data_seat(state, action.data, "seat")
         if state["phase"] not in ("building", "battle"):
             raise Refuse(self._not_now(state, "Passing happens in the building and battle phases"))
         self._check_turn(state, seat)
-        who = self._name(state, seat)
+        who = seats.name(state, seat)
         if state["phase"] == "building":
             step = state["step"]
             if step["drew"] is None:
@@ -594,18 +511,15 @@ class GatherTogetherBattle(Ruleset):
         if state["pending"]:
             raise Refuse("An identity card is played on its own, on a turn of its own; take back the other cards first.")
         if state["identity"][seat - 1]["card"] != key:
-            raise Refuse(f"That is not the identity card {self._name(state, seat)} showed at the start of the round; "
+            raise Refuse(f"That is not the identity card {seats.name(state, seat)} showed at the start of the round; "
                          f"each player plays their own identity card.")
         left = state["hands"][seat - 1]
         if left:
-            report.say("note", f"The companion counted {left} card(s) still in {self._name(state, seat)}'s hand: they "
+            report.say("note", f"The companion counted {left} card(s) still in {seats.name(state, seat)}'s hand: they "
                                f"go out with them, so they must all be action cards ({RULE['identity']}).", seat=seat)
         self._win_round(state, seat, report)
 
     # == turn order ===============================================================================
-    def _left_of(self, state: State, seat: int) -> int:
-        return seat % len(state["seats"]) + 1
-
     def _next_active(self, state: State, seat: int) -> int:
         """The next seat in the direction of play that is still in the round (itself if it is alone)."""
         n = len(state["seats"])
@@ -625,12 +539,12 @@ class GatherTogetherBattle(Ruleset):
     def _advance(self, state: State, report: Report, skip: bool = False) -> None:
         following = self._next_active(state, state["turn"])
         if skip:
-            report.say("skip", f"SKIP: {self._name(state, following)}'s turn is skipped.", seat=following)
+            report.say("skip", f"SKIP: {seats.name(state, following)}'s turn is skipped.", seat=following)
             following = self._next_active(state, following)
         state["turn"] = following
         if state["phase"] == "battle":
             self._maybe_reset(state, report)
-        report.say("turn", f"{self._name(state, state['turn'])} to play.", seat=state["turn"])
+        report.say("turn", f"{seats.name(state, state['turn'])} to play.", seat=state["turn"])
 
     def _maybe_reset(self, state: State, report: Report) -> None:
         """Back at the unbeaten player (or, if they were eliminated, at someone who already had a go)."""
@@ -640,14 +554,14 @@ class GatherTogetherBattle(Ruleset):
         unbeaten = now == top["seat"] or (state["eliminated"][top["seat"] - 1] and now in state["passed"])
         if unbeaten:
             report.say("reset", f"No one beat {describe(top['count'], top['rank'])} played by "
-                                f"{self._name(state, top['seat'])}. {RULE['no_one_beats']} "
-                                f"{self._name(state, now)} plays any fight card(s).", seat=now)
+                                f"{seats.name(state, top['seat'])}. {RULE['no_one_beats']} "
+                                f"{seats.name(state, now)} plays any fight card(s).", seat=now)
             state.update(top=None, passed=[])
 
     def _player_of(self, state: State, data: dict) -> int:
         """Who put a card on the pile: the camera cannot tell, so it is the player whose turn it is,
         unless the tablet says otherwise ("seat" in the data)."""
-        seat = self._data_seat(state, data, "seat") if "seat" in data else state["turn"]
+        seat = seats.data_seat(state, data, "seat") if "seat" in data else state["turn"]
         self._check_turn(state, seat)
         return seat
 
@@ -657,7 +571,7 @@ class GatherTogetherBattle(Ruleset):
             raise Refuse(self._not_now(state, "No one is to play yet"))
         if seat != turn:
             way = "left" if state["direction"] == LEFT else "right"
-            raise Refuse(f"It is {self._name(state, turn)}'s turn, not {self._name(state, seat)}'s (play moves to the "
+            raise Refuse(f"It is {seats.name(state, turn)}'s turn, not {seats.name(state, seat)}'s (play moves to the "
                          f"{way}). Only SAVE is played out of turn: {RULE['save']}")
 
     # == EXPOSE, ELIMINATE, SAVE ==================================================================
@@ -668,22 +582,22 @@ class GatherTogetherBattle(Ruleset):
             self._continue(state, then, report)
             return
         state["awaiting"] = {"what": "expose", "by": by, "then": then}
-        report.say("choose", f"{self._name(state, by)} chooses a player to expose.", seat=by)
+        report.say("choose", f"{seats.name(state, by)} chooses a player to expose.", seat=by)
 
     def _on_expose(self, state: State, action: Action, report: Report) -> None:
         self._commit_pending_action(state, "expose", report)
         asked = state["awaiting"]
         if not asked or asked["what"] != "expose":
             raise Refuse("No EXPOSE card is waiting for a choice.")
-        target = self._data_seat(state, action.data, "target")
+        target = seats.data_seat(state, action.data, "target")
         self._check_chooser(state, asked, action.data)
         if target == asked["by"]:
             raise Refuse("\"The player of this card will choose one player to expose\": another player, not themselves.")
         if state["exposed"][target - 1]:
-            raise Refuse(f"{self._name(state, target)}'s identity is already face up; choose another player.")
+            raise Refuse(f"{seats.name(state, target)}'s identity is already face up; choose another player.")
         state["exposed"][target - 1] = True
         team = state["identity"][target - 1]["team"]
-        report.say("expose", f"{self._name(state, asked['by'])} exposes {self._name(state, target)}: a "
+        report.say("expose", f"{seats.name(state, asked['by'])} exposes {seats.name(state, target)}: a "
                              f"{TEAM_CARD[team]}. \"The Identity card is left face up in front of its owner.\"",
                    seat=target, team=team)
         report.reveals = True
@@ -697,21 +611,21 @@ class GatherTogetherBattle(Ruleset):
             self._continue(state, then, report)
             return
         state["awaiting"] = {"what": "eliminate", "by": by, "then": then}
-        report.say("choose", f"{self._name(state, by)} chooses a player to eliminate.", seat=by)
+        report.say("choose", f"{seats.name(state, by)} chooses a player to eliminate.", seat=by)
 
     def _on_eliminate(self, state: State, action: Action, report: Report) -> None:
         self._commit_pending_action(state, "eliminate", report)
         asked = state["awaiting"]
         if not asked or asked["what"] != "eliminate":
             raise Refuse("No ELIMINATE card is waiting for a choice.")
-        target = self._data_seat(state, action.data, "target")
+        target = seats.data_seat(state, action.data, "target")
         self._check_chooser(state, asked, action.data)
         if target == asked["by"]:
             raise Refuse("\"The player of this card will choose a player to be eliminated\": another player.")
         if state["eliminated"][target - 1]:
-            raise Refuse(f"{self._name(state, target)} is already out for the round; choose another player.")
+            raise Refuse(f"{seats.name(state, target)} is already out for the round; choose another player.")
         state["awaiting"] = {"what": "save", "by": asked["by"], "target": target, "then": asked["then"]}
-        report.say("eliminate", f"{self._name(state, asked['by'])} chooses {self._name(state, target)} for elimination: "
+        report.say("eliminate", f"{seats.name(state, asked['by'])} chooses {seats.name(state, target)} for elimination: "
                                 f"they are out for the round \"unless immediately saved\". {RULE['save']}",
                    seat=target)
 
@@ -722,22 +636,22 @@ class GatherTogetherBattle(Ruleset):
         asked = state["awaiting"]
         state["pile"].append(key)
         if "seat" in data:
-            self._saved_by(state, self._data_seat(state, data, "seat"), True, report)
+            self._saved_by(state, seats.data_seat(state, data, "seat"), True, report)
             return
         state["awaiting"] = {**asked, "what": "save_by"}
-        report.say("choose", f"A SAVE card is played for {self._name(state, asked['target'])}: who played it?")
+        report.say("choose", f"A SAVE card is played for {seats.name(state, asked['target'])}: who played it?")
 
     def _on_save(self, state: State, action: Action, report: Report) -> None:
         asked = state["awaiting"]
         if not asked or asked["what"] not in ("save", "save_by"):
             raise Refuse(f"No player is being eliminated right now. {RULE['save']}")
-        self._saved_by(state, self._data_seat(state, action.data, "by"), asked["what"] == "save_by", report,
+        self._saved_by(state, seats.data_seat(state, action.data, "by"), asked["what"] == "save_by", report,
                        {"kind": "save", "data": dict(action.data)})
 
     def _saved_by(self, state: State, saver: int, card_on_pile: bool, report: Report, held: dict | None = None) -> None:
         asked = state["awaiting"]
         if state["eliminated"][saver - 1]:
-            raise Refuse(f"{self._name(state, saver)} is out for the round and cannot play cards.")
+            raise Refuse(f"{seats.name(state, saver)} is out for the round and cannot play cards.")
         if state["hands"][saver - 1] < 1:
             self._hold_for_count(state, saver, 1, held or {"kind": "save", "data": {"by": saver}}, report)
             if card_on_pile:
@@ -746,7 +660,7 @@ class GatherTogetherBattle(Ruleset):
         state["hands"][saver - 1] -= 1
         if not card_on_pile:
             state["expect_save_card"] += 1  # the camera will see it land on the pile
-        report.say("save", f"{self._name(state, saver)} plays SAVE: {self._name(state, asked['target'])} stays in the "
+        report.say("save", f"{seats.name(state, saver)} plays SAVE: {seats.name(state, asked['target'])} stays in the "
                            f"game.", seat=saver, saved=asked["target"])
         state["awaiting"] = None
         self._continue(state, asked["then"], report)
@@ -762,7 +676,7 @@ class GatherTogetherBattle(Ruleset):
         state["eliminated"][target - 1] = True
         state["hands"][target - 1] = 0  # "will place his/her hand down"
         state["awaiting"] = None
-        report.say("eliminated", f"No SAVE: {self._name(state, target)} places their hand down and is out for the "
+        report.say("eliminated", f"No SAVE: {seats.name(state, target)} places their hand down and is out for the "
                                  f"round.", seat=target)
         self._continue(state, asked["then"], report)
 
@@ -774,14 +688,14 @@ class GatherTogetherBattle(Ruleset):
             self._advance(state, report)
 
     def _check_chooser(self, state: State, asked: dict, data: dict) -> None:
-        if "by" in data and self._data_seat(state, data, "by") != asked["by"]:
-            raise Refuse(f"{self._name(state, asked['by'])} played the card, so they choose.")
+        if "by" in data and seats.data_seat(state, data, "by") != asked["by"]:
+            raise Refuse(f"{seats.name(state, asked['by'])} played the card, so they choose.")
 
     def _commit_pending_action(self, state: State, what: str, report: Report) -> None:
         """A target chosen on the tablet before the session resolved the card: resolve it now."""
         pending = state["pending"]
         if state["awaiting"] is None and pending and len(pending["cards"]) == 1 \
-                and self._card(pending["cards"][0]).get("action") == what:
+                and self.deck.card(pending["cards"][0]).get("action") == what:
             self._on_resolve(state, Action("resolve"), report)
             if state["count_check"]:
                 raise Refuse(f"First confirm the hand count: {self._count_question(state, state['count_check'])}")
@@ -790,16 +704,16 @@ class GatherTogetherBattle(Ruleset):
     def _hold_for_count(self, state: State, seat: int, needs: int, then: dict, report: Report) -> None:
         counted = state["hands"][seat - 1]
         state["count_check"] = {"seat": seat, "counted": counted, "needs": needs, "then": then}
-        report.say("count_check", f"{self._name(state, seat)} plays {needs} card(s), but the companion counted "
+        report.say("count_check", f"{seats.name(state, seat)} plays {needs} card(s), but the companion counted "
                                   f"{counted} in their hand. {self._count_question(state, state['count_check'])}",
                    seat=seat, counted=counted, needs=needs)
 
     def _count_question(self, state: State, check: dict) -> str:
-        return (f"How many cards does {self._name(state, check['seat'])} hold in hand now (not counting the "
+        return (f"How many cards does {seats.name(state, check['seat'])} hold in hand now (not counting the "
                 f"identity card)? Answer with confirm_count.")
 
     def _on_confirm_count(self, state: State, action: Action, report: Report) -> None:
-        seat = self._data_seat(state, action.data, "seat")
+        seat = seats.data_seat(state, action.data, "seat")
         cards = action.data.get("cards")
         if isinstance(cards, str) and cards.isdigit():  # from the tablet's number picker
             cards = int(cards)
@@ -811,7 +725,7 @@ class GatherTogetherBattle(Ruleset):
         on_table = check["needs"] if held else (len(pending["cards"]) if pending and pending["seat"] == seat else 0)
         counted = state["hands"][seat - 1] - on_table
         state["hands"][seat - 1] = cards + on_table
-        report.say("count", f"{self._name(state, seat)} holds {cards} card(s) in hand (the companion had counted "
+        report.say("count", f"{seats.name(state, seat)} holds {cards} card(s) in hand (the companion had counted "
                             f"{max(counted, 0)}).", seat=seat, cards=cards, counted=counted)
         if held:
             state["count_check"] = None
@@ -844,10 +758,10 @@ class GatherTogetherBattle(Ruleset):
         for s, member in enumerate(teams, 1):
             if member == team:
                 state["points"][s - 1] += 1
-        terms = tuple(Term(self._name(state, s), TEAM_CARD[member],
+        terms = tuple(Term(seats.name(state, s), TEAM_CARD[member],
                            f"{state['points'][s - 1]} point(s)" + (" (+1)" if member == team else ""))
                       for s, member in enumerate(teams, 1))
-        report.say("round", f"{self._name(state, seat)} plays their {TEAM_CARD[team]} card: the {TEAM_PLURAL[team]} "
+        report.say("round", f"{seats.name(state, seat)} plays their {TEAM_CARD[team]} card: the {TEAM_PLURAL[team]} "
                             f"{'save the world' if team == 'superhero' else 'achieve world domination'}! A point to "
                             f"every {TEAM_CARD[team]}.", terms, seat=seat, team=team, teams=teams,
                    points=list(state["points"]))
@@ -869,7 +783,7 @@ class GatherTogetherBattle(Ruleset):
             self._game_over(state, leaders[0], report)
             return
         state.update(phase="tiebreak", tiebreak={"players": leaders, "drawn": [], "pass": 1})
-        report.say("tie", f"A tie for game winner at {best} points: {self._names(state, leaders)}. \"Randomly place "
+        report.say("tie", f"A tie for game winner at {best} points: {seats.names(state, leaders)}. \"Randomly place "
                           f"one SAVE card and one ELIMINATE card face down. A tying player will draw one of the two "
                           f"cards. This is repeated with each tying player.\"", players=leaders)
 
@@ -877,16 +791,16 @@ class GatherTogetherBattle(Ruleset):
         tie = state["tiebreak"]
         if state["phase"] != "tiebreak":
             raise Refuse("There is no tie-break: it happens when players tie for game winner.")
-        seat = self._data_seat(state, action.data, "seat")
+        seat = seats.data_seat(state, action.data, "seat")
         if seat not in tie["players"]:
-            raise Refuse(f"Only the tying players draw: {self._names(state, tie['players'])}.")
+            raise Refuse(f"Only the tying players draw: {seats.names(state, tie['players'])}.")
         if any(d["seat"] == seat for d in tie["drawn"]):
-            raise Refuse(f"{self._name(state, seat)} has already drawn in this tie-break round.")
+            raise Refuse(f"{seats.name(state, seat)} has already drawn in this tie-break round.")
         card = str(action.data.get("card", "")).lower()
         if card not in ("save", "eliminate"):
             raise Refuse(f"A tie-break draw is \"card\": \"save\" or \"eliminate\", not {action.data.get('card')!r}.")
         tie["drawn"].append({"seat": seat, "card": card})
-        report.say("tiebreak_draw", f"{self._name(state, seat)} draws {card.upper()}"
+        report.say("tiebreak_draw", f"{seats.name(state, seat)} draws {card.upper()}"
                                     f"{': they are out' if card == 'eliminate' else ''}.", seat=seat, card=card)
         if len(tie["drawn"]) < len(tie["players"]):
             return
@@ -898,23 +812,23 @@ class GatherTogetherBattle(Ruleset):
             report.say("tiebreak_again", "\"If all tying players draw the ELIMINATE card in the same round, start the "
                                          "process over.\"")
         else:
-            report.say("tiebreak_again", f"{self._names(state, survivors)} all drew SAVE and are still tied: they draw "
+            report.say("tiebreak_again", f"{seats.names(state, survivors)} all drew SAVE and are still tied: they draw "
                                          f"again.")
             tie["players"] = survivors
         tie.update(drawn=[], **{"pass": tie["pass"] + 1})
 
     def _game_over(self, state: State, seat: int, report: Report) -> None:
         state.update(phase="over", over=True, winner=seat, tiebreak=None)
-        report.say("game_over", f"{self._name(state, seat)} wins the game with {state['points'][seat - 1]} points!",
+        report.say("game_over", f"{seats.name(state, seat)} wins the game with {state['points'][seat - 1]} points!",
                    winner=seat)
 
     def _on_new_round(self, state: State, action: Action, report: Report) -> None:
         if state["phase"] != "round_over":
             raise Refuse("A new round starts once a round is won (a player plays their identity card).")
-        dealer = self._data_seat(state, action.data, "dealer") if "dealer" in action.data \
-            else self._left_of(state, state["dealer"])
+        dealer = seats.data_seat(state, action.data, "dealer") if "dealer" in action.data \
+            else seats.left_of(state, state["dealer"])
         self._new_round(state, dealer)
-        report.say("new_round", f"Round {state['round']}: {self._name(state, dealer)} deals "
+        report.say("new_round", f"Round {state['round']}: {seats.name(state, dealer)} deals "
                                 f"{state['deal']['per_player']} cards each and a new identity card to everyone. Show "
                                 f"your identity card privately, then flip the first discard.", dealer=dealer)
 
@@ -931,7 +845,7 @@ class GatherTogetherBattle(Ruleset):
             "conflicts": [self._conflict_view(c) for c in state["conflicts"]],
             "problems": [p["say"] for p in problems],
             "rounds": [{**r, "teams": [TEAM_CARD[t] for t in r["teams"]]} for r in state["rounds"]],
-            "identities_missing": self._identities_missing(state) if state["phase"] == "deal" else [],
+            "identities_missing": seats.identities_missing(state) if state["phase"] == "deal" else [],
             "prompt": self._prompt(state), "last_outcome": state["last_outcome"],
             "winner": state["winner"], "over": state["over"],
         }
@@ -951,7 +865,7 @@ class GatherTogetherBattle(Ruleset):
             for key in ("top", "pending"):  # the cards on the pile that are this seat's
                 shown = (fight or {}).get(key)
                 if shown and shown["seat"] == s:
-                    row["play"] = [{"key": k, "name": self._card(k).name, "kind": self._card(k).kind}
+                    row["play"] = [{"key": k, "name": self.deck.card(k).name, "kind": self.deck.card(k).kind}
                                    for k in shown["cards"]]
                     if key == "pending" and shown["problem"]:
                         row["problem"] = shown["problem"]
@@ -980,7 +894,7 @@ class GatherTogetherBattle(Ruleset):
         if not state["pile"]:
             return None
         key = state["pile"][-1]
-        return {"card": key, "name": self._card(key).name}
+        return {"card": key, "name": self.deck.card(key).name}
 
     def _fight_view(self, state: State) -> dict | None:
         if state["phase"] != "battle":
@@ -990,13 +904,13 @@ class GatherTogetherBattle(Ruleset):
         if top:
             view["top"] = {**top, "says": describe(top["count"], top["rank"])}
         if pending:
-            problem = self._play_problem(state, pending)
-            view["pending"] = {**pending, "names": [self._card(k).name for k in pending["cards"]],
+            problem = plays.play_problem(self.deck, state, pending)
+            view["pending"] = {**pending, "names": [self.deck.card(k).name for k in pending["cards"]],
                                "problem": problem, "say": problem}
         return view
 
     def _conflict_view(self, conflict: dict) -> dict:
-        secret = self._is_identity_key(conflict["card"])
+        secret = self.deck.is_identity(conflict["card"])
         label = "An identity card" if secret else conflict["card"]
         return {"card": None if secret else conflict["card"], "zones": conflict["zones"],
                 "say": f"{label} is seen in {' and '.join(conflict['zones'])} at once: a duplicated tag."}
@@ -1015,13 +929,13 @@ class GatherTogetherBattle(Ruleset):
                 "say": self._count_question(state, check)}
 
     def _awaiting_prompt(self, state: State, asked: dict) -> str:
-        by = self._name(state, asked["by"])
+        by = seats.name(state, asked["by"])
         if asked["what"] == "expose":
             return f"{by} chooses a player to expose (expose {{\"target\": N}})."
         if asked["what"] == "eliminate":
             return f"{by} chooses a player to eliminate (eliminate {{\"target\": N}})."
         if asked["what"] == "save":
-            return (f"{self._name(state, asked['target'])} is chosen for elimination: anyone may play SAVE now, or "
+            return (f"{seats.name(state, asked['target'])} is chosen for elimination: anyone may play SAVE now, or "
                     f"tap No save.")
         return "Who played the SAVE card? (save {\"by\": N})"
 
@@ -1029,11 +943,11 @@ class GatherTogetherBattle(Ruleset):
         """One sentence: what the table does next."""
         phase = state["phase"]
         if phase == "over":
-            return f"{self._name(state, state['winner'])} wins the game!"
+            return f"{seats.name(state, state['winner'])} wins the game!"
         if phase == "tiebreak":
             tie = state["tiebreak"]
             waiting = [s for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
-            return f"Tie-break: SAVE and ELIMINATE face down; still to draw: {self._names(state, waiting)}."
+            return f"Tie-break: SAVE and ELIMINATE face down; still to draw: {seats.names(state, waiting)}."
         if phase == "round_over":
             return "Round over: shuffle, deal new identity cards and tap New round."
         if state["count_check"]:
@@ -1041,14 +955,14 @@ class GatherTogetherBattle(Ruleset):
         if state["awaiting"]:
             return self._awaiting_prompt(state, state["awaiting"])
         if phase == "deal":
-            missing = self._identities_missing(state)
+            missing = seats.identities_missing(state)
             parts = []
             if missing:
-                parts.append(f"still to show their identity card privately: {self._names(state, missing)}")
+                parts.append(f"still to show their identity card privately: {seats.names(state, missing)}")
             if not state["flipped"]:
                 parts.append("flip the first discard")
             return f"Deal {state['deal']['per_player']} cards each; " + "; ".join(parts) + "."
-        who = self._name(state, state["turn"])
+        who = seats.name(state, state["turn"])
         if phase == "building":
             step = state["step"]
             if step["drew"] is None:
@@ -1056,8 +970,8 @@ class GatherTogetherBattle(Ruleset):
             return f"{who}: discard one card, or pass."
         pending, top = state["pending"], state["top"]
         if pending:
-            problem = self._play_problem(state, pending)
-            return problem or f"{who} is playing {', '.join(self._card(k).name for k in pending['cards'])}."
+            problem = plays.play_problem(self.deck, state, pending)
+            return problem or f"{who} is playing {', '.join(self.deck.card(k).name for k in pending['cards'])}."
         if top:
             return f"{who}: beat {describe(top['count'], top['rank'])}, play an action card, or pass."
         return f"{who}: start a battle with any fight card(s)."
@@ -1069,7 +983,7 @@ class GatherTogetherBattle(Ruleset):
             return []
         check, asked, phase = state["count_check"], state["awaiting"], state["phase"]
         if check:
-            return [self._pick(f"{self._short(state, check['seat'])} holds this many cards now", "confirm_count",
+            return [self._pick(f"{seats.short(state, check['seat'])} holds this many cards now", "confirm_count",
                                {"seat": check["seat"]}, "cards", [(n, str(n)) for n in range(0, 31)])]
         if asked:
             return self._answer_buttons(state, asked)
@@ -1077,26 +991,26 @@ class GatherTogetherBattle(Ruleset):
             return self._building_buttons(state)
         if phase == "battle" and not state["pending"]:
             turn = state["turn"]
-            return [{"label": f"{self._short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
+            return [{"label": f"{seats.short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
         if phase == "round_over":
             return [{"label": "New round (cards shuffled and dealt)", "kind": "new_round", "data": {}}]
         if phase == "tiebreak":
             tie = state["tiebreak"]
-            return [self._pick(f"{self._short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
+            return [self._pick(f"{seats.short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
                                [("save", "SAVE"), ("eliminate", "ELIMINATE")])
                     for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
         return []
 
     def _answer_buttons(self, state: State, asked: dict) -> list[dict[str, Any]]:
-        seats = range(1, len(state["seats"]) + 1)
-        by = self._short(state, asked["by"])
+        everyone = range(1, len(state["seats"]) + 1)
+        by = seats.short(state, asked["by"])
         if asked["what"] == "expose":
-            targets = [s for s in seats if s != asked["by"] and not state["exposed"][s - 1]]
+            targets = [s for s in everyone if s != asked["by"] and not state["exposed"][s - 1]]
             return [self._pick(f"{by} exposes", "expose", {}, "target", self._seat_options(state, targets))]
         if asked["what"] == "eliminate":
-            targets = [s for s in seats if s != asked["by"] and not state["eliminated"][s - 1]]
+            targets = [s for s in everyone if s != asked["by"] and not state["eliminated"][s - 1]]
             return [self._pick(f"{by} eliminates", "eliminate", {}, "target", self._seat_options(state, targets))]
-        savers = self._seat_options(state, [s for s in seats if not state["eliminated"][s - 1]])
+        savers = self._seat_options(state, [s for s in everyone if not state["eliminated"][s - 1]])
         buttons = [self._pick("SAVE played by", "save", {}, "by", savers)]
         if asked["what"] == "save":
             buttons.append({"label": "No save", "kind": "no_save", "data": {}})
@@ -1104,12 +1018,12 @@ class GatherTogetherBattle(Ruleset):
 
     def _building_buttons(self, state: State) -> list[dict[str, Any]]:
         turn, step = state["turn"], state["step"]
-        who = self._short(state, turn)
+        who = seats.short(state, turn)
         if step["drew"] is None:
             buttons = [{"label": f"{who} drew from the deck", "kind": "draw", "data": {"seat": turn, "from": "deck"}}]
             top = step["top"]
-            if top and (self._card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
-                buttons.append({"label": f"{who} took the top discard ({self._card(top).name})", "kind": "draw",
+            if top and (self.deck.card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
+                buttons.append({"label": f"{who} took the top discard ({self.deck.card(top).name})", "kind": "draw",
                                 "data": {"seat": turn, "from": "discard"}})
             return buttons
         if not step["discard"]:
@@ -1120,68 +1034,22 @@ class GatherTogetherBattle(Ruleset):
         return {"label": label, "kind": kind, "data": data,
                 "choose": {"field": field_name, "options": [{"value": v, "label": text} for v, text in options]}}
 
-    def _seat_options(self, state: State, seats: list[int]) -> list[tuple[int, str]]:
-        return [(s, self._short(state, s)) for s in seats]
-
-    def _short(self, state: State, seat: int) -> str:
-        return state["seats"][seat - 1]["name"]
+    def _seat_options(self, state: State, chosen: list[int]) -> list[tuple[int, str]]:
+        return [(s, seats.short(state, s)) for s in chosen]
 
     # == the session's questions ==================================================================
     def ready_to_resolve(self, state: State) -> bool:
         pending = state.get("pending")
         return bool(state.get("phase") == "battle" and pending and not state["count_check"]
-                    and not state["awaiting"] and self._play_problem(state, pending) is None)
+                    and not state["awaiting"] and plays.play_problem(self.deck, state, pending) is None)
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """Identity card keys never reach the public history, whatever zone they were seen in."""
         data = super().redact(kind, data)
         key = data.get("card")
-        if isinstance(key, str) and self._is_identity_key(key):
+        if isinstance(key, str) and self.deck.is_identity(key):
             return {k: v for k, v in data.items() if k not in ("card", "uid")}
         return data
-
-    # == small helpers ============================================================================
-    def _card(self, key: Any) -> Card:
-        if not isinstance(key, str) or not key:
-            raise Refuse(f"A card input needs \"card\": a tag key such as \"F7#2\", not {key!r}.")
-        try:
-            return self.catalog.lookup(CardRef.from_key(self.game, key))
-        except ValueError:
-            raise Refuse(f"{key!r} is not a card key (it should look like \"F7#2\").") from None
-        except KeyError as exc:
-            if self._is_identity_key(key):  # the reason is public: never name a team
-                raise Refuse("That identity card tag is not one of this deck's copies; check the tag.") from None
-            raise Refuse(str(exc.args[0])) from None
-
-    def _is_identity_key(self, key: str) -> bool:
-        card = self.catalog.cards.get(key.partition("#")[0])
-        return card is not None and card.kind == "identity"
-
-    def _card_name(self, key: str) -> str:
-        return self._card(key).name
-
-    def _seat_number(self, state: State, value: Any, what: str) -> int:
-        n = len(state["seats"])
-        try:
-            seat = int(value)
-        except (TypeError, ValueError):
-            raise Refuse(f"{what} must name a seat 1-{n}, not {value!r}.") from None
-        if isinstance(value, bool) or not 1 <= seat <= n:
-            raise Refuse(f"{what} must name a seat 1-{n}, not {value!r}.")
-        return seat
-
-    def _data_seat(self, state: State, data: dict, field_name: str) -> int:
-        if field_name not in data:
-            raise Refuse(f"This input needs \"{field_name}\": a seat number 1-{len(state['seats'])}.")
-        return self._seat_number(state, data[field_name], f"\"{field_name}\"")
-
-    def _name(self, state: State, seat: int | None) -> str:
-        if seat is None:
-            return "no one"
-        return f"{state['seats'][seat - 1]['name']} (seat {seat})"
-
-    def _names(self, state: State, seats: list[int]) -> str:
-        return ", ".join(self._name(state, s) for s in seats) or "no one"
 
     def _not_now(self, state: State, what: str) -> str:
         phase = {"deal": "the deal is not finished", "building": "this is the building phase",

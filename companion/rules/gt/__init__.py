@@ -1,0 +1,9 @@
+"""The referee of "Battle" by Gather Together Games, one concern per module (the ruleset class
+that ties them together is companion.rules.gt_battle.GatherTogetherBattle):
+
+- ``report``   how a handler answers an input: ``Refuse`` (a refusal) or a ``Report`` of outcomes
+- ``rulebook`` the rulebook's sentences the referee quotes, and the teams' names
+- ``cards``    the deck: a physical card's key ("F7#2") to its catalog card
+- ``seats``    seat names in sentences, seat numbers from an input's data, order round the table
+- ``plays``    fight cards: how a play is said, what may be played together, what beats what
+"""

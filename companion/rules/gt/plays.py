@@ -1,0 +1,62 @@
+"""Fight cards on the pile: how a play is said, which cards may be played together, and whether
+a play beats the one on top ("count first, then rank").
+
+``state["pending"]`` is the play being put down (``{"seat", "cards"}``), final only on ``resolve``;
+``state["top"]`` is the play to beat (``{"seat", "count", "rank", "cards"}``), or None when the
+battle starts or resets.
+"""
+from __future__ import annotations
+
+from ..base import State
+from . import seats
+from .cards import Deck
+from .rulebook import RULE
+
+
+def describe(count: int, rank: int) -> str:
+    """How a player says a play: 'a single 7', 'a pair of 7s', 'three 7s' (three of a kind)."""
+    if count == 1:
+        return f"a single {rank}"
+    if count == 2:
+        return f"a pair of {rank}s"
+    words = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+    return f"{words.get(count, count)} {rank}s"
+
+
+def beats(count: int, rank: int, top_count: int, top_rank: int) -> bool:
+    """Count first ("a pair of 1s beats a single 12"), then rank; matching is allowed ("match or beat")."""
+    return count > top_count or (count == top_count and rank >= top_rank)
+
+
+def composition_problem(deck: Deck, keys: list[str]) -> str | None:
+    """Why these cards cannot be one play, or None: one rank of fight cards, an action card on its
+    own, or NEW BATTLE followed by fight cards."""
+    cards = [deck.card(k) for k in keys]
+    actions = [c for c in cards if c.kind == "action" and c["action"] != "new_battle"]
+    new_battles = [c for c in cards if c.kind == "action" and c["action"] == "new_battle"]
+    ranks = sorted({c["rank"] for c in cards if c.kind == "fight"})
+    if actions and len(cards) > 1:
+        return (f"{actions[0].name} is an action card and is played on its own, not together with other cards "
+                f"(only NEW BATTLE is followed by fight cards). Take back the extra card.")
+    if len(new_battles) > 1:
+        return "One NEW BATTLE card resets the battle; take back the second one."
+    if len(ranks) > 1:
+        newest = cards[-1]["rank"]
+        earlier = next(c["rank"] for c in cards if c.kind == "fight" and c["rank"] != newest)
+        return f"{RULE['same_rank']} A {newest} cannot join the {earlier}s being played: take it back."
+    return None
+
+
+def play_problem(deck: Deck, state: State, pending: dict) -> str | None:
+    """Why the pending play may not stand, or None. Action cards can always be played."""
+    cards = [deck.card(k) for k in pending["cards"]]
+    fights = [c for c in cards if c.kind == "fight"]
+    resets = any(c.get("action") == "new_battle" for c in cards)
+    top = None if resets else state["top"]
+    if not fights or top is None:
+        return None
+    count, rank = len(fights), fights[0]["rank"]
+    if beats(count, rank, top["count"], top["rank"]):
+        return None
+    return (f"{describe(count, rank).capitalize()} does not beat {describe(top['count'], top['rank'])} played by "
+            f"{seats.name(state, top['seat'])}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
