@@ -24,14 +24,13 @@ clockwise; "left" is the next seat number. State is plain JSON; per-seat lists a
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from card_tags.catalog import Card
 from card_tags.games.gt_battle import deal_plan
 
 from .base import Action, Applied, Option, Refusal, Ruleset, Seat, SetupError, State, Term
-from .gt import plays, seats
+from .gt import buttons, counts, plays, prompt, seats, view
 from .gt.cards import Deck
 from .gt.plays import describe
 from .gt.report import Refuse, Report
@@ -119,7 +118,7 @@ class GatherTogetherBattle(Ruleset):
         check = state["count_check"]
         if check:
             raise Refuse(f"First confirm {seats.name(state, check['seat'])}'s hand on the tablet: "
-                         f"{self._count_question(state, check)}")
+                         f"{counts.question(state, check)}")
         asked = state["awaiting"]
         if asked is None:
             return
@@ -134,7 +133,7 @@ class GatherTogetherBattle(Ruleset):
         own_draw = (action.kind == "draw" and step is not None and step["drew"] is None
                     and asked["by"] == state["turn"] and seats.data_seat(state, action.data, "seat") == state["turn"])
         if not own_draw:
-            raise Refuse(f"First: {self._awaiting_prompt(state, asked)}")
+            raise Refuse(f"First: {prompt.awaiting(state, asked)}")
 
     def _moves_the_game(self, state: State, action: Action) -> bool:
         """False for inputs that never wait on anything: sightings away from the centre, re-sightings."""
@@ -177,7 +176,7 @@ class GatherTogetherBattle(Ruleset):
             pending["cards"].remove(key)  # a card taken back before the play was resolved
             if not pending["cards"]:
                 state["pending"] = None
-        self._drop_stale_check(state, key)
+        counts.drop_stale_check(state, key)
 
     def _note_visible(self, state: State, key: str, zone: str, card: Card, report: Report) -> None:
         """One physical card in two camera zones at once is a duplicated tag: flag it, keep playing."""
@@ -317,7 +316,7 @@ class GatherTogetherBattle(Ruleset):
     def _on_draw(self, state: State, action: Action, report: Report) -> None:
         seat = seats.data_seat(state, action.data, "seat")
         if state["phase"] != "building":
-            raise Refuse(self._not_now(state, "Drawing happens in the building phase"))
+            raise Refuse(prompt.not_now(self.deck, state, "Drawing happens in the building phase"))
         self._check_turn(state, seat)
         step = state["step"]
         if step["drew"]:
@@ -358,7 +357,7 @@ class GatherTogetherBattle(Ruleset):
             raise Refuse(f"{RULE['discard_one']} {seats.name(state, seat)} has already "
                          f"{'discarded this turn' if step['discard'] else 'passed on discarding'}: take that card back.")
         if state["hands"][seat - 1] < 1:
-            self._hold_for_count(state, seat, 1, {"kind": "card_seen", "data": {**data, "card": key}}, report)
+            counts.hold_for_count(state, seat, 1, {"kind": "card_seen", "data": {**data, "card": key}}, report)
             return
         state["hands"][seat - 1] -= 1
         state["pile"].append(key)
@@ -427,7 +426,7 @@ class GatherTogetherBattle(Ruleset):
             raise Refuse(problem)
         seat, count = pending["seat"], len(pending["cards"])
         if state["hands"][seat - 1] < count:
-            self._hold_for_count(state, seat, count, {"kind": "resolve", "data": {}}, report)
+            counts.hold_for_count(state, seat, count, {"kind": "resolve", "data": {}}, report)
             return
         self._commit_play(state, report)
 
@@ -485,7 +484,7 @@ class GatherTogetherBattle(Ruleset):
     def _on_pass(self, state: State, action: Action, report: Report) -> None:
         seat = seats.data_seat(state, action.data, "seat")
         if state["phase"] not in ("building", "battle"):
-            raise Refuse(self._not_now(state, "Passing happens in the building and battle phases"))
+            raise Refuse(prompt.not_now(self.deck, state, "Passing happens in the building and battle phases"))
         self._check_turn(state, seat)
         who = seats.name(state, seat)
         if state["phase"] == "building":
@@ -568,7 +567,7 @@ class GatherTogetherBattle(Ruleset):
     def _check_turn(self, state: State, seat: int) -> None:
         turn = state["turn"]
         if turn is None:
-            raise Refuse(self._not_now(state, "No one is to play yet"))
+            raise Refuse(prompt.not_now(self.deck, state, "No one is to play yet"))
         if seat != turn:
             way = "left" if state["direction"] == LEFT else "right"
             raise Refuse(f"It is {seats.name(state, turn)}'s turn, not {seats.name(state, seat)}'s (play moves to the "
@@ -653,7 +652,7 @@ class GatherTogetherBattle(Ruleset):
         if state["eliminated"][saver - 1]:
             raise Refuse(f"{seats.name(state, saver)} is out for the round and cannot play cards.")
         if state["hands"][saver - 1] < 1:
-            self._hold_for_count(state, saver, 1, held or {"kind": "save", "data": {"by": saver}}, report)
+            counts.hold_for_count(state, saver, 1, held or {"kind": "save", "data": {"by": saver}}, report)
             if card_on_pile:
                 state["awaiting"] = {**asked, "what": "save_by"}
             return
@@ -698,58 +697,11 @@ class GatherTogetherBattle(Ruleset):
                 and self.deck.card(pending["cards"][0]).get("action") == what:
             self._on_resolve(state, Action("resolve"), report)
             if state["count_check"]:
-                raise Refuse(f"First confirm the hand count: {self._count_question(state, state['count_check'])}")
+                raise Refuse(f"First confirm the hand count: {counts.question(state, state['count_check'])}")
 
     # == hand counts ==============================================================================
-    def _hold_for_count(self, state: State, seat: int, needs: int, then: dict, report: Report) -> None:
-        counted = state["hands"][seat - 1]
-        state["count_check"] = {"seat": seat, "counted": counted, "needs": needs, "then": then}
-        report.say("count_check", f"{seats.name(state, seat)} plays {needs} card(s), but the companion counted "
-                                  f"{counted} in their hand. {self._count_question(state, state['count_check'])}",
-                   seat=seat, counted=counted, needs=needs)
-
-    def _count_question(self, state: State, check: dict) -> str:
-        return (f"How many cards does {seats.name(state, check['seat'])} hold in hand now (not counting the "
-                f"identity card)? Answer with confirm_count.")
-
     def _on_confirm_count(self, state: State, action: Action, report: Report) -> None:
-        seat = seats.data_seat(state, action.data, "seat")
-        cards = action.data.get("cards")
-        if isinstance(cards, str) and cards.isdigit():  # from the tablet's number picker
-            cards = int(cards)
-        if not isinstance(cards, int) or isinstance(cards, bool) or not 0 <= cards <= 200:
-            raise Refuse(f"confirm_count needs \"cards\": the number of cards in hand (0 or more), not {cards!r}.")
-        check, pending = state["count_check"], state["pending"]
-        held = bool(check) and check["seat"] == seat
-        # Cards already on the pile whose play is not final are still in the companion's count.
-        on_table = check["needs"] if held else (len(pending["cards"]) if pending and pending["seat"] == seat else 0)
-        counted = state["hands"][seat - 1] - on_table
-        state["hands"][seat - 1] = cards + on_table
-        report.say("count", f"{seats.name(state, seat)} holds {cards} card(s) in hand (the companion had counted "
-                            f"{max(counted, 0)}).", seat=seat, cards=cards, counted=counted)
-        if held:
-            state["count_check"] = None
-            self._replay_held(state, check["then"], report)
-
-    def _replay_held(self, state: State, held: dict, report: Report) -> None:
-        """Apply the play that waited for the count; if it no longer stands, say why and keep the count."""
-        before = copy.deepcopy(state)
-        try:
-            self._dispatch(state, held["kind"], held["data"], report)
-        except Refuse as exc:
-            state.clear()
-            state.update(before)
-            report.say("held_refused", f"The play that waited for the count does not stand: {exc}")
-
-    def _drop_stale_check(self, state: State, key: str) -> None:
-        """A held play whose cards were taken back no longer needs its question answered."""
-        check = state["count_check"]
-        if not check:
-            return
-        held = check["then"]
-        if (held["kind"] == "resolve" and not state["pending"]) or \
-                (held["kind"] == "card_seen" and held["data"].get("card") == key):
-            state["count_check"] = None
+        counts.confirm_count(self.deck, state, action.data, report, self._dispatch)
 
     # == scoring and the end ======================================================================
     def _win_round(self, state: State, seat: int, report: Report) -> None:
@@ -832,210 +784,17 @@ class GatherTogetherBattle(Ruleset):
                                 f"{state['deal']['per_player']} cards each and a new identity card to everyone. Show "
                                 f"your identity card privately, then flip the first discard.", dealer=dealer)
 
-    # == views ====================================================================================
+    # == views and the tablet's buttons ==========================================================
     def public_view(self, state: State) -> dict[str, Any]:
-        fight = self._fight_view(state)
-        problems = [p for p in (self._count_view(state) or {}, (fight or {}).get("pending") or {}) if p.get("say")]
-        return {
-            "phase": state["phase"], "round": state["round"], "dealer": state["dealer"], "turn": state["turn"],
-            "direction": "left" if state["direction"] == LEFT else "right", "deck": state["deck"],
-            "discard_top": self._public_top(state), "options": state["options"], "deal": state["deal"],
-            "standings": self._standings(state, fight), "fight": fight, "awaiting": self._awaiting_view(state),
-            "count_check": self._count_view(state), "tiebreak": state["tiebreak"],
-            "conflicts": [self._conflict_view(c) for c in state["conflicts"]],
-            "problems": [p["say"] for p in problems],
-            "rounds": [{**r, "teams": [TEAM_CARD[t] for t in r["teams"]]} for r in state["rounds"]],
-            "identities_missing": seats.identities_missing(state) if state["phase"] == "deal" else [],
-            "prompt": self._prompt(state), "last_outcome": state["last_outcome"],
-            "winner": state["winner"], "over": state["over"],
-        }
-
-    def _standings(self, state: State, fight: dict | None) -> list[dict[str, Any]]:
-        """One row per seat: points, hand size, and a team only once it is face up."""
-        revealed = state["phase"] in ("round_over", "tiebreak", "over")
-        rows = []
-        for s, seat in enumerate(state["seats"], 1):
-            known = state["identity"][s - 1]
-            show = known is not None and (revealed or state["exposed"][s - 1])
-            row = {"seat": s, "name": seat["name"], "points": state["points"][s - 1], "hand": state["hands"][s - 1],
-                   "identity": TEAM_CARD[known["team"]] if show else None, "shown_identity": known is not None,
-                   "eliminated": state["eliminated"][s - 1], "turn": state["turn"] == s, "play": []}
-            if row["identity"]:
-                row["say"] = row["identity"]
-            for key in ("top", "pending"):  # the cards on the pile that are this seat's
-                shown = (fight or {}).get(key)
-                if shown and shown["seat"] == s:
-                    row["play"] = [{"key": k, "name": self.deck.card(k).name, "kind": self.deck.card(k).kind}
-                                   for k in shown["cards"]]
-                    if key == "pending" and shown["problem"]:
-                        row["problem"] = shown["problem"]
-            rows.append(row)
-        return rows
+        return view.public_view(self.deck, state)
 
     def seat_view(self, state: State, seat: int) -> dict[str, Any]:
         """What one player's phone shows: the table, plus their own identity and hand."""
-        view = self.public_view(state)
-        if not 1 <= seat <= len(state["seats"]):
-            view["you"] = None
-            return view
-        known = state["identity"][seat - 1]
-        you = {"seat": seat, "name": state["seats"][seat - 1]["name"],
-               "identity": TEAM_CARD[known["team"]] if known else None,
-               "identity_card": known["card"] if known else None,
-               "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
-        # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
-        view.update(you=you, name=you["name"], seats=view["standings"],
-                    secret=you["identity"] or "Show your identity card to your reader",
-                    private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
-                             "your turn": "yes" if you["your_turn"] else "no"})
-        return view
+        return view.seat_view(self.deck, state, seat)
 
-    def _public_top(self, state: State) -> dict | None:
-        if not state["pile"]:
-            return None
-        key = state["pile"][-1]
-        return {"card": key, "name": self.deck.card(key).name}
-
-    def _fight_view(self, state: State) -> dict | None:
-        if state["phase"] != "battle":
-            return None
-        top, pending = state["top"], state["pending"]
-        view: dict[str, Any] = {"top": None, "pending": None}
-        if top:
-            view["top"] = {**top, "says": describe(top["count"], top["rank"])}
-        if pending:
-            problem = plays.play_problem(self.deck, state, pending)
-            view["pending"] = {**pending, "names": [self.deck.card(k).name for k in pending["cards"]],
-                               "problem": problem, "say": problem}
-        return view
-
-    def _conflict_view(self, conflict: dict) -> dict:
-        secret = self.deck.is_identity(conflict["card"])
-        label = "An identity card" if secret else conflict["card"]
-        return {"card": None if secret else conflict["card"], "zones": conflict["zones"],
-                "say": f"{label} is seen in {' and '.join(conflict['zones'])} at once: a duplicated tag."}
-
-    def _awaiting_view(self, state: State) -> dict | None:
-        asked = state["awaiting"]
-        if not asked:
-            return None
-        return {k: v for k, v in asked.items() if k != "then"} | {"say": self._awaiting_prompt(state, asked)}
-
-    def _count_view(self, state: State) -> dict | None:
-        check = state["count_check"]
-        if not check:
-            return None
-        return {"seat": check["seat"], "counted": check["counted"], "needs": check["needs"],
-                "say": self._count_question(state, check)}
-
-    def _awaiting_prompt(self, state: State, asked: dict) -> str:
-        by = seats.name(state, asked["by"])
-        if asked["what"] == "expose":
-            return f"{by} chooses a player to expose (expose {{\"target\": N}})."
-        if asked["what"] == "eliminate":
-            return f"{by} chooses a player to eliminate (eliminate {{\"target\": N}})."
-        if asked["what"] == "save":
-            return (f"{seats.name(state, asked['target'])} is chosen for elimination: anyone may play SAVE now, or "
-                    f"tap No save.")
-        return "Who played the SAVE card? (save {\"by\": N})"
-
-    def _prompt(self, state: State) -> str:
-        """One sentence: what the table does next."""
-        phase = state["phase"]
-        if phase == "over":
-            return f"{seats.name(state, state['winner'])} wins the game!"
-        if phase == "tiebreak":
-            tie = state["tiebreak"]
-            waiting = [s for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
-            return f"Tie-break: SAVE and ELIMINATE face down; still to draw: {seats.names(state, waiting)}."
-        if phase == "round_over":
-            return "Round over: shuffle, deal new identity cards and tap New round."
-        if state["count_check"]:
-            return self._count_question(state, state["count_check"])
-        if state["awaiting"]:
-            return self._awaiting_prompt(state, state["awaiting"])
-        if phase == "deal":
-            missing = seats.identities_missing(state)
-            parts = []
-            if missing:
-                parts.append(f"still to show their identity card privately: {seats.names(state, missing)}")
-            if not state["flipped"]:
-                parts.append("flip the first discard")
-            return f"Deal {state['deal']['per_player']} cards each; " + "; ".join(parts) + "."
-        who = seats.name(state, state["turn"])
-        if phase == "building":
-            step = state["step"]
-            if step["drew"] is None:
-                return f"{who}: draw from the deck or take the top discard."
-            return f"{who}: discard one card, or pass."
-        pending, top = state["pending"], state["top"]
-        if pending:
-            problem = plays.play_problem(self.deck, state, pending)
-            return problem or f"{who} is playing {', '.join(self.deck.card(k).name for k in pending['cards'])}."
-        if top:
-            return f"{who}: beat {describe(top['count'], top['rank'])}, play an action card, or pass."
-        return f"{who}: start a battle with any fight card(s)."
-
-    # == the tablet's buttons =====================================================================
     def actions(self, state: State) -> list[dict[str, Any]]:
         """The commands that make sense now; the dashboard shows them as buttons and pickers."""
-        if state["over"]:
-            return []
-        check, asked, phase = state["count_check"], state["awaiting"], state["phase"]
-        if check:
-            return [self._pick(f"{seats.short(state, check['seat'])} holds this many cards now", "confirm_count",
-                               {"seat": check["seat"]}, "cards", [(n, str(n)) for n in range(0, 31)])]
-        if asked:
-            return self._answer_buttons(state, asked)
-        if phase == "building":
-            return self._building_buttons(state)
-        if phase == "battle" and not state["pending"]:
-            turn = state["turn"]
-            return [{"label": f"{seats.short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
-        if phase == "round_over":
-            return [{"label": "New round (cards shuffled and dealt)", "kind": "new_round", "data": {}}]
-        if phase == "tiebreak":
-            tie = state["tiebreak"]
-            return [self._pick(f"{seats.short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
-                               [("save", "SAVE"), ("eliminate", "ELIMINATE")])
-                    for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
-        return []
-
-    def _answer_buttons(self, state: State, asked: dict) -> list[dict[str, Any]]:
-        everyone = range(1, len(state["seats"]) + 1)
-        by = seats.short(state, asked["by"])
-        if asked["what"] == "expose":
-            targets = [s for s in everyone if s != asked["by"] and not state["exposed"][s - 1]]
-            return [self._pick(f"{by} exposes", "expose", {}, "target", self._seat_options(state, targets))]
-        if asked["what"] == "eliminate":
-            targets = [s for s in everyone if s != asked["by"] and not state["eliminated"][s - 1]]
-            return [self._pick(f"{by} eliminates", "eliminate", {}, "target", self._seat_options(state, targets))]
-        savers = self._seat_options(state, [s for s in everyone if not state["eliminated"][s - 1]])
-        buttons = [self._pick("SAVE played by", "save", {}, "by", savers)]
-        if asked["what"] == "save":
-            buttons.append({"label": "No save", "kind": "no_save", "data": {}})
-        return buttons
-
-    def _building_buttons(self, state: State) -> list[dict[str, Any]]:
-        turn, step = state["turn"], state["step"]
-        who = seats.short(state, turn)
-        if step["drew"] is None:
-            buttons = [{"label": f"{who} drew from the deck", "kind": "draw", "data": {"seat": turn, "from": "deck"}}]
-            top = step["top"]
-            if top and (self.deck.card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
-                buttons.append({"label": f"{who} took the top discard ({self.deck.card(top).name})", "kind": "draw",
-                                "data": {"seat": turn, "from": "discard"}})
-            return buttons
-        if not step["discard"]:
-            return [{"label": f"{who} keeps all cards (no discard)", "kind": "pass", "data": {"seat": turn}}]
-        return []
-
-    def _pick(self, label: str, kind: str, data: dict, field_name: str, options: list[tuple[Any, str]]) -> dict:
-        return {"label": label, "kind": kind, "data": data,
-                "choose": {"field": field_name, "options": [{"value": v, "label": text} for v, text in options]}}
-
-    def _seat_options(self, state: State, chosen: list[int]) -> list[tuple[int, str]]:
-        return [(s, seats.short(state, s)) for s in chosen]
+        return buttons.offer(self.deck, state)
 
     # == the session's questions ==================================================================
     def ready_to_resolve(self, state: State) -> bool:
@@ -1050,9 +809,3 @@ class GatherTogetherBattle(Ruleset):
         if isinstance(key, str) and self.deck.is_identity(key):
             return {k: v for k, v in data.items() if k not in ("card", "uid")}
         return data
-
-    def _not_now(self, state: State, what: str) -> str:
-        phase = {"deal": "the deal is not finished", "building": "this is the building phase",
-                 "battle": "this is the battle phase", "round_over": "the round is over",
-                 "tiebreak": "a tie-break is under way"}.get(state["phase"], state["phase"])
-        return f"{what}; {phase}. {self._prompt(state)}"
