@@ -30,7 +30,7 @@ from card_tags.catalog import Card
 from card_tags.games.gt_battle import deal_plan
 
 from .base import Action, Applied, Option, Refusal, Ruleset, Seat, SetupError, State, Term
-from .gt import buttons, counts, plays, prompt, seats, view
+from .gt import action_cards, buttons, counts, plays, prompt, seats, turns, view
 from .gt.cards import Deck
 from .gt.plays import describe
 from .gt.report import Refuse, Report
@@ -124,7 +124,7 @@ class GatherTogetherBattle(Ruleset):
             return
         if asked["what"] == "save":
             if not self._is_save_input(state, action):
-                self._close_save_window(state, report)  # "unless immediately saved": the moment has passed
+                action_cards.close_save_window(self.deck, state, report)  # "unless immediately saved": the moment has passed
             return
         answers = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}[asked["what"]]
         if action.kind == answers:
@@ -193,7 +193,7 @@ class GatherTogetherBattle(Ruleset):
     def _seen_on_pile(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
         if key in state["pile"]:
             return  # seen again: the card above it was taken, or the camera lost it for a moment
-        if card.get("action") == "save" and state["expect_save_card"] and not self._save_window_open(state):
+        if card.get("action") == "save" and state["expect_save_card"] and not action_cards.save_window_open(state):
             state["expect_save_card"] -= 1  # the SAVE the tablet already recorded
             state["pile"].append(key)
             return
@@ -202,8 +202,8 @@ class GatherTogetherBattle(Ruleset):
             self._flip_first(state, key, card, report)
         elif phase in ("round_over", "tiebreak"):
             return  # cards being gathered for the next round
-        elif self._save_window_open(state) and card.get("action") == "save":
-            self._save_card_seen(state, key, data, report)
+        elif action_cards.save_window_open(state) and card.get("action") == "save":
+            action_cards.save_card_seen(self.deck, state, key, data, report)
         elif card.kind == "identity":
             self._identity_played(state, key, data, report)
         elif phase == "building":
@@ -285,7 +285,7 @@ class GatherTogetherBattle(Ruleset):
         if card.kind == "battle":
             report.say("first_card", f"The BATTLE card is the first card flipped: \"The player left of the dealer "
                                      f"begins the battle by playing a fight card(s).\" {seats.name(state, left)} starts.")
-            self._start_battle(state, left)
+            turns.start_battle(state, left)
             return
         what = card.get("action")
         if what == "skip":
@@ -303,21 +303,17 @@ class GatherTogetherBattle(Ruleset):
         else:
             report.say("first_card", f"{seats.name(state, state['turn'])} plays first: draw from the deck or take "
                                      f"the top discard.")
-        self._begin_turn(state)
+        turns.begin_turn(state)
         if what == "expose":
             report.say("first_card", "EXPOSE first: \"The dealer chooses a player to expose his/her Identity card.\"")
-            self._ask_expose(state, dealer, "nothing", report)
+            action_cards.ask_expose(self.deck, state, dealer, "nothing", report)
 
     # == the building phase =======================================================================
-    def _begin_turn(self, state: State) -> None:
-        state["step"] = {"drew": None, "discard": None, "passed": False,
-                         "top": state["pile"][-1] if state["pile"] else None}
-
     def _on_draw(self, state: State, action: Action, report: Report) -> None:
         seat = seats.data_seat(state, action.data, "seat")
         if state["phase"] != "building":
             raise Refuse(prompt.not_now(self.deck, state, "Drawing happens in the building phase"))
-        self._check_turn(state, seat)
+        turns.check_turn(self.deck, state, seat)
         step = state["step"]
         if step["drew"]:
             raise Refuse(f"{seats.name(state, seat)} has already drawn this turn; next they discard one card or pass.")
@@ -332,7 +328,7 @@ class GatherTogetherBattle(Ruleset):
         state["hands"][seat - 1] += 1
         state["may_take_flipped"] = False
         step["drew"] = source
-        self._maybe_finish_turn(state, report)
+        turns.maybe_finish_turn(self.deck, state, report)
 
     def _take_top_discard(self, state: State, seat: int, report: Report) -> None:
         top = state["step"]["top"]
@@ -348,7 +344,7 @@ class GatherTogetherBattle(Ruleset):
         report.say("draw", f"{seats.name(state, seat)} takes the top discard, {card.name}.", seat=seat, card=top)
 
     def _discarded(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
-        seat = self._player_of(state, data)
+        seat = turns.player_of(self.deck, state, data)
         step = state["step"]
         if card.kind == "battle":
             self._battle_card_drawn(state, seat, key, report)
@@ -365,12 +361,12 @@ class GatherTogetherBattle(Ruleset):
         report.say("discard", f"{seats.name(state, seat)} discards {card.name}.", seat=seat, card=key)
         what = card.get("action")
         if what == "expose":
-            self._ask_expose(state, seat, "finish_turn", report)
+            action_cards.ask_expose(self.deck, state, seat, "finish_turn", report)
         elif what == "eliminate":
-            self._ask_eliminate(state, seat, "finish_turn", report)
+            action_cards.ask_eliminate(self.deck, state, seat, "finish_turn", report)
         elif what in ("new_battle", "save"):
             report.say("no_effect", f"{card.name} has no effect when discarded in the building phase.")
-        self._maybe_finish_turn(state, report)
+        turns.maybe_finish_turn(self.deck, state, report)
 
     def _battle_card_drawn(self, state: State, seat: int, key: str, report: Report) -> None:
         """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
@@ -386,29 +382,12 @@ class GatherTogetherBattle(Ruleset):
         state["pile"].append(key)
         report.say("battle_begins", f"{seats.name(state, seat)} draws the BATTLE card: the battle begins, and they "
                                     f"start it by playing fight card(s).", seat=seat)
-        self._start_battle(state, seat)
-
-    def _maybe_finish_turn(self, state: State, report: Report) -> None:
-        """A building turn ends once the draw is recorded and the player discarded or passed."""
-        step = state["step"]
-        if state["phase"] != "building" or step is None or state["awaiting"]:
-            return
-        if step["drew"] is None or not (step["discard"] or step["passed"]):
-            return
-        effect = self.deck.card(step["discard"]).get("action") if step["discard"] else None
-        if effect == "reverse":
-            self._reverse(state, report)
-        self._advance(state, report, skip=effect == "skip")
-        self._begin_turn(state)
+        turns.start_battle(state, seat)
 
     # == the battle phase =========================================================================
-    def _start_battle(self, state: State, seat: int) -> None:
-        state.update(phase="battle", turn=seat, step=None, top=None, passed=[], pending=None,
-                     may_take_flipped=False)
-
     def _added_to_play(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
         """A card joins the current player's pending play; ``resolve`` makes it final."""
-        seat = self._player_of(state, data)
+        seat = turns.player_of(self.deck, state, data)
         if card.kind == "battle":
             raise Refuse("There is one BATTLE card and it is already on the pile.")
         cards = (state["pending"]["cards"] if state["pending"] else []) + [key]
@@ -462,7 +441,7 @@ class GatherTogetherBattle(Ruleset):
             report.say("play", f"{seats.name(state, seat)} starts the battle with {play}.", seat=seat, count=count, rank=rank)
         if state["hands"][seat - 1] == 0:
             report.say("last_card", f"{seats.name(state, seat)} has no cards left: {RULE['identity']}", seat=seat)
-        self._advance(state, report)
+        turns.advance(state, report)
 
     def _action_played(self, state: State, seat: int, card: Card, report: Report) -> None:
         """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
@@ -471,42 +450,20 @@ class GatherTogetherBattle(Ruleset):
         report.say("action", f"{seats.name(state, seat)} plays {card.name}. {RULE['action_in_battle']}", seat=seat,
                    action=what)
         if what == "reverse":
-            self._reverse(state, report)
+            turns.reverse(state, report)
         if what == "expose":
-            self._ask_expose(state, seat, "advance", report)
+            action_cards.ask_expose(self.deck, state, seat, "advance", report)
         elif what == "eliminate":
-            self._ask_eliminate(state, seat, "advance", report)
+            action_cards.ask_eliminate(self.deck, state, seat, "advance", report)
         else:
             if what == "save":
                 report.say("no_effect", "No player is being eliminated, so SAVE has no effect.")
-            self._advance(state, report, skip=what == "skip")
-
-    def _on_pass(self, state: State, action: Action, report: Report) -> None:
-        seat = seats.data_seat(state, action.data, "seat")
-        if state["phase"] not in ("building", "battle"):
-            raise Refuse(prompt.not_now(self.deck, state, "Passing happens in the building and battle phases"))
-        self._check_turn(state, seat)
-        who = seats.name(state, seat)
-        if state["phase"] == "building":
-            step = state["step"]
-            if step["drew"] is None:
-                raise Refuse(f"{who} draws first (from the deck or the top discard); then they may pass on discarding.")
-            if step["discard"]:
-                raise Refuse(f"{who} has already discarded this turn.")
-            step["passed"] = True
-            report.say("pass", f"{who} keeps their cards (no discard).", seat=seat)
-            self._maybe_finish_turn(state, report)
-            return
-        if state["pending"]:
-            raise Refuse(f"{who} has cards waiting on the pile; take them back before passing.")
-        state["passed"].append(seat)
-        report.say("pass", f"{who} passes.", seat=seat)
-        self._advance(state, report)
+            turns.advance(state, report, skip=what == "skip")
 
     def _identity_played(self, state: State, key: str, data: dict, report: Report) -> None:
         if state["phase"] != "battle":
             raise Refuse(f"Identity cards are played in the battle phase: {RULE['identity']}")
-        seat = self._player_of(state, data)
+        seat = turns.player_of(self.deck, state, data)
         if state["pending"]:
             raise Refuse("An identity card is played on its own, on a turn of its own; take back the other cards first.")
         if state["identity"][seat - 1]["card"] != key:
@@ -518,177 +475,24 @@ class GatherTogetherBattle(Ruleset):
                                f"go out with them, so they must all be action cards ({RULE['identity']}).", seat=seat)
         self._win_round(state, seat, report)
 
-    # == turn order ===============================================================================
-    def _next_active(self, state: State, seat: int) -> int:
-        """The next seat in the direction of play that is still in the round (itself if it is alone)."""
-        n = len(state["seats"])
-        candidate = seat
-        for _ in range(n):
-            candidate = (candidate - 1 + state["direction"]) % n + 1
-            if not state["eliminated"][candidate - 1]:
-                return candidate
-        return seat
-
-    def _reverse(self, state: State, report: Report) -> None:
-        state["direction"] = -state["direction"]
-        way = "left" if state["direction"] == LEFT else "right"
-        report.say("reverse", f"REVERSE: \"If play was moving to the left, it switches to the right (or vice versa).\" "
-                              f"Play now moves to the {way}.", direction=way)
-
-    def _advance(self, state: State, report: Report, skip: bool = False) -> None:
-        following = self._next_active(state, state["turn"])
-        if skip:
-            report.say("skip", f"SKIP: {seats.name(state, following)}'s turn is skipped.", seat=following)
-            following = self._next_active(state, following)
-        state["turn"] = following
-        if state["phase"] == "battle":
-            self._maybe_reset(state, report)
-        report.say("turn", f"{seats.name(state, state['turn'])} to play.", seat=state["turn"])
-
-    def _maybe_reset(self, state: State, report: Report) -> None:
-        """Back at the unbeaten player (or, if they were eliminated, at someone who already had a go)."""
-        top, now = state["top"], state["turn"]
-        if top is None:
-            return
-        unbeaten = now == top["seat"] or (state["eliminated"][top["seat"] - 1] and now in state["passed"])
-        if unbeaten:
-            report.say("reset", f"No one beat {describe(top['count'], top['rank'])} played by "
-                                f"{seats.name(state, top['seat'])}. {RULE['no_one_beats']} "
-                                f"{seats.name(state, now)} plays any fight card(s).", seat=now)
-            state.update(top=None, passed=[])
-
-    def _player_of(self, state: State, data: dict) -> int:
-        """Who put a card on the pile: the camera cannot tell, so it is the player whose turn it is,
-        unless the tablet says otherwise ("seat" in the data)."""
-        seat = seats.data_seat(state, data, "seat") if "seat" in data else state["turn"]
-        self._check_turn(state, seat)
-        return seat
-
-    def _check_turn(self, state: State, seat: int) -> None:
-        turn = state["turn"]
-        if turn is None:
-            raise Refuse(prompt.not_now(self.deck, state, "No one is to play yet"))
-        if seat != turn:
-            way = "left" if state["direction"] == LEFT else "right"
-            raise Refuse(f"It is {seats.name(state, turn)}'s turn, not {seats.name(state, seat)}'s (play moves to the "
-                         f"{way}). Only SAVE is played out of turn: {RULE['save']}")
+    # == turn order: SKIP, REVERSE, passing ======================================================
+    def _on_pass(self, state: State, action: Action, report: Report) -> None:
+        turns.on_pass(self.deck, state, action.data, report)
 
     # == EXPOSE, ELIMINATE, SAVE ==================================================================
-    def _ask_expose(self, state: State, by: int, then: str, report: Report) -> None:
-        targets = [s for s in range(1, len(state["seats"]) + 1) if s != by and not state["exposed"][s - 1]]
-        if not targets:
-            report.say("no_effect", "Every other player's identity is already face up: EXPOSE has no effect.")
-            self._continue(state, then, report)
-            return
-        state["awaiting"] = {"what": "expose", "by": by, "then": then}
-        report.say("choose", f"{seats.name(state, by)} chooses a player to expose.", seat=by)
-
     def _on_expose(self, state: State, action: Action, report: Report) -> None:
         self._commit_pending_action(state, "expose", report)
-        asked = state["awaiting"]
-        if not asked or asked["what"] != "expose":
-            raise Refuse("No EXPOSE card is waiting for a choice.")
-        target = seats.data_seat(state, action.data, "target")
-        self._check_chooser(state, asked, action.data)
-        if target == asked["by"]:
-            raise Refuse("\"The player of this card will choose one player to expose\": another player, not themselves.")
-        if state["exposed"][target - 1]:
-            raise Refuse(f"{seats.name(state, target)}'s identity is already face up; choose another player.")
-        state["exposed"][target - 1] = True
-        team = state["identity"][target - 1]["team"]
-        report.say("expose", f"{seats.name(state, asked['by'])} exposes {seats.name(state, target)}: a "
-                             f"{TEAM_CARD[team]}. \"The Identity card is left face up in front of its owner.\"",
-                   seat=target, team=team)
-        report.reveals = True
-        state["awaiting"] = None
-        self._continue(state, asked["then"], report)
-
-    def _ask_eliminate(self, state: State, by: int, then: str, report: Report) -> None:
-        targets = [s for s in range(1, len(state["seats"]) + 1) if s != by and not state["eliminated"][s - 1]]
-        if not targets:
-            report.say("no_effect", "No other player is left in the round: ELIMINATE has no effect.")
-            self._continue(state, then, report)
-            return
-        state["awaiting"] = {"what": "eliminate", "by": by, "then": then}
-        report.say("choose", f"{seats.name(state, by)} chooses a player to eliminate.", seat=by)
+        action_cards.on_expose(self.deck, state, action.data, report)
 
     def _on_eliminate(self, state: State, action: Action, report: Report) -> None:
         self._commit_pending_action(state, "eliminate", report)
-        asked = state["awaiting"]
-        if not asked or asked["what"] != "eliminate":
-            raise Refuse("No ELIMINATE card is waiting for a choice.")
-        target = seats.data_seat(state, action.data, "target")
-        self._check_chooser(state, asked, action.data)
-        if target == asked["by"]:
-            raise Refuse("\"The player of this card will choose a player to be eliminated\": another player.")
-        if state["eliminated"][target - 1]:
-            raise Refuse(f"{seats.name(state, target)} is already out for the round; choose another player.")
-        state["awaiting"] = {"what": "save", "by": asked["by"], "target": target, "then": asked["then"]}
-        report.say("eliminate", f"{seats.name(state, asked['by'])} chooses {seats.name(state, target)} for elimination: "
-                                f"they are out for the round \"unless immediately saved\". {RULE['save']}",
-                   seat=target)
-
-    def _save_window_open(self, state: State) -> bool:
-        return bool(state["awaiting"]) and state["awaiting"]["what"] == "save"
-
-    def _save_card_seen(self, state: State, key: str, data: dict, report: Report) -> None:
-        asked = state["awaiting"]
-        state["pile"].append(key)
-        if "seat" in data:
-            self._saved_by(state, seats.data_seat(state, data, "seat"), True, report)
-            return
-        state["awaiting"] = {**asked, "what": "save_by"}
-        report.say("choose", f"A SAVE card is played for {seats.name(state, asked['target'])}: who played it?")
+        action_cards.on_eliminate(self.deck, state, action.data, report)
 
     def _on_save(self, state: State, action: Action, report: Report) -> None:
-        asked = state["awaiting"]
-        if not asked or asked["what"] not in ("save", "save_by"):
-            raise Refuse(f"No player is being eliminated right now. {RULE['save']}")
-        self._saved_by(state, seats.data_seat(state, action.data, "by"), asked["what"] == "save_by", report,
-                       {"kind": "save", "data": dict(action.data)})
-
-    def _saved_by(self, state: State, saver: int, card_on_pile: bool, report: Report, held: dict | None = None) -> None:
-        asked = state["awaiting"]
-        if state["eliminated"][saver - 1]:
-            raise Refuse(f"{seats.name(state, saver)} is out for the round and cannot play cards.")
-        if state["hands"][saver - 1] < 1:
-            counts.hold_for_count(state, saver, 1, held or {"kind": "save", "data": {"by": saver}}, report)
-            if card_on_pile:
-                state["awaiting"] = {**asked, "what": "save_by"}
-            return
-        state["hands"][saver - 1] -= 1
-        if not card_on_pile:
-            state["expect_save_card"] += 1  # the camera will see it land on the pile
-        report.say("save", f"{seats.name(state, saver)} plays SAVE: {seats.name(state, asked['target'])} stays in the "
-                           f"game.", seat=saver, saved=asked["target"])
-        state["awaiting"] = None
-        self._continue(state, asked["then"], report)
+        action_cards.on_save(self.deck, state, action.data, report)
 
     def _on_no_save(self, state: State, action: Action, report: Report) -> None:
-        if not self._save_window_open(state):
-            raise Refuse("No player is waiting to be saved.")
-        self._close_save_window(state, report)
-
-    def _close_save_window(self, state: State, report: Report) -> None:
-        asked = state["awaiting"]
-        target = asked["target"]
-        state["eliminated"][target - 1] = True
-        state["hands"][target - 1] = 0  # "will place his/her hand down"
-        state["awaiting"] = None
-        report.say("eliminated", f"No SAVE: {seats.name(state, target)} places their hand down and is out for the "
-                                 f"round.", seat=target)
-        self._continue(state, asked["then"], report)
-
-    def _continue(self, state: State, then: str, report: Report) -> None:
-        """What happens once a choice is made: the building turn ends, or the battle moves on."""
-        if then == "finish_turn":
-            self._maybe_finish_turn(state, report)
-        elif then == "advance":
-            self._advance(state, report)
-
-    def _check_chooser(self, state: State, asked: dict, data: dict) -> None:
-        if "by" in data and seats.data_seat(state, data, "by") != asked["by"]:
-            raise Refuse(f"{seats.name(state, asked['by'])} played the card, so they choose.")
+        action_cards.on_no_save(self.deck, state, action.data, report)
 
     def _commit_pending_action(self, state: State, what: str, report: Report) -> None:
         """A target chosen on the tablet before the session resolved the card: resolve it now."""

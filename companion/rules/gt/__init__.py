@@ -6,6 +6,8 @@ that ties them together is companion.rules.gt_battle.GatherTogetherBattle):
 - ``cards``    the deck: a physical card's key ("F7#2") to its catalog card
 - ``seats``    seat names in sentences, seat numbers from an input's data, order round the table
 - ``plays``    fight cards: how a play is said, what may be played together, what beats what
+- ``turns``    whose turn: left or right, SKIP and REVERSE, a building turn's end, passing, resets
+- ``action_cards`` EXPOSE, ELIMINATE and SAVE: the choices they wait on, and the SAVE window
 - ``counts``   hand counts: a play the count cannot explain waits for ``confirm_count``
 - ``prompt``   one sentence for the table: what happens next, or what a choice waits on
 - ``view``     the public view (no hidden identity in it) and each seat's own view
