@@ -21,17 +21,60 @@ public history) until EXPOSE shows one or the round ends.
 
 All inputs and their data are documented in docs/referee/gt-battle.md. Seats are numbered 1..N
 clockwise; "left" is the next seat number. State is plain JSON; per-seat lists are indexed seat-1.
+
+This module is the ruleset the session folds events through: ``apply`` passes each input through
+the gate (companion.rules.gt.gate) to its handler in ``INPUTS``; the work is done by the modules of
+``companion.rules.gt`` (see its docstring for the map).
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
-from card_tags.catalog import Card
+from card_tags.catalog import Catalog
 
 from .base import Action, Applied, Option, Refusal, Ruleset, Seat, State
-from .gt import action_cards, battle, building, buttons, counts, deal, plays, prompt, scoring, seats, turns, view
+from .gt import (action_cards, battle, building, buttons, counts, deal, gate, plays, scoring, seats, sightings,
+                 turns, view)
 from .gt.cards import Deck
+from .gt.plays import beats, describe
 from .gt.report import Refuse, Report
+from .gt.rulebook import RULE, TEAM_CARD, TEAM_PLURAL
+from .gt.seats import LEFT, RIGHT
+
+# The names this module held before the referee was split into companion.rules.gt stay importable here.
+__all__ = ["GatherTogetherBattle", "INPUTS", "LEFT", "RIGHT", "RULE", "Refuse", "Report", "TEAM_CARD", "TEAM_PLURAL",
+           "beats", "describe"]
+
+Handler = Callable[[Deck, State, dict[str, Any], Report], None]
+
+
+def _expose(deck: Deck, state: State, data: dict[str, Any], report: Report) -> None:
+    battle.resolve_chosen_card(deck, state, "expose", report)  # the EXPOSE card may not be resolved yet
+    action_cards.on_expose(deck, state, data, report)
+
+
+def _eliminate(deck: Deck, state: State, data: dict[str, Any], report: Report) -> None:
+    battle.resolve_chosen_card(deck, state, "eliminate", report)  # the ELIMINATE card may not be resolved yet
+    action_cards.on_eliminate(deck, state, data, report)
+
+
+# Every input Battle takes, and its handler, called as handler(deck, state, data, report).
+# confirm_count is the one more: see GatherTogetherBattle._handler.
+INPUTS: dict[str, Handler] = {
+    "card_seen": sightings.on_card_seen,
+    "card_gone": sightings.on_card_gone,
+    "first_discard": deal.on_first_discard,
+    "draw": building.on_draw,
+    "pass": turns.on_pass,
+    "resolve": battle.on_resolve,
+    "expose": _expose,
+    "eliminate": _eliminate,
+    "save": action_cards.on_save,
+    "no_save": action_cards.on_no_save,
+    "tiebreak_draw": scoring.on_tiebreak_draw,
+    "new_round": scoring.on_new_round,
+}
 
 
 class GatherTogetherBattle(Ruleset):
@@ -45,27 +88,23 @@ class GatherTogetherBattle(Ruleset):
         Option("first_dealer", 1, "seat of the first round's dealer; the deal passes left each round"),
     )
 
-    def __init__(self, catalog):
+    def __init__(self, catalog: Catalog):
         super().__init__(catalog)
         self.deck = Deck(catalog, self.game)
 
-    # == setup ====================================================================================
     def setup(self, seats: list[Seat], options: dict[str, Any]) -> State:
         self.check_seats(seats)
-        options = self.resolve_options(options)
-        return deal.new_game(self.catalog, seats, options)
+        return deal.new_game(self.catalog, seats, self.resolve_options(options))
 
-    # == the dispatcher ===========================================================================
+    # -- inputs -----------------------------------------------------------------------------------
     def apply(self, state: State, action: Action) -> Applied | Refusal:
         if state["over"]:
             return Refusal(f"The game is over: {seats.name(state, state['winner'])} won.")
-        handler = getattr(self, f"_on_{action.kind}", None)
-        if handler is None:
+        if self._handler(action.kind) is None:
             return Refusal(f"Battle has no input {action.kind!r}; see docs/referee/gt-battle.md for its commands.")
         report = Report()
         try:
-            self._gate(state, action, report)
-            handler(state, action, report)
+            self._run(state, action.kind, action.data, report)
         except Refuse as exc:
             return Refusal(str(exc))
         if report.outcomes:  # what the table page shows big: everything this input did
@@ -73,153 +112,17 @@ class GatherTogetherBattle(Ruleset):
                                      "terms": [t.as_dict() for o in report.outcomes for t in o.terms]}
         return Applied(state, tuple(report.outcomes), report.reveals)
 
-    def _dispatch(self, state: State, kind: str, data: dict[str, Any], report: Report) -> None:
-        """Re-run a held input (after confirm_count) through the same gate and handler."""
-        action = Action(kind, data, "replay")
-        self._gate(state, action, report)
-        getattr(self, f"_on_{kind}")(state, action, report)
+    def _run(self, state: State, kind: str, data: dict[str, Any], report: Report) -> None:
+        """One input through the gate and its handler; also re-runs an input held for a hand count."""
+        gate.check(self.deck, state, kind, data, report)
+        self._handler(kind)(self.deck, state, data, report)
 
-    def _gate(self, state: State, action: Action, report: Report) -> None:
-        """Inputs the table must settle first: a hand-count question, a choice, the SAVE window."""
-        if action.kind in ("confirm_count", "card_gone") or not self._moves_the_game(state, action):
-            return
-        check = state["count_check"]
-        if check:
-            raise Refuse(f"First confirm {seats.name(state, check['seat'])}'s hand on the tablet: "
-                         f"{counts.question(state, check)}")
-        asked = state["awaiting"]
-        if asked is None:
-            return
-        if asked["what"] == "save":
-            if not self._is_save_input(state, action):
-                action_cards.close_save_window(self.deck, state, report)  # "unless immediately saved": the moment has passed
-            return
-        answers = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}[asked["what"]]
-        if action.kind == answers:
-            return
-        step = state["step"]
-        own_draw = (action.kind == "draw" and step is not None and step["drew"] is None
-                    and asked["by"] == state["turn"] and seats.data_seat(state, action.data, "seat") == state["turn"])
-        if not own_draw:
-            raise Refuse(f"First: {prompt.awaiting(state, asked)}")
+    def _handler(self, kind: Any) -> Handler | None:
+        if kind == "confirm_count":  # answering the count re-runs the input it held, through _run
+            return partial(counts.confirm_count, rerun=self._run)
+        return INPUTS.get(kind) if isinstance(kind, str) else None
 
-    def _moves_the_game(self, state: State, action: Action) -> bool:
-        """False for inputs that never wait on anything: sightings away from the centre, re-sightings."""
-        if action.kind != "card_seen":
-            return True
-        return action.data.get("zone") == "center" and action.data.get("card") not in state["pile"]
-
-    def _is_save_input(self, state: State, action: Action) -> bool:
-        if action.kind in ("save", "no_save"):
-            return True
-        if action.kind == "card_seen" and action.data.get("zone") == "center":
-            card = self.deck.card(action.data.get("card"))
-            return card.get("action") == "save"
-        return False
-
-    # == table events =============================================================================
-    def _on_card_seen(self, state: State, action: Action, report: Report) -> None:
-        key, zone = action.data.get("card"), action.data.get("zone")
-        card = self.deck.card(key)
-        if not isinstance(zone, str):
-            raise Refuse("A card sighting must name its zone (center, tray, reader:N or seat:N).")
-        self._note_visible(state, key, zone, card, report)
-        if zone == "center":
-            self._seen_on_pile(state, key, card, action.data, report)
-        elif zone == "tray" or zone.startswith("reader:"):
-            deal.shown_privately(self.deck, state, key, card, zone, action.data, report)
-        elif zone.startswith("seat:"):
-            pass  # a card lying in front of a player (an exposed identity, a hand placed down): no play
-        else:
-            raise Refuse(f"Battle does not use the zone {zone!r}: cards are played on the centre pile, and "
-                         f"identity cards are shown to a reader or the tray.")
-
-    def _on_card_gone(self, state: State, action: Action, report: Report) -> None:
-        key, zone = action.data.get("card"), action.data.get("zone")
-        if state["visible"].get(key) == zone:
-            del state["visible"][key]
-        state["conflicts"] = [c for c in state["conflicts"] if c["card"] != key]
-        pending = state["pending"]
-        if zone == "center" and pending and key in pending["cards"]:
-            pending["cards"].remove(key)  # a card taken back before the play was resolved
-            if not pending["cards"]:
-                state["pending"] = None
-        counts.drop_stale_check(state, key)
-
-    def _note_visible(self, state: State, key: str, zone: str, card: Card, report: Report) -> None:
-        """One physical card in two camera zones at once is a duplicated tag: flag it, keep playing."""
-        if zone.startswith("reader:"):
-            return  # a tap on a reader is a moment, not a place
-        where = state["visible"].get(key)
-        if where and where != zone:
-            label = "An identity card" if card.kind == "identity" else f"{card.name} ({key})"
-            state["conflicts"].append({"card": key, "zones": [where, zone]})
-            report.say("conflict", f"{label} is seen in {where} and in {zone} at once: two cards carry the same tag. "
-                                   f"Take one away and re-tag it.", zones=[where, zone])
-        state["visible"][key] = zone
-
-    def _seen_on_pile(self, state: State, key: str, card: Card, data: dict, report: Report) -> None:
-        if key in state["pile"]:
-            return  # seen again: the card above it was taken, or the camera lost it for a moment
-        if card.get("action") == "save" and state["expect_save_card"] and not action_cards.save_window_open(state):
-            state["expect_save_card"] -= 1  # the SAVE the tablet already recorded
-            state["pile"].append(key)
-            return
-        phase = state["phase"]
-        if phase == "deal":
-            deal.flip_first(self.deck, state, key, card, report)
-        elif phase in ("round_over", "tiebreak"):
-            return  # cards being gathered for the next round
-        elif action_cards.save_window_open(state) and card.get("action") == "save":
-            action_cards.save_card_seen(self.deck, state, key, data, report)
-        elif card.kind == "identity":
-            battle.identity_played(self.deck, state, key, data, report)
-        elif phase == "building":
-            building.discarded(self.deck, state, key, card, data, report)
-        else:
-            battle.added_to_play(self.deck, state, key, card, data, report)
-
-    # == the deal, the building phase, the battle ==============================================
-    def _on_first_discard(self, state: State, action: Action, report: Report) -> None:
-        deal.on_first_discard(self.deck, state, action.data, report)
-
-    def _on_draw(self, state: State, action: Action, report: Report) -> None:
-        building.on_draw(self.deck, state, action.data, report)
-
-    def _on_resolve(self, state: State, action: Action, report: Report) -> None:
-        battle.on_resolve(self.deck, state, action.data, report)
-
-    # == turn order: SKIP, REVERSE, passing ======================================================
-    def _on_pass(self, state: State, action: Action, report: Report) -> None:
-        turns.on_pass(self.deck, state, action.data, report)
-
-    # == EXPOSE, ELIMINATE, SAVE ==================================================================
-    def _on_expose(self, state: State, action: Action, report: Report) -> None:
-        battle.resolve_chosen_card(self.deck, state, "expose", report)
-        action_cards.on_expose(self.deck, state, action.data, report)
-
-    def _on_eliminate(self, state: State, action: Action, report: Report) -> None:
-        battle.resolve_chosen_card(self.deck, state, "eliminate", report)
-        action_cards.on_eliminate(self.deck, state, action.data, report)
-
-    def _on_save(self, state: State, action: Action, report: Report) -> None:
-        action_cards.on_save(self.deck, state, action.data, report)
-
-    def _on_no_save(self, state: State, action: Action, report: Report) -> None:
-        action_cards.on_no_save(self.deck, state, action.data, report)
-
-    # == hand counts ==============================================================================
-    def _on_confirm_count(self, state: State, action: Action, report: Report) -> None:
-        counts.confirm_count(self.deck, state, action.data, report, self._dispatch)
-
-    # == scoring and the end ======================================================================
-    def _on_tiebreak_draw(self, state: State, action: Action, report: Report) -> None:
-        scoring.on_tiebreak_draw(self.deck, state, action.data, report)
-
-    def _on_new_round(self, state: State, action: Action, report: Report) -> None:
-        scoring.on_new_round(self.deck, state, action.data, report)
-
-    # == views and the tablet's buttons ==========================================================
+    # -- views and the tablet's buttons ------------------------------------------------------------
     def public_view(self, state: State) -> dict[str, Any]:
         return view.public_view(self.deck, state)
 
@@ -231,7 +134,7 @@ class GatherTogetherBattle(Ruleset):
         """The commands that make sense now; the dashboard shows them as buttons and pickers."""
         return buttons.offer(self.deck, state)
 
-    # == the session's questions ==================================================================
+    # -- the session's questions -------------------------------------------------------------------
     def ready_to_resolve(self, state: State) -> bool:
         pending = state.get("pending")
         return bool(state.get("phase") == "battle" and pending and not state["count_check"]
