@@ -78,16 +78,16 @@ def _commit_play(deck: Deck, state: State, report: Report) -> None:
 def _fight_played(state: State, seat: int, keys: list[str], rank: int, report: Report) -> None:
     previous, count = state["top"], len(keys)
     state.update(top={"seat": seat, "count": count, "rank": rank, "cards": keys}, passed=[])
-    play = describe(count, rank)
+    play, who = describe(count, rank), seats.name(state, seat)
     if previous:
+        beaten = describe(previous["count"], previous["rank"])
         terms = (Term("play", play, f"{count} card(s) of rank {rank}"),
-                 Term("to beat", describe(previous["count"], previous["rank"]), "count first, then rank"))
-        report.say("play", f"{seats.name(state, seat)} plays {play}, beating {describe(previous['count'], previous['rank'])}.",
-                   terms, seat=seat, count=count, rank=rank)
+                 Term("to beat", beaten, "count first, then rank"))
+        report.say("play", f"{who} plays {play}, beating {beaten}.", terms, seat=seat, count=count, rank=rank)
     else:
-        report.say("play", f"{seats.name(state, seat)} starts the battle with {play}.", seat=seat, count=count, rank=rank)
+        report.say("play", f"{who} starts the battle with {play}.", seat=seat, count=count, rank=rank)
     if state["hands"][seat - 1] == 0:
-        report.say("last_card", f"{seats.name(state, seat)} has no cards left: {RULE['identity']}", seat=seat)
+        report.say("last_card", f"{who} has no cards left: {RULE['identity']}", seat=seat)
     turns.advance(state, report)
 
 
