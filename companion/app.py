@@ -157,7 +157,7 @@ def api_seat_links():
     service = _service()
     session = _session_or_404()
     links = []
-    for seat in session.state.get("seat_numbers", []) or [s["seat"] for s in session.derived.start["seats"]]:
+    for seat in (s["seat"] for s in session.derived.start["seats"]):
         token = service.seat_token(session.game_id, seat)
         links.append({"seat": seat, "url": f"{request.host_url}seat/{token}", "token": token})
     return jsonify({"links": links})

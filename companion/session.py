@@ -302,6 +302,7 @@ def public_view(derived: Derived, game_id: int) -> dict[str, Any]:
     """What the table's tablet and every watcher see of a game."""
     return {"game_id": game_id, "game": derived.start["game"], "title": derived.ruleset.title,
             "started": derived.entries[0].event.ts, "actions": derived.ruleset.actions(derived.state),
+            "uses_resolve": derived.ruleset.uses_resolve,
             **derived.ruleset.public_view(derived.state)}
 
 

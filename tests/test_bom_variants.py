@@ -135,6 +135,7 @@ def test_when_the_timer_goes_off_the_most_cards_wins():
     outcome = t.do("time_up").outcomes[0]
     assert outcome.kind == "game_over" and outcome.data["winner"] == 1
     assert outcome.say == "Time is up: Seat 1 (Ann) wins with 26 cards."
+    assert t.view()["last_outcome"]["say"] == outcome.say, "the tablet shows the end, not the last battle"
     assert t.refused("time_up") == "The game is over."
 
 

@@ -130,6 +130,7 @@ class Ruleset:
     max_seats: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     zones: ClassVar[tuple[str, ...]] = ("seat",)  # zone kinds this game reads (see scan.zones)
+    uses_resolve: ClassVar[bool] = True  # False where plays resolve themselves (a Stratego combat)
 
     def __init__(self, catalog: Catalog):
         problems = self.check_catalog(catalog)

@@ -140,6 +140,7 @@ class Stratego(Ruleset):
     min_seats = 2
     max_seats = 2
     zones = ("seat", "tray", "reader")
+    uses_resolve = False  # a combat resolves itself when the defender is scanned
     options = (
         Option("ties", "both_removed", "Equal ranks: both pieces are removed (classic), or \"in the event "
                "of a tie, the attacker wins\".", ("both_removed", "attacker_wins")),

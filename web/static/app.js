@@ -86,14 +86,15 @@ function seatBox(seat, view) {
   if (view.winner === seat.seat) classes.push("winner");
   if (seat.eliminated) classes.push("out");
   if (view.turn === seat.seat) classes.push("turn");
-  const play = seat.play || seat.cards_played || [];
+  const play = seat.play;  // absent where a game has no plays on the table (Stratego)
   return el("article", { class: classes.join(" "), "data-seat": seat.seat },
     el("h2", {}, el("span", {}, `${seat.seat}. ${seat.name}`),
       total !== undefined ? el("span", { class: "total", title: "cards held", text: total }) : null),
     el("div", { class: "counts" }, countsOf(seat)),
     seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
-    el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: seat.eliminated ? "" : "waiting for a play" })),
+    play === undefined ? null :
+      el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: seat.eliminated ? "" : "waiting for a play" })),
     seat.say ? el("div", { class: "say-line", text: `“${seat.say}”` }) : null,
     seat.problem ? el("div", { class: "problem", text: seat.problem }) : null);
 }
@@ -102,6 +103,7 @@ function seatBox(seat, view) {
 function renderTable(view) {
   $("#game-title").textContent = view ? `${view.title}` : "No game in progress";
   $("#resolve").disabled = !view || view.over;
+  $("#resolve").hidden = Boolean(view) && view.uses_resolve === false;
   if (!view) { $("#seats").replaceChildren(el("p", {}, "Start a game on the ", el("a", { href: "/setup", text: "New game" }), " page.")); return; }
   const meta = [];
   if (view.battle) meta.push(`Battle ${view.battle}`);
@@ -270,15 +272,18 @@ function devicesPage() {
 
 // -- a seat's private view --------------------------------------------------------------------
 function renderSeatView(view) {
-  $("#seat-title").textContent = `Seat ${view.seat}${view.name ? `: ${view.name}` : ""}`;
+  const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
+  const name = view.name || (me && me.name);
+  $("#seat-title").textContent = `Seat ${view.seat}${name ? `: ${name}` : ""}`;
   const box = $("#seat-view");
   const parts = [];
   if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
-  const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
   if (me) parts.push(seatBox(me, view));
-  if (view.private) parts.push(el("dl", {}, ...dl(view.private)));
+  if (view.private) parts.push(el("div", { class: "panel" }, el("dl", {}, ...dl(view.private))));
   for (const [title, items] of Object.entries(view.known || {})) {
-    parts.push(el("h2", { text: title.replaceAll("_", " ") }), el("ul", {}, ...(items || []).map((i) => el("li", { text: typeof i === "string" ? i : JSON.stringify(i) }))));
+    const list = (items || []).length ? el("ul", {}, ...items.map((i) => el("li", { text: typeof i === "string" ? i : JSON.stringify(i) })))
+      : el("p", { class: "meta", text: "none" });
+    parts.push(el("section", { class: "panel" }, el("h2", { text: title.replaceAll("_", " ") }), list));
   }
   box.replaceChildren(...parts);
 }

@@ -342,6 +342,7 @@ def time_up(state: State) -> Applied:
     if state["mount"]:
         say = "Time is up! Finish this mounting battle; then the player with the most cards wins."
         outcome = Outcome("time_up", say, (), {"waiting_for": "mounting battle"})
+        state["last"] = outcome.as_dict()
         return Applied(state, (outcome,))
     return Applied(state, tuple(end_by_cards(state, "Time is up")))
 
@@ -365,7 +366,9 @@ def end_by_cards(state: State, why: str) -> list[Outcome]:
     if len(tied) == 1:
         state.update(over=True, winner=tied[0], winners=tied, phase="over")
         say = f"{why}: {who(tied[0])} wins with {best} cards."
-        return [Outcome("game_over", say, terms, {"winner": tied[0], "cards": {str(k): v for k, v in counts.items()}})]
+        outcome = Outcome("game_over", say, terms, {"winner": tied[0], "cards": {str(k): v for k, v in counts.items()}})
+        state["last"] = outcome.as_dict()  # the tablet's result box shows the end, not the last battle
+        return [outcome]
     state["tiebreak"] = {"seats": tied}
     names = " and ".join(who(s) for s in tied)
     say = (f"{why}: {names} tie with {best} cards each. Each shuffles his CHARACTER cards and draws one at "
