@@ -60,7 +60,8 @@ def _eliminate(deck: Deck, state: State, data: dict[str, Any], report: Report) -
 
 
 # Every input Battle takes, and its handler, called as handler(deck, state, data, report).
-# confirm_count is the one more: see GatherTogetherBattle._handler.
+# The one input not listed is confirm_count: it needs the ruleset to run again the input it held
+# (see GatherTogetherBattle._handler).
 INPUTS: dict[str, Handler] = {
     "card_seen": sightings.on_card_seen,
     "card_gone": sightings.on_card_gone,
