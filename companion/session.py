@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import queue
 import threading
 import time
@@ -22,6 +23,8 @@ from typing import Any, Callable, Iterable
 from . import rules
 from .rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
 from .store import Event, Store
+
+log = logging.getLogger(__name__)
 
 # Inputs from the table itself: they record what is physically there, so they are never undone
 # (take the card away instead).
@@ -117,7 +120,12 @@ def fold(events: Iterable[Event]) -> Derived:
 def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
     """Apply one event; the new state, if any, rides on the entry as ``new_state`` until taken."""
     action = Action(event.kind, event.data, event.source, event.seq)
-    result = ruleset.apply(copy.deepcopy(state), action)
+    try:
+        result = ruleset.apply(copy.deepcopy(state), action)
+    except Exception as exc:  # a referee bug must never brick the log: refuse, the same way on every replay
+        log.exception("the %s referee failed on event %s", ruleset.title, event.seq)
+        return Entry(event, "refused", f"the {ruleset.title} referee could not take this input "
+                                       f"({type(exc).__name__}: {exc}); it was ignored and nothing changed")
     if isinstance(result, Refusal):
         return Entry(event, "refused", result.reason)
     if not isinstance(result, Applied):

@@ -21,6 +21,8 @@ class Tally(Ruleset):
         if action.kind == "peek":
             state["peeked"] += 1
             return Applied(state, reveals=True)
+        if action.kind == "boom":
+            raise KeyError("a bug in the referee")
         if action.kind == "card_seen":
             state["seen"].append(action.data["card"])
             return Applied(state)

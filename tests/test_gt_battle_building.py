@@ -200,3 +200,9 @@ def test_a_discard_the_count_cannot_explain_is_held_until_confirmed():
     assert table.kinds(result) == ["count_check"] and table.turn == 2 and table.state["pile"] == ["F3#1"]
     table.ok("confirm_count", seat=2, cards=10)
     assert table.state["pile"] == ["F3#1", "F5#1"] and table.hand(2) == 10 and table.turn == 3
+
+
+def test_a_card_gone_without_its_card_or_zone_is_refused_not_a_crash():
+    t = Table()
+    assert t.refused("card_gone", zone="center") == 'A card_gone needs "card" and "zone".'
+    assert t.refused("card_gone", card="F3#1") == 'A card_gone needs "card" and "zone".'

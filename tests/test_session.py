@@ -89,3 +89,15 @@ def test_a_log_must_begin_with_its_start_event():
 def test_a_hand_written_line_that_is_not_an_event_is_named_by_its_line_number():
     with pytest.raises(LogError, match="line 2"):
         from_jsonl('{"kind": "start", "data": {}}\nnot json\n', "mine.jsonl")
+
+
+def test_a_referee_bug_refuses_the_input_and_never_bricks_the_log(session, tmp_path):
+    """Bad input never corrupts a game: even an input that trips a bug in a ruleset is refused,
+    the state is unchanged, and the log still replays after a restart."""
+    session.submit("score", {"seat": 1})
+    before = session.state
+    result = session.submit("boom", {})
+    assert not result.ok and "could not take this input" in result.entry.reason
+    assert session.state == before
+    resumed = Session.resume(Store(tmp_path / "companion.db"))
+    assert resumed.state == before and resumed.history()[-1]["status"] == "refused"

@@ -39,6 +39,8 @@ def on_card_seen(deck: Deck, state: State, data: dict, report: Report) -> None:
 def on_card_gone(deck: Deck, state: State, data: dict, report: Report) -> None:
     """``card_gone {"zone", "card"}``: a card taken back before its play was resolved leaves the play."""
     key, zone = data.get("card"), data.get("zone")
+    if not isinstance(key, str) or not isinstance(zone, str):
+        raise Refuse('A card_gone needs "card" and "zone".')
     if state["visible"].get(key) == zone:
         del state["visible"][key]
     state["conflicts"] = [c for c in state["conflicts"] if c["card"] != key]
