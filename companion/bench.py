@@ -18,7 +18,6 @@ import os
 import platform
 import queue
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,8 +90,6 @@ class StreamClient(threading.Thread):
 
 def cmd_latency(args) -> int:
     from werkzeug.serving import make_server
-
-    from card_tags.catalog import load_game
 
     from .app import create_app
     from .scan.sources import VirtualTableSource

@@ -64,7 +64,7 @@ def test_a_seat_link_opens_that_seat_only_and_not_in_a_later_game(client, servic
     assert client.get(f"/api/seat/{token}").get_json()["view"]["seat"] == 2
     forged = token[:-1] + ("0" if token[-1] != "0" else "1")
     assert client.get(f"/api/seat/{forged}").status_code == 403
-    other_seat = token.replace(f"-2-", "-1-")
+    other_seat = token.replace("-2-", "-1-")
     assert client.get(f"/api/seat/{other_seat}").status_code == 403
     service.start_game("tally", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
     stale = client.get(f"/api/seat/{token}")

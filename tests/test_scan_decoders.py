@@ -40,7 +40,7 @@ def test_zxing_reports_codes_it_located_but_could_not_read():
     x0, y0 = truth[0].corners.min(axis=0).astype(int)
     x1, y1 = truth[0].corners.max(axis=0).astype(int)
     # scribble over the data area, leaving the three finder patterns intact
-    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    cy = (y0 + y1) // 2
     gray[cy - 6:cy + 12, x0 + (x1 - x0) // 3:x1 - 2] = 255
     found, misses = make_decoder("zxing").decode_with_misses(gray)
     assert found == [] and len(misses) == 1

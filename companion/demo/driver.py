@@ -64,15 +64,14 @@ class DemoPlayers(threading.Thread):
         return [o for e in list(session.derived.entries) if e.status == "applied" for o in e.outcomes
                 if o["kind"] == "battle"]
 
-    def _players_for(self, session, seed: int) -> tuple[SimulatedTable, list]:
+    def _players_for(self, session, seed: int) -> SimulatedTable:
         """The simulated players, their hands rebuilt from the results already in the log."""
         players = SimulatedTable(len(session.derived.start["seats"]), seed)
-        done = self.battles(session)
-        for outcome in done:
+        for outcome in self.battles(session):
             players.commands_before_battle()
             players.next_plays()
             players.battle_resolved(outcome["data"])
-        return players, done
+        return players
 
     def _restore_table(self, session) -> None:
         """After a restart the virtual table is empty, but the log says which cards were still lying
@@ -94,7 +93,7 @@ class DemoPlayers(threading.Thread):
         while not self.stopped.is_set():
             try:
                 session, seed = self._game()
-                players, done = self._players_for(session, seed)
+                players = self._players_for(session, seed)
                 self._restore_table(session)
                 while not self.stopped.is_set() and not session.ruleset.is_over(session.state):
                     if session is not self.service.session:  # someone started another game

@@ -213,8 +213,8 @@ class BomBattle(Ruleset):
             return wrong or seat
         who = who_of(state)
         if state["mount"]:
-            return Refusal(f"The battle is mounting; a tied player with no CHARACTER card swaps two POWER cards "
-                           f"(no_character) or surrenders.")
+            return Refusal("The battle is mounting; a tied player with no CHARACTER card swaps two POWER cards "
+                           "(no_character) or surrenders.")
         if piles.seat(state, seat)["withdrawn"]:
             return Refusal(f"{who(seat)} has already withdrawn from this battle.")
         if table.plays(state).get(seat) or str(seat) in (state["turns"] or {}).get("face_down", {}):

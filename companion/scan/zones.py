@@ -101,8 +101,7 @@ class ZoneMap:
         else:
             far_rows = (top, h / 2)
             near_rows = (h / 2, bottom)
-        near = math.ceil(seats / 2)
-        far = seats - near
+        near = math.ceil(seats / 2)  # the near edge takes the odd seat
         zones += cls._row(range(1, near + 1), left, right, near_rows, right_to_left=True)
         zones += cls._row(range(near + 1, seats + 1), left, right, far_rows, right_to_left=False)
         return cls(zones, mat_mm, game, seats)
