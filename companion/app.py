@@ -59,7 +59,7 @@ def _session_or_404():
 
 @core.get("/")
 def table_page():
-    return render_template("table.html", page="table")
+    return render_template("table.html", page="table", game_scripts=game_scripts())
 
 
 @core.get("/history")
@@ -79,7 +79,7 @@ def devices_page():
 
 @core.get("/seat/<token>")
 def seat_page(token: str):
-    return render_template("seat.html", page="seat", token=token)
+    return render_template("seat.html", page="seat", token=token, game_scripts=game_scripts())
 
 
 @core.get("/api/state")
@@ -92,6 +92,14 @@ def api_state():
 @core.get("/api/history")
 def api_history():
     return jsonify({"entries": _session_or_404().history()})
+
+
+def game_scripts() -> list[str]:
+    """Each registered game's own renderers (web/static/games/<game>.js), where it brings one;
+    each script draws only views of its own game."""
+    from . import rules
+
+    return [f"games/{game}.js" for game in rules.available() if (WEB / "static" / "games" / f"{game}.js").exists()]
 
 
 @core.get("/api/devices")

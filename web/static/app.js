@@ -286,6 +286,7 @@ function renderSeatView(view) {
     parts.push(el("section", { class: "panel" }, el("h2", { text: title.replaceAll("_", " ") }), list));
   }
   box.replaceChildren(...parts);
+  for (const render of companion.seatRenderers) render(view);
 }
 
 function seatPage() {
@@ -300,9 +301,9 @@ function seatPage() {
   stream({ view: refresh });
 }
 
-// Game-specific scripts (web/static/<game>.js) add renderers here: each is called with the view
-// after the common table is drawn, and may fill #extra or decorate the seats.
-const companion = { el, command, notice, post, renderers: [] };
+// Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the
+// view after the common table (or seat page) is drawn, and draws only its own game's views.
+const companion = { el, command, notice, post, renderers: [], seatRenderers: [] };
 window.companion = companion;
 
 const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };
