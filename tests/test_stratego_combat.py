@@ -215,7 +215,7 @@ def test_bomb_and_flag_cannot_attack():
     for rank in ("B", "F"):
         reason = refused(table.scan("tray", key("red", rank)))
         assert "never moves, so it cannot attack" in reason
-    assert table.state["pending"] is None
+    assert table.state.pending is None
 
 
 # -- the whole table, every variant ---------------------------------------------------------------

@@ -20,7 +20,7 @@ from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, Setu
 # Imported lazily, so one game's module cannot break another's.
 GAMES: dict[str, str] = {
     "bom-battle": "companion.rules.bom_battle:BomBattle",
-    "stratego": "companion.rules.stratego:Stratego",
+    "stratego": "companion.rules.stratego",
     "gt-battle": "companion.rules.gt_battle:GatherTogetherBattle",
     "warriors": "companion.rules.warriors",
     "battlecards-pacific": "companion.rules.battlecards",
