@@ -21,12 +21,12 @@ from typing import Any
 from card_tags.games.stratego import ARMY
 
 from companion.rules.base import Action, Applied, Option, Refusal, Seat, SetupError
-from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Offer, Refused, card_inputs
+from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Refused, card_inputs
 
 from . import army, turns
 from .combat import defender_revealed, fight, variants_in
 from .ranks import RANK_NAME, Quote, Verdict
-from .state import BLUE, OVER, PLAY, RED, SETUP, StrategoState
+from .state import BLUE, PLAY, RED, SETUP, StrategoState
 from .variants import VARIANTS, RescueFromTheBackRow
 from .view import NoSuchSeat, StrategoView
 
@@ -184,5 +184,5 @@ class Stratego(Game):
 
 GAME = Stratego
 
-__all__ = ["GAME", "NoSuchSeat", "Offer", "Quote", "RANK_NAME", "Stratego", "StrategoState", "Verdict",
+__all__ = ["GAME", "NoSuchSeat", "Quote", "RANK_NAME", "Stratego", "StrategoState", "Verdict",
            "defender_revealed", "fight", "variants_in"]

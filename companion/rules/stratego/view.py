@@ -13,6 +13,8 @@ from companion.rules.contract import Offer, View
 from . import words
 from .ranks import RANK_NAME
 from .state import PLAY, SETUP, StrategoState, other
+from .turns import scout_window
+from .variants import RescueFromTheBackRow
 from .words import rank_label, title
 
 
@@ -85,16 +87,12 @@ class StrategoView(View):
 
     # -- parts ----------------------------------------------------------------------------------
     def _scout_may_attack(self, state: StrategoState) -> int | None:
-        from .turns import scout_window
-
         last = state.last_turn
         if last and scout_window(state, self.game.variants_for(state.options), last.colour):
             return state.seat_of(last.colour)
         return None
 
     def _may_rescue(self, state: StrategoState) -> int | None:
-        from .variants import RescueFromTheBackRow
-
         colour = RescueFromTheBackRow.rescuer(state) if RescueFromTheBackRow.on(state.options) else None
         return None if colour is None else state.seat_of(colour)
 
