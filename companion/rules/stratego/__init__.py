@@ -88,9 +88,6 @@ class Stratego(Game):
     def phase(self, state: StrategoState) -> str:
         return state.phase
 
-    def in_play(self, state: StrategoState) -> list:
-        return self.variants_for(state.options)
-
     def apply(self, state: StrategoState, action: Action) -> Applied | Refusal:
         """The contract's apply; then the view tells each combat's terms (which ranks they name is
         the reveal rule's business, so they are words, not rules)."""
@@ -127,8 +124,8 @@ class Stratego(Game):
             raise Refused(f"reader {reader_seat} is {owner.capitalize()}'s; tap a {card['colour'].capitalize()} "
                           f"piece on {card['colour'].capitalize()}'s reader")
         if state.pending is None:
-            return turns.scan_attacker(state, self.in_play(state), key, zone)
-        return turns.scan_defender(state, self.in_play(state), key)
+            return turns.scan_attacker(state, self.variants_for(state.options), key, zone)
+        return turns.scan_defender(state, self.variants_for(state.options), key)
 
     def on_card_gone(self, state: StrategoState, data: dict[str, Any]) -> None:
         """Pieces leave the tray or a reader after every scan; only arrivals mean anything."""
@@ -141,7 +138,7 @@ class Stratego(Game):
         return turns.cancel(state, data.get("seat"))
 
     def on_rescue(self, state: StrategoState, data: dict[str, Any]):
-        rule = next((v for v in self.in_play(state) if isinstance(v, RescueFromTheBackRow)), None)
+        rule = next((v for v in self.variants_for(state.options) if isinstance(v, RescueFromTheBackRow)), None)
         if rule is None:
             raise Refused("the rescue rule is not in play in this game (option 'rescue' is off)")
         return (rule.rescue(state, data["seat"], data["card"]),)
