@@ -20,7 +20,7 @@ from typing import Any
 
 from card_tags.games.stratego import ARMY
 
-from companion.rules.base import Action, Applied, Option, Refusal, Seat, SetupError
+from companion.rules.base import Option, Seat, SetupError
 from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Refused, card_inputs
 
 from . import army, turns
@@ -63,7 +63,7 @@ class Stratego(Game):
         Input("cancel", "on_cancel", (Field("seat", SEAT, optional=True),), (PLAY,), button=True,
               choices="attacking_seat"),
         Input("rescue", "on_rescue", (Field("seat", SEAT), Field("card", CARD)), (PLAY,), SEAT_ACTS,
-              button=True, choices="rescuable"),
+              button=True, choices="rescuable", chooser="card"),
         Input("resign", "on_resign", (Field("seat", SEAT),), (SETUP, PLAY), SEAT_ACTS, button=True, confirm=True),
         Input("resolve", "on_resolve"),
     )
@@ -87,15 +87,6 @@ class Stratego(Game):
 
     def phase(self, state: StrategoState) -> str:
         return state.phase
-
-    def apply(self, state: StrategoState, action: Action) -> Applied | Refusal:
-        """The contract's apply; then the view tells each combat's terms (which ranks they name is
-        the reveal rule's business, so they are words, not rules)."""
-        result = super().apply(state, action)
-        if isinstance(result, Applied) and result.outcomes:
-            result = Applied(result.state, tuple(self.view.with_terms(o, result.state) for o in result.outcomes),
-                             result.reveals)
-        return result
 
     # -- the table's inputs -------------------------------------------------------------------
     def on_card_seen(self, state: StrategoState, data: dict[str, Any]):
@@ -160,23 +151,6 @@ class Stratego(Game):
             return []
         return [{"seat": state.seat_of(colour), "card": key} for key, p in sorted(state.pieces.items())
                 if p.colour == colour and not p.alive]
-
-    def actions(self, state: StrategoState) -> list[dict[str, Any]]:
-        """The contract's buttons, with the rescue's candidates folded into one chooser and the
-        confirm question in words."""
-        buttons, rescue = [], None
-        for offer in self.offers(state):
-            if offer.kind == "rescue":
-                rescue = rescue or self.view.rescue_chooser(offer, state)
-                rescue["choose"]["options"].append(self.view.rescue_choice(offer, state))
-                continue
-            button = {"label": self.view.button(offer, state), "kind": offer.kind, "data": offer.data}
-            if offer.confirm:
-                button["confirm"] = self.view.confirm(offer, state)
-            buttons.append(button)
-        if rescue is not None:
-            buttons.insert(len(buttons) - sum(b["kind"] == "resign" for b in buttons), rescue)
-        return buttons
 
 
 GAME = Stratego

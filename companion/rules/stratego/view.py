@@ -2,7 +2,6 @@
 view (its phone, with its own ranks), the buttons' words and the public history's redaction."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from card_tags.games.stratego import ARMY, ARMY_SIZE
@@ -27,11 +26,11 @@ class StrategoView(View):
     def say(self, outcome: Outcome, state: StrategoState) -> str:
         return words.say(outcome, state)
 
-    def with_terms(self, outcome: Outcome, state: StrategoState) -> Outcome:
+    def terms(self, outcome: Outcome, state: StrategoState) -> tuple:
+        """A combat's terms name only the ranks the reveal rule shows the table."""
         if outcome.kind != "combat":
-            return outcome
-        record = state.combats[outcome.data["combat"] - 1]
-        return dataclasses.replace(outcome, terms=words.combat_terms(record, state))
+            return outcome.terms
+        return tuple(words.combat_terms(state.combats[outcome.data["combat"] - 1], state))
 
     def prompt(self, state: StrategoState, offers: list[Offer]) -> str:
         return words.prompt(state, self._scout_may_attack(state), self._may_rescue(state))
@@ -44,13 +43,9 @@ class StrategoView(View):
     def confirm(self, offer: Offer, state: StrategoState) -> str:
         return f"Does {state.name(offer.data['seat'])} really resign?"
 
-    def rescue_chooser(self, offer: Offer, state: StrategoState) -> dict[str, Any]:
-        """One button for a rescue, choosing among the pieces it may bring back."""
-        return {"label": self.button(offer, state), "kind": "rescue", "data": {"seat": offer.data["seat"]},
-                "choose": {"field": "card", "options": []}}
-
-    def rescue_choice(self, offer: Offer, state: StrategoState) -> dict[str, str]:
-        return {"value": offer.data["card"], "label": RANK_NAME[state.pieces[offer.data["card"]].rank]}
+    def choice(self, offer: Offer, field: str, state: StrategoState) -> str:
+        """A rescue's picker names each piece by its rank (its owner's own captured pieces)."""
+        return RANK_NAME[state.pieces[offer.data["card"]].rank]
 
     # -- the views ------------------------------------------------------------------------------
     def public(self, state: StrategoState) -> dict[str, Any]:
