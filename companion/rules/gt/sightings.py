@@ -24,6 +24,7 @@ def on_card_seen(deck: Deck, state: BattleState, data: dict, report: Report) -> 
     """``card_seen {"zone", "card", "seat"?}``: the card is routed by its zone."""
     key, zone = data["card"], data["zone"]
     card = deck.card(key)
+    _note_conflict(deck, state, key, zone, report)
     if zone == "center":
         _seen_on_pile(deck, state, key, card, data, report)
     elif zone == "tray" or zone.startswith("reader:"):
@@ -32,7 +33,6 @@ def on_card_seen(deck: Deck, state: BattleState, data: dict, report: Report) -> 
         raise Refused(f"Battle does not use the zone {zone!r}: cards are played on the centre pile, and "
                       f"identity cards are shown to a reader or the tray.")
     # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
-    _note_conflict(deck, state, key, zone, report)
 
 
 def on_card_gone(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
