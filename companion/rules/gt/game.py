@@ -93,11 +93,11 @@ class GatherTogetherBattle(Game):
               choices="player_to_act"),
         Input("resolve", "on_resolve", phases=(BATTLE,)),  # the page's own Resolve button, or the session
         Input("expose", "on_expose", (Field("target", SEAT), Field("by", SEAT, optional=True)), (BUILDING, BATTLE),
-              button=True, choices="targets"),
+              button=True, choices="expose_targets"),
         Input("eliminate", "on_eliminate", (Field("target", SEAT), Field("by", SEAT, optional=True)),
-              (BUILDING, BATTLE), button=True, choices="targets"),
+              (BUILDING, BATTLE), button=True, choices="eliminate_targets"),
         Input("save", "on_save", (Field("by", SEAT),), (BUILDING, BATTLE), button=True, choices="savers"),
-        Input("no_save", "on_no_save", phases=(BUILDING, BATTLE), button=True),
+        Input("no_save", "on_no_save", phases=(BUILDING, BATTLE), button=True, choices="save_window"),
         Input("confirm_count", "on_confirm_count", (Field("seat", SEAT), Field("cards", INT)), button=True,
               choices="hand_counts"),
         Input("new_round", "on_new_round", (Field("dealer", SEAT, optional=True),), ("round_over",), button=True),
@@ -217,11 +217,20 @@ class GatherTogetherBattle(Game):
     def player_to_act(self, state: BattleState) -> list[dict[str, Any]]:
         return [{"seat": state.turn}] if self._settled(state) else []
 
-    def targets(self, state: BattleState) -> list[dict[str, Any]]:
-        return [{"target": s} for s in state.seat_numbers()] if state.awaiting else []
+    def _owed(self, state: BattleState, *what: str) -> bool:
+        return state.awaiting is not None and state.awaiting.what in what
+
+    def expose_targets(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"target": s} for s in state.seat_numbers()] if self._owed(state, "expose") else []
+
+    def eliminate_targets(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"target": s} for s in state.seat_numbers()] if self._owed(state, "eliminate") else []
 
     def savers(self, state: BattleState) -> list[dict[str, Any]]:
-        return [{"by": s} for s in state.seat_numbers()] if state.awaiting else []
+        return [{"by": s} for s in state.seat_numbers()] if self._owed(state, "save", "save_by") else []
+
+    def save_window(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{}] if self._owed(state, "save") else []
 
     def hand_counts(self, state: BattleState) -> list[dict[str, Any]]:
         check = state.count_check
