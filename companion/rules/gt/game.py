@@ -11,6 +11,7 @@ docs/referee/gt-battle.md has every input and ruling.
 """
 from __future__ import annotations
 
+from functools import partialmethod
 from typing import Any, Callable
 
 from card_tags.catalog import Card, Catalog
@@ -167,44 +168,20 @@ class GatherTogetherBattle(Game):
         spec = self._inputs[held.kind]
         self._through(state, held.kind, self.check_input(state, spec, held.data()), report)
 
-    def on_card_seen(self, state, data):
-        return self._run("card_seen", state, data)
-
-    def on_card_gone(self, state, data):
-        return self._run("card_gone", state, data)
-
-    def on_first_discard(self, state, data):
-        return self._run("first_discard", state, data)
-
-    def on_draw(self, state, data):
-        return self._run("draw", state, data)
-
-    def on_pass(self, state, data):
-        return self._run("pass", state, data)
-
-    def on_resolve(self, state, data):
-        return self._run("resolve", state, data)
-
-    def on_expose(self, state, data):
-        return self._run("expose", state, data)
-
-    def on_eliminate(self, state, data):
-        return self._run("eliminate", state, data)
-
-    def on_save(self, state, data):
-        return self._run("save", state, data)
-
-    def on_no_save(self, state, data):
-        return self._run("no_save", state, data)
-
-    def on_confirm_count(self, state, data):
-        return self._run("confirm_count", state, data)
-
-    def on_new_round(self, state, data):
-        return self._run("new_round", state, data)
-
-    def on_tiebreak_draw(self, state, data):
-        return self._run("tiebreak_draw", state, data)
+    # The handlers the input table names: each is _run for its input.
+    on_card_seen = partialmethod(_run, "card_seen")
+    on_card_gone = partialmethod(_run, "card_gone")
+    on_first_discard = partialmethod(_run, "first_discard")
+    on_draw = partialmethod(_run, "draw")
+    on_pass = partialmethod(_run, "pass")
+    on_resolve = partialmethod(_run, "resolve")
+    on_expose = partialmethod(_run, "expose")
+    on_eliminate = partialmethod(_run, "eliminate")
+    on_save = partialmethod(_run, "save")
+    on_no_save = partialmethod(_run, "no_save")
+    on_confirm_count = partialmethod(_run, "confirm_count")
+    on_new_round = partialmethod(_run, "new_round")
+    on_tiebreak_draw = partialmethod(_run, "tiebreak_draw")
 
     # -- the candidates the tablet's buttons are tried with ---------------------------------------
     def _settled(self, state: BattleState) -> bool:

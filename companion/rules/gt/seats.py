@@ -30,7 +30,3 @@ def identities_missing(state: BattleState) -> list[int]:
     order = [(state.dealer + i - 1) % n + 1 for i in range(1, n + 1)]
     return [s for s in order if s not in state.identity]
 
-
-def in_round(state: BattleState) -> list[int]:
-    """Seats still in the round (not eliminated)."""
-    return [s for s in state.seat_numbers() if not state.eliminated[s]]
