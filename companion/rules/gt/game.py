@@ -24,7 +24,7 @@ from .report import Report
 from .state import BattleState, Held, Phase
 from .view import BattleView
 
-BUILDING, BATTLE = Phase.BUILDING.value, Phase.BATTLE.value
+DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != Phase.OVER)
 Handler = Callable[[Deck, BattleState, dict, Report], None]
 
 # Why an input is not taken in this phase (the prompt follows, saying what to do instead).
@@ -87,7 +87,7 @@ class GatherTogetherBattle(Game):
     view_type = BattleView
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
-        Input("first_discard", "on_first_discard", (Field("card", CARD),), ("deal",)),
+        Input("first_discard", "on_first_discard", (Field("card", CARD),), (DEAL,)),
         Input("draw", "on_draw", (Field("seat", SEAT), Field("from", STR)), (BUILDING,), SEAT_ACTS, button=True,
               choices="draws"),
         Input("pass", "on_pass", (Field("seat", SEAT),), (BUILDING, BATTLE), SEAT_ACTS, button=True,
@@ -101,8 +101,8 @@ class GatherTogetherBattle(Game):
         Input("no_save", "on_no_save", phases=(BUILDING, BATTLE), button=True, choices="save_window"),
         Input("confirm_count", "on_confirm_count", (Field("seat", SEAT), Field("cards", INT)), button=True,
               choices="hand_counts"),
-        Input("new_round", "on_new_round", (Field("dealer", SEAT, optional=True),), ("round_over",), button=True),
-        Input("tiebreak_draw", "on_tiebreak_draw", (Field("seat", SEAT), Field("card", STR)), ("tiebreak",),
+        Input("new_round", "on_new_round", (Field("dealer", SEAT, optional=True),), (ROUND_OVER,), button=True),
+        Input("tiebreak_draw", "on_tiebreak_draw", (Field("seat", SEAT), Field("card", STR)), (TIEBREAK,),
               button=True, choices="tiebreak_draws"),
     )
 
