@@ -21,7 +21,7 @@ from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, Setu
 GAMES: dict[str, str] = {
     "bom-battle": "companion.rules.bom_battle:BomBattle",
     "stratego": "companion.rules.stratego",
-    "gt-battle": "companion.rules.gt_battle:GatherTogetherBattle",
+    "gt-battle": "companion.rules.gt",
     "warriors": "companion.rules.warriors",
     "battlecards-pacific": "companion.rules.battlecards",
 }
