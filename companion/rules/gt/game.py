@@ -153,7 +153,7 @@ class GatherTogetherBattle(Game):
         self._through(state, kind, data, report)
         if report.told:
             state.last = report.told  # what the tablet shows big: everything this input did
-        return tuple(Outcome(t.kind, say=self.view.told(t, state), terms=self.view.terms(t, state), data=t.data(),
+        return tuple(Outcome(t.kind, say=self.view.told(t, state), terms=self.view.told_terms(t, state), data=t.data(),
                              reveals=t.reveals) for t in report.told)
 
     def _through(self, state: BattleState, kind: str, data: dict[str, Any], report: Report) -> None:

@@ -34,7 +34,7 @@ class BattleView(View):
     def told(self, told: Told, state: BattleState) -> str:
         return words.say(told, state, self.deck)
 
-    def terms(self, told: Told, state: BattleState):
+    def told_terms(self, told: Told, state: BattleState):
         return words.terms(told, state)
 
     def prompt(self, state: BattleState, offers: list[Offer]) -> str:
@@ -94,7 +94,7 @@ class BattleView(View):
         if not state.last:
             return None
         return {"say": " ".join(self.told(t, state) for t in state.last),
-                "terms": [term.as_dict() for t in state.last for term in self.terms(t, state)]}
+                "terms": [term.as_dict() for t in state.last for term in self.told_terms(t, state)]}
 
     def _standings(self, state: BattleState, fight: dict | None) -> list[dict[str, Any]]:
         """One row per seat: points, hand size, and a team only once it is face up."""
