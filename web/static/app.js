@@ -263,6 +263,9 @@ function renderDevices(d) {
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));
   $("#database").replaceChildren(...dl({ file: d.database }));
+  // The Pi's health in words (companion doctor's checks): a warning first, big, when it throttles.
+  $("#health").replaceChildren(...(d.health || []).map((c) =>
+    el("div", { class: `check ${c.status}`, "data-check": c.name }, el("b", { text: `${c.name}: ` }), c.says)));
 }
 
 function devicesPage() {
