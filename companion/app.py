@@ -208,7 +208,7 @@ def api_stream():
             first = {"view": session.public_view() if session else None}
             yield f"event: view\ndata: {json.dumps(first)}\n\n"
             last_devices = 0.0
-            while True:
+            while not service.stopping.is_set():  # the service is stopping: let the server close
                 if service.session is not subscribed_to:  # a new game started: follow it
                     if subscribed_to is not None and q is not None:
                         subscribed_to.unsubscribe(q)
