@@ -7,7 +7,8 @@ service's own process (the camera, the readers and the SQLite writer live there,
 worker processes is not an option):
 
 - ``waitress``: a production WSGI server (pure Python, on Debian as python3-waitress); a fixed pool
-  of threads, sized here for 30 streams plus requests; ``send_bytes=1`` so each event is flushed.
+  of threads, sized here for 30 streams plus requests; it sends each event as it is yielded (since
+  waitress 3 no ``send_bytes`` tuning is needed: `companion bench server` shows no event held back).
 - ``werkzeug``: Werkzeug's threaded development server (a thread per connection, no limit).
 
 gunicorn is not a candidate: it serves the app from worker processes its arbiter forks and signals,
@@ -49,9 +50,10 @@ def make_server(app, host: str, port: int, kind: str = DEFAULT_SERVER) -> Server
     if kind == "waitress":
         from waitress.server import create_server
 
-        server = create_server(app, host=host, port=port, threads=STREAM_THREADS, send_bytes=1,
+        server = create_server(app, host=host, port=port, threads=STREAM_THREADS,
                                connection_limit=200, channel_timeout=120, ident="table-companion")
-        return Server(int(server.effective_port), server.run, lambda: _close_waitress(server))
+        serve, shutdown = _waitress_loop(server)
+        return Server(int(server.effective_port), serve, shutdown)
     if kind == "werkzeug":
         from werkzeug.serving import make_server as werkzeug_server
 
@@ -60,9 +62,35 @@ def make_server(app, host: str, port: int, kind: str = DEFAULT_SERVER) -> Server
     raise ValueError(f"unknown web server {kind!r}; choose one of {', '.join(SERVERS)}")
 
 
-def _close_waitress(server) -> None:
-    server.task_dispatcher.shutdown(timeout=1)
-    server.close()
+def _waitress_loop(server) -> tuple[Callable[[], None], Callable[[], None]]:
+    """waitress's loop, stoppable from another thread: the loop itself closes the listening socket
+    and every connection once asked (closing them from another thread while the loop polls them
+    leaves the port listening)."""
+    stop, running, done = threading.Event(), threading.Event(), threading.Event()
+
+    def serve() -> None:
+        running.set()
+        try:
+            while not stop.is_set():
+                server.asyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
+                                     use_poll=server.adj.asyncore_use_poll, count=1)
+        finally:
+            for channel in list(server._map.values()):
+                channel.close()
+            server.task_dispatcher.shutdown(timeout=2)
+            done.set()
+
+    def shutdown() -> None:
+        stop.set()
+        if done.is_set():  # the loop has ended already (Ctrl-C, SIGTERM in its thread)
+            return
+        if running.is_set():
+            server.pull_trigger()  # wake the loop from its poll
+            done.wait(10)
+        else:  # bound but never served: nothing else holds the socket
+            server.close()
+
+    return serve, shutdown
 
 
 # -- the benchmark ----------------------------------------------------------------------------------
