@@ -115,7 +115,16 @@ def _card_points(card: Info, mine: list[Info], theirs: list[Info]) -> tuple[int,
         if lab:
             return card.points * 2 ** lab, "weapon, doubled by the Sword of Laban" + (f" x{lab}" if lab > 1 else "")
         return card.points, "weapon"
-    return card.points, ""
+    return card.points, ZERO_POINT_DETAIL.get(kind, "")
+
+
+ZERO_POINT_DETAIL = {
+    "armor": "shields: see the opponent's weapon cards", "shield": "shields: see the opponent's weapon cards",
+    "fortress": "disables the opponent's weapon cards", "sleep": "disables Fortress, Shield and Armor",
+    "faithful_women": "doubles the total (below)", "conversion": "takes a card, once per Battle round",
+    "dissenter": "takes a card, once per Battle round", "deception": "adds a card from the hand, once per Battle round",
+    "escape": "disables a card, once in each Challenge",
+}
 
 
 def score(catalog: Catalog, a: list[Laid], b: list[Laid]) -> Side:
