@@ -270,9 +270,7 @@ class WarriorsView(View):
                          "why": why or ""})
         mine = [{"key": c.card, "name": self.card(c.card), "position": i} for i, c in enumerate(p.play) if c.face_down]
         peeks = [{"key": k, "name": self.card(k)} for k in state.peeks.get(seat, [])]
-        view["you"] = {"hand": hand, "face_down": mine, "prophecy": peeks}
-        view["private"] = {"hand": ", ".join(h["name"] for h in hand) or "empty",
-                           "face down": ", ".join(m["name"] for m in mine) or "none"}
+        view["you"] = {"hand": hand, "face_down": mine, "prophecy": peeks}   # drawn by web/static/games/warriors.js
         return view
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
