@@ -387,3 +387,34 @@ def test_stopping_the_game_the_most_warrior_cards_wins():
     assert counts[1]["cards"] + counts[2]["cards"] == 68 + 84, "every card is counted once"
     assert counts[1]["warriors"] > counts[2]["warriors"], "Ann captured Zerahemnah and Lib"
     assert stopped.data["winner"] == 1 and table.state.over
+
+
+def test_when_nobody_can_go_on_the_cards_are_counted():
+    """Both players' decks run out together: neither can bring the hand back to six, there is nobody to
+    surrender to, and the game ends as if stopped ("The player with the most Warrior cards wins")."""
+    table = prepare_battle({1: ["Moroni", "Sword"], 2: ["Laman", "Lib"]})
+    table.ok("challenge", target=2)
+    table.show(1, "Sword"), table.show(2, "Lib")
+    for seat in (1, 2):
+        p = table.state.players[seat]
+        p.warrior_deck = p.armory_deck = 0
+        p.hand.pop()
+    table.ok("resolve")
+    assert [o.kind for o in table.last.outcomes] == ["decided", "round_over", "stopped"]
+    assert table.say()[-1].startswith("Nobody can bring the hand back up to six. Warrior cards: Ann ")
+    assert table.state.over and table.state.winner == 1
+
+
+def test_a_whole_round_of_passes_begins_the_battle():
+    """The rulebook has no end to a Phase One where nobody can lay a card; the companion begins the
+    battle as if the last to pass had called it (docs/referee/warriors.md)."""
+    table = dealt(WarriorsTable(), {1: ["Teancum", "Sam", "Zoram", "Murmuring", "Secret Combination", "Wickedness: Greed"],
+                                    2: ["Laman", "Abish", "Jared", "Faith: Love", "Prayer", "Plates"]})
+    table.show(1, "Teancum"), table.scan(1, "Ether")          # Ann: Righteous, nothing in hand goes with Teancum
+    table.show(2, "Laman"), table.scan(2, "Nephi")            # Ben: Wicked, nothing in hand goes with Laman
+    table.ok("pass", seat=1)
+    table.ok("pass", seat=2)
+    assert table.say() == ["Ben holds no card that can be laid and passes.",
+                           "Nobody could lay a card this round: the battle begins, as if Ben, the last to pass, had called it.",
+                           "Phase Two: Call to Battle. Ben chooses whom to challenge."]
+    assert table.state.step.value == "challenge" and table.state.challenger == 2

@@ -18,7 +18,7 @@ from companion.rules.contract import (CARD, SEAT, SEAT_ACTS, SEATS, Field, Game,
 from . import battle, prepare
 from .cards import ABILITIES, info
 from .state import Player, Step, WarriorsState
-from .table import active, held, where
+from .table import active, count_end, where
 from .view import WarriorsView
 
 PRIVATE_ZONES = ("reader:", "tray")
@@ -192,15 +192,8 @@ class Warriors(Game):
 
     def on_stop(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         """"If players decide to stop the game before that, players simply count up all their cards.
-        The player with the most Warrior cards wins." (A tie on Warriors: the most cards; then shared.)"""
-        counts = {n: held(self.catalog, state.players[n]) for n in active(state)}
-        best = max(counts.values())
-        top = [n for n, v in counts.items() if v == best]
-        state.over, state.step = True, Step.OVER
-        state.winner = top[0] if len(top) == 1 else None
-        state.tied = top if len(top) > 1 else []
-        return (Outcome("stopped", data={"counts": {n: {"warriors": w, "cards": t} for n, (w, t) in counts.items()},
-                                         "winner": state.winner, "tied": state.tied}, reveals=True),)
+        The player with the most Warrior cards wins.\""""
+        return (count_end(self.catalog, state, "stopped"),)
 
     def ready_to_resolve(self, state: WarriorsState) -> bool:
         return state.step in (Step.REVEAL, Step.DUEL) and battle.why_not_decide(state) is None and \

@@ -17,7 +17,7 @@ from companion.rules.contract import Refused
 
 from .cards import info, why_not_primary, why_not_secondary
 from .state import Laid, Step, WarriorsState
-from .table import HAND, active, can_draw, draw, end_if_one_left, round_order, surrender, warriors_in_play
+from .table import HAND, active, can_draw, count_end, draw, end_if_one_left, round_order, surrender, warriors_in_play
 
 DEAL_EACH = 3
 DEAL_RULE = "\"Each player now draws 3 cards from his/her Warrior pile and 3 from his/her Armory pile\""
@@ -120,6 +120,7 @@ def pass_turn(catalog: Catalog, state: WarriorsState, seat: int) -> tuple[Outcom
     if legal_cards(catalog, state, seat):
         raise Refused(f"{state.name(seat)} holds a card that can be laid: \"All players take turns laying down "
                       f"secondary cards and drawing new cards until someone announces a Call to Battle.\"")
+    state.passed.append(seat)
     return (Outcome("passed", data={"seat": seat}), *end_turn(state, seat))
 
 
@@ -130,10 +131,16 @@ def end_turn(state: WarriorsState, seat: int) -> tuple[Outcome, ...]:
     if len(state.laid_round) < len(order):
         state.turn = order[len(state.laid_round)]
         return ()
-    state.laid_round = []
+    everyone_passed = set(order) <= set(state.passed)
+    state.laid_round, state.passed = [], []
     state.turn = state.leader
     if state.step == Step.PRIMARY:
         state.step = Step.SECONDARY
+    if state.caller is None and everyone_passed:
+        # Nobody could lay a card this round, and nothing would change in the next: the battle
+        # begins as if the last to pass had called it (docs/referee/warriors.md).
+        state.caller = seat
+        return (Outcome("all_passed", data={"caller": seat}), *begin_phase_two(state))
     if state.caller is not None:
         return begin_phase_two(state)
     return ()
@@ -181,19 +188,24 @@ def finish_refill(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]
     the winner of the last Challenge of that round." Then Phase One again, the last winner first."""
     if refilling(state):
         return ()
-    outcomes: list[Outcome] = []
+    failing = {}
     for seat in active(state):
         hand = state.players[seat].hand
         if len(hand) < HAND:
-            outcomes.append(surrender(state, seat, "short"))
+            failing[seat] = "short"
         elif not any(why_not_primary(info(catalog, k)) is None for k in hand):
-            outcomes.append(surrender(state, seat, "no_primary"))
+            failing[seat] = "no_primary"
+    if failing and len(failing) == len(active(state)):
+        # Nobody can go on: the game ends as if the players stopped, counting Warrior cards.
+        return (count_end(catalog, state, "nobody_can_go_on"),)
+    staying = [n for n in active(state) if n not in failing]
+    outcomes = [surrender(state, seat, reason, staying) for seat, reason in failing.items()]
     outcomes += end_if_one_left(state)
     if state.over:
         return tuple(outcomes)
     leader = state.last_winner if state.last_winner in active(state) else active(state)[0]
     state.leader = state.turn = leader
-    state.step, state.laid_round, state.caller, state.drawing = Step.PRIMARY, [], None, None
+    state.step, state.laid_round, state.passed, state.caller, state.drawing = Step.PRIMARY, [], [], None, None
     state.battled, state.challenger, state.challenge = [], None, None
     outcomes.append(Outcome("phase_one", data={"leader": leader, "battle_round": state.battle_round}))
     return tuple(outcomes)

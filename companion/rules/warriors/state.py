@@ -91,6 +91,7 @@ class WarriorsState(GameState):
     turn: int = 1              # whose turn it is in Phase One
     drawing: int | None = None  # a seat that has laid its card and draws now
     laid_round: list[int] = field(default_factory=list)   # seats that laid a card this preparation round
+    passed: list[int] = field(default_factory=list)       # seats that passed this preparation round
     caller: int | None = None  # who said "Call to battle!"
     battle_round: int = 0
     battled: list[int] = field(default_factory=list)

@@ -86,13 +86,17 @@ def to_discard(state: WarriorsState, seat: int, cards: list[Laid]) -> list[str]:
     return keys
 
 
-def surrender(state: WarriorsState, seat: int, reason: str) -> Outcome:
+def surrender(state: WarriorsState, seat: int, reason: str, staying: list[int]) -> Outcome:
     """"he/she surrenders the remaining cards to the winner of the last Challenge of that round":
     the hand, the play and the Discard pile go on the winner's Discard pile, the decks onto the
-    winner's decks (docs/referee/warriors.md)."""
+    winner's decks. If the last winner is not among those ``staying`` in the game, the cards go to
+    the next player clockwise who stays (docs/referee/warriors.md)."""
     player = state.players[seat]
-    to = state.last_winner if state.last_winner is not None and state.last_winner != seat \
-        and not state.players[state.last_winner].out else None
+    to = state.last_winner
+    if to not in staying:
+        seats = state.seat_numbers()
+        order = [seats[(seats.index(seat) + i) % len(seats)] for i in range(1, len(seats))]
+        to = next((n for n in order if n in staying), None)
     given = player.hand + [c.card for c in player.play] + player.discard
     decks = (player.warrior_deck, player.armory_deck)
     if to is not None:
@@ -112,6 +116,19 @@ def held(catalog: Catalog, player: Player) -> tuple[int, int]:
     keys = player.hand + [c.card for c in player.play] + player.discard
     warriors = sum(1 for k in keys if info(catalog, k).warrior) + player.warrior_deck
     return warriors, len(keys) + player.warrior_deck + player.armory_deck
+
+
+def count_end(catalog: Catalog, state: WarriorsState, how: str) -> Outcome:
+    """"players simply count up all their cards. The player with the most Warrior cards wins." (A tie
+    on Warriors goes to the most cards; a tie on both is a draw.)"""
+    counts = {n: held(catalog, state.players[n]) for n in active(state)}
+    best = max(counts.values())
+    top = [n for n, v in counts.items() if v == best]
+    state.over, state.step = True, Step.OVER
+    state.winner = top[0] if len(top) == 1 else None
+    state.tied = top if len(top) > 1 else []
+    return Outcome("stopped", data={"counts": {n: {"warriors": w, "cards": t} for n, (w, t) in counts.items()},
+                                    "winner": state.winner, "tied": state.tied, "how": how}, reveals=True)
 
 
 def end_if_one_left(state: WarriorsState) -> tuple[Outcome, ...]:

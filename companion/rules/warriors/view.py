@@ -61,6 +61,10 @@ class WarriorsView(View):
     def _say_passed(self, d, state):
         return f"{state.name(d['seat'])} holds no card that can be laid and passes."
 
+    def _say_all_passed(self, d, state):
+        return (f"Nobody could lay a card this round: the battle begins, as if {state.name(d['caller'])}, the last to "
+                f"pass, had called it.")
+
     def _say_call(self, d, state):
         rest = f" Still to lay a card this round: {names(state, d['to_lay'])}." if d["to_lay"] else ""
         return f"{state.name(d['seat'])}: \u201cCall to battle!\u201d{rest}"
@@ -126,9 +130,10 @@ class WarriorsView(View):
 
     def _say_stopped(self, d, state):
         counts = ", ".join(f"{state.name(int(s))} {c['warriors']}" for s, c in d["counts"].items())
+        why = "The game is stopped" if d["how"] == "stopped" else "Nobody can bring the hand back up to six"
         if d["winner"] is not None:
-            return f"The game is stopped. Warrior cards: {counts}. {state.name(d['winner'])} wins."
-        return f"The game is stopped. Warrior cards: {counts}. A draw between {names(state, d['tied'])}."
+            return f"{why}. Warrior cards: {counts}. {state.name(d['winner'])} wins."
+        return f"{why}. Warrior cards: {counts}. A draw between {names(state, d['tied'])}."
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
@@ -243,7 +248,7 @@ class WarriorsView(View):
         return {
             "game": self.game.game, "step": state.step.value, "phase": self.step_name(state),
             "turn": state.drawing or state.turn if state.step in (Step.PRIMARY, Step.SECONDARY) else None,
-            "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
+            "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
             "seats": [self.seat_row(state, n) for n in state.seat_numbers()],
             "challenge": running,
             "order": {"challenger": state.challenger, "battled": battled,
