@@ -39,6 +39,8 @@ def test_example_lehi_and_reinforcements_cannot_take_king_lamoni():
     play "King Lamoni" (matching icon with "Reinforcements" but not with "Lehi")." "A Chain can only be
     made between Warrior cards. Armory cards cannot be used to make a Chain.\""""
     table = prepare_battle({1: ["Lehi", "Reinforcements"], 2: ["Laman", "Lib"]}, caller=2, hands={1: ["King Lamoni"]})
+    assert [c.card for c in table.state.players[1].play] == [key_of("Lehi"), key_of("Reinforcements")]
+    assert "King Lamoni" in table.hand(1)
     assert why_not_secondary(card("Reinforcements"), [card("Lehi")]) is None
     assert why_not_secondary(card("King Lamoni"), [card("Lehi")]) is not None
     assert set(card("King Lamoni").icons) & set(card("Reinforcements").icons), "the example needs the shared icon"

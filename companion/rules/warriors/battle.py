@@ -74,8 +74,8 @@ def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[in
     """"if you are the challenger, you may privately look at two players' facedown cards before
     deciding which player to challenge." The cards go to the challenger's seat view only."""
     if seat != state.challenger:
-        raise Refused(f"Only the challenger may use Prophecy: \"if you are the challenger, you may privately look at "
-                      f"two players' facedown cards before deciding which player to challenge.\"")
+        raise Refused("Only the challenger may use Prophecy: \"if you are the challenger, you may privately look at "
+                      "two players' facedown cards before deciding which player to challenge.\"")
     if state.prophecy_used:
         raise Refused(f"{state.name(seat)} has already looked before this Challenge.")
     if not any(info(catalog, c.card).armory == "prophecy" and not c.disabled for c in state.players[seat].play):

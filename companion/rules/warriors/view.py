@@ -42,9 +42,8 @@ class WarriorsView(View):
 
     # -- outcomes -----------------------------------------------------------------------------------
     def say(self, outcome: Outcome, state: WarriorsState) -> str:
-        d, n = outcome.data, state.name
         said = getattr(self, f"_say_{outcome.kind}", None)
-        return said(d, state) if said else outcome.kind.replace("_", " ")
+        return said(outcome.data, state) if said else outcome.kind.replace("_", " ")
 
     def _say_drew(self, d, state):
         return f"{state.name(d['seat'])} draws from the {d['deck'].title()} deck ({d['hand']} in hand)."
