@@ -171,7 +171,9 @@ def use(catalog: Catalog, state: WarriorsState, seat: int, key: str, target: str
         return (Outcome("escape", data={"seat": seat, "card": key, "target": taken.card, **running(catalog, state)}),)
     card.used_round = True
     state.players[opponent(state, seat)].play.remove(taken)
-    mine.append(Laid(card=taken.card, owner=taken.owner, how="taken"))
+    # A taken card keeps its uses: a Conversion already used this round is not used again.
+    mine.append(Laid(card=taken.card, owner=taken.owner, how="taken", used_round=taken.used_round,
+                     used_challenge=taken.used_challenge))
     return (Outcome("take", data={"seat": seat, "card": key, "target": taken.card,
                                   "usable": usable(info(catalog, taken.card), [info(catalog, c.card) for c in mine if c.how == "laid"]),
                                   **running(catalog, state)}),)
@@ -199,6 +201,9 @@ def _deception(state: WarriorsState, seat: int, card: Laid) -> tuple[Outcome, ..
     lays it face up; the camera sees it come from the hand."""
     if not state.players[seat].hand:
         raise Refused(f"{state.name(seat)} has no card in hand to add.")
+    if state.challenge.duel:
+        raise Refused("In the special battle every card of the hand is laid down already: \"each opponent must lay "
+                      "down all six cards in his/her hand\".")
     card.used_round = True
     state.challenge.deception = seat
     return (Outcome("deception", data={"seat": seat, "card": card.card}),)

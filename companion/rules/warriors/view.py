@@ -243,12 +243,13 @@ class WarriorsView(View):
 
     def public(self, state: WarriorsState) -> dict[str, Any]:
         running = self.running(state)
-        battled = [s for s in state.battled]
+        battled = list(state.battled)
+        rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return {
             "game": self.game.game, "step": state.step.value, "phase": self.step_name(state),
             "turn": state.drawing or state.turn if state.step in (Step.PRIMARY, Step.SECONDARY) else None,
             "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
-            "seats": [self.seat_row(state, n) for n in state.seat_numbers()],
+            "seats": rows,
             "challenge": running,
             "order": {"challenger": state.challenger, "battled": battled,
                       "to_battle": [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
@@ -258,6 +259,8 @@ class WarriorsView(View):
             "tray_for": self.game.tray_owner(state),
             "last_outcome": self.last_outcome(state, running),
             "over": state.over, "winner": state.winner, "tied": state.tied,
+            "standings": sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
+                                 for r in rows), key=lambda r: -r["cards"]),
         }
 
     def seat(self, state: WarriorsState, seat: int) -> dict[str, Any]:
