@@ -241,13 +241,26 @@ class WarriorsView(View):
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
         return None
 
+    def acting(self, state: WarriorsState) -> int | None:
+        """The seat the table waits for now (the tablet rings its box)."""
+        if state.over:
+            return None
+        if state.step in (Step.PRIMARY, Step.SECONDARY):
+            return state.drawing or state.turn
+        if state.step == Step.CHALLENGE:
+            return state.challenger
+        if state.step == Step.REVEAL:
+            ch = state.challenge
+            return ch.deception if ch.deception is not None else ch.next
+        return self.game.tray_owner(state)
+
     def public(self, state: WarriorsState) -> dict[str, Any]:
         running = self.running(state)
         battled = list(state.battled)
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return {
             "game": self.game.game, "step": state.step.value, "phase": self.step_name(state),
-            "turn": state.drawing or state.turn if state.step in (Step.PRIMARY, Step.SECONDARY) else None,
+            "turn": self.acting(state),
             "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
             "seats": rows,
             "challenge": running,
