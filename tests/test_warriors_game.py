@@ -2,12 +2,14 @@
 at the table, the special battle, surrender and the end, each rule quoted from the rulebook."""
 from __future__ import annotations
 
+import pytest
+
+from companion.rules import SetupError
 from companion.rules.warriors.state import Step
-from tests.test_warriors_support import (ANN, BEN, WarriorsTable, dealt, key_of, prepare_battle)
+from tests.test_warriors_support import ANN, BEN, CATALOG, WarriorsTable, _filler, dealt, key_of, prepare_battle
 
 
 def names(table, seat, place="play"):
-    from tests.test_warriors_support import CATALOG
     p = table.state.players[seat]
     keys = [c.card for c in p.play] if place == "play" else getattr(p, place)
     return [CATALOG.cards[k.partition("#")[0]].name for k in keys]
@@ -347,7 +349,6 @@ def test_coriantumr_and_shiz_the_special_battle():
     assert decided.data["duel"] and len(decided.data["captured"]) == 2 + 6 + 6
     assert table.state.step == Step.REDRAW
     for seat in (1, 2):
-        from tests.test_warriors_support import _filler
         used = {k for p in table.state.players.values() for k in p.discard + p.hand + [c.card for c in p.play]}
         for warrior in (True, True, True, False, False, False):
             assert not hasattr(table.scan(seat, _filler(used, warrior)), "reason")
@@ -418,3 +419,26 @@ def test_a_whole_round_of_passes_begins_the_battle():
                            "Nobody could lay a card this round: the battle begins, as if Ben, the last to pass, had called it.",
                            "Phase Two: Call to Battle. Ben chooses whom to challenge."]
     assert table.state.step.value == "challenge" and table.state.challenger == 2
+
+
+def test_a_warrior_who_captures_takes_the_top_of_the_losers_discard_pile():
+    """"The winner of each Challenge normally captures only the cards immediately in play, not the cards in
+    his/her opponent's Discard pile, but exceptions may be found in the "Special Abilities" on certain
+    cards." Giddianhi: "When he wins a Challenge, also capture the top card of the loser's Discard pile.\""""
+    table = prepare_battle({1: ["Giddianhi", "Sword"], 2: ["Laman", "Lib"], 3: ["Nephi", "Plates"]}, caller=2)
+    table.ok("challenge", target=3)
+    table.show(2, "Lib"), table.show(3, "Plates")
+    table.ok("resolve")                         # Ben 4, Cy 3: Nephi and Plates on Ben's Discard pile
+    assert names(table, 2, "discard") == ["Nephi", "Plates"]
+    table.ok("challenge", target=1)
+    table.show(1, "Sword")
+    table.ok("resolve")                         # Ann 5, Ben 4
+    decided = table.last.outcomes[0]
+    assert decided.data["winner"] == 1 and decided.data["from_discard"] == [key_of("Plates")]
+    assert decided.say == "Ann wins the Challenge 5 to 4 and captures Ben's 2 cards and 1 from the top of the Discard pile."
+    assert names(table, 2, "discard") == ["Nephi"]
+
+
+def test_the_first_player_must_be_a_seat_of_the_table():
+    with pytest.raises(SetupError, match="must be one of the 2 seats"):
+        WarriorsTable(2, first=3)
