@@ -442,3 +442,21 @@ def test_a_warrior_who_captures_takes_the_top_of_the_losers_discard_pile():
 def test_the_first_player_must_be_a_seat_of_the_table():
     with pytest.raises(SetupError, match="must be one of the 2 seats"):
         WarriorsTable(2, first=3)
+
+
+def test_deception_stays_in_play_for_the_round_and_is_used_once():
+    """"The card stays in play for the rest of the battle round." "The Deception card may only be used
+    once per Battle round.\""""
+    table = prepare_battle({1: ["Gadianton", "Deception", "Amulon"], 2: ["Laman", "Lib", "Morianton"],
+                            3: ["Nephi", "Plates", "Liahona"]}, hands={1: ["Assassination", "Secret Combination"]})
+    table.ok("challenge", target=2)
+    table.show(1, "Deception")
+    table.ok("use", seat=1, card=key_of("Deception"))
+    table.show(1, "Assassination")
+    table.show(2, "Lib"), table.show(1, "Amulon"), table.show(2, "Morianton")
+    table.ok("resolve")                        # Ann 2 + 3 + 2 = 7 against Ben 2 + 2 + 2 = 6
+    assert table.last.outcomes[0].data["winner"] == 1
+    assert "Assassination" in names(table, 1)
+    table.ok("challenge", target=3)
+    reason = table.refused("use", seat=1, card=key_of("Deception"))
+    assert "may only be used once per Battle round" in reason
