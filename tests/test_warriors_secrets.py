@@ -9,7 +9,7 @@ import pytest
 
 from companion.app import create_app
 from companion.service import Service
-from tests.test_warriors_support import key_of
+from tests.test_warriors_support import key_of, prepare_battle
 
 # Cards that are secret when the crawl runs: in a hand, or face down in play.
 ANN_HAND = ["Moroni", "Abinadi", "Lehi", "Sword", "Faith: Steadfast", "Arrow"]
@@ -162,3 +162,13 @@ def test_the_raw_log_needs_the_pin(table):
     a_battle_under_way(service, client)
     reply = client.get("/api/export.jsonl")
     assert reply.status_code == 403 or key_of("Faith: Steadfast") not in reply.get_data(as_text=True)
+
+
+def test_a_refused_command_does_not_tell_which_cards_lie_face_down():
+    """Naming a face-down card of the opponent, or a card that is nowhere, gets the same answer."""
+    table = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Liahona", "Prayer"]})
+    table.ok("challenge", target=2)
+    table.show(1, "Escape"), table.show(2, "Liahona")
+    asked = [table.refused("use", seat=1, card=key_of("Escape"), target=key_of(name))
+             for name in ("Prayer", "Secret Combination")]   # face down in Ben's row / nowhere
+    assert asked[0] == asked[1] and "revealed secondary cards" in asked[0]

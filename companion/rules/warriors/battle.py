@@ -181,14 +181,13 @@ def use(catalog: Catalog, state: WarriorsState, seat: int, key: str, target: str
 
 def _target(catalog: Catalog, state: WarriorsState, seat: int, target: str | None, kind: str) -> Laid:
     theirs = state.players[opponent(state, seat)].play
-    found = next((c for c in theirs[1:] if c.card == target), None) if target else None
-    verb = "disable" if kind == "escape" else "take"
+    # A face-down card is answered like a card that is not there: the refusal must not tell anyone
+    # which cards lie face down.
+    found = next((c for c in theirs[1:] if c.card == target and not c.face_down), None) if target else None
     if found is None:
-        raise Refused(f"Choose one of {state.name(opponent(state, seat))}'s secondary cards to {verb}: "
-                      f"\"{'you may disable one of your opponent' if kind == 'escape' else 'Take one secondary card from your opponent'}"
-                      f"{chr(39) + 's secondary cards' if kind == 'escape' else ''}\".")
-    if found.face_down:
-        raise Refused(f"Only a card that has been revealed can be chosen: {COMPETING}")
+        rule = ("\"you may disable one of your opponent's secondary cards\"" if kind == "escape"
+                else "\"Take one secondary card from your opponent\"")
+        raise Refused(f"Choose one of {state.name(opponent(state, seat))}'s revealed secondary cards: {rule}.")
     if found.disabled:
         raise Refused(f"{info(catalog, found.card).name} is already disabled.")
     if protected(state, catalog, found):
