@@ -241,3 +241,18 @@ def test_companion_hub_and_three_demo_tables_from_the_command_line(tmp_path, bro
             proc.terminate()
         for proc in procs:
             proc.wait(30)
+
+
+def test_the_hub_acknowledges_only_an_unbroken_chain_of_results(tmp_path):
+    """A result lost on the way (a broker restart between two publications) must be published
+    again even though a later one arrived: the hub's acknowledgement stops at the gap."""
+    from companion.hub.store import HubStore
+
+    store = HubStore(tmp_path / "hub.db")
+    result = lambda seq, prev: {"game_id": 1, "seq": seq, "prev": prev, "kind": "result", "game": "stratego"}  # noqa: E731
+    store.add_result("t1", result(4, 0))
+    store.add_result("t1", result(9, 7))   # 7 went missing
+    assert store.acked("t1") == {1: 4}
+    store.add_result("t1", result(7, 4))
+    assert store.acked("t1") == {1: 9}
+    assert not store.add_result("t1", result(7, 4))  # sent again: held once

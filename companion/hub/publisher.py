@@ -51,8 +51,10 @@ class Outbox:
 
 def results_of(game_id: int, game: str, entries: list[dict[str, Any]], view: dict[str, Any],
                players: list[str]) -> list[dict[str, Any]]:
-    """A game's results as the hub gets them, from its public history and public view."""
-    out = []
+    """A game's results as the hub gets them, from its public history and public view. Each names
+    the seq of the one before it (``prev``), so the hub acknowledges only an unbroken chain: a
+    result lost on the way is published again, even after later ones arrived."""
+    out: list[dict[str, Any]] = []
     for entry in entries:
         if entry["status"] == "applied" and entry.get("outcomes"):
             out.append({"game_id": game_id, "game": game, "seq": entry["seq"], "kind": "result", "ts": entry["ts"],
@@ -62,6 +64,8 @@ def results_of(game_id: int, game: str, entries: list[dict[str, Any]], view: dic
     if view.get("over"):
         out.append({"game_id": game_id, "game": game, "seq": END_SEQ, "kind": "game_end", "ts": entries[-1]["ts"],
                     "players": players, "winner": _winners(view), "standings": view.get("standings", [])})
+    for index, result in enumerate(out):
+        result["prev"] = out[index - 1]["seq"] if index else 0
     return out
 
 

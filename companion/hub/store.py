@@ -12,8 +12,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, online INTEGER NOT NULL DEFAULT 0,
     last_seen REAL, view TEXT, health TEXT);
 CREATE TABLE IF NOT EXISTS results (tbl TEXT NOT NULL, game_id INTEGER NOT NULL, seq INTEGER NOT NULL,
-    kind TEXT NOT NULL, game TEXT NOT NULL, sent REAL, received REAL NOT NULL, body TEXT NOT NULL,
-    PRIMARY KEY (tbl, game_id, seq));
+    prev INTEGER NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, sent REAL, received REAL NOT NULL,
+    body TEXT NOT NULL, PRIMARY KEY (tbl, game_id, seq));
 """
 
 
@@ -40,16 +40,22 @@ class HubStore:
         with self._lock:
             self.db.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table, int(result["game_id"]), int(result["seq"]), str(result["kind"]), str(result["game"]),
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table, int(result["game_id"]), int(result["seq"]), int(result["prev"]), str(result["kind"]),
+                 str(result["game"]),
                  float(result.get("sent") or 0), time.time(), json.dumps(result)))
             self.db.execute("UPDATE tables SET last_seen = ? WHERE name = ?", (time.time(), table))
             return cur.rowcount == 1
 
     def acked(self, table: str) -> dict[int, int]:
-        """Per game, the highest seq up to which the hub holds every result the table sent in order."""
-        rows = self.db.execute("SELECT game_id, MAX(seq) FROM results WHERE tbl = ? GROUP BY game_id", (table,))
-        return {r[0]: r[1] for r in rows}
+        """Per game, the last seq of the unbroken chain of results the hub holds (each result names
+        the one before it): a gap is acknowledged only once the missing result arrives."""
+        acked: dict[int, int] = {}
+        rows = self.db.execute("SELECT game_id, seq, prev FROM results WHERE tbl = ? ORDER BY game_id, seq", (table,))
+        for game_id, seq, prev in rows:
+            if prev == acked.get(game_id, 0):
+                acked[game_id] = seq
+        return acked
 
     def tables(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT name, online, last_seen, view, health FROM tables ORDER BY name")
