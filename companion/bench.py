@@ -39,6 +39,9 @@ def register_bench(bench_sub) -> None:
     from .webserver import register_bench as register_server_bench
 
     register_server_bench(bench_sub)
+    from .hub.bench import register_bench as register_hub_bench
+
+    register_hub_bench(bench_sub)
 
 
 def machine() -> str:

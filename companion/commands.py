@@ -53,6 +53,9 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle", type=float, default=1.5,
                         help="seconds the table must be still, every seat having played, before a battle resolves itself")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--hub", default=None, help="publish this table to a tournament hub's broker: mqtt://[USER:PASSWORD@]HOST:PORT")
+    parser.add_argument("--table", default=None, help="this table's name at the hub (default: --name, or the host name)")
+    parser.add_argument("--hub-ca-file", default=None, help="CA certificate of the broker's TLS certificate (mqtts://)")
     parser.add_argument("--server", default="waitress", choices=["waitress", "werkzeug"],
                         help="web server (default: waitress; see `companion bench server`)")
     parser.add_argument("--name", default=None,
@@ -61,8 +64,16 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _open_service(args):
+    from .hub.broker import Broker, BrokerError
     from .service import Service
     from .store import StoreError
+
+    if getattr(args, "hub", None):  # a bad broker address is said before anything starts
+        try:
+            args.hub_broker = Broker.parse(args.hub, args.hub_ca_file)
+        except BrokerError as exc:
+            print(f"companion: --hub {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -110,6 +121,18 @@ def _banner(service, server, args):
     return found
 
 
+def _attach_hub(service, args) -> None:
+    """Publish the table to a tournament hub's broker (companion/hub/publisher.py)."""
+    if not args.hub:
+        return
+    from .announce import table_name
+    from .hub.publisher import HubPublisher
+
+    service.hub = HubPublisher(service, args.hub_broker, table_name(args.table or args.name))
+    service.hub.start()
+    print(f"Publishing to the hub at {service.hub.broker} as table {service.hub.table!r}", flush=True)
+
+
 def _run_web(service, args, server=None) -> int:
     from . import systemd
 
@@ -120,6 +143,7 @@ def _run_web(service, args, server=None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     announced = _banner(service, server, args)
     service.start_background()
+    _attach_hub(service, args)
     systemd.notify("READY=1")
     systemd.start_watchdog(service.heartbeat.alive, service.stopping)
     try:

@@ -60,6 +60,7 @@ class Service:
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
         self.demo = None       # the simulated players of `companion demo`
+        self.hub = None        # a companion.hub.publisher.HubPublisher when the table reports to a hub
         self.unpaired_uids: list[dict[str, Any]] = []
         self.facts = None  # companion.doctor.Facts: where the health checks read the machine (tests fake it)
         self._health: tuple[float, list[dict[str, str]]] | None = None
@@ -69,6 +70,7 @@ class Service:
         self.heartbeat = Heartbeat()  # the referee loop's; systemd's watchdog pings only while it beats
         self._game_listeners: list[Callable[[Session], None]] = []
         self.session: Session | None = None
+        self._change_listeners: list[Callable[[], None]] = []
         try:
             self.session = Session.resume(self.store, clock)
         except LogError as exc:
@@ -79,9 +81,19 @@ class Service:
                    deck: Any = None, source: str = "dashboard") -> Session:
         with self._lock:
             self.session = Session.start(self.store, game, seats, options, deck, source, self.clock)
+            self.session.listeners.extend(self._change_listeners)
+        for listener in list(self._change_listeners):
+            listener()
         for listener in list(self._game_listeners):
             listener(self.session)
         return self.session
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call listener() after every change to the game in play, and when a game starts. It runs
+        under the session's lock: it must only note the change (set an event), not wait."""
+        self._change_listeners.append(listener)
+        if self.session is not None:
+            self.session.listeners.append(listener)
 
     def on_new_game(self, listener: Callable[[Session], None]) -> None:
         """Call listener(session) whenever a game starts (the camera re-lays its zones)."""
@@ -135,6 +147,7 @@ class Service:
             "unpaired_uids": self.unpaired_uids[-10:],
             "database": str(self.store.path),
             "health": self.health(),
+            "hub": self.hub.stats() if self.hub is not None else None,
         }
 
     def health(self) -> list[dict[str, str]]:
@@ -151,6 +164,6 @@ class Service:
         self._stop.set()
         if self.demo is not None:
             self.demo.stopped.set()
-        for part in (self.pipeline, self.readers):
+        for part in (self.pipeline, self.readers, self.hub):
             if part is not None:
                 part.stop()

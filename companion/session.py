@@ -221,6 +221,7 @@ class Session:
         self.clock = clock
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
+        self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
         self.derived = fold(store.events(game_id))
         self.last_table_change = clock()
 
@@ -316,6 +317,8 @@ class Session:
                 self._subscribers.remove(q)
 
     def _publish(self, message: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener()
         message = {**message, "view": self.public_view()}
         for q in list(self._subscribers):
             try:
