@@ -18,8 +18,12 @@ def labels(t: Table) -> list[str]:
 
 def test_the_basic_game_offers_sitting_out_and_too_many_power_cards():
     t = Table(3)
+    assert labels(t) == ["Sits out: no CHARACTER card"], "no seat has shown 4 POWER cards"
+    assert isinstance(press(t, "Sits out", "2"), Applied) and t.seat(2).withdrawn
+    t.show_powers(3, "FAITH", "WICKED", "BATTLE", "FAMINE")
     assert labels(t) == ["Sits out: no CHARACTER card", "Too many POWER cards (2 to the discard, draw 2)"]
-    assert isinstance(press(t, "Sits out", "2"), Applied) and t.seat(2)["withdrawn"]
+    chooser = next(b for b in RULES.actions(t.state) if b["kind"] == "too_many_powers")["choose"]
+    assert chooser == {"field": "seat", "options": [{"value": "3", "label": "Cy"}]}
     assert isinstance(press(t, "Too many POWER cards", "3"), Applied) and t.counts(3) == (17, 5, 2)
 
 
@@ -42,7 +46,7 @@ def test_spys_trivia_buttons_follow_the_card_being_read():
     assert labels(t) == []
     t.do("card_seen", zone="tray", card="GD100#1")
     assert labels(t) == ["Next clue", "Guessed it first", "Tie: ask for the book and chapter",
-                         "Nobody knew (the reader keeps it)"]
+                         "Ask for the book and chapter", "Nobody knew (the reader keeps it)"]
     assert isinstance(press(t, "Tie", "2,3"), Applied)
     award = next(b for b in RULES.actions(t.state) if b["kind"] == "trivia_award")
     assert [o["value"] for o in award["choose"]["options"]] == ["2", "3"]
