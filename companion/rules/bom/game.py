@@ -41,8 +41,9 @@ OPTIONS = (
 )
 
 
-def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False) -> Input:
-    return Input(kind, f"on_{kind}", (Field("seat", SEAT),), phases, SEAT_ACTS, button=True, confirm=confirm)
+def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
+    return Input(kind, f"on_{kind}", (Field("seat", SEAT),), phases, SEAT_ACTS, button=True, confirm=confirm,
+                 choices=choices)
 
 
 class BomBattle(Game):
@@ -62,14 +63,15 @@ class BomBattle(Game):
         _seat_input("too_many_powers", PLAYING),
         _seat_input("no_character", (MOUNTING,)),
         _seat_input("surrender", (MOUNTING,), confirm=True),
-        _seat_input("face_down", PLAYING),
+        _seat_input("face_down", PLAYING, choices="secret_weapon_seats"),
         Input("trivia_clue", "on_trivia_clue", phases=(TRIVIA,), button=True),
         _seat_input("trivia_award", (TRIVIA,)),
         Input("trivia_tie", "on_trivia_tie", (Field("seats", SEATS),), (TRIVIA,), button=True, choices="tie_choices"),
         Input("trivia_ask", "on_trivia_ask", phases=(TRIVIA,), button=True),
         Input("trivia_nobody", "on_trivia_nobody", phases=(TRIVIA,), button=True),
-        Input("time_up", "on_time_up", phases=(BATTLE, MOUNTING, TRIVIA, TIEBREAK), button=True, confirm=True),
-        Input("stop", "on_stop", phases=PLAYING, button=True, confirm=True),
+        Input("time_up", "on_time_up", phases=(BATTLE, MOUNTING, TRIVIA, TIEBREAK), button=True, confirm=True,
+              choices="with_timer"),
+        Input("stop", "on_stop", phases=PLAYING, button=True, confirm=True, choices="young_game"),
     )
 
     def __init__(self, catalog):
@@ -161,8 +163,8 @@ class BomBattle(Game):
         if not isinstance(result, Applied) or not result.outcomes:
             return result
         outcomes = tuple(dataclasses.replace(o, terms=self.view.terms(o, state)) for o in result.outcomes)
-        told = [Told(kind=o.kind, say=o.say, terms=[TermRow(label=t.label, value=t.value, detail=t.detail)
-                                                    for t in o.terms]) for o in outcomes]
+        told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
+                                                         for t in o.terms)) for o in outcomes]
         state.recent = (state.recent + told)[-RECENT:]
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).
@@ -186,8 +188,28 @@ class BomBattle(Game):
     def actions(self, state: BomState) -> list[dict[str, Any]]:
         return self.view.buttons(state, self.offers(state))
 
+    def public_view(self, state: BomState) -> dict[str, Any]:
+        """The contract's public view; this game's prompt does not depend on the buttons, so they are
+        tried once, for ``actions``, not twice."""
+        shown = self.view.public(state)
+        return {"phase": self.phase(state), "prompt": self.view.prompt(state, [], shown["ready_to_resolve"]), **shown}
+
+    # The candidates the tablet's buttons are tried with (each still goes through apply): a button
+    # of a variant that is not in play is not tried at all.
     def tie_choices(self, state: BomState) -> list[dict[str, Any]]:
         return trivia.tie_choices(state)
+
+    def seats_in_play(self, state: BomState) -> list[dict[str, Any]]:
+        return [{"seat": s.seat} for s in state.piles if not s.out]
+
+    def secret_weapon_seats(self, state: BomState) -> list[dict[str, Any]]:
+        return self.seats_in_play(state) if state.turns else []
+
+    def with_timer(self, state: BomState) -> list[dict[str, Any]]:
+        return [{}] if state.options["shorter_game_minutes"] else []
+
+    def young_game(self, state: BomState) -> list[dict[str, Any]]:
+        return [{}] if state.mode == Mode.YOUNG else []
 
     # -- cards on the table ---------------------------------------------------------------------------
     def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:

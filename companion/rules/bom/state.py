@@ -98,21 +98,28 @@ class Trivia:
     last: LastCard | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, frozen=True)
 class TermRow:
     label: str
     value: int | None = None
     detail: str = ""
 
+    def __deepcopy__(self, memo: dict) -> "TermRow":
+        return self  # frozen: copies of the state may share it
 
-@dataclass(kw_only=True)
+
+@dataclass(kw_only=True, frozen=True)
 class Told:
     """An outcome as the table was told it (the view's sentence and terms), kept for the tablet's
-    result box and the recent list; the whole history is the game log."""
+    result box and the recent list; the whole history is the game log. Frozen, and shared by the
+    copies of the state the session and the tablet's buttons make."""
 
     kind: str
     say: str
-    terms: list[TermRow] = field(default_factory=list)
+    terms: tuple[TermRow, ...] = ()
+
+    def __deepcopy__(self, memo: dict) -> "Told":
+        return self
 
 
 @dataclass(kw_only=True)

@@ -101,7 +101,7 @@ class BomView(View):
         return super().redact(kind, data)
 
     # -- the prompt ------------------------------------------------------------------------------------------
-    def prompt(self, state: BomState, offers: list[Offer]) -> str:
+    def prompt(self, state: BomState, offers: list[Offer], ready: bool | None = None) -> str:
         """What happens next, in one sentence for the table."""
         words = Words(self.game, state)
         if state.over:
@@ -109,7 +109,7 @@ class BomView(View):
             return ends[-1] if ends else "The game is over."
         if state.mode == Mode.TRIVIA and state.tiebreak is None:
             return self._trivia_prompt(state, words)
-        if self.game.ready_to_resolve(state):
+        if self.game.ready_to_resolve(state) if ready is None else ready:
             return "Everyone has played: resolve the battle."
         current = table.plays(state)
         fighting = participants(state)
