@@ -9,36 +9,19 @@ from typing import Any
 
 from card_tags.catalog import Card
 
-from ..base import Applied, Option, Outcome, Refusal, Seat, SetupError
+from ..base import Applied, Outcome, Refusal, Seat, SetupError
 from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
 from . import battle, mounting, piles, table, trivia, turns
 from .battle import participants, who_of
 from .cards import POWER, Deck
 from .state import BomState, Mode, Piles, TermRow, Told
-from .variants import BomVariant, Rules, clashes, rules_for, variant_classes
+from .variants import OPTIONS, BomVariant, Rules, clashes, rules_for, variant_classes
 from .view import BomView
 
 BATTLE, MOUNTING, TIEBREAK, TRIVIA, OVER = "battle", "mounting", "tiebreak", "trivia", "over"
 PLAYING = (BATTLE, MOUNTING)
 RECENT = 10  # outcomes kept in the state for the view; the whole history is the game log
 RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # shown in the result box
-
-OPTIONS = (
-    Option("first_seat", 1, "The seat on the dealer's left: dealt the first card, first to play under Secret "
-                            "Weapon, first reader in Spy's Trivia."),
-    Option("young_players", False, "Rules for Young Players: no POWER cards; each player turns the top card of "
-                                   "his ARMY; the most cards when you stop wins."),
-    Option("shorter_game_minutes", 0, "Rules for a Shorter Game: minutes on the timer (the rulebook suggests 15); "
-                                      "0 plays without a timer. The most cards when it goes off wins."),
-    Option("mounting_battles", False, "Mounting Battles: battles by point value only; tied players add three "
-                                      "face-down ARMY cards and play again."),
-    Option("secret_weapon", False, "Secret Weapon: one player at a time from the dealer's left, POWER cards "
-                                   "face down until everyone has played."),
-    Option("power_play", False, "Power Play: before each battle the rest of each BATTALION goes to the discard "
-                                "pile and five new cards are drawn."),
-    Option("spys_trivia", False, "Spy's Trivia: CHARACTER cards only; name the character from the clues to win "
-                                 "the card."),
-)
 
 
 def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
