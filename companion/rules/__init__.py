@@ -20,8 +20,8 @@ from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, Setu
 # Imported lazily, so one game's module cannot break another's.
 GAMES: dict[str, str] = {
     "bom-battle": "companion.rules.bom",
-    "stratego": "companion.rules.stratego:Stratego",
-    "gt-battle": "companion.rules.gt_battle:GatherTogetherBattle",
+    "stratego": "companion.rules.stratego",
+    "gt-battle": "companion.rules.gt",
     "warriors": "companion.rules.warriors",
     "battlecards-pacific": "companion.rules.battlecards",
 }

@@ -73,6 +73,8 @@ class Input:
     of the game's method. ``button``: offered on the tablet when it would be taken; ``confirm``:
     the tablet asks first. ``choices``: for a button, the name of a game method ``(state) ->
     list of data`` giving the candidates to try (by default every seat for a seat input).
+    ``chooser``: the field whose candidates are gathered into one button with a picker (a rescue's
+    piece), instead of a button each.
     """
 
     kind: str
@@ -83,6 +85,7 @@ class Input:
     button: bool = False
     confirm: bool = False
     choices: str = ""
+    chooser: str = ""  # a field whose candidate values are offered in one button's picker
 
     def __post_init__(self) -> None:
         if self.actor not in (TABLE, SEAT_ACTS, CAMERA):
@@ -165,8 +168,20 @@ class View:
         """Who does what next, and where the cards go."""
         return ""
 
+    def terms(self, outcome: Outcome, state: Any) -> tuple:
+        """An outcome's terms as players read them (a view may name them by what the viewer knows)."""
+        return outcome.terms
+
     def button(self, offer: Offer, state: Any) -> str:
         return offer.kind.replace("_", " ")
+
+    def confirm(self, offer: Offer, state: Any) -> str:
+        """The question a button asks before it is sent (inputs declared ``confirm=True``)."""
+        return f"{self.button(offer, state)}?"
+
+    def choice(self, offer: Offer, field: str, state: Any) -> str:
+        """How one candidate value of a chooser button is shown in its picker."""
+        return str(offer.data[field])
 
     def public(self, state: Any) -> dict[str, Any]:
         raise NotImplementedError
@@ -232,8 +247,13 @@ class Game(Ruleset):
         except Refused as refused:
             return Refusal(refused.reason, refused.seat)
         self._track(state, spec.kind, data)
-        outcomes = tuple(o if o.say else dataclasses.replace(o, say=self.view.say(o, state)) for o in outcomes)
+        outcomes = tuple(self._worded(o, state) for o in outcomes)
         return Applied(state, outcomes, any(o.reveals for o in outcomes))
+
+    def _worded(self, outcome: Outcome, state: GameState) -> Outcome:
+        """The outcome with the view's sentence and terms (rules leave the sentence empty)."""
+        return dataclasses.replace(outcome, say=outcome.say or self.view.say(outcome, state),
+                                   terms=tuple(self.view.terms(outcome, state)))
 
     def check_input(self, state: GameState, spec: Input, data: Any) -> dict[str, Any]:
         """The input's data checked against its declared fields, normalised (seat numbers as ints);
@@ -270,6 +290,8 @@ class Game(Ruleset):
             if not isinstance(value, str) or not value or len(value) > 40:
                 raise Refused(f"{spec.kind}: {f.name!r} is a zone name like 'seat:2', not {value!r}.")
             return value
+        if f.kind == INT and isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+            return int(value)  # the tablet's pickers send text
         wanted = {INT: int, STR: str, BOOL: bool}[f.kind]
         if type(value) is not wanted:
             raise Refused(f"{spec.kind}: {f.name!r} is a {wanted.__name__}, not {value!r}.")
@@ -319,7 +341,17 @@ class Game(Ruleset):
     # -- offers, prompt and views -----------------------------------------------------------------
     def offers(self, state: GameState) -> list[Offer]:
         """The buttons that would be taken now: every declared button input of this phase, with
-        each candidate's data tried through ``apply`` on a copy."""
+        each candidate's data tried through ``apply`` on a copy. The session's states are never
+        changed once kept, so the last answer is kept for the same state object (the prompt and
+        the buttons both ask)."""
+        cached = getattr(self, "_offers_cache", None)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        found = self._find_offers(state)
+        self._offers_cache = (state, found)
+        return found
+
+    def _find_offers(self, state: GameState) -> list[Offer]:
         found = []
         for spec in self.inputs:
             if not spec.button:
@@ -339,8 +371,26 @@ class Game(Ruleset):
         return [{}]
 
     def actions(self, state: GameState) -> list[dict[str, Any]]:
-        return [{"label": self.view.button(o, state), "kind": o.kind, "data": o.data,
-                 **({"confirm": True} if o.confirm else {})} for o in self.offers(state)]
+        """The tablet's buttons, labelled by the view; a chooser input's candidates in one picker."""
+        buttons: list[dict[str, Any]] = []
+        pickers: dict[tuple, dict[str, Any]] = {}
+        for offer in self.offers(state):
+            field = self._inputs[offer.kind].chooser
+            if field:
+                rest = {k: v for k, v in offer.data.items() if k != field}
+                key = (offer.kind, tuple(sorted(rest.items())))
+                if key not in pickers:
+                    pickers[key] = {"label": self.view.button(offer, state), "kind": offer.kind, "data": rest,
+                                    "choose": {"field": field, "options": []}}
+                    buttons.append(pickers[key])
+                pickers[key]["choose"]["options"].append({"value": offer.data[field],
+                                                          "label": self.view.choice(offer, field, state)})
+                continue
+            button = {"label": self.view.button(offer, state), "kind": offer.kind, "data": offer.data}
+            if offer.confirm:
+                button["confirm"] = self.view.confirm(offer, state)
+            buttons.append(button)
+        return buttons
 
     def public_view(self, state: GameState) -> dict[str, Any]:
         return {"phase": self.phase(state), "prompt": self.view.prompt(state, self.offers(state)),
