@@ -23,7 +23,7 @@ def test_the_basic_game_offers_sitting_out_and_too_many_power_cards():
     t.show_powers(3, "FAITH", "WICKED", "BATTLE", "FAMINE")
     assert labels(t) == ["Sits out: no CHARACTER card", "Too many POWER cards (2 to the discard, draw 2)"]
     chooser = next(b for b in RULES.actions(t.state) if b["kind"] == "too_many_powers")["choose"]
-    assert chooser == {"field": "seat", "options": [{"value": "3", "label": "Cy"}]}
+    assert chooser == {"field": "seat", "options": [{"value": 3, "label": "Cy"}]}
     assert isinstance(press(t, "Too many POWER cards", "3"), Applied) and t.counts(3) == (17, 5, 2)
 
 
@@ -49,7 +49,7 @@ def test_spys_trivia_buttons_follow_the_card_being_read():
                          "Ask for the book and chapter", "Nobody knew (the reader keeps it)"]
     assert isinstance(press(t, "Tie", "2,3"), Applied)
     award = next(b for b in RULES.actions(t.state) if b["kind"] == "trivia_award")
-    assert [o["value"] for o in award["choose"]["options"]] == ["2", "3"]
+    assert [o["value"] for o in award["choose"]["options"]] == [2, 3]
     assert isinstance(press(t, "Guessed it first", "3"), Applied) and t.view()["standings"][0]["seat"] == 3
 
 

@@ -282,7 +282,7 @@ def test_a_seat_with_only_a_battalion_left_must_play():
     t.set_counts(3, 0, 5, 0)
     assert "he must play the card(s) for his attack" in t.refused("withdraw", seat=3)
     sits_out = next(b for b in RULES.actions(t.state) if b["kind"] == "withdraw")
-    assert [o["value"] for o in sits_out["choose"]["options"]] == ["1", "2"]
+    assert [o["value"] for o in sits_out["choose"]["options"]] == [1, 2]
     t.do("withdraw", seat=2)  # a seat with an ARMY may still sit out
 
 

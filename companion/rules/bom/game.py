@@ -4,7 +4,6 @@ module of its concern (battle, mounting, turns, trivia); variants are asked thro
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from card_tags.catalog import Card
@@ -25,8 +24,9 @@ RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # s
 
 
 def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
+    """A seat's input; the tablet offers it as one button with a picker of the seats it would take."""
     return Input(kind, f"on_{kind}", (Field("seat", SEAT),), phases, SEAT_ACTS, button=True, confirm=confirm,
-                 choices=choices)
+                 choices=choices, chooser="seat")
 
 
 class BomBattle(Game):
@@ -49,7 +49,8 @@ class BomBattle(Game):
         _seat_input("face_down", PLAYING, choices="secret_weapon_seats"),
         Input("trivia_clue", "on_trivia_clue", phases=(TRIVIA,), button=True),
         _seat_input("trivia_award", (TRIVIA,)),
-        Input("trivia_tie", "on_trivia_tie", (Field("seats", SEATS),), (TRIVIA,), button=True, choices="tie_choices"),
+        Input("trivia_tie", "on_trivia_tie", (Field("seats", SEATS),), (TRIVIA,), button=True, choices="tie_choices",
+              chooser="seats"),
         Input("trivia_ask", "on_trivia_ask", phases=(TRIVIA,), button=True),
         Input("trivia_nobody", "on_trivia_nobody", phases=(TRIVIA,), button=True),
         Input("time_up", "on_time_up", phases=(BATTLE, MOUNTING, TRIVIA, TIEBREAK), button=True, confirm=True,
@@ -140,22 +141,22 @@ class BomBattle(Game):
         return f"{what} is not part of the last battle after the timer."
 
     def apply(self, state: BomState, action) -> Applied | Refusal:
-        """The contract's apply; the view also gives each outcome its terms, and the table's told
-        outcomes are kept for the result box."""
+        """The contract's apply (the view words each outcome); the table's told outcomes are kept
+        for the tablet's result box and recent list."""
         result = super().apply(state, action)
         if not isinstance(result, Applied) or not result.outcomes:
             return result
-        outcomes = tuple(dataclasses.replace(o, terms=self.view.terms(o, state)) for o in result.outcomes)
         told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
-                                                         for t in o.terms)) for o in outcomes]
+                                                         for t in o.terms)) for o in result.outcomes]
         state.recent = (state.recent + told)[-RECENT:]
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).
-        shown = [t for t, o in zip(told, outcomes) if t.kind in RESULTS]
-        ends = [t for t, o in zip(told, outcomes) if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
+        shown = [t for t in told if t.kind in RESULTS]
+        ends = [t for t, o in zip(told, result.outcomes)
+                if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
         if shown:
             state.last = ends[-1] if ends else shown[0]
-        return Applied(state, outcomes, result.reveals)
+        return result
 
     def _track(self, state: BomState, kind: str, data: dict[str, Any]) -> None:
         """A POWER card read face down (Secret Weapon) does not lie where it is seen: turned face up
@@ -167,15 +168,6 @@ class BomBattle(Game):
         if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):
             return False
         return not battle.check(self, state)[1]
-
-    def actions(self, state: BomState) -> list[dict[str, Any]]:
-        return self.view.buttons(state, self.offers(state))
-
-    def public_view(self, state: BomState) -> dict[str, Any]:
-        """The contract's public view; this game's prompt does not depend on the buttons, so they are
-        tried once, for ``actions``, not twice."""
-        shown = self.view.public(state)
-        return {"phase": self.phase(state), "prompt": self.view.prompt(state, [], shown["ready_to_resolve"]), **shown}
 
     # The candidates the tablet's buttons are tried with (each still goes through apply): a button
     # of a variant that is not in play is not tried at all.

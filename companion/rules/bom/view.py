@@ -53,28 +53,12 @@ class BomView(View):
     def button(self, offer: Offer, state: BomState) -> str:
         return BUTTONS[offer.kind]
 
-    def buttons(self, state: BomState, offers: list[Offer]) -> list[dict[str, Any]]:
-        """The offers as the tablet's buttons: the offers of one input that differ by seat (or seats)
-        are one button with a chooser, as app.js draws it."""
-        grouped: dict[str, list[Offer]] = {}
-        for offer in offers:
-            grouped.setdefault(offer.kind, []).append(offer)
-        shown = []
-        for kind, group in grouped.items():
-            button: dict[str, Any] = {"label": BUTTONS[kind], "kind": kind, "data": {}}
-            field = next((f for f in ("seats", "seat") if f in group[0].data), None)
-            if field:
-                button["choose"] = {"field": field, "options": [
-                    {"value": str(o.data[field]), "label": self._choice(state, o.data[field])} for o in group]}
-            else:
-                button["data"] = dict(group[0].data)
-            if kind in CONFIRM:
-                button["confirm"] = CONFIRM[kind]
-            shown.append(button)
-        return shown
+    def confirm(self, offer: Offer, state: BomState) -> str:
+        return CONFIRM.get(offer.kind, f"{BUTTONS[offer.kind]}?")
 
-    @staticmethod
-    def _choice(state: BomState, value: Any) -> str:
+    def choice(self, offer: Offer, field: str, state: BomState) -> str:
+        """A picker's entry: the seat's name ("Ann"), or the seats' names ("Bo and Cy")."""
+        value = offer.data[field]
         seats = [int(v) for v in value.split(",")] if isinstance(value, str) else [value]
         return " and ".join(state.name(n) for n in seats)
 
@@ -101,7 +85,7 @@ class BomView(View):
         return super().redact(kind, data)
 
     # -- the prompt ------------------------------------------------------------------------------------------
-    def prompt(self, state: BomState, offers: list[Offer], ready: bool | None = None) -> str:
+    def prompt(self, state: BomState, offers: list[Offer]) -> str:
         """What happens next, in one sentence for the table."""
         words = Words(self.game, state)
         if state.over:
@@ -109,7 +93,7 @@ class BomView(View):
             return ends[-1] if ends else "The game is over."
         if state.mode == Mode.TRIVIA and state.tiebreak is None:
             return self._trivia_prompt(state, words)
-        if self.game.ready_to_resolve(state) if ready is None else ready:
+        if self.game.ready_to_resolve(state):
             return "Everyone has played: resolve the battle."
         current = table.plays(state)
         fighting = participants(state)
