@@ -14,7 +14,7 @@ from . import battle, mounting, piles, table, trivia, turns
 from .battle import participants, who_of
 from .cards import POWER, Deck
 from .state import BomState, Mode, Piles, TermRow, Told
-from .variants import OPTIONS, BomVariant, Rules, clashes, rules_for, variant_classes
+from .variants import OPTIONS, Rules, clashes, rules_for, variant_classes
 from .view import BomView
 
 BATTLE, MOUNTING, TIEBREAK, TRIVIA, OVER = "battle", "mounting", "tiebreak", "trivia", "over"
@@ -371,4 +371,4 @@ class BomBattle(Game):
         return trivia.nobody(self, state)
 
 
-__all__ = ["BomBattle", "BomVariant", "OPTIONS"]
+__all__ = ["BomBattle", "OPTIONS"]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome
 from ..contract import Refused
-from .battle import names, who_of
+from .battle import who_of
 from .cards import CHARACTER
 from .state import BomState, LastCard, Mode, Reading, Trivia
 from .variants import BomVariant
@@ -182,4 +182,4 @@ def tie_choices(state: BomState) -> list[dict[str, Any]]:
     return [{"seats": f"{a},{b}"} for a, b in combinations(guessers, 2)]
 
 
-__all__ = ["SpysTrivia", "ask", "award", "clue", "names", "nobody", "scan", "tie", "tie_choices"]
+__all__ = ["SpysTrivia", "ask", "award", "clue", "nobody", "scan", "tie", "tie_choices"]

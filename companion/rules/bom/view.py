@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Term
 from ..contract import Offer, View
-from . import piles, table, turns
+from . import table, turns
 from .announce import announce, name_parts
-from .battle import FACE_DOWN_WAITING, NOT_PLAYED, check, participants, seat_problem
+from .battle import FACE_DOWN_WAITING, NOT_PLAYED, participants, seat_problem
 from .plays import Play
 from .state import BomState, Mode, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
@@ -264,4 +264,4 @@ def standings(state: BomState) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["cards"], r["seat"]))
 
 
-__all__ = ["BomView", "check", "piles", "standings"]
+__all__ = ["BomView", "standings"]
