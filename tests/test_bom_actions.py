@@ -1,5 +1,7 @@
 """The tablet's buttons: offered when they make sense, and each one, pressed with the value its
 chooser sends (text), is a command the referee accepts."""
+import pytest
+
 from companion.rules import Applied
 from tests.test_bom_support import RULES, Table
 
@@ -57,3 +59,35 @@ def test_no_buttons_once_the_game_is_over():
     t = Table(2, young_players=True)
     t.do("stop")
     assert labels(t) == []
+
+
+def _in_phase(phase: str) -> Table:
+    if phase == "battle":
+        return Table(3, secret_weapon=True, shorter_game_minutes=5)
+    if phase == "mounting":
+        t = Table(2, mounting_battles=True)
+        t.play({1: ["GO500"], 2: ["BO500"]})
+        t.resolve()
+        return t
+    if phase == "tiebreak":
+        t = Table(2, shorter_game_minutes=5)
+        t.do("time_up")
+        return t
+    if phase == "trivia":
+        t = Table(3, spys_trivia=True)
+        t.do("card_seen", zone="tray", card="GD100#1")
+        return t
+    t = Table(2, young_players=True)
+    t.do("stop")
+    return t
+
+
+@pytest.mark.parametrize("phase", ["battle", "mounting", "tiebreak", "trivia", "over"])
+def test_every_declared_input_in_every_phase_is_taken_or_refused_with_a_reason(phase):
+    """Bad input never crashes the referee and never changes a game it refuses (RulesTable checks both)."""
+    t = _in_phase(phase)
+    assert t.rules.phase(t.state) == phase
+    data = {"seat": 1, "seats": [2, 3], "card": "GD200#1", "zone": "seat:1"}
+    for spec in RULES.inputs:
+        result = t.send(spec.kind, **{f.name: data[f.name] for f in spec.fields if f.name in data})
+        assert isinstance(result, Applied) or result.reason, spec.kind
