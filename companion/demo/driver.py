@@ -110,7 +110,18 @@ class DemoPlayers(threading.Thread):
 
     def _battle(self, session, players: SimulatedTable, battles_before: int) -> None:
         already = {(e["kind"], json.dumps(e["data"], sort_keys=True)) for e in self._since_last_battle(session)}
+        shown: list[CardRef] = []
         for kind, data in players.commands_before_battle():
+            if kind == "card_seen":  # a seat shows its POWER cards for "too many POWER cards"
+                shown.append(CardRef.from_key(GAME, data["card"]))
+                continue
+            if kind == "card_gone":
+                if shown:
+                    self._gather(session, shown)
+                    shown = []
+                continue
+            if shown:
+                self._show(session, int(data["seat"]), shown)
             if (kind, json.dumps(data, sort_keys=True)) not in already:
                 session.submit(kind, data, "dashboard")
         plays = players.next_plays()
@@ -142,6 +153,21 @@ class DemoPlayers(threading.Thread):
                                  self.rng.uniform(-8, 8) + (180 if seat > (self.seats + 1) // 2 else 0))
                 placed.append(ref)
         return placed
+
+    def _show(self, session, seat: int, cards: list[CardRef], timeout: float = 30.0) -> None:
+        """A seat lays cards in its area for the camera, and waits until the table has seen them."""
+        zones = zones_for(self.service)
+        for index, ref in enumerate(cards):
+            x, y = zones.slot(f"seat:{seat}", index)
+            self.table.place(ref, (x, y), 180 if seat > (self.seats + 1) // 2 else 0)
+        keys = {ref.key for ref in cards}
+        deadline = time.monotonic() + timeout
+        while not self.stopped.is_set() and time.monotonic() < deadline:
+            view = session.public_view()
+            seen = {c["key"] for s in view.get("seats", []) if s["seat"] == seat for c in s.get("play", [])}
+            if keys <= seen:
+                return
+            self.stopped.wait(0.05)
 
     def _gather(self, session, placed: list[CardRef], timeout: float = 10.0) -> None:
         """The winner gathers the cards; the next battle waits until the camera has seen them go,
