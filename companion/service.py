@@ -137,3 +137,5 @@ class Service:
         for part in (self.pipeline, self.readers):
             if part is not None:
                 part.stop()
+        if self.session is not None:
+            self.session.close()

@@ -37,7 +37,7 @@ def encode_state(state: Any) -> dict[str, Any]:
     if dataclasses.is_dataclass(state) and not isinstance(state, type):
         cls = type(state)
         return {"type": f"{cls.__module__}:{cls.__qualname__}", "value": _codec(cls)[0](state)}
-    return {"type": None, "value": _plain_encode(state)}
+    return {"type": None, "value": encode_plain(state)}
 
 
 def decode_state(data: Any) -> Any:
@@ -70,7 +70,7 @@ def state_class(name: Any) -> type:
 
 
 # -- plain JSON data (a dict state, or a field typed Any) -----------------------------------------
-def _plain_encode(value: Any, where: str = "state") -> Any:
+def encode_plain(value: Any, where: str = "state") -> Any:
     """JSON data as it is, checked: a tuple or an int key would come back different, so refuse it."""
     kind = type(value)
     if value is None or kind in (str, int, bool):
@@ -80,12 +80,12 @@ def _plain_encode(value: Any, where: str = "state") -> Any:
             raise CodecError(f"{where}: {value} is not JSON")
         return value
     if kind is list:
-        return [_plain_encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return [encode_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
     if kind is dict:
         for key in value:
             if type(key) is not str:
                 raise CodecError(f"{where}: key {key!r} is not a string (declare the field dict[int, ...])")
-        return {k: _plain_encode(v, f"{where}.{k}") for k, v in value.items()}
+        return {k: encode_plain(v, f"{where}.{k}") for k, v in value.items()}
     raise CodecError(f"{where}: a {kind.__name__} is not plain JSON data (type the state as a dataclass)")
 
 
@@ -98,7 +98,7 @@ def _plain_decode(value: Any) -> Any:
 def _codec(hint: Any) -> Codec:
     """The (encode, decode) pair for one type hint, built once per hint."""
     if hint is Any:
-        return _plain_encode, _plain_decode
+        return encode_plain, _plain_decode
     if hint is None or hint is type(None):
         return _exact(type(None)), _exact(type(None))
     if hint in (int, str, bool):
@@ -145,7 +145,7 @@ def _enum_codec(cls: type[enum.Enum]) -> Codec:
     def encode(value: Any) -> Any:
         if type(value) is not cls:
             raise CodecError(f"expected a {cls.__name__}, found {value!r}")
-        return _plain_encode(value.value, cls.__name__)
+        return encode_plain(value.value, cls.__name__)
 
     def decode(value: Any) -> Any:
         try:

@@ -1,0 +1,261 @@
+"""Snapshots of a folded game, so that a restart and an undo do not fold the whole log again.
+
+A snapshot at seq k is what ``fold(events[:k])`` makes: the state after event k and what the fold
+made of each event up to k (its entries). The log never changes, so a snapshot stays true of the
+log's first k events for as long as the code that folded it is the running code; the fingerprint
+(a hash of the referee's source, the deck, and the fold's) says which code that was. A snapshot
+that does not match, or does not decode, is ignored and deleted: the log is the truth, a snapshot
+only a cache, and ``fold`` in session.py stays the reference that replay and the tests use.
+
+- **Taking**: every ``every`` events the session hands the derived game here; the state and the
+  list of entries are kept in memory as they are (a ruleset never changes a state it was given:
+  ``apply`` works on a copy), and written to the store's ``snapshots`` table by a background thread.
+- **Resuming**: the latest valid snapshot, then the events after it.
+- **Undo**: the fold re-derives the game without the undone event. It starts from the latest
+  snapshot before that event whose undone events are the same as now, instead of from the start;
+  snapshots at or after the undone event are dropped (they no longer describe the game as it
+  stands, with that event undone).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .rules import Ruleset, State
+from .session import Derived, Entry, LogError, _apply, _rebuild, _undo_entry, _undo_target, fold, start_ruleset
+from .statecodec import CodecError, decode_state, encode_plain, encode_state
+from .store import Event, Store
+
+log = logging.getLogger(__name__)
+
+EVERY = 300   # events folded between two snapshots: a resume folds at most this many
+KEEP = 4      # snapshots kept per game; an undo further back than the oldest folds from the start
+
+_PACKAGE = Path(__file__).resolve().parent
+# The code a snapshot depends on: every referee (wider than one game's, so that a shared helper
+# changing is never missed), the card catalogs' code, the fold, and the snapshot format itself.
+_CODE = [*sorted((_PACKAGE / "rules").rglob("*.py")), *sorted((_PACKAGE.parent / "card_tags").rglob("*.py")),
+         _PACKAGE / "session.py", _PACKAGE / "snapshots.py", _PACKAGE / "statecodec.py"]
+_fingerprints: dict[Any, str] = {}
+
+
+@dataclass
+class Snapshot:
+    seq: int
+    state: State
+    entries: list[Entry]
+    undone: frozenset[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.undone = frozenset(e.event.seq for e in self.entries if e.status == "undone")
+
+
+def fingerprint(ruleset: Ruleset) -> str:
+    """Names the code and deck that fold this game: a snapshot folded by other code is ignored."""
+    catalog = getattr(ruleset, "catalog", None)
+    deck = json.dumps(catalog.to_json(), sort_keys=True) if hasattr(catalog, "to_json") else ""
+    key = (type(ruleset), deck)
+    if key not in _fingerprints:
+        digest = hashlib.sha256()
+        referee = Path(sys.modules[type(ruleset).__module__].__file__).resolve()
+        for path in dict.fromkeys([*_CODE, referee]):  # a test's referee lives outside the package
+            digest.update(str(path.relative_to(_PACKAGE.parent) if path.is_relative_to(_PACKAGE.parent)
+                              else path.name).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(deck.encode())
+        _fingerprints[key] = digest.hexdigest()[:32]
+    return _fingerprints[key]
+
+
+# -- entries as JSON --------------------------------------------------------------------------------
+def encode_entries(entries: list[Entry]) -> str:
+    """Each entry as its status alone when that is all there is (most card sightings), else an object."""
+    out: list[Any] = []
+    for e in entries:
+        if not (e.reason or e.outcomes or e.reveals):
+            out.append(e.status)
+        else:
+            out.append({"status": e.status, "reason": e.reason, "reveals": e.reveals,
+                        "outcomes": encode_plain(e.outcomes, f"#{e.event.seq} outcomes")})
+    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_entries(text: str, events: list[Event]) -> list[Entry]:
+    data = json.loads(text)
+    if not isinstance(data, list) or len(data) != len(events):
+        raise CodecError("the entries do not fit the log")
+    entries = []
+    for event, item in zip(events, data):
+        if isinstance(item, str):
+            item = {"status": item}
+        if not isinstance(item, dict) or item.get("status") not in ("applied", "refused", "undone", "undo"):
+            raise CodecError(f"#{event.seq}: not an entry")
+        entry = Entry(event, item["status"], str(item.get("reason", "")), list(item.get("outcomes", [])),
+                      bool(item.get("reveals", False)))
+        entries.append(entry)
+    return entries
+
+
+# -- one game's snapshots ---------------------------------------------------------------------------
+class Snapshots:
+    """The snapshots of one game: those taken or loaded in this run in memory, all in the store."""
+
+    def __init__(self, store: Store, game_id: int, every: int | None = None, keep: int | None = None):
+        self.store = store
+        self.game_id = game_id
+        self.every = every or EVERY
+        self.keep = keep or KEEP
+        self.kept: list[Snapshot] = []        # in memory, oldest first
+        self.resumed_from = 0                 # the seq the last resume started from (0: the start)
+        self._last = 0                        # seq of the latest snapshot, in memory or stored
+        self._fingerprint = ""
+        self._lock = threading.Lock()
+        self._writer: threading.Thread | None = None
+
+    # -- folding --------------------------------------------------------------------------------
+    def resume(self, events: list[Event]) -> Derived:
+        """The game as ``fold(events)`` makes it, from the latest valid snapshot."""
+        if not events:
+            return fold(events)  # raises the reason
+        ruleset, _ = start_ruleset(events[0])
+        self._fingerprint = fingerprint(ruleset)
+        stored = self._stored_seqs(len(events))
+        base = next((s for s in (self._load(seq, events) for seq in stored) if s is not None), None)
+        self.resumed_from = self._last = base.seq if base else 0
+        if base is None:
+            derived = fold(events[:1])
+        else:
+            self.kept = [base]
+            derived = Derived(ruleset, base.state, list(base.entries), events[0].data)
+        for position in range(len(derived.entries), len(events)):
+            derived = self.advance(derived, events[position], lambda p=position: events[: p + 1])
+        return derived
+
+    def advance(self, derived: Derived, event: Event, events: Callable[[], list[Event]]) -> Derived:
+        """Fold one more event, exactly as ``fold`` does; ``events()`` is the log up to it (for undo)."""
+        if event.kind == "undo":
+            derived = self._undo(derived, event, events())
+        else:
+            entry = _apply(derived.ruleset, derived.state, event)
+            derived.state = entry.__dict__.pop("new_state", derived.state)
+            derived.entries.append(entry)
+        if len(derived.entries) - self._last >= self.every:
+            self.take(derived)
+        return derived
+
+    def _undo(self, derived: Derived, event: Event, events: list[Event]) -> Derived:
+        entries = derived.entries
+        target, reason = _undo_target(entries, event.data)
+        if target is None:
+            entries.append(Entry(event, "refused", reason))
+            return derived
+        target_seq = entries[target].event.seq
+        undone = {e.event.seq for e in entries if e.status == "undone"} | {target_seq}
+        undo_entries = {e.event.seq: e for e in entries if e.event.kind == "undo"}
+        self.drop_from(target_seq)
+        base = self._base_for(undone, events)
+        state, rebuilt = _rebuild(derived.ruleset, events[:-1], undone, undo_entries,
+                                  base and (base.state, base.entries))
+        rebuilt.append(_undo_entry(event, entries[target]))
+        return Derived(derived.ruleset, state, rebuilt, derived.start)
+
+    def _base_for(self, undone: set[int], events: list[Event]) -> Snapshot | None:
+        """The latest snapshot folded with the same events undone as now, up to its seq."""
+        def fits(s: Snapshot) -> bool:
+            return s.undone == {seq for seq in undone if seq <= s.seq}
+        with self._lock:
+            kept = list(reversed(self.kept))
+        found = next((s for s in kept if fits(s)), None)
+        if found is None:  # after a restart, older snapshots are still in the table
+            in_memory = {s.seq for s in kept}
+            for seq in self._stored_seqs(len(events)):
+                if seq not in in_memory and (s := self._load(seq, events)) is not None and fits(s):
+                    return s
+        return found
+
+    # -- taking and dropping ----------------------------------------------------------------------
+    def take(self, derived: Derived) -> None:
+        """Keep the game as it stands now; write it to the store in the background."""
+        snapshot = Snapshot(len(derived.entries), derived.state, list(derived.entries))
+        with self._lock:
+            self.kept = ([s for s in self.kept if s.seq < snapshot.seq] + [snapshot])[-self.keep:]
+            self._last = snapshot.seq
+        previous = self._writer
+
+        def write() -> None:
+            if previous is not None:
+                previous.join()
+            self._write(snapshot)
+        self._writer = threading.Thread(target=write, name=f"snapshot-{self.game_id}-{snapshot.seq}", daemon=True)
+        self._writer.start()
+
+    def _write(self, snapshot: Snapshot) -> None:
+        try:
+            state = json.dumps(encode_state(snapshot.state), separators=(",", ":"), ensure_ascii=False)
+            entries = encode_entries(snapshot.entries)
+            with self._lock:
+                if snapshot in self.kept:  # not dropped by an undo meanwhile
+                    self.store.save_snapshot(self.game_id, snapshot.seq, self._fingerprint, state, entries,
+                                             self.keep)
+        except (CodecError, sqlite3.Error, ValueError, TypeError) as exc:
+            # a cache that cannot be written only costs time at the next restart
+            log.warning("snapshot of game %s at #%s not stored: %s", self.game_id, snapshot.seq, exc)
+
+    def drop_from(self, seq: int) -> None:
+        """Forget the snapshots at or after ``seq``, in memory and in the store."""
+        with self._lock:
+            self.kept = [s for s in self.kept if s.seq < seq]
+            self._last = min(self._last, seq - 1)
+            try:
+                self.store.drop_snapshots(self.game_id, seq)
+            except sqlite3.Error as exc:
+                log.warning("snapshots of game %s not dropped: %s", self.game_id, exc)
+
+    def flush(self) -> None:
+        """Wait until every snapshot taken so far is written."""
+        writer = self._writer
+        if writer is not None:
+            writer.join()
+
+    def close(self, derived: Derived) -> None:
+        """At shutdown: keep the game as it stands, so the next start folds nothing."""
+        if len(derived.entries) > self._last and len(derived.entries) > 1:
+            self.take(derived)
+        self.flush()
+
+    # -- the table ------------------------------------------------------------------------------
+    def _stored_seqs(self, log_length: int) -> list[int]:
+        try:
+            return [seq for seq in self.store.snapshot_seqs(self.game_id) if seq <= log_length]
+        except sqlite3.Error as exc:
+            log.warning("snapshots of game %s not read: %s", self.game_id, exc)
+            return []
+
+    def _load(self, seq: int, events: list[Event]) -> Snapshot | None:
+        """A stored snapshot, if it was folded by this code and decodes; else it is deleted."""
+        try:
+            row = self.store.load_snapshot(self.game_id, seq)
+            if row is None:
+                return None
+            fingerprint_, state, entries = row
+            if fingerprint_ == self._fingerprint and events[seq - 1].seq == seq:
+                return Snapshot(seq, decode_state(json.loads(state)), decode_entries(entries, events[:seq]))
+            why = "folded by other code"
+        except (CodecError, LogError, ValueError, TypeError, KeyError) as exc:
+            why = f"unreadable ({exc})"
+        except sqlite3.Error as exc:
+            log.warning("snapshot of game %s at #%s not read: %s", self.game_id, seq, exc)
+            return None
+        log.info("snapshot of game %s at #%s ignored: %s", self.game_id, seq, why)
+        try:
+            with self._lock:
+                self.store.drop_snapshots(self.game_id, seq, seq)
+        except sqlite3.Error:
+            pass
+        return None
