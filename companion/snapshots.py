@@ -10,7 +10,11 @@ only a cache, and ``fold`` in session.py stays the reference that replay and the
 - **Taking**: every ``every`` events the session hands the derived game here; the state and the
   list of entries are kept in memory as they are (a ruleset never changes a state it was given:
   ``apply`` works on a copy), and written to the store's ``snapshots`` table by a background thread.
-- **Resuming**: the latest valid snapshot, then the events after it.
+  A stored snapshot holds the state, and the entries *since the previous stored snapshot* (whose
+  seq it names): the entries before it are that one's, so taking a snapshot costs the same at
+  event 10,000 as at event 300, and a game's snapshots hold each entry once.
+- **Resuming**: the latest valid snapshot (its entries gathered along the chain), then the events
+  after it.
 - **Undo**: the fold re-derives the game without the undone event. It starts from the latest
   snapshot before that event whose undone events are the same as now, instead of from the start;
   snapshots at or after the undone event are dropped (they no longer describe the game as it
@@ -35,8 +39,8 @@ from .store import Event, Store
 
 log = logging.getLogger(__name__)
 
-EVERY = 300   # events folded between two snapshots: a resume folds at most this many
-KEEP = 4      # snapshots kept per game; an undo further back than the oldest folds from the start
+EVERY = 100   # events between two snapshots: a resume folds at most this many (docs/benchmarks.md)
+KEEP = 8      # snapshots kept in memory; older ones are read back from the table when an undo needs them
 
 _PACKAGE = Path(__file__).resolve().parent
 # The code a snapshot depends on: every referee (wider than one game's, so that a shared helper
@@ -46,12 +50,14 @@ _CODE = [*sorted((_PACKAGE / "rules").rglob("*.py")), *sorted((_PACKAGE.parent /
 _fingerprints: dict[Any, str] = {}
 
 
-@dataclass
+@dataclass(eq=False)  # one snapshot is itself, not any other with the same contents
 class Snapshot:
     seq: int
     state: State
     entries: list[Entry]
     undone: frozenset[int] = field(init=False)
+    chain: list[int] = field(init=False, default_factory=list)  # stored: its seq and those before it
+    dropped: bool = field(init=False, default=False)   # an undo took back an event it holds
 
     def __post_init__(self) -> None:
         self.undone = frozenset(e.event.seq for e in self.entries if e.status == "undone")
@@ -74,8 +80,9 @@ def fingerprint(ruleset: Ruleset) -> str:
 
 
 # -- entries as JSON --------------------------------------------------------------------------------
-def encode_entries(entries: list[Entry]) -> str:
-    """Each entry as its status alone when that is all there is (most card sightings), else an object."""
+def encode_entries(entries: list[Entry], after: int) -> str:
+    """The entries after seq ``after``: each as its status alone when that is all there is (most
+    card sightings), else an object."""
     out: list[Any] = []
     for e in entries:
         if not (e.reason or e.outcomes or e.reveals):
@@ -83,22 +90,29 @@ def encode_entries(entries: list[Entry]) -> str:
         else:
             out.append({"status": e.status, "reason": e.reason, "reveals": e.reveals,
                         "outcomes": encode_plain(e.outcomes, f"#{e.event.seq} outcomes")})
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps({"after": after, "entries": out}, separators=(",", ":"), ensure_ascii=False)
 
 
-def decode_entries(text: str, events: list[Event]) -> list[Entry]:
+def read_entries(text: str, seq: int) -> tuple[int, list[Any]]:
+    """(the seq these entries follow, the entries) of a stored snapshot at ``seq``."""
     data = json.loads(text)
-    if not isinstance(data, list) or len(data) != len(events):
-        raise CodecError("the entries do not fit the log")
+    if not isinstance(data, dict) or type(data.get("after")) is not int or not isinstance(data.get("entries"), list):
+        raise CodecError("not a snapshot's entries")
+    after = data["after"]
+    if not 0 <= after < seq or len(data["entries"]) != seq - after:
+        raise CodecError(f"the entries after #{after} do not reach #{seq}")
+    return after, data["entries"]
+
+
+def decode_entries(items: list[Any], events: list[Event]) -> list[Entry]:
     entries = []
-    for event, item in zip(events, data):
+    for event, item in zip(events, items, strict=True):
         if isinstance(item, str):
             item = {"status": item}
         if not isinstance(item, dict) or item.get("status") not in ("applied", "refused", "undone", "undo"):
             raise CodecError(f"#{event.seq}: not an entry")
-        entry = Entry(event, item["status"], str(item.get("reason", "")), list(item.get("outcomes", [])),
-                      bool(item.get("reveals", False)))
-        entries.append(entry)
+        entries.append(Entry(event, item["status"], str(item.get("reason", "")), list(item.get("outcomes", [])),
+                             bool(item.get("reveals", False))))
     return entries
 
 
@@ -115,6 +129,7 @@ class Snapshots:
         self.resumed_from = 0                 # the seq the last resume started from (0: the start)
         self._last = 0                        # seq of the latest snapshot, in memory or stored
         self._fingerprint = ""
+        self._stored: set[int] = set()        # seqs stored whose entries a new snapshot may follow
         self._lock = threading.Lock()
         self._writer: threading.Thread | None = None
 
@@ -132,6 +147,7 @@ class Snapshots:
             derived = fold(events[:1])
         else:
             self.kept = [base]
+            self._stored = set(base.chain)
             derived = Derived(ruleset, base.state, list(base.entries), events[0].data)
         for position in range(len(derived.entries), len(events)):
             derived = self.advance(derived, events[position], lambda p=position: events[: p + 1])
@@ -198,11 +214,13 @@ class Snapshots:
     def _write(self, snapshot: Snapshot) -> None:
         try:
             state = json.dumps(encode_state(snapshot.state), separators=(",", ":"), ensure_ascii=False)
-            entries = encode_entries(snapshot.entries)
             with self._lock:
-                if snapshot in self.kept:  # not dropped by an undo meanwhile
-                    self.store.save_snapshot(self.game_id, snapshot.seq, self._fingerprint, state, entries,
-                                             self.keep)
+                after = max((seq for seq in self._stored if seq < snapshot.seq), default=0)
+            entries = encode_entries(snapshot.entries[after:], after)
+            with self._lock:
+                if not snapshot.dropped and (after == 0 or after in self._stored):  # no undo meanwhile
+                    self.store.save_snapshot(self.game_id, snapshot.seq, self._fingerprint, state, entries)
+                    self._stored.add(snapshot.seq)
         except (CodecError, sqlite3.Error, ValueError, TypeError) as exc:
             # a cache that cannot be written only costs time at the next restart
             log.warning("snapshot of game %s at #%s not stored: %s", self.game_id, snapshot.seq, exc)
@@ -210,7 +228,10 @@ class Snapshots:
     def drop_from(self, seq: int) -> None:
         """Forget the snapshots at or after ``seq``, in memory and in the store."""
         with self._lock:
+            for snapshot in self.kept:
+                snapshot.dropped = snapshot.seq >= seq
             self.kept = [s for s in self.kept if s.seq < seq]
+            self._stored = {s for s in self._stored if s < seq}
             self._last = min(self._last, seq - 1)
             try:
                 self.store.drop_snapshots(self.game_id, seq)
@@ -243,9 +264,11 @@ class Snapshots:
             row = self.store.load_snapshot(self.game_id, seq)
             if row is None:
                 return None
-            fingerprint_, state, entries = row
-            if fingerprint_ == self._fingerprint and events[seq - 1].seq == seq:
-                return Snapshot(seq, decode_state(json.loads(state)), decode_entries(entries, events[:seq]))
+            if row[0] == self._fingerprint and events[seq - 1].seq == seq:
+                chain, items = self._chain(seq)
+                snapshot = Snapshot(seq, decode_state(json.loads(row[1])), decode_entries(items, events[:seq]))
+                snapshot.chain = chain
+                return snapshot
             why = "folded by other code"
         except (CodecError, LogError, ValueError, TypeError, KeyError) as exc:
             why = f"unreadable ({exc})"
@@ -259,3 +282,15 @@ class Snapshots:
         except sqlite3.Error:
             pass
         return None
+
+    def _chain(self, seq: int) -> tuple[list[int], list[Any]]:
+        """The seqs of the snapshots whose entries lead up to ``seq``, and all those entries in order."""
+        chain, parts = [], []
+        while seq > 0:
+            row = self.store.load_snapshot(self.game_id, seq)
+            if row is None or row[0] != self._fingerprint:
+                raise CodecError(f"the snapshot at #{seq} its entries follow is gone")
+            chain.append(seq)
+            seq, items = read_entries(row[2], seq)
+            parts.append(items)
+        return chain, [item for items in reversed(parts) for item in items]

@@ -160,22 +160,11 @@ class Store:
             self.db.execute(_SNAPSHOTS_DDL)
             self._snapshots_ready = True
 
-    def save_snapshot(self, game_id: int, seq: int, fingerprint: str, state: str, entries: str,
-                      keep: int) -> None:
-        """Store one snapshot and forget all but the game's latest ``keep``."""
+    def save_snapshot(self, game_id: int, seq: int, fingerprint: str, state: str, entries: str) -> None:
         with self._lock:
             self._snapshot_table()
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
-                                (game_id, seq, fingerprint, state, entries))
-                self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN "
-                                "(SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT ?)",
-                                (game_id, game_id, keep))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seq, fingerprint, state, entries))
 
     def snapshot_seqs(self, game_id: int) -> list[int]:
         """The seqs of a game's stored snapshots, latest first."""

@@ -133,11 +133,11 @@ def test_a_snapshot_an_undo_did_not_drop_is_never_the_start_of_a_later_undo(tall
     stale = tally.store.load_snapshot(tally.game_id, 8)
     tally.submit("undo")                                                     # 9: undoes #7
     assert tally.store.snapshot_seqs(tally.game_id) == [4]
-    tally.store.save_snapshot(tally.game_id, 8, *stale, keep=4)              # as if never dropped
+    tally.store.save_snapshot(tally.game_id, 8, *stale)              # as if never dropped
     resumed = reopen(tally)
     assert resumed.snapshots.resumed_from == 8
     same_game(resumed)
-    resumed.store.save_snapshot(tally.game_id, 8, *stale, keep=4)
+    resumed.store.save_snapshot(tally.game_id, 8, *stale)
     score(resumed, 1)                                                        # 10, a snapshot at 10
     resumed.submit("undo")                                                   # 11: undoes #10
     assert resumed.state == {"points": {"1": 3, "2": 2}, "peeked": 0, "seen": ["X#1"]}, \
@@ -174,11 +174,28 @@ def test_a_snapshot_that_does_not_decode_is_ignored_and_deleted(tally, column, v
     same_game(resumed)
 
 
-def test_only_the_latest_few_snapshots_are_kept(tally, monkeypatch):
+def test_a_snapshot_stores_only_the_entries_since_the_one_before(tally):
+    """So that taking one costs the same late in a long game as early, and a game's snapshots
+    hold each entry once."""
     score(tally, 30)
     tally.snapshots.flush()
-    assert tally.store.snapshot_seqs(tally.game_id) == [28, 24, 20, 16]
-    assert [s.seq for s in tally.snapshots.kept] == [16, 20, 24, 28]
+    seqs = tally.store.snapshot_seqs(tally.game_id)
+    assert seqs == [28, 24, 20, 16, 12, 8, 4]
+    stored = [json.loads(tally.store.load_snapshot(tally.game_id, seq)[2]) for seq in seqs]
+    assert [s["after"] for s in stored] == [24, 20, 16, 12, 8, 4, 0]
+    assert all(len(s["entries"]) == 4 for s in stored)
+    resumed = reopen(tally)
+    assert resumed.snapshots.resumed_from == 28
+    same_game(resumed)
+
+
+def test_a_snapshot_whose_earlier_entries_are_gone_is_ignored(tally):
+    score(tally, 9)
+    tally.snapshots.flush()
+    tally.store.drop_snapshots(tally.game_id, 4, 4)
+    resumed = reopen(tally)
+    assert resumed.snapshots.resumed_from == 0
+    same_game(resumed)
 
 
 def test_the_service_keeps_a_snapshot_at_shutdown(tmp_path, monkeypatch):
