@@ -4,9 +4,10 @@ The games are real Book of Mormon "Battle" games: the simulated players of compa
 the basic game at 3 seats through the referee (every card shown to the camera, every battle
 resolved, every card taken away after it), and the benchmark takes the log's first 1,000 and
 10,000 events (a game in progress). The log is written to a fresh database, then the session
-folds it once as it would have been played, taking a snapshot every ``snapshots.EVERY`` events
-(no snapshot at shutdown: this is the restart after a power cut). Then, in the same run, medians
-over ``--runs`` runs:
+folds it once as it would have been played, taking a snapshot every ``snapshots.EVERY`` events;
+the snapshots of the last ``EVERY`` events are dropped, the worst case of a power cut just
+before the next snapshot was due (no snapshot at shutdown). Then, in the same run, medians over
+``--runs`` runs:
 
 - resume: ``Session(store, game)`` (read the log, load the latest snapshot, fold the tail), against
   ``fold(store.events(game))`` (what a restart did before snapshots);
@@ -89,6 +90,7 @@ def median_seconds(work, runs: int, setup=None) -> float:
 
 
 def measure(events: list[Any], folder: Path, runs: int) -> dict[str, Any]:
+    from . import snapshots
     from .session import Session, fold
     from .store import Event, Store
 
@@ -101,35 +103,61 @@ def measure(events: list[Any], folder: Path, runs: int) -> dict[str, Any]:
         store.db.execute("COMMIT")
     played = Session(store, game_id)   # folds the log once, snapshotting as it goes
     played.snapshots.flush()
+    # the worst case: the power went just before the next snapshot was due
+    store.drop_snapshots(game_id, len(events) - snapshots.EVERY + 1)
     latest = max(store.snapshot_seqs(game_id), default=0)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    shutil.copy(folder / "companion.db", folder / "played.db")
 
-    resumed = Session(store, game_id)
+    copies = []
+
+    def fresh_store() -> Store:  # a resume or an undo may write snapshots: each run starts from the played game
+        for session in copies:
+            session.snapshots.flush()
+            session.store.close()
+        copies.clear()
+        for name in ("run.db", "run.db-wal", "run.db-shm"):
+            (folder / name).unlink(missing_ok=True)
+        shutil.copy(folder / "played.db", folder / "run.db")
+        return Store(folder / "run.db")
+
+    resumed = Session(fresh_store(), game_id)
     assert resumed.snapshots.resumed_from == latest and resumed.derived.entries == fold(events).entries
-    resume = median_seconds(lambda _: Session(store, game_id), runs)
+    copies.append(resumed)
+    resume = median_seconds(lambda store: copies.append(Session(store, game_id)), runs, setup=fresh_store)
     resume_fold = median_seconds(lambda _: fold(store.events(game_id)), runs)
 
     undo = Event(len(events) + 1, events[-1].ts + 1, "undo", "dashboard", {})
     with_undo = [*events, undo]
-    undone = resumed.snapshots.advance(resumed.derived, undo, lambda: with_undo)
-    assert undone.entries[-1].status == "undo", "the game's latest command can be undone"
-    assert undone.entries == fold(with_undo).entries and undone.state == fold(with_undo).state
-    undo_snap = median_seconds(lambda s: s.snapshots.advance(s.derived, undo, lambda: with_undo), runs,
-                               setup=lambda: Session(store, game_id))
+    reference = fold(with_undo)
+    assert reference.entries[-1].status == "undo", "the game's latest command can be undone"
+
+    def fresh_session() -> Session:
+        copies.append(Session(fresh_store(), game_id))
+        return copies[-1]
+
+    def undo_from_snapshot(session: Session) -> None:
+        undone = session.snapshots.advance(session.derived, undo, lambda: with_undo)
+        assert undone.entries == reference.entries and undone.state == reference.state
+    undo_snap = median_seconds(undo_from_snapshot, runs, setup=fresh_session)
     undo_fold = median_seconds(lambda _: fold(with_undo), runs)
-    assert max(store.snapshot_seqs(game_id)) == latest, "the undone command came after the latest snapshot"
 
     def take(session: Session) -> None:
         session.snapshots.take(session.derived)
         session.snapshots.flush()
-    take_s = median_seconds(take, runs, setup=lambda: Session(store, game_id))
-    size = sum(len(c) for c in store.load_snapshot(game_id, latest)[1:]) if latest else 0
+    take_s = median_seconds(take, runs, setup=fresh_session)
+    fresh_store().close()
+    rows = [store.load_snapshot(game_id, seq) for seq in store.snapshot_seqs(game_id)]
+    state_kb = len(rows[0][1]) / 1024 if rows else 0
+    total_kb = sum(len(r[1]) + len(r[2]) for r in rows) / 1024
     store.close()
-    return {"events": len(events), "latest_snapshot_at": latest,
+    return {"events": len(events), "latest_snapshot_at": latest, "resume_folds_events": len(events) - latest,
             "resume_s": round(resume, 4), "resume_fold_from_start_s": round(resume_fold, 4),
             "resume_ratio": round(resume_fold / resume, 1),
             "undo_s": round(undo_snap, 4), "undo_fold_from_start_s": round(undo_fold, 4),
             "undo_ratio": round(undo_fold / undo_snap, 1),
-            "take_snapshot_s": round(take_s, 4), "snapshot_kb": round(size / 1024)}
+            "take_snapshot_s": round(take_s, 4),
+            "snapshot_state_kb": round(state_kb), "all_snapshots_kb": round(total_kb)}
 
 
 def cmd_resume(args) -> int:

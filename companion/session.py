@@ -216,7 +216,7 @@ class Session:
         from .snapshots import Snapshots  # it builds on this module's fold
 
         self.snapshots = Snapshots(store, game_id)
-        self.derived = self.snapshots.resume(store.events(game_id))
+        self.derived = self.snapshots.resume()
         self.last_table_change = clock()
 
     @classmethod
