@@ -152,6 +152,10 @@ class Snapshots:
             return fold(events)  # raises the reason
         ruleset, _ = start_ruleset(events[0])
         self._fingerprint = fingerprint(ruleset)
+        try:  # a snapshot past the end of the log cannot be of this log (a database put back by hand)
+            self.store.drop_snapshots(self.game_id, len(events) + 1)
+        except sqlite3.Error as exc:
+            log.warning("snapshots of game %s not dropped: %s", self.game_id, exc)
         stored = self._stored_seqs(len(events))
         base = next((s for s in (self._load(seq, events) for seq in stored) if s is not None), None)
         self.resumed_from = self._last = base.seq if base else 0

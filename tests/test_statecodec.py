@@ -83,7 +83,7 @@ def table_states(draw):
     return state
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(table_states())
 def test_a_typed_state_comes_back_equal(state):
     back = roundtrip(state)
@@ -94,7 +94,7 @@ def test_a_typed_state_comes_back_equal(state):
     assert all(type(c) is Card for s in back.seats.values() for c in s.hand)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.text(), json_data, max_size=6))
 def test_a_plain_dict_state_comes_back_equal(state):
     assert roundtrip(state) == state
