@@ -41,6 +41,9 @@ def register_bench(bench_sub) -> None:
     from .bench_resume import register as register_resume
 
     register_resume(bench_sub)
+    from .webserver import register_bench as register_server_bench
+
+    register_server_bench(bench_sub)
 
 
 def machine() -> str:

@@ -53,6 +53,11 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--settle", type=float, default=1.5,
                         help="seconds the table must be still, every seat having played, before a battle resolves itself")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--server", default="waitress", choices=["waitress", "werkzeug"],
+                        help="web server (default: waitress; see `companion bench server`)")
+    parser.add_argument("--name", default=None,
+                        help="the table's name on the LAN: http://NAME.local:PORT/ (default: this machine's host name)")
+    parser.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS)")
 
 
 def _open_service(args):
@@ -70,22 +75,63 @@ def _open_service(args):
         raise SystemExit(2) from None
 
 
-def _run_web(service, args) -> int:
-    from werkzeug.serving import make_server
-
+def _bind(service, args):
+    """The dashboard's server, bound now: a busy port is reported before a camera or reader starts."""
     from .app import create_app
+    from .webserver import make_server
 
-    app = create_app(service)
-    server = make_server(args.host, args.port, app, threaded=True)
-    shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"Dashboard: http://{shown}:{server.server_port}/   Table PIN: {service.pin}", flush=True)
+    try:
+        return make_server(create_app(service), args.host, args.port, args.server)
+    except OSError as exc:
+        service.stop()
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}. Is another companion "
+              f"running? Stop it, or choose another --port.", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _banner(service, server, args):
+    """Where to open the dashboard: by name (mDNS), by LAN address, and as a QR code to scan."""
+    from . import announce
+
+    local = args.host in ("0.0.0.0", "::")
+    address = announce.lan_address() if local else args.host
+    found = None
+    if local and not args.no_announce:
+        found = announce.announce(announce.table_name(args.name), server.port, address)
+    lan_url = f"http://{address}:{server.port}/"
+    print(f"Dashboard: http://localhost:{server.port}/   Table PIN: {service.pin}" if local
+          else f"Dashboard: {lan_url}   Table PIN: {service.pin}", flush=True)
+    if found is not None and found.zeroconf is not None:
+        print(f"On the LAN: {found.url}  or  {lan_url}", flush=True)
+    elif local:
+        print(f"On the LAN: {lan_url}", flush=True)
+    if local:
+        print(announce.terminal_qr(lan_url), flush=True)
+    return found
+
+
+def _run_web(service, args, server=None) -> int:
+    from . import systemd
+
+    import signal
+
+    server = server or _bind(service, args)
+    # `systemctl stop` sends SIGTERM: stop the same way as Ctrl-C, through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    announced = _banner(service, server, args)
     service.start_background()
+    systemd.notify("READY=1")
+    systemd.start_watchdog(service.heartbeat.alive, service.stopping)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        systemd.notify("STOPPING=1")
+        if announced is not None:
+            announced.close()
         service.stop()
+        server.shutdown()
     return 0
 
 
@@ -100,6 +146,7 @@ def cmd_serve(args) -> int:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     service = _open_service(args)
+    server = _bind(service, args)
     if args.source != "none":
         attach_camera(service, args.source, args.decoder)
     if readers:
@@ -108,15 +155,16 @@ def cmd_serve(args) -> int:
         from .rfid.service import attach_readers
 
         attach_readers(service, readers, PairingStore(default_path(args.data)))
-    return _run_web(service, args)
+    return _run_web(service, args, server)
 
 
 def cmd_demo(args) -> int:
     from .demo.driver import start_demo
 
     service = _open_service(args)
+    server = _bind(service, args)
     start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder)
-    return _run_web(service, args)
+    return _run_web(service, args, server)
 
 
 def cmd_replay(args) -> int:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .session import LogError, Session, open_store
+from .systemd import Heartbeat
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,12 @@ class Service:
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
         self.demo = None       # the simulated players of `companion demo`
         self.unpaired_uids: list[dict[str, Any]] = []
+        self.facts = None  # companion.doctor.Facts: where the health checks read the machine (tests fake it)
+        self._health: tuple[float, list[dict[str, str]]] | None = None
         self._lock = threading.RLock()
         self._stop = threading.Event()
+        self.stopping = self._stop  # set when the service stops: event streams end, the watchdog stops
+        self.heartbeat = Heartbeat()  # the referee loop's; systemd's watchdog pings only while it beats
         self._game_listeners: list[Callable[[Session], None]] = []
         self.session: Session | None = None
         try:
@@ -115,6 +120,7 @@ class Service:
 
     def _auto_resolve_loop(self) -> None:
         while not self._stop.wait(0.1):
+            self.heartbeat.beat()
             session = self.session
             if session is not None:
                 try:
@@ -128,7 +134,18 @@ class Service:
             "readers": self.readers.stats() if self.readers is not None else None,
             "unpaired_uids": self.unpaired_uids[-10:],
             "database": str(self.store.path),
+            "health": self.health(),
         }
+
+    def health(self) -> list[dict[str, str]]:
+        """The machine's checks (companion doctor's, without the camera), at most every 10 s: the
+        Devices page asks every second, and a check may run vcgencmd."""
+        from .doctor import machine_checks
+
+        now = time.monotonic()
+        if self._health is None or now - self._health[0] > 10:
+            self._health = (now, [c.as_dict() for c in machine_checks(self.data_dir, self.facts)])
+        return self._health[1]
 
     def stop(self) -> None:
         self._stop.set()

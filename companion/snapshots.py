@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .rules import Ruleset, State
-from .session import Derived, Entry, LogError, _apply, _rebuild, _undo_entry, _undo_target, fold, start_ruleset
+from .session import (Derived, Entry, LogError, _rebuild, _undo_entry, _undo_target, check_order, fold,
+                      start_ruleset, step)
 from .statecodec import CodecError, decode_state, encode_plain, encode_state
 from .store import Event, Store
 
@@ -150,6 +151,7 @@ class Snapshots:
     def _resume(self, events: list[Event]) -> Derived:
         if not events:
             return fold(events)  # raises the reason
+        check_order(events)
         ruleset, _ = start_ruleset(events[0])
         self._fingerprint = fingerprint(ruleset)
         try:  # a snapshot past the end of the log cannot be of this log (a database put back by hand)
@@ -174,8 +176,7 @@ class Snapshots:
         if event.kind == "undo":
             derived = self._undo(derived, event, events())
         else:
-            entry = _apply(derived.ruleset, derived.state, event)
-            derived.state = entry.__dict__.pop("new_state", derived.state)
+            entry, derived.state = step(derived.ruleset, derived.state, event)
             derived.entries.append(entry)
         if len(derived.entries) - self._last >= self.every:
             self.take(derived)
