@@ -36,7 +36,7 @@ from typing import Any, Callable
 from .rules import Ruleset, State
 from .session import (Derived, Entry, LogError, _rebuild, _undo_entry, _undo_target, check_order, fold,
                       start_ruleset, step)
-from .statecodec import CodecError, decode_state, encode_plain, encode_state
+from .statecodec import CodecError, decode_state, encode_plain, encode_state, loads
 from .store import Event, Store
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ def encode_entries(entries: list[Entry], after: int) -> str:
 
 def read_entries(text: str, seq: int) -> tuple[int, list[Any]]:
     """(the seq these entries follow, the entries) of a stored snapshot at ``seq``."""
-    data = json.loads(text)
+    data = loads(text)
     if not isinstance(data, dict) or type(data.get("after")) is not int or not isinstance(data.get("entries"), list):
         raise CodecError("not a snapshot's entries")
     after = data["after"]
@@ -283,7 +283,7 @@ class Snapshots:
                 return None
             if row[0] == self._fingerprint and events[seq - 1].seq == seq:
                 chain, items = self._chain(seq)
-                snapshot = Snapshot(seq, decode_state(json.loads(row[1])), decode_entries(items, events[:seq]))
+                snapshot = Snapshot(seq, decode_state(loads(row[1])), decode_entries(items, events[:seq]))
                 snapshot.chain = chain
                 return snapshot
             why = "folded by other code"

@@ -1,7 +1,8 @@
 """A game state to JSON data and back, exactly: what a snapshot of the game log stores.
 
-A state is either plain JSON data (a dict of str keys, lists, str, int, float, bool, None) or a
-dataclass whose fields are typed with: int, str, bool, float, None, Any (plain JSON data),
+A state is either plain data (a dict of lists, dicts, tuples, str, int, float, bool, None;
+tuples and non-string keys are tagged so that they come back as they were) or a
+dataclass whose fields are typed with: int, str, bool, float, None, Any (plain data),
 list[T], tuple[T, ...], tuple[A, B], set[T], frozenset[T], dict[K, T] with K a str, an int or a
 str/int-valued Enum (JSON object keys are strings; int and enum keys are restored), T | None,
 Literal[...], nested dataclasses and Enum subclasses. The encoder reads the type hints
@@ -18,6 +19,7 @@ import dataclasses
 import enum
 import functools
 import importlib
+import json
 import math
 import types
 import typing
@@ -69,9 +71,14 @@ def state_class(name: Any) -> type:
     return found
 
 
-# -- plain JSON data (a dict state, or a field typed Any) -----------------------------------------
+# -- plain data (a dict state, a field typed Any, an outcome's data) ------------------------------
+# JSON has no tuples and only string keys. Plain data that has them (an outcome's {1: 30, 2: 12})
+# is written as a tagged object, {TAG: "dict", "items": [[1, 30], [2, 12]]}, and read back as it was.
+TAG = "\u0000type"
+
+
 def encode_plain(value: Any, where: str = "state") -> Any:
-    """JSON data as it is, checked: a tuple or an int key would come back different, so refuse it."""
+    """Untyped data as JSON, exactly: tuples and non-string keys are tagged; other objects refused."""
     kind = type(value)
     if value is None or kind in (str, int, bool):
         return value
@@ -81,16 +88,46 @@ def encode_plain(value: Any, where: str = "state") -> Any:
         return value
     if kind is list:
         return [encode_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if kind is tuple:
+        return {TAG: "tuple", "items": [encode_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]}
     if kind is dict:
-        for key in value:
-            if type(key) is not str:
-                raise CodecError(f"{where}: key {key!r} is not a string (declare the field dict[int, ...])")
-        return {k: encode_plain(v, f"{where}.{k}") for k, v in value.items()}
-    raise CodecError(f"{where}: a {kind.__name__} is not plain JSON data (type the state as a dataclass)")
+        if all(type(k) is str for k in value) and TAG not in value:
+            return {k: encode_plain(v, f"{where}.{k}") for k, v in value.items()}
+        return {TAG: "dict", "items": [[encode_plain(k, f"{where} key"), encode_plain(v, f"{where}.{k}")]
+                                       for k, v in value.items()]}
+    raise CodecError(f"{where}: a {kind.__name__} is not plain data (type the state as a dataclass)")
+
+
+def untag(obj: dict[str, Any]) -> Any:
+    """``json.loads(text, object_hook=untag)``: the tuples and dicts ``encode_plain`` tagged, restored."""
+    tag = obj.get(TAG)
+    if tag is None:
+        return obj
+    items = obj.get("items")
+    if tag == "tuple" and isinstance(items, list):
+        return tuple(items)
+    if tag == "dict" and isinstance(items, list) and all(isinstance(i, list) and len(i) == 2 for i in items):
+        try:
+            return {k: v for k, v in items}
+        except TypeError:  # a key that cannot be one
+            raise CodecError(f"a tagged dict with a key that is not hashable: {items!r}") from None
+    raise CodecError(f"not a tagged value: {obj!r}")
+
+
+def loads(text: str) -> Any:
+    """JSON text written from ``encode_state`` or ``encode_plain``, with tagged values restored."""
+    return json.loads(text, object_hook=untag)
 
 
 def _plain_decode(value: Any) -> Any:
-    return value  # JSON data decodes to itself; json.loads made fresh objects
+    """Plain data read with ``loads`` is already as it was; read with ``json.loads``, untag it here."""
+    if isinstance(value, list):
+        return [_plain_decode(v) for v in value]
+    if isinstance(value, dict):
+        return untag({k: _plain_decode(v) for k, v in value.items()})
+    if isinstance(value, tuple):
+        return tuple(_plain_decode(v) for v in value)
+    return value
 
 
 # -- typed values -----------------------------------------------------------------------------------
@@ -232,7 +269,7 @@ def _dict_codec(key_hint: Any, value_hint: Any) -> Codec:
         if type(value) is not dict:
             raise CodecError(f"expected a dict, found {type(value).__name__}")
         out = {key_out(k): item[0](v) for k, v in value.items()}
-        if len(out) != len(value):
+        if len(out) != len(value) or TAG in out:
             raise CodecError("two keys of one dict are written the same way")
         return out
 

@@ -208,3 +208,23 @@ def test_the_service_keeps_a_snapshot_at_shutdown(tmp_path, monkeypatch):
     assert service.store.snapshot_seqs(session.game_id) == [4]
     again = Service(tmp_path)
     assert again.session.snapshots.resumed_from == 4 and again.session.state == session.state
+
+
+def test_a_game_with_a_typed_state_resumes_from_its_snapshots(tmp_path, monkeypatch):
+    """Warriors keeps a dataclass state (int seat keys, enums, nested dataclasses): a restart
+    decodes it from the snapshot to exactly the game its log folds to."""
+    from companion import rules
+    from companion.demo.protocol import play_direct
+
+    monkeypatch.setattr(companion.snapshots, "EVERY", 25)
+    demo = rules.demo_players("warriors")(2, 1)
+    players, options = demo.start()
+    session = Session.start(Store(tmp_path / "companion.db"), "warriors", players, options)
+    session.store.db.execute("PRAGMA synchronous=OFF")  # speed only
+    play_direct(demo, session)
+    resumed = reopen(session)
+    stored = json.loads(resumed.store.load_snapshot(session.game_id, resumed.snapshots.resumed_from)[1])
+    assert stored["type"] == "companion.rules.warriors.state:WarriorsState"
+    assert resumed.snapshots.resumed_from > len(session.derived.entries) - 25
+    assert resumed.derived.state == session.derived.state
+    same_game(resumed)
