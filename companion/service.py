@@ -167,3 +167,5 @@ class Service:
         for part in (self.pipeline, self.readers, self.hub):
             if part is not None:
                 part.stop()
+        if self.session is not None:
+            self.session.close()

@@ -6,7 +6,8 @@ refused (and why) or undone. It is pure and deterministic, so replaying an expor
 restarting after a power cut, gives exactly the same state.
 
 ``Session`` wraps a fold around the SQLite store: ``submit`` appends the input durably first,
-then applies it, then tells every subscriber (the dashboard's event stream).
+then applies it, then tells every subscriber (the dashboard's event stream). A restart and an
+undo start from a snapshot (snapshots.py) instead of the start of the log, to the same result.
 """
 from __future__ import annotations
 
@@ -119,13 +120,17 @@ def fold(events: Iterable[Event]) -> Derived:
             undo_entries[event.seq] = Entry(event, "refused", reason)
         else:
             undone.add(entries[target].event.seq)
-            undo_entries[event.seq] = Entry(event, "undo", outcomes=[{
-                "kind": "undo", "say": f"Undid #{entries[target].event.seq} ({entries[target].event.kind}).",
-                "terms": [], "data": {"seq": entries[target].event.seq}}])
-            # Re-derive without the undone events: simple, and always right for a game-sized log.
+            undo_entries[event.seq] = _undo_entry(event, entries[target])
+            # Re-derive without the undone events (the session starts from a snapshot instead).
             state, entries = _rebuild(ruleset, events[: index], undone, undo_entries)
         entries.append(undo_entries[event.seq])
     return Derived(ruleset, state, entries, events[0].data)
+
+
+def _undo_entry(event: Event, target: Entry) -> Entry:
+    return Entry(event, "undo", outcomes=[{
+        "kind": "undo", "say": f"Undid #{target.event.seq} ({target.event.kind}).",
+        "terms": [], "data": {"seq": target.event.seq}}])
 
 
 def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
@@ -153,11 +158,16 @@ def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
     return entry, entry.__dict__.pop("new_state", state)
 
 
-def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int],
-             undo_entries: dict[int, Entry]) -> tuple[State, list[Entry]]:
-    _, state = start_ruleset(events[0])
-    entries = [Entry(events[0])]
-    for event in events[1:]:
+def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int], undo_entries: dict[int, Entry],
+             base: tuple[State, list[Entry]] | None = None) -> tuple[State, list[Entry]]:
+    """Fold ``events`` again skipping the undone ones, from the start or from ``base``: the state
+    and entries of the first ``len(entries)`` events, folded with the same undone events."""
+    if base is None:
+        _, state = start_ruleset(events[0])
+        entries = [Entry(events[0])]
+    else:
+        state, entries = base[0], list(base[1])
+    for event in events[len(entries):]:
         if event.seq in undone:
             entries.append(Entry(event, "undone"))
         elif event.kind == "undo":
@@ -222,7 +232,10 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
         self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
-        self.derived = fold(store.events(game_id))
+        from .snapshots import Snapshots  # it builds on this module's fold
+
+        self.snapshots = Snapshots(store, game_id)
+        self.derived = self.snapshots.resume()
         self.last_table_change = clock()
 
     @classmethod
@@ -283,13 +296,8 @@ class Session:
         data = data or {}
         with self._lock:
             event = self.store.append(self.game_id, kind, data, source, self.clock())
-            if kind == "undo":
-                self.derived = fold(self.store.events(self.game_id))
-                entry = self.derived.entries[-1]
-            else:
-                entry = _apply(self.ruleset, self.state, event)
-                self.derived.state = entry.__dict__.pop("new_state", self.derived.state)
-                self.derived.entries.append(entry)
+            self.derived = self.snapshots.advance(self.derived, event, self.events)
+            entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
@@ -303,6 +311,11 @@ class Session:
             if self.clock() - self.last_table_change < settle_seconds:
                 return None
             return self.submit("resolve", {}, source="auto")
+
+    def close(self) -> None:
+        """At shutdown: a last snapshot, so the next start folds nothing."""
+        with self._lock:
+            self.snapshots.close(self.derived)
 
     # -- watching -------------------------------------------------------------------------------
     def subscribe(self) -> queue.Queue:

@@ -2,7 +2,8 @@
 
 Every input is appended and committed here *before* it takes effect, with WAL journaling and
 ``synchronous=FULL``, so an event the companion acknowledged survives a crash or a power cut.
-Nothing is ever updated or deleted: undo is an event too (see session.py).
+Events are never updated or deleted: undo is an event too (see session.py). The ``snapshots``
+table is only a cache of folded states (see snapshots.py), dropped and remade freely.
 
 A file that is not SQLite, is damaged, or is some other program's database is refused with a
 message naming the file; the companion never silently starts a new game over it.
@@ -36,6 +37,18 @@ CREATE TABLE IF NOT EXISTS events (
     data    TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+"""
+
+# Not part of _DDL: a cache the companion may drop at any time, created where it is first used.
+_SNAPSHOTS_DDL = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id     INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    entries     TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+)
 """
 
 
@@ -137,6 +150,40 @@ class Store:
         rows = self.db.execute("SELECT seq, ts, kind, source, data FROM events WHERE game_id = ? ORDER BY seq",
                                (game_id,))
         return [Event(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    # -- snapshots: a derived cache of folded states (companion/snapshots.py), never the truth ----
+    _snapshots_ready = False
+
+    def _snapshot_table(self) -> None:
+        """Made on first use, so a database from before snapshots gets the table too."""
+        if not self._snapshots_ready:
+            self.db.execute(_SNAPSHOTS_DDL)
+            self._snapshots_ready = True
+
+    def save_snapshot(self, game_id: int, seq: int, fingerprint: str, state: str, entries: str) -> None:
+        with self._lock:
+            self._snapshot_table()
+            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seq, fingerprint, state, entries))
+
+    def snapshot_seqs(self, game_id: int) -> list[int]:
+        """The seqs of a game's stored snapshots, latest first."""
+        with self._lock:
+            self._snapshot_table()
+        rows = self.db.execute("SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+        return [r[0] for r in rows]
+
+    def load_snapshot(self, game_id: int, seq: int) -> tuple[str, str, str] | None:
+        """(fingerprint, state, entries) of one stored snapshot."""
+        return self.db.execute("SELECT fingerprint, state, entries FROM snapshots WHERE game_id = ? AND seq = ?",
+                               (game_id, seq)).fetchone()
+
+    def drop_snapshots(self, game_id: int, from_seq: int = 0, to_seq: int | None = None) -> None:
+        """Forget a game's snapshots from ``from_seq`` on (up to ``to_seq`` included, if given)."""
+        with self._lock:
+            self._snapshot_table()
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ? AND seq <= ?",
+                            (game_id, from_seq, 2**62 if to_seq is None else to_seq))
 
     def close(self) -> None:
         self.db.close()
