@@ -162,7 +162,8 @@ class Store:
                                     [(game_id, e.seq, e.ts, e.kind, e.source, _encode(e.data)) for e in events])
                 self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # SQLite has already rolled back after a full disk
+                    self.db.execute("ROLLBACK")
                 raise
         self.checkpoint()
         return game_id
@@ -198,7 +199,8 @@ class Store:
                                 (game_id, seq, ts, kind, source, payload))
                 self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # SQLite has already rolled back after a full disk
+                    self.db.execute("ROLLBACK")
                 raise
         if seq % CHECKPOINT_EVERY == 0:
             self.checkpoint()
