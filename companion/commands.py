@@ -59,7 +59,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     from .bench import register_bench
     from .scan.commands import bench_subparsers
 
-    register_bench(bench_subparsers(sub))
+    bench = bench_subparsers(sub)
+    register_bench(bench)
+    requests = bench.add_parser("requests", help="malformed requests at every state-changing route: count of 5xx")
+    requests.add_argument("--requests", type=int, default=3000)
+    requests.set_defaults(func=cmd_bench_requests)
+
+
+def cmd_bench_requests(args) -> int:
+    from .webfuzz import report  # hypothesis: a test extra, so imported only here
+
+    return report(args.requests)
 
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:

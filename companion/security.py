@@ -192,6 +192,10 @@ def json_object(raw: bytes) -> dict[str, Any]:
         raise Refused(400, "the request body is not valid JSON") from None
     if not isinstance(value, dict):
         raise Refused(400, f"the request body must be a JSON object, not {_kind(value)}")
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # "\ud800": a lone surrogate, which no database or page can hold
+        raise Refused(400, "the request holds text that is not valid Unicode") from None
     if depth(value, MAX_DEPTH + 1) > MAX_DEPTH:
         raise Refused(400, f"the request nests deeper than {MAX_DEPTH} levels; no command does")
     return value
