@@ -109,10 +109,10 @@ def _bind(service, args):
     app = create_app(service, tuple(args.allow_host))
     try:
         return make_server(args.host, args.port, app, threaded=True)
-    except OSError as exc:
+    except (OSError, SystemExit):  # werkzeug has said why (e.g. "Address already in use") and exits 1
         service.stop()
-        print(f"companion: cannot listen on {args.host}:{args.port} ({exc.strerror or exc}); another program "
-              f"(perhaps another companion) uses that port: stop it, or choose another with --port", file=sys.stderr)
+        print(f"companion: cannot listen on {args.host}:{args.port}; if another program (perhaps another "
+              f"companion) uses that port, stop it, or choose another with --port", file=sys.stderr)
         raise SystemExit(2) from None
 
 
