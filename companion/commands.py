@@ -64,12 +64,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     requests = bench.add_parser("requests", help="malformed requests at every state-changing route: count of 5xx")
     requests.add_argument("--requests", type=int, default=3000)
     requests.set_defaults(func=cmd_bench_requests)
+    crash = bench.add_parser("crash", help="kill -9 `companion demo` N times: acknowledged events lost")
+    crash.add_argument("--kills", type=int, default=20)
+    crash.add_argument("--seed", type=int, default=20, help="seed of the kill moments")
+    crash.set_defaults(func=cmd_bench_crash)
 
 
 def cmd_bench_requests(args) -> int:
     from .webfuzz import report  # hypothesis: a test extra, so imported only here
 
     return report(args.requests)
+
+
+def cmd_bench_crash(args) -> int:
+    from .crashbench import cmd_bench
+
+    return cmd_bench(args)
 
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
