@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
+# Routes that only read, yet need the PIN: the camera sees what the table does not (the card in the
+# covered scan tray, Stratego pieces that face their owner) and its preview and codes name them.
+PIN_TO_READ = ("scan.camera_preview", "scan.camera_calibration")
+
 BLUEPRINTS: list[str] = [
     "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
     "companion.scan.web:bp",      # /calibration (camera preview, markers, zones)
@@ -289,4 +293,7 @@ def create_app(service, allowed_hosts: tuple[str, ...] = ()) -> Flask:
     for target in BLUEPRINTS:
         module, _, attr = target.partition(":")
         app.register_blueprint(getattr(importlib.import_module(module), attr))
+    for endpoint in PIN_TO_READ:
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = require_pin(app.view_functions[endpoint])
     return app

@@ -103,7 +103,7 @@ def check_pin(guard: PinGuard, client: str, given: str, pin: str) -> None:
         raise Refused(429, f"too many wrong PINs from this device; try again in {seconds} s",
                       {"Retry-After": str(seconds)})
     if not given:
-        raise Refused(403, "this change needs the table PIN (printed by `companion serve` at start)")
+        raise Refused(403, "this needs the table PIN (printed by `companion serve` at start)")
     if not _same_text(given, pin):
         guard.wrong(client)
         raise Refused(403, "wrong table PIN; nothing was changed")

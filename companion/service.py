@@ -154,6 +154,14 @@ class Service:
                     log.exception("auto-resolve failed")
 
     def devices(self) -> dict[str, Any]:
+        """The devices panel as everyone may see it (no hidden card, no UID naming one)."""
+        from .devices_view import public_devices
+
+        session = self.session
+        return public_devices(self.raw_devices(), session.ruleset if session is not None else None)
+
+    def raw_devices(self) -> dict[str, Any]:
+        """Everything the devices know, hidden cards and UIDs included: never sent to a browser."""
         return {
             "camera": self.pipeline.stats() if self.pipeline is not None else None,
             "readers": self.readers.stats() if self.readers is not None else None,

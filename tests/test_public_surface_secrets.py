@@ -5,6 +5,9 @@ this file). Nothing hidden may appear: no card key or RFID UID the game's refere
 public history, and for the games with hidden information their secrets by name (a Stratego rank
 that was never revealed, a Gather Together identity that was never exposed).
 
+The camera and readers report what they see on the devices panel (public: the page, /api/state,
+the stream); the test gives the service a camera and readers that see every card it was shown.
+
 Pages that do not change with play (the deck's tag sheets and catalog, the setup page) hold no
 secret of the play, even though they list every card of the deck: they are checked to be the same
 before and after the game, and not searched.
@@ -30,6 +33,34 @@ from tests.test_stratego_support import army
 NOT_CRAWLED = {"static", "core.api_stream"}  # files; the stream is read on its own below
 
 
+class Devices:
+    """A camera and readers that report what such devices would: every card shown to them, where,
+    and each tag's UID (the camera reads the covered tray; a reader knows what lies on it)."""
+
+    def __init__(self):
+        self.seen: list[dict] = []
+
+    def stop(self):
+        pass
+
+    def camera_stats(self) -> dict:
+        cards = [{"card": d["card"], "zone": d["zone"], "x_mm": 0.0, "y_mm": 0.0} for d in self.seen]
+        damaged = [{"text": d["card"], "kind": "damaged", "why": "its check character fails"} for d in self.seen[-3:]]
+        return {"state": "running", "cards": cards, "cards_tracked": len(cards), "recent_ignored": damaged}
+
+    def reader_stats(self) -> dict:
+        taps = [d for d in self.seen if "uid" in d]
+        seat = lambda d: int(d["zone"].partition(":")[2] or 0)  # noqa: E731
+        return {"readers": [{"name": "board", "state": "running", "present": {seat(d): d["uid"] for d in taps}}],
+                "seats": {seat(d): d["uid"] for d in taps}, "recent": [{"seat": seat(d), "uid": d["uid"]} for d in taps],
+                "on_readers": {seat(d): d["card"] for d in taps},
+                "refusals": [{"seat": seat(d), "card": d["card"], "reason": "not your turn"} for d in taps]}
+
+    def attach(self, service: Service) -> None:
+        service.pipeline = SimpleNamespace(stats=self.camera_stats, stop=self.stop)
+        service.readers = SimpleNamespace(stats=self.reader_stats, stop=self.stop)
+
+
 class Table:
     """A game driven through the running service: the camera's and readers' inputs as they arrive
     (``Service.table_input``), commands as the tablet sends them (POST /api/command with the PIN).
@@ -39,6 +70,8 @@ class Table:
         self.service, self.client = service, client
         self.secrets: set[str] = set()
         self.sent = 0
+        self.devices = Devices()
+        self.devices.attach(service)
 
     def submit(self, kind: str, data: dict | None = None, source: str = "dashboard"):
         data = data or {}
@@ -46,6 +79,8 @@ class Table:
         if kind in TABLE_KINDS or source != "dashboard":
             public = self.service.session.ruleset.redact(kind, dict(data))
             self.secrets |= {str(data[k]) for k in ("card", "uid") if k in data and k not in public}
+            if "card" in data:
+                self.devices.seen.append(data)
             submitted = self.service.table_input(kind, data, source)
             return SimpleNamespace(ok=submitted.ok)
         reply = self.client.post("/api/command", json={"kind": kind, "data": data},
@@ -148,17 +183,20 @@ def test_the_public_surface_shows_nothing_hidden(tmp_path, game):
     service.start_game(game, [{"seat": n, "name": NAMES[n - 1]} for n in range(1, seats + 1)], options)
     app = create_app(service)
     client = app.test_client()
+    table = Table(service, client)  # with a camera and readers that see every card shown to them
     urls = public_urls(app, game)
     before = crawl(client, urls)
     stream = client.get("/api/stream")
     first = next(stream.response).decode()  # the stream is now subscribed to the game
-    table = Table(service, client)
     forbidden, shown = play(table)
     streamed = first + read_stream(stream, table.sent)
 
     after = crawl(client, urls)
     changing = {url: page for url, page in after.items() if page != before[url]}
     assert "/api/state" in changing and "/api/history" in changing, "the crawl must see the game move"
+    assert "event: devices" in streamed and '"cards_tracked": 0' not in after["/api/devices"]
+    for url in ("/api/camera/preview.jpg", "/api/camera/calibration"):  # the camera sees the covered tray
+        assert client.get(url).status_code == 403, url
     text = "\n".join([streamed, *changing.values()])
     for secret in sorted(table.secrets) + forbidden:
         found = re.search(secret if secret.startswith(r"\b") else re.escape(secret), text)
