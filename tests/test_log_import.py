@@ -194,3 +194,15 @@ def test_a_damaged_event_stops_startup_with_words_not_a_traceback(tmp_path):
     db.close()
     with pytest.raises(SystemExit, match="event 5 of game 1 is damaged"):
         Service(data)
+
+
+def test_a_read_only_data_folder_is_said_as_such(tmp_path, monkeypatch):
+    """(Tested through os.access: the test suite may run as root, whom no folder stops.)"""
+    import os
+
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != data)
+    with pytest.raises(StoreError) as err:
+        open_store(data)
+    assert str(data) in str(err.value) and "read-only" in str(err.value) and "move it aside" not in str(err.value)
