@@ -120,3 +120,5 @@ def check_start(event: Event) -> None:
         raise LogError(f'{where}: the start event\'s \'seats\' must be a list of {{"seat": N, "name": "..."}}')
     if not isinstance(data.get("options", {}), dict):
         raise LogError(f"{where}: the start event's 'options' must be an object, not {_what(data['options'])}")
+    if not isinstance(data.get("deck", {}), dict):  # a custom deck is recorded whole, never as a path
+        raise LogError(f"{where}: the start event's 'deck' must be the deck itself (an object), not {_what(data['deck'])}")

@@ -55,6 +55,7 @@ def test_seq_counts_the_events_without_gaps_or_repeats():
     ('{"kind": "start", "data": {"game": "bom-battle", "seats": [{"seat": "one", "name": "Ann"}]}}', "'seats' must be"),
     ('{"kind": "start", "data": {"game": "bom-battle", "seats": [], "options": [1]}}', "'options' must be an object"),
     ('{"kind": "resolve"}', "must begin with a 'start' event"),
+    ('{"kind": "start", "data": {"game": "stratego", "seats": [], "deck": "/etc/passwd"}}', "'deck' must be the deck itself"),
 ])
 def test_a_bad_start_event_is_said_in_words(tmp_path, capsys, start, words):
     log = tmp_path / "game.jsonl"
