@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import logging
 import json
+import logging
 import queue
 import time
 from pathlib import Path
