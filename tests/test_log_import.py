@@ -132,6 +132,19 @@ def test_the_database_file_alone_holds_a_started_game(tmp_path):
     service.store.db.close()
 
 
+def test_the_database_file_alone_holds_all_but_the_latest_few_hundred_events(tmp_path):
+    from companion.store import CHECKPOINT_EVERY, Event
+
+    store = Store(tmp_path / "data" / "companion.db")
+    game = store.begin_game("bom-battle", [Event(1, 0.0, "start", "dashboard", {"game": "bom-battle"})])
+    for n in range(CHECKPOINT_EVERY + 10):
+        store.append(game, "resolve", {"n": n}, "auto")
+    shutil.copy(store.path, tmp_path / "companion.db")  # without its -wal, while still open
+    copied = Store(tmp_path / "companion.db")
+    assert len(copied.events(game)) >= CHECKPOINT_EVERY
+    store.close()
+
+
 def test_a_backup_is_one_consistent_file(tmp_path, capsys):
     data = tmp_path / "data"
     assert main(["import", str(BASIC), "--data", str(data)]) == 0
