@@ -12,6 +12,10 @@ or a form field); from the table's own page or another site. Every reply must be
 - when refused (anything but 200), free of any change: the game is the same game, with the same
   log (a command the referee refuses, 409, is logged by design but changes no state).
 
+Then GETs of the public routes: each page with each odd number (``inf``, ``1e308``, ``nan``...)
+in each query value, and a third as many again with odd paths (a seat token of any text) and
+texts: below 500, and nothing changes.
+
 It prints how many requests were sent, how many got each status, and how many were 5xx.
 """
 from __future__ import annotations
@@ -24,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -80,8 +85,50 @@ def fingerprint(service: Service) -> tuple:
     return (session.game_id, len(session.events()), json.dumps(session.public_view(), sort_keys=True))
 
 
+ODD_NUMBERS = ("nan", "inf", "-inf", "1e308", "-1", "0", "0x0", "١٢", "")
+QUERY_NAMES = ("game", "layout", "camera_height", "resolution", "fov", "paper", "page", "deck", "text")
+SHEET_NAMES = ("camera_height", "resolution", "fov", "paper", "page")
+PAGES = ("/tags", "/catalog", "/tags/bom-battle/card-63x88.svg", "/tags/stratego/stratego.svg", "/api/qr.svg",
+         "/api/history", "/api/state", "/api/devices")
+readable = st.one_of(
+    st.sampled_from(PAGES),
+    st.text(max_size=30).map(lambda t: f"/api/seat/{quote(t, safe='')}"),
+    st.tuples(st.text(max_size=8), st.text(max_size=8)).map(
+        lambda g: f"/tags/{quote(g[0], safe='')}/{quote(g[1], safe='')}.svg"))
+queries = st.dictionaries(st.sampled_from(QUERY_NAMES), st.text(max_size=12), max_size=4)
+
+
+def looks(client, service: Service, examples: int, tally: Tally) -> None:
+    """The public GET routes: every page with each odd number in each query value, one at a time
+    (so no other value is refused first), then ``examples`` odd paths and texts. No 5xx, and
+    nothing changes."""
+    def look(path, query):
+        reply = client.get(path, query_string=query)
+        tally.statuses[reply.status_code] += 1
+        if reply.status_code >= 500:
+            tally.failures.append(f"GET {path} {query} -> {reply.status_code}")
+
+    before = fingerprint(service)
+
+    for path in PAGES:
+        names = SHEET_NAMES if path.endswith(".svg") else QUERY_NAMES  # a sheet takes long to draw: what it reads
+        for name in names:
+            for value in ODD_NUMBERS:
+                look(path, {name: value})
+
+    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(path=readable, query=queries)
+    def random_look(path, query):
+        look(path, query)
+
+    random_look()
+    assert fingerprint(service) == before, "a GET changed the game"
+
+
 def run(examples: int, data_dir: Path, tally: Tally | None = None) -> Tally:
-    """Send ``examples`` hypothesis-made requests; return the statuses seen and any failure."""
+    """Send ``examples`` hypothesis-made requests to the state-changing routes, then the GETs of
+    ``looks``; return the statuses seen and any failure."""
     tally = tally or Tally()
     service = Service(data_dir)
     service.start_game("bom-battle", [{"seat": n, "name": name} for n, name in enumerate(("Ann", "Ben", "Cal"), 1)])
@@ -125,6 +172,7 @@ def run(examples: int, data_dir: Path, tally: Tally | None = None) -> Tally:
 
     try:
         one()
+        looks(client, service, max(examples // 3, 1), tally)
     finally:
         service.stop()
         service.store.db.close()
@@ -144,7 +192,8 @@ def report(requests: int) -> int:
         tally = run(requests, Path(tmp) / "data")
     seconds = time.perf_counter() - started
     shown = ", ".join(f"{status}: {n}" for status, n in sorted(tally.statuses.items()))
-    print(f"{tally.sent} malformed requests to every state-changing route in {seconds:.1f} s "
+    print(f"{tally.sent} malformed requests ({requests} to the state-changing routes, the rest to the "
+          f"public ones) in {seconds:.1f} s "
           f"({tally.sent / seconds:.0f}/s); statuses {shown}; 5xx: {tally.server_errors}")
     for failure in tally.failures[:10]:
         print("  5xx:", failure)

@@ -5,8 +5,8 @@ from companion.webfuzz import run
 
 
 def test_malformed_requests_get_no_5xx_and_change_nothing_when_refused(tmp_path):
-    tally = run(2000, tmp_path / "data")
-    assert tally.sent == 2000
+    tally = run(1200, tmp_path / "data")
+    assert tally.sent >= 2000
     assert tally.server_errors == 0, tally.failures[:5]
     refused = sum(n for status, n in tally.statuses.items() if 400 <= status < 500)
     assert refused > 1000 and {400, 403, 413} <= set(tally.statuses), tally.statuses
