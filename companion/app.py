@@ -73,7 +73,7 @@ def _session_or_404():
 
 @core.get("/")
 def table_page():
-    return render_template("table.html", page="table")
+    return render_template("table.html", page="table", game_scripts=game_scripts())
 
 
 @core.get("/history")
@@ -93,7 +93,7 @@ def devices_page():
 
 @core.get("/seat/<token>")
 def seat_page(token: str):
-    return render_template("seat.html", page="seat", token=token)
+    return render_template("seat.html", page="seat", token=token, game_scripts=game_scripts())
 
 
 @core.get("/api/state")
@@ -106,6 +106,26 @@ def api_state():
 @core.get("/api/history")
 def api_history():
     return jsonify({"entries": _session_or_404().history()})
+
+
+@core.get("/manifest.webmanifest")
+def manifest():
+    """The web-app manifest: "Add to Home screen" on a tablet opens the dashboard full screen."""
+    icons = [{"src": f"/static/icons/{kind}-{size}.png", "sizes": f"{size}x{size}", "type": "image/png",
+              "purpose": "maskable" if kind == "maskable" else "any"}
+             for kind in ("icon", "maskable") for size in (192, 512)]
+    body = {"name": "Table companion", "short_name": "Table", "start_url": "/", "scope": "/",
+            "display": "fullscreen", "display_override": ["fullscreen", "standalone"],
+            "orientation": "any", "background_color": "#14161b", "theme_color": "#14161b", "icons": icons}
+    return Response(json.dumps(body), mimetype="application/manifest+json")
+
+
+def game_scripts() -> list[str]:
+    """Each registered game's own renderers (web/static/games/<game>.js), where it brings one;
+    each script draws only views of its own game."""
+    from . import rules
+
+    return [f"games/{game}.js" for game in rules.available() if (WEB / "static" / "games" / f"{game}.js").exists()]
 
 
 @core.get("/api/devices")
@@ -217,7 +237,7 @@ def api_stream():
             first = {"view": session.public_view() if session else None}
             yield f"event: view\ndata: {json.dumps(first)}\n\n"
             last_devices = 0.0
-            while True:
+            while not service.stopping.is_set():  # the service is stopping: let the server close
                 if service.session is not subscribed_to:  # a new game started: follow it
                     if subscribed_to is not None and q is not None:
                         subscribed_to.unsubscribe(q)

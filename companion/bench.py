@@ -36,6 +36,12 @@ def register_bench(bench_sub) -> None:
     memory.add_argument("--minutes", type=float, default=10.0)
     memory.add_argument("--interval", type=float, default=15.0, help="seconds between samples")
     memory.set_defaults(func=cmd_memory)
+    from .webserver import register_bench as register_server_bench
+
+    register_server_bench(bench_sub)
+    from .hub.bench import register_bench as register_hub_bench
+
+    register_hub_bench(bench_sub)
 
 
 def machine() -> str:

@@ -12,6 +12,8 @@ COMMAND_MODULES = [
     "card_tags.commands",        # tags print/size, deck copy/check/import-csv/export-csv, pair ...
     "companion.scan.commands",   # scan, mat print, bench scan
     "companion.rfid.commands",   # readers list | watch | fake | sim
+    "companion.hub.server",      # hub
+    "companion.doctor",          # doctor
 ]
 
 

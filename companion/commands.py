@@ -93,11 +93,27 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
                         help="a host name (beyond IP addresses, localhost and .local names) tablets may use "
                              "to reach the dashboard; repeatable")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--hub", default=None, help="publish this table to a tournament hub's broker: mqtt://[USER:PASSWORD@]HOST:PORT")
+    parser.add_argument("--table", default=None, help="this table's name at the hub (default: --name, or the host name)")
+    parser.add_argument("--hub-ca-file", default=None, help="CA certificate of the broker's TLS certificate (mqtts://)")
+    parser.add_argument("--server", default="waitress", choices=["waitress", "werkzeug"],
+                        help="web server (default: waitress; see `companion bench server`)")
+    parser.add_argument("--name", default=None,
+                        help="the table's name on the LAN: http://NAME.local:PORT/ (default: this machine's host name)")
+    parser.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS)")
 
 
 def _open_service(args):
+    from .hub.broker import Broker, BrokerError
     from .service import Service
     from .store import StoreError
+
+    if getattr(args, "hub", None):  # a bad broker address is said before anything starts
+        try:
+            args.hub_broker = Broker.parse(args.hub, args.hub_ca_file)
+        except BrokerError as exc:
+            print(f"companion: --hub {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -111,31 +127,75 @@ def _open_service(args):
 
 
 def _bind(service, args):
-    """The dashboard's server, bound before any camera starts; a busy port is said, exit code 2."""
-    from werkzeug.serving import make_server
-
+    """The dashboard's server, bound now: a busy port is reported before a camera or reader starts."""
     from .app import create_app
+    from .webserver import make_server
 
-    app = create_app(service, tuple(args.allow_host))
     try:
-        return make_server(args.host, args.port, app, threaded=True)
-    except (OSError, SystemExit):  # werkzeug has said why (e.g. "Address already in use") and exits 1
+        return make_server(create_app(service, tuple(args.allow_host)), args.host, args.port, args.server)
+    except OSError as exc:
         service.stop()
-        print(f"companion: cannot listen on {args.host}:{args.port}; if another program (perhaps another "
-              f"companion) uses that port, stop it, or choose another with --port", file=sys.stderr)
+        print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}. Is another companion "
+              f"running? Stop it, or choose another --port.", file=sys.stderr)
         raise SystemExit(2) from None
 
 
-def _run_web(service, server) -> int:
-    shown = "localhost" if server.host in ("0.0.0.0", "::") else server.host
-    print(f"Dashboard: http://{shown}:{server.server_port}/   Table PIN: {service.pin}", flush=True)
+def _banner(service, server, args):
+    """Where to open the dashboard: by name (mDNS), by LAN address, and as a QR code to scan."""
+    from . import announce
+
+    local = args.host in ("0.0.0.0", "::")
+    address = announce.lan_address() if local else args.host
+    found = None
+    if local and not args.no_announce:
+        found = announce.announce(announce.table_name(args.name), server.port, address)
+    lan_url = f"http://{address}:{server.port}/"
+    print(f"Dashboard: http://localhost:{server.port}/   Table PIN: {service.pin}" if local
+          else f"Dashboard: {lan_url}   Table PIN: {service.pin}", flush=True)
+    if found is not None and found.zeroconf is not None:
+        print(f"On the LAN: {found.url}  or  {lan_url}", flush=True)
+    elif local:
+        print(f"On the LAN: {lan_url}", flush=True)
+    if local:
+        print(announce.terminal_qr(lan_url), flush=True)
+    return found
+
+
+def _attach_hub(service, args) -> None:
+    """Publish the table to a tournament hub's broker (companion/hub/publisher.py)."""
+    if not args.hub:
+        return
+    from .announce import table_name
+    from .hub.publisher import HubPublisher
+
+    service.hub = HubPublisher(service, args.hub_broker, table_name(args.table or args.name))
+    service.hub.start()
+    print(f"Publishing to the hub at {service.hub.broker} as table {service.hub.table!r}", flush=True)
+
+
+def _run_web(service, args, server=None) -> int:
+    from . import systemd
+
+    import signal
+
+    server = server or _bind(service, args)
+    # `systemctl stop` sends SIGTERM: stop the same way as Ctrl-C, through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    announced = _banner(service, server, args)
     service.start_background()
+    _attach_hub(service, args)
+    systemd.notify("READY=1")
+    systemd.start_watchdog(service.heartbeat.alive, service.stopping)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        systemd.notify("STOPPING=1")
+        if announced is not None:
+            announced.close()
         service.stop()
+        server.shutdown()
     return 0
 
 
@@ -159,7 +219,7 @@ def cmd_serve(args) -> int:
         from .rfid.service import attach_readers
 
         attach_readers(service, readers, PairingStore(default_path(args.data)))
-    return _run_web(service, server)
+    return _run_web(service, args, server)
 
 
 def cmd_demo(args) -> int:
@@ -168,7 +228,7 @@ def cmd_demo(args) -> int:
     service = _open_service(args)
     server = _bind(service, args)
     start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder)
-    return _run_web(service, server)
+    return _run_web(service, args, server)
 
 
 def read_log(path: Path):

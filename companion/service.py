@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from .session import LogError, Session, open_store
 from .store import Store, StoreError
+from .systemd import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +88,17 @@ class Service:
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
         self.demo = None       # the simulated players of `companion demo`
+        self.hub = None        # a companion.hub.publisher.HubPublisher when the table reports to a hub
         self.unpaired_uids: list[dict[str, Any]] = []
+        self.facts = None  # companion.doctor.Facts: where the health checks read the machine (tests fake it)
+        self._health: tuple[float, list[dict[str, str]]] | None = None
         self._lock = threading.RLock()
         self._stop = threading.Event()
+        self.stopping = self._stop  # set when the service stops: event streams end, the watchdog stops
+        self.heartbeat = Heartbeat()  # the referee loop's; systemd's watchdog pings only while it beats
         self._game_listeners: list[Callable[[Session], None]] = []
         self.session: Session | None = None
+        self._change_listeners: list[Callable[[], None]] = []
         try:
             self.session = Session.resume(self.store, clock)
         except (LogError, StoreError) as exc:
@@ -103,9 +110,19 @@ class Service:
                    deck: Any = None, source: str = "dashboard") -> Session:
         with self._lock:
             self.session = Session.start(self.store, game, seats, options, deck, source, self.clock)
+            self.session.listeners.extend(self._change_listeners)
+        for listener in list(self._change_listeners):
+            listener()
         for listener in list(self._game_listeners):
             listener(self.session)
         return self.session
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call listener() after every change to the game in play, and when a game starts. It runs
+        under the session's lock: it must only note the change (set an event), not wait."""
+        self._change_listeners.append(listener)
+        if self.session is not None:
+            self.session.listeners.append(listener)
 
     def on_new_game(self, listener: Callable[[Session], None]) -> None:
         """Call listener(session) whenever a game starts (the camera re-lays its zones)."""
@@ -146,6 +163,7 @@ class Service:
 
     def _auto_resolve_loop(self) -> None:
         while not self._stop.wait(0.1):
+            self.heartbeat.beat()
             session = self.session
             if session is not None:
                 try:
@@ -167,13 +185,25 @@ class Service:
             "readers": self.readers.stats() if self.readers is not None else None,
             "unpaired_uids": self.unpaired_uids[-10:],
             "database": str(self.store.path),
+            "health": self.health(),
+            "hub": self.hub.stats() if self.hub is not None else None,
         }
+
+    def health(self) -> list[dict[str, str]]:
+        """The machine's checks (companion doctor's, without the camera), at most every 10 s: the
+        Devices page asks every second, and a check may run vcgencmd."""
+        from .doctor import machine_checks
+
+        now = time.monotonic()
+        if self._health is None or now - self._health[0] > 10:
+            self._health = (now, [c.as_dict() for c in machine_checks(self.data_dir, self.facts)])
+        return self._health[1]
 
     def stop(self) -> None:
         self._stop.set()
         if self.demo is not None:
             self.demo.stopped.set()
-        for part in (self.pipeline, self.readers):
+        for part in (self.pipeline, self.readers, self.hub):
             if part is not None:
                 part.stop()
         self.store.checkpoint()  # shutdown is a safe point: companion.db alone holds every game

@@ -70,6 +70,16 @@ def start_ruleset(start: Event) -> tuple[Ruleset, State]:
         raise LogError(f"event {start.seq}: {exc}") from None
 
 
+def check_order(events: list[Event]) -> None:
+    """seq is an event's position in its game's log: 1, 2, 3... strictly increasing."""
+    previous = 0
+    for event in events:
+        if type(event.seq) is not int or event.seq <= previous:
+            raise LogError(f"event after #{previous}: its seq {event.seq!r} does not follow #{previous}; "
+                           f"seq numbers the log's events in order")
+        previous = event.seq
+
+
 def _undo_target(entries: list[Entry], data: dict[str, Any]) -> tuple[int | None, str]:
     """The entry index an undo takes back, or None and the reason it cannot."""
     for index in range(len(entries) - 1, -1, -1):
@@ -90,6 +100,7 @@ def fold(events: Iterable[Event]) -> Derived:
     events = list(events)
     if not events:
         raise LogError("the game log is empty")
+    check_order(events)
     ruleset, state = start_ruleset(events[0])
     entries = [Entry(events[0])]
     undone: set[int] = set()
@@ -129,6 +140,13 @@ def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
     entry = Entry(event, "applied", outcomes=[o.as_dict() for o in result.outcomes], reveals=result.reveals)
     entry.new_state = result.state  # type: ignore[attr-defined]
     return entry
+
+
+def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
+    """One event through the referee as the session takes it: what it made of the event, and the
+    state the session keeps afterwards (the old one, untouched, when the event was refused)."""
+    entry = _apply(ruleset, state, event)
+    return entry, entry.__dict__.pop("new_state", state)
 
 
 def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int],
@@ -190,6 +208,7 @@ class Session:
         self.clock = clock
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
+        self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
         self.derived = fold(store.events(game_id))
         self.last_table_change = clock()
 
@@ -286,6 +305,8 @@ class Session:
                 self._subscribers.remove(q)
 
     def _publish(self, message: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener()
         message = {**message, "view": self.public_view()}
         for q in list(self._subscribers):
             try:
@@ -305,7 +326,7 @@ def public_view(derived: Derived, game_id: int) -> dict[str, Any]:
 def public_entry(entry: Entry, ruleset: Ruleset) -> dict[str, Any]:
     """A log entry as every watcher may see it: the ruleset redacts secret cards."""
     d = entry.as_dict()
-    d["data"] = ruleset.redact(d["kind"], d["data"])
+    d["data"] = ruleset.redact(d["kind"], d["data"]) if isinstance(d["data"], dict) else {}
     if isinstance(d["data"].get("card"), str):
         d["card_name"] = ruleset.card_name(d["data"]["card"])
     return d

@@ -5,9 +5,8 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
-from werkzeug.serving import make_server
-
 from companion.app import create_app
+from companion.webserver import make_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
@@ -16,16 +15,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 @contextmanager
 def serving(service):
-    """Serve the dashboard of a service on 127.0.0.1 and a free port; yields the base URL."""
-    server = make_server("127.0.0.1", 0, create_app(service), threaded=True)
+    """Serve the dashboard of a service on 127.0.0.1 and a free port with the server `companion
+    serve` uses; yields the base URL."""
+    server = make_server(create_app(service), "127.0.0.1", 0)
     service.start_background()  # auto-resolve, as `companion serve` does
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield f"http://127.0.0.1:{server.port}"
     finally:
+        service.stop()  # first: the open event streams end, so the server can close
         server.shutdown()
-        service.stop()
 
 
 @contextmanager

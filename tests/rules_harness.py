@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from companion.rules import Action, Applied, Refusal, Ruleset, Seat
+from companion.rules import Applied, Refusal, Ruleset, Seat
+from companion.session import step
+from companion.store import Event
 
 
 class RulesTable:
@@ -20,13 +22,14 @@ class RulesTable:
     def send(self, kind: str, **data) -> Applied | Refusal:
         """Apply one event; keep the new state if it was applied. Returns Applied or Refusal."""
         self.seq += 1
-        before = copy.deepcopy(self.state)
-        result = self.rules.apply(copy.deepcopy(self.state), Action(kind, data, "test", self.seq))
-        assert isinstance(result, (Applied, Refusal)), result
-        assert self.state == before, "apply must not change the state it was given"
-        if isinstance(result, Applied):
-            self.state = result.state
+        entry, self.state = step(self.rules, self.state, Event(self.seq, 0.0, kind, "test", data))
+        assert entry.status in ("applied", "refused"), entry.status
+        assert "referee could not take" not in entry.reason, entry.reason  # a crash is a bug, not a refusal
+        if entry.status == "applied":
+            result: Applied | Refusal = Applied(self.state, tuple(_outcome(o) for o in entry.outcomes), entry.reveals)
             self.outcomes += list(result.outcomes)
+        else:
+            result = Refusal(entry.reason)
         self.last = result
         return result
 
@@ -41,5 +44,12 @@ class RulesTable:
         before = copy.deepcopy(self.state)
         result = self.send(kind, **data)
         assert isinstance(result, Refusal), f"{kind} {data} was applied: {[o.say for o in result.outcomes]}"
-        assert self.state == before
+        assert self.state == before, "the state the session keeps after a refusal must be the one before it"
         return result.reason
+
+
+def _outcome(d: dict[str, Any]):
+    """An outcome as the session recorded it, back as an Outcome (tests read .kind, .say, .data, .terms)."""
+    from companion.rules import Outcome, Term
+
+    return Outcome(d["kind"], d["say"], tuple(Term(**t) for t in d["terms"]), d["data"])

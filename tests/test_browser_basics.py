@@ -77,6 +77,11 @@ def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
         page.click("button[type=submit]")
         page.wait_for_url(url + "/")
         page.wait_for_function("document.querySelector('#game-title').textContent.includes('Stratego')")
+        # The table then tells who does what, where the pieces go, and the reveal rule chosen.
+        page.wait_for_function("document.querySelector('#prompt').textContent.includes('scan your 40 pieces')")
+        prompt = page.inner_text("#prompt")
+        assert "Ann (Red)" in prompt and "on your reader" in prompt
+        assert "the defender shows its rank only if defeated or attacked by a Scout" in prompt
     start = service.session.derived.start
     assert start["game"] == "stratego" and [s["name"] for s in start["seats"]] == ["Ann", "Ben"]
     assert start["options"]["reveal"] == "defeated_or_scout"

@@ -3,6 +3,7 @@ NEW BATTLE, action cards in the battle, the reset when no one can beat a play, E
 EXPOSE, going out with the identity card, and the hand-count question."""
 from __future__ import annotations
 
+from companion.rules.gt.state import Fight
 from tests.test_gt_battle_support import Table
 
 
@@ -52,7 +53,7 @@ def test_a_play_that_does_not_beat_is_refused_and_waits_to_be_taken_back():
     table.ok("card_gone", zone="center", card="F8#1")
     table.ok("card_gone", zone="center", card="F8#2")
     table.play("F10#1", "F10#2")
-    assert table.state["top"]["rank"] == 10
+    assert table.state.top.rank == 10
 
 
 def test_matching_the_rank_is_allowed():
@@ -98,7 +99,7 @@ def test_new_battle_resets_and_its_player_starts_with_any_fight_cards():
     assert table.turn == 4
     # or NEW BATTLE resolved alone first: its player keeps the turn
     table.play("NEWBTL#2")
-    assert table.turn == 4 and table.state["top"] is None
+    assert table.turn == 4 and table.state.top is None
     table.play("F1#1")
     assert table.top == {"seat": 4, "count": 1, "rank": 1}
 
@@ -121,7 +122,7 @@ def test_skip_and_reverse_in_the_battle():
     table.play("SKIP#1")  # Cy skips Dee
     assert table.turn == 5
     table.play("REVERSE#1")  # Eve reverses: play moves right, back to Dee
-    assert table.turn == 4 and table.state["direction"] == -1
+    assert table.turn == 4 and table.state.direction == -1
     table.play("F4#1")
     assert table.turn == 3
 
@@ -136,7 +137,7 @@ def test_when_no_one_can_beat_a_play_the_battle_resets_to_its_player():
     table.pass_(6)
     result = table.pass_(1)
     assert "reset" in table.kinds(result)
-    assert table.turn == 2 and table.state["top"] is None
+    assert table.turn == 2 and table.state.top is None
     table.play("F1#1")
     assert table.top == {"seat": 2, "count": 1, "rank": 1}
 
@@ -152,7 +153,7 @@ def test_the_reset_when_the_unbeaten_player_was_eliminated():
     assert table.turn == 4
     for seat in (4, 5, 6, 1):
         table.pass_(seat)
-    assert table.turn == 3 and table.state["top"] is None
+    assert table.turn == 3 and table.state.top is None
 
 
 def test_eliminate_then_save_played_out_of_turn():
@@ -165,11 +166,11 @@ def test_eliminate_then_save_played_out_of_turn():
     table.ok("eliminate", target=4)  # choosing the target also resolves the ELIMINATE card
     assert table.hand(3) == 10
     table.seen("SAVE#1")  # the camera cannot tell who played it
-    assert table.state["awaiting"]["what"] == "save_by"
+    assert table.state.awaiting.what == "save_by"
     assert "Who played the SAVE card" in table.rules.public_view(table.state)["prompt"]
     table.ok("save", by=6)
     assert "Fay (seat 6) plays SAVE: Dee (seat 4) stays in the game." in table.says()
-    assert table.hand(6) == 10 and not table.state["eliminated"][3]
+    assert table.hand(6) == 10 and not table.eliminated(4)
     assert table.turn == 4  # and Dee must beat the single 5
 
 
@@ -220,7 +221,7 @@ def test_a_player_out_of_fight_cards_plays_their_identity_card_next_turn_and_the
     result = table.seen("HERO#2")
     assert result.reveals
     assert "Cy (seat 3) plays their SUPERHERO card: the Superheroes save the world!" in table.says()
-    assert table.state["points"] == [1, 0, 1, 0, 1, 0]
+    assert table.points() == [1, 0, 1, 0, 1, 0]
     assert table.phase == "round_over"
 
 
@@ -241,13 +242,13 @@ def test_a_play_the_hand_count_cannot_explain_is_held_until_the_table_confirms_t
     result = table.ok("resolve")
     assert table.kinds(result) == ["count_check"]
     assert "Dee (seat 4) plays 2 card(s), but the companion counted 1 in their hand" in table.says(result)
-    assert table.state["top"]["rank"] == 5 and table.hand(4) == 1  # nothing taken yet
+    assert table.state.top.rank == 5 and table.hand(4) == 1  # nothing taken yet
     assert not table.rules.ready_to_resolve(table.state)
     assert table.rules.public_view(table.state)["count_check"]["seat"] == 4
     assert table.refused("pass", seat=4).startswith("First confirm Dee (seat 4)'s hand on the tablet")
     table.ok("confirm_count", seat=4, cards=3)  # she holds 3 more: the count was off
     assert table.top == {"seat": 4, "count": 2, "rank": 6}
-    assert table.hand(4) == 3 and table.state["count_check"] is None and table.turn == 5
+    assert table.hand(4) == 3 and table.state.count_check is None and table.turn == 5
 
 
 def test_taking_the_cards_back_drops_the_count_question():
@@ -256,10 +257,10 @@ def test_taking_the_cards_back_drops_the_count_question():
     table.seen("F6#1")
     table.seen("F6#2")
     table.ok("resolve")
-    assert table.state["count_check"]
+    assert table.state.count_check
     table.ok("card_gone", zone="center", card="F6#1")
     table.ok("card_gone", zone="center", card="F6#2")
-    assert table.state["count_check"] is None
+    assert table.state.count_check is None
     table.pass_(2)
 
 
@@ -269,9 +270,9 @@ def test_a_save_from_a_hand_counted_empty_asks_for_the_count():
     table.ok("eliminate", target=4)
     table.ok("confirm_count", seat=5, cards=0)
     result = table.ok("save", by=5)
-    assert table.kinds(result) == ["count_check"] and table.state["awaiting"]["what"] == "save"
+    assert table.kinds(result) == ["count_check"] and table.state.awaiting.what == "save"
     table.ok("confirm_count", seat=5, cards=4)
-    assert table.hand(5) == 4 and not table.state["eliminated"][3] and table.state["awaiting"] is None
+    assert table.hand(5) == 4 and not table.eliminated(4) and table.state.awaiting is None
 
 
 def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_illegal_one(tmp_path):
@@ -290,7 +291,7 @@ def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_
     now[0] = 3.0
     resolved = session.maybe_auto_resolve(settle_seconds=2.0)
     assert resolved.ok and resolved.event.source == "auto"
-    assert session.state["top"] == {"seat": 2, "count": 2, "rank": 8, "cards": ["F8#1", "F8#2"]}
+    assert session.state.top == Fight(seat=2, count=2, rank=8, cards=["F8#1", "F8#2"])
     session.submit("card_seen", {"zone": "center", "card": "F12#1"}, "camera")  # Cy: a single 12 on a pair
     now[0] = 10.0
     assert session.maybe_auto_resolve(settle_seconds=2.0) is None

@@ -33,7 +33,7 @@ def test_the_table_page_keeps_identities_and_the_phone_shows_its_own(site):
     page.fill("#pin", service.pin)
     page.click("text=Ben drew from the deck")
     page.wait_for_selector("text=Ben keeps all cards (no discard)")
-    assert service.session.state["hands"][1] == 13
+    assert service.session.state.hands[2] == 13
 
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, 1))  # Ann's phone
     page.wait_for_selector(".big-name")

@@ -10,13 +10,13 @@ def test_a_turn_is_a_draw_then_one_discard_or_none_and_play_moves_left():
     drawing a card, the player has the option to discard one card, but it is not required ... Once a
     player discards, or passes on discarding, the play moves left to the next player.\""""
     table = Table(6)
-    deck = table.state["deck"]
+    deck = table.state.deck
     table.draw(2)
-    assert table.hand(2) == 12 and table.state["deck"] == deck - 1
+    assert table.hand(2) == 12 and table.state.deck == deck - 1
     table.discard("F5#1")
     assert table.hand(2) == 11 and table.turn == 3
     table.draw(3, "discard")  # takes Ben's 5
-    assert table.hand(3) == 12 and table.state["pile"] == ["F3#1"]
+    assert table.hand(3) == 12 and table.state.pile == ["F3#1"]
     table.keep(3)
     assert table.turn == 4
     assert table.rules.public_view(table.state)["discard_top"] == {"card": "F3#1", "name": "Fight 3"}
@@ -53,7 +53,7 @@ def test_one_discard_at_most_and_the_draw_comes_first():
     assert table2.turn == 2  # the turn waits for Ben's draw
     assert "has already discarded" in table2.refused("card_seen", zone="center", card="F6#1")
     table2.draw(2, "discard")  # he took the 3 that was on top before his discard
-    assert table2.turn == 3 and table2.state["pile"] == ["F5#1"] and table2.hand(2) == 11
+    assert table2.turn == 3 and table2.state.pile == ["F5#1"] and table2.hand(2) == 11
 
 
 def test_skip_in_the_building_phase():
@@ -69,9 +69,9 @@ def test_reverse_in_the_building_phase():
     table = Table(6)
     table.building_turn(2, "F1#1")
     table.building_turn(3, "REVERSE#1")
-    assert table.turn == 2 and table.state["direction"] == -1
+    assert table.turn == 2 and table.state.direction == -1
     table.building_turn(2, "REVERSE#2")
-    assert table.turn == 3 and table.state["direction"] == 1
+    assert table.turn == 3 and table.state.direction == 1
 
 
 def test_expose_discarded_in_the_building_phase():
@@ -99,9 +99,9 @@ def test_eliminate_in_the_building_phase_and_no_save():
     table = Table(6)
     table.building_turn(2, "ELIM#1")
     table.ok("eliminate", target=3)
-    assert table.state["awaiting"]["what"] == "save"
+    assert table.state.awaiting.what == "save"
     table.ok("no_save")
-    assert table.state["eliminated"][2] and table.hand(3) == 0
+    assert table.eliminated(3) and table.hand(3) == 0
     assert table.turn == 4  # Cy is out: his turn never comes
     for seat in (4, 5, 6, 1, 2):
         table.building_turn(seat)
@@ -115,7 +115,7 @@ def test_the_save_window_closes_when_play_goes_on():
     table.ok("eliminate", target=5)
     result = table.draw(3)
     assert table.kinds(result)[0] == "eliminated"
-    assert table.state["eliminated"][4]
+    assert table.eliminated(5)
 
 
 def test_new_battle_and_save_discarded_in_the_building_phase_do_nothing():
@@ -140,10 +140,10 @@ def test_drawing_the_battle_card_starts_the_battle():
 
 def test_the_battle_card_seen_before_the_draw_tap_implies_the_deck_draw():
     table = Table(6)
-    deck = table.state["deck"]
+    deck = table.state.deck
     table.seen("BATTLE#1")
     assert table.phase == "battle" and table.turn == 2
-    assert table.hand(2) == 11 and table.state["deck"] == deck - 1
+    assert table.hand(2) == 11 and table.state.deck == deck - 1
 
 
 def test_the_battle_card_cannot_come_from_the_discard_pile():
@@ -186,7 +186,7 @@ def test_an_expose_seen_before_the_draw_tap_waits_for_both():
     table = Table(6)
     table.discard("EXPOSE#1")
     table.draw(2)
-    assert table.turn == 2 and table.state["awaiting"]["what"] == "expose"
+    assert table.turn == 2 and table.state.awaiting.what == "expose"
     assert "First: Ben (seat 2) chooses a player to expose" in table.refused("draw", seat=3, **{"from": "deck"})
     table.ok("expose", target=1)
     assert table.turn == 3
@@ -197,12 +197,12 @@ def test_a_discard_the_count_cannot_explain_is_held_until_confirmed():
     table.draw(2)
     table.ok("confirm_count", seat=2, cards=0)  # a wrong correction: Ben still has cards
     result = table.discard("F5#1")
-    assert table.kinds(result) == ["count_check"] and table.turn == 2 and table.state["pile"] == ["F3#1"]
+    assert table.kinds(result) == ["count_check"] and table.turn == 2 and table.state.pile == ["F3#1"]
     table.ok("confirm_count", seat=2, cards=10)
-    assert table.state["pile"] == ["F3#1", "F5#1"] and table.hand(2) == 10 and table.turn == 3
+    assert table.state.pile == ["F3#1", "F5#1"] and table.hand(2) == 10 and table.turn == 3
 
 
 def test_a_card_gone_without_its_card_or_zone_is_refused_not_a_crash():
     t = Table()
-    assert t.refused("card_gone", zone="center") == 'A card_gone needs "card" and "zone".'
-    assert t.refused("card_gone", card="F3#1") == 'A card_gone needs "card" and "zone".'
+    assert t.refused("card_gone", zone="center").startswith("card_gone needs 'card': 'card', 'zone'")
+    assert t.refused("card_gone", card="F3#1").startswith("card_gone needs 'zone': 'card', 'zone'")

@@ -58,8 +58,8 @@ def test_a_game_starts_with_the_deal_table_hands_and_the_battle_card_in_the_deck
     """"Step 5: Shuffle the BATTLE card into the remaining deck." 8 players get 9 cards each; the
     deck then holds the 23 undealt cards plus the BATTLE card, less the one flipped in step 6."""
     state = rules.make("gt-battle").setup([Seat(n, f"P{n}") for n in range(1, 9)], {})
-    assert state["hands"] == [9] * 8
-    assert state["deck"] == 23 + 1
+    assert state.hands == {n: 9 for n in range(1, 9)}
+    assert state.deck == 23 + 1
 
 
 @pytest.mark.parametrize("players", [3, 11])

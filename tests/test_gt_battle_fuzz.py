@@ -5,6 +5,7 @@ Inputs are drawn mostly as a table would send them (the current player, real car
 as nonsense (seats that do not exist, cards of no deck, commands of no game)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from functools import lru_cache
@@ -55,10 +56,10 @@ def test_any_sequence_of_inputs_keeps_the_game_sound(data):
     if start == "battle":
         table.start_battle(2)
     for _ in range(data.draw(st.integers(0, 50))):
-        kind, payload = data.draw(events(table.state["turn"] or 1))
+        kind, payload = data.draw(events(table.state.turn or 1))
         table.send(kind, **payload)  # asserts Applied or Refusal, and that the given state was not touched
         state = table.state
-        assert all(n >= 0 for n in state["hands"])
-        assert state["turn"] is None or not state["eliminated"][state["turn"] - 1]
-        json.dumps(state)  # still plain JSON
+        assert all(n >= 0 for n in state.hands.values())
+        assert state.turn is None or not state.eliminated[state.turn]
+        json.dumps(dataclasses.asdict(state))  # still plain data
         assert IDENTITY_KEY.search(json.dumps(table.rules.public_view(state))) is None

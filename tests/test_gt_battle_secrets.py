@@ -66,7 +66,7 @@ def test_no_unexposed_identity_reaches_the_browser(tmp_path):
         about = outcome["data"].get("seat")
         if about in (1, 2, 3, 4, 6):
             assert not re.search("SUPERHERO|VILLAIN|superhero|villain", json.dumps(outcome)), outcome
-    assert any(o["kind"] == "expose" and o["data"] == {"seat": 5, "team": "superhero"} for o in outcomes)
+    assert any(o["kind"] == "expose" and o["data"] == {"seat": 5, "team": "superhero", "by": 2} for o in outcomes)
 
 
 def test_the_public_stream_does_not_depend_on_unexposed_identities(tmp_path):
@@ -75,7 +75,7 @@ def test_the_public_stream_does_not_depend_on_unexposed_identities(tmp_path):
     two, watch_two = start(tmp_path, "two")
     a_round_so_far(one, "HVHVHV")
     a_round_so_far(two, "VHHVHV")
-    assert one.state["identity"][0] != two.state["identity"][0]
+    assert one.state.identity[1] != two.state.identity[1]
     assert published(one, watch_one) == published(two, watch_two)
 
 
@@ -104,7 +104,7 @@ def test_undo_takes_back_a_pass_and_the_expose_is_marked_as_revealing(tmp_path):
     session, _ = start(tmp_path, "a")
     a_round_so_far(session, "HVHVHV")
     assert session.submit("undo", {}).ok  # Dee's pass can be taken back
-    assert session.state["turn"] == 4
+    assert session.state.turn == 4
     entries = [e for e in session.history() if e["kind"] == "expose"]
     assert entries[0]["reveals"]
 

@@ -16,7 +16,7 @@ def test_six_players_are_dealt_three_superheroes_and_three_villains():
     assert "this card would make one team too large" in reason
     table.ok("card_seen", zone="reader:5", card="VILLAIN#2", hidden=True)
     table.ok("card_seen", zone="reader:6", card="VILLAIN#3", hidden=True)
-    assert [i["team"] for i in table.state["identity"]] == ["superhero"] * 3 + ["villain"] * 3
+    assert [table.state.identity[s].team for s in range(1, 7)] == ["superhero"] * 3 + ["villain"] * 3
 
 
 def test_odd_tables_accept_either_team_one_larger():
@@ -34,9 +34,9 @@ def test_the_tray_serves_players_in_turn_from_the_left_of_the_dealer():
     table = Table(4, teams=None, flip=None, first_dealer=2)
     assert table.rules.public_view(table.state)["identities_missing"] == [3, 4, 1, 2]
     table.ok("card_seen", zone="tray", card="VILLAIN#1", hidden=True)
-    assert table.state["identity"][2]["card"] == "VILLAIN#1"
+    assert table.state.identity[3].card == "VILLAIN#1"
     table.ok("card_seen", zone="tray", card="HERO#1", hidden=True, seat=1)
-    assert table.state["identity"][0]["card"] == "HERO#1"
+    assert table.state.identity[1].card == "HERO#1"
     assert table.rules.public_view(table.state)["identities_missing"] == [4, 2]
 
 
@@ -60,7 +60,7 @@ def test_play_begins_once_every_identity_is_shown_and_the_first_discard_flipped(
     table.deal_identities("HVHV")
     assert table.phase == "building"
     assert table.turn == 2  # "The player left of the dealer is first to play."
-    assert table.state["step"]["top"] == "F9#1"
+    assert table.state.step.top == "F9#1"
 
 
 def test_only_one_card_is_flipped_and_identities_are_not_in_the_deck():
@@ -76,7 +76,7 @@ def test_battle_card_flipped_first():
     table = Table(6, flip="BATTLE#1")
     assert table.phase == "battle"
     assert table.turn == 2
-    assert table.state["top"] is None
+    assert table.state.top is None
     table.play("F6#1")
     assert table.top == {"seat": 2, "count": 1, "rank": 6}
 
@@ -85,7 +85,7 @@ def test_expose_flipped_first():
     """"An EXPOSE card is the first card flipped over from the deck? The dealer chooses a player to
     expose his/her Identity card.\""""
     table = Table(6, flip="EXPOSE#1")
-    assert table.state["awaiting"]["what"] == "expose" and table.state["awaiting"]["by"] == 1
+    assert table.state.awaiting.what == "expose" and table.state.awaiting.by == 1
     assert "Ann (seat 1) chooses a player to expose" in table.refused("draw", seat=2, **{"from": "deck"})
     result = table.ok("expose", target=4)
     assert isinstance(result, Applied) and result.reveals
@@ -120,7 +120,7 @@ def test_new_battle_eliminate_or_save_flipped_first_may_be_drawn_by_the_player_l
         table = Table(6, flip=flipped)
         table.draw(2, "discard")
         assert table.hand(2) == 12
-        assert table.state["pile"] == []
+        assert table.state.pile == []
 
 
 def test_the_first_card_option_lapses_after_the_first_turn():

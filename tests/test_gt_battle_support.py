@@ -78,20 +78,27 @@ class Table(RulesTable):
     # -- reading --------------------------------------------------------------------------------
     @property
     def turn(self) -> int | None:
-        return self.state["turn"]
+        return self.state.turn
 
     @property
     def phase(self) -> str:
-        return self.state["phase"]
+        return self.state.phase
 
     @property
     def top(self) -> dict | None:
         """The fight cards to beat: seat, count and rank."""
-        top = self.state["top"]
-        return None if top is None else {k: top[k] for k in ("seat", "count", "rank")}
+        top = self.state.top
+        return None if top is None else {"seat": top.seat, "count": top.count, "rank": top.rank}
 
     def hand(self, seat: int) -> int:
-        return self.state["hands"][seat - 1]
+        return self.state.hands[seat]
+
+    def points(self) -> list[int]:
+        """Every seat's points, in seat order."""
+        return [self.state.points[s] for s in self.state.seat_numbers()]
+
+    def eliminated(self, seat: int) -> bool:
+        return self.state.eliminated[seat]
 
     def says(self, result=None) -> str:
         result = result or self.last

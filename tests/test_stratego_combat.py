@@ -17,7 +17,7 @@ from tests.test_stratego_support import Table, key, refused
 # The classic table, typed by hand from the classic rules (not computed from the referee's code).
 # Rows: the attacker; columns: the defender, in the order below.
 # A = the attacker wins (the defender is removed), D = the defender wins (the attacker is removed),
-# T = equal ranks (a tie, whose result is a variant).
+# T = equal ranks (a tie, whose result is a variant, except a Spy attacking a Spy: see ``expected``).
 DEFENDERS = ["10", "9", "8", "7", "6", "5", "4", "3", "2", "S", "B", "F"]
 CLASSIC = {
     #      10 9 8 7 6 5 4 3 2 S B F
@@ -38,7 +38,6 @@ SPY_ANYTHING_ROW = "A A A A A A A A A A D A"
 VARIANTS = {
     "ties": ["both_removed", "attacker_wins"],
     "spy_attack": ["marshal_only", "anything_but_bombs"],
-    "spy_vs_spy": ["tie", "attacker_wins"],
     "reveal": ["both", "defeated_or_scout"],
 }
 
@@ -48,8 +47,8 @@ def expected(attacker: str, defender: str, options: dict) -> str:
     row = SPY_ANYTHING_ROW if attacker == "S" and options["spy_attack"] == "anything_but_bombs" else CLASSIC[attacker]
     cell = row.split()[DEFENDERS.index(defender)]
     if cell == "T":
-        spy_wins = attacker == "S" and options["spy_vs_spy"] == "attacker_wins"
-        cell = "A" if options["ties"] == "attacker_wins" or spy_wins else "B"
+        # Both editions: "...a Spy Vs. Spy match up, in which case the attacking Spy wins".
+        cell = "A" if options["ties"] == "attacker_wins" or attacker == "S" else "B"
     return {"A": "attacker", "D": "defender", "B": "both"}[cell]
 
 
@@ -127,22 +126,40 @@ def test_spy_defeats_anything_on_attack_except_bombs_variant():
     assert not table.alive("RS#1") and table.alive("BB#1")
 
 
-def test_spy_attacking_spy_is_a_tie_by_default():
-    """Classic ties: "in the event of a tie both pieces are defeated"; a Spy against a Spy is equal ranks."""
+def test_attacking_spy_defeats_a_spy_in_both_editions():
+    """Both editions agree, so it is no option: "In the event of a tie, both pieces are removed, with
+    the only exception being a Spy Vs. Spy match up, in which case the attacking Spy wins." and "in
+    the event of a tie both pieces are defeated unless a spy attacks another spy–in which case, the
+    attacking spy would win." Under the classic tie rule too; every other tie still removes both."""
     table = Table()
-    assert fight(table, "S", "S")["winner"] == "both"
-
-
-def test_spy_attacking_spy_attacker_wins_variant():
-    """"both pieces are defeated unless a spy attacks another spy–in which case, the attacking spy
-    would win." (option spy_vs_spy=attacker_wins)"""
-    table = Table(spy_vs_spy="attacker_wins")
     combat = fight(table, "S", "S")
     assert combat["winner"] == "attacker"
     assert table.alive("RS#1") and not table.alive("BS#1")
-    # Other ties still remove both.
+    assert {"label": "rule", "value": "with the only exception being a Spy Vs. Spy match up, in which case the "
+            "attacking Spy wins.", "detail": ""} in combat["terms"]
+    assert combat["say"] == "Red's Spy (S) attacked Blue's Spy (S) and won; the defender is removed."
     table.move("blue")
     assert fight(table, "7", "7")["winner"] == "both"
+
+
+@pytest.mark.parametrize("recorded", ["tie", "attacker_wins"])
+def test_old_logs_with_the_retired_spy_vs_spy_option_still_start(recorded):
+    """Earlier versions recorded spy_vs_spy in the start event; such a log still replays, and the
+    rulebook decides the Spy Vs. Spy match up whatever it recorded."""
+    import json
+
+    from companion.session import fold, from_jsonl
+    from tests.test_stratego_support import army
+
+    lines = [{"kind": "start", "data": {"game": "stratego", "seats": [{"seat": 1, "name": "Ann"},
+             {"seat": 2, "name": "Ben"}], "options": {"spy_vs_spy": recorded}}}]
+    lines += [{"kind": "card_seen", "data": {"zone": f"seat:{seat}", "card": c}}
+              for seat, colour in ((1, "red"), (2, "blue")) for c in army(colour)]
+    lines += [{"kind": "card_seen", "data": {"zone": "tray", "card": c}} for c in ("RS#1", "BS#1")]
+    derived = fold(from_jsonl("".join(json.dumps({"seq": n, **line}) + "\n" for n, line in enumerate(lines, 1))))
+    assert [e.status for e in derived.entries[1:]] == ["applied"] * 82
+    assert derived.entries[-1].outcomes[0]["data"]["winner"] == "attacker"
+    assert "spy_vs_spy" not in derived.ruleset.public_view(derived.state)["options"]
 
 
 def test_bomb_defeats_every_attacker_but_the_miner_and_stays():
@@ -215,7 +232,7 @@ def test_bomb_and_flag_cannot_attack():
     for rank in ("B", "F"):
         reason = refused(table.scan("tray", key("red", rank)))
         assert "never moves, so it cannot attack" in reason
-    assert table.state["pending"] is None
+    assert table.state.pending is None
 
 
 # -- the whole table, every variant ---------------------------------------------------------------

@@ -3,6 +3,7 @@ move-and-attack, and bad input (refused with a reason, state unchanged)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_army_is_checked_when_its_fortieth_piece_is_scanned():
     assert table.public()["standings"][0]["scanned"] == 39
     result = table.scan("reader:1", red[-1])
     assert [o.kind for o in result.outcomes] == ["army_checked"]
-    assert table.state["phase"] == "setup"  # Blue has not scanned yet
+    assert table.state.phase == "setup"  # Blue has not scanned yet
     for card in army("blue"):
         result = table.scan("seat:2", card)
     assert [o.kind for o in result.outcomes] == ["army_checked", "play_starts"]
@@ -65,7 +66,7 @@ def test_setup_refuses_the_tray_and_play_commands():
     table = Table(armies=False)
     before = copy.deepcopy(table.state)
     assert "not in the scan tray" in unchanged(table, table.scan("tray", "R6#1"), before)
-    assert "not both checked" in unchanged(table, table.move("red"), before)
+    assert "in its setup phase (move belongs to play)" in unchanged(table, table.move("red"), before)
 
 
 def test_red_seat_option_gives_red_to_seat_two():
@@ -78,8 +79,8 @@ def test_red_seat_option_gives_red_to_seat_two():
 def test_unknown_tag_is_refused():
     table = Table()
     before = copy.deepcopy(table.state)
-    assert "not a copy 6" in unchanged(table, table.scan("tray", "R3#6"), before)
-    assert "not a piece of this set" in unchanged(table, table.scan("tray", "R11#1"), before)
+    assert "the deck has 5 copies of Miner (R3#1 to R3#5)" in unchanged(table, table.scan("tray", "R3#6"), before)
+    assert "not a card of this Stratego deck" in unchanged(table, table.scan("tray", "R11#1"), before)
 
 
 # -- turns ----------------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ def test_cancel_calls_off_a_scanned_attack_without_revealing():
     table.scan("tray", "R9#1")
     result = table.send("cancel", seat=1)
     assert isinstance(result, Applied) and not result.reveals
-    assert table.state["pending"] is None and table.public()["turn_colour"] == "red"
+    assert table.state.pending is None and table.public()["turn_colour"] == "red"
     before = copy.deepcopy(table.state)
     assert "no combat to cancel" in unchanged(table, table.send("cancel"), before)
 
@@ -192,8 +193,8 @@ def test_flag_captured_ends_the_game_and_refuses_further_input():
     table = Table()
     table.attack("R2#1", "BF#1")
     before = copy.deepcopy(table.state)
-    assert unchanged(table, table.move("blue"), before) == "the game is over"
-    assert unchanged(table, table.scan("tray", "B9#1"), before) == "the game is over"
+    assert unchanged(table, table.move("blue"), before) == "The game is over."
+    assert unchanged(table, table.scan("tray", "B9#1"), before) == "The game is over."
 
 
 def test_side_with_only_bombs_and_flag_forfeits():
@@ -219,9 +220,9 @@ def test_when_a_tie_leaves_neither_side_a_mover_the_side_to_move_forfeits():
     table = Table()
     state = table.state
     # A long game in one step: every other movable piece is already off the board.
-    for card, piece in state["pieces"].items():
-        if piece["rank"] not in ("B", "F") and card not in ("R2#1", "B2#1"):
-            piece.update(alive=False, captured_in=0)
+    for card, piece in state.pieces.items():
+        if piece.rank not in ("B", "F") and card not in ("R2#1", "B2#1"):
+            piece.alive, piece.captured_in = False, 0
     table.attack("R2#1", "B2#1")
     assert table.public()["winner"] == 1
 
@@ -317,10 +318,24 @@ def test_bomb_or_flag_as_attacker_is_refused():
 
 
 def test_same_piece_scanned_twice_is_refused():
+    """The attacker taken out of the tray and shown again is not its own defender."""
+    table = Table()
+    table.scan("tray", "R9#1")
+    table.send("card_gone", zone="tray", card="R9#1")
+    before = copy.deepcopy(table.state)
+    assert "already scanned as the attacker" in unchanged(table, table.scan("tray", "R9#1"), before)
+    assert "already scanned as the attacker" in unchanged(table, table.scan("reader:1", "R9#1"), before)
+
+
+def test_a_piece_reported_again_where_it_lies_is_one_sighting():
+    """The camera reporting the attacker twice in the tray (no card_gone between) is the same piece
+    seen once: nothing changes, and the defender's scan still decides the combat."""
     table = Table()
     table.scan("tray", "R9#1")
     before = copy.deepcopy(table.state)
-    assert "already scanned as the attacker" in unchanged(table, table.scan("tray", "R9#1"), before)
+    result = table.scan("tray", "R9#1")
+    assert isinstance(result, Applied) and result.outcomes == () and table.state == before
+    assert table.scan("tray", "B8#1").outcomes[0].kind == "combat"
 
 
 def test_a_second_friendly_piece_is_not_a_defender():
@@ -352,18 +367,21 @@ def test_resolve_is_refused():
 def test_unknown_command_and_bad_seat_are_refused():
     table = Table()
     before = copy.deepcopy(table.state)
-    assert "no command 'shuffle'" in unchanged(table, table.send("shuffle"), before)
-    assert "needs the seat" in unchanged(table, table.send("move", seat=3), before)
+    assert "no input 'shuffle'" in unchanged(table, table.send("shuffle"), before)
+    assert "needs a seat of this table (1-2), not 3" in unchanged(table, table.send("move", seat=3), before)
     assert "names no seat" in unchanged(table, table.scan("reader:7", "R9#1"), before)
     assert "not in zone 'center'" in unchanged(table, table.scan("center", "R9#1"), before)
 
 
 def test_card_gone_changes_nothing():
+    """A piece leaving the tray changes nothing in the game (only where the table saw it lie)."""
     table = Table()
     table.scan("tray", "R9#1")
     before = copy.deepcopy(table.state)
     result = table.send("card_gone", zone="tray", card="R9#1")
-    assert isinstance(result, Applied) and result.outcomes == () and table.state == before
+    assert isinstance(result, Applied) and result.outcomes == ()
+    assert dataclasses.replace(table.state, lying=before.lying) == before
+    assert table.state.lying["R9#1"] == ["seat:1"]
 
 
 # -- a whole game from its log --------------------------------------------------------------------
@@ -396,6 +414,6 @@ def test_a_whole_game_replays_from_its_jsonl_log():
                        "Red's Scout (2) captured Blue's Flag (F)!"]
     assert [r["reason"] for r in report["refused"]] == [
         "that piece never moves, so it cannot attack ('There are also seven non-moving pieces')",
-        "the game is over"]
+        "The game is over."]
     assert [(s["colour"], s["lost"]) for s in report["standings"]] == [("red", 1), ("blue", 1)]
     assert fold(from_jsonl(text)).state == derived.state

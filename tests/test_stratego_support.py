@@ -30,7 +30,7 @@ class Table(RulesTable):
             self.scan_armies()
 
     def seat(self, colour: str) -> int:
-        return next(s["seat"] for s in self.state["seats"] if s["colour"] == colour)
+        return self.state.seat_of(colour)
 
     def scan(self, zone: str, card: str):
         return self.send("card_seen", zone=zone, card=card)
@@ -40,20 +40,26 @@ class Table(RulesTable):
             for card in army(colour):
                 result = self.scan(f"seat:{self.seat(colour)}", card)
                 assert isinstance(result, Applied), result
-        assert self.state["phase"] == "play"
+        assert self.state.phase == "play"
 
     def attack(self, attacker: str, defender: str, zone: str = "tray"):
-        """Scan a combat; returns the result of the defender's scan (or the attacker's refusal)."""
+        """Scan a combat; returns the result of the defender's scan (or the attacker's refusal).
+        Both pieces then leave the tray, as the camera reports when they go back on the board (a
+        piece seen again where it already lies is the same sighting, not a new scan)."""
         first = self.scan(zone, attacker)
         if isinstance(first, Refusal):
             return first
-        return self.scan(zone, defender)
+        result = self.scan(zone, defender)
+        for card in (attacker, defender):
+            self.send("card_gone", zone=zone, card=card)
+        self.last = result
+        return result
 
     def move(self, colour: str):
         return self.send("move", seat=self.seat(colour))
 
     def alive(self, card: str) -> bool:
-        return self.state["pieces"][card]["alive"]
+        return self.state.pieces[card].alive
 
     def public(self):
         return self.rules.public_view(self.state)

@@ -1,47 +1,85 @@
-"""One module per game; this registry maps a game id to its ruleset class."""
+"""The games the companion referees: one package per game, one line each in ``GAMES``.
+
+A game's package (``companion/rules/<game>/``) exposes ``GAME``, its ``Game`` subclass (see
+contract.py), and may expose ``DEMO``, the simulated players of ``companion demo --game <id>``.
+Everything else that differs between games (the camera zones, the tablet's buttons and prompt,
+the catalog, the setup form's options) is found from ``GAME`` through this registry.
+"""
 from __future__ import annotations
 
 import importlib
 import importlib.util
+from types import ModuleType
 from typing import Any
 
 from card_tags import catalog as catalogs
 
 from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
 
-# game id -> "module:Class". Imported lazily so one game's module cannot break another's.
-RULESETS = {
+# game id -> its package (or "module:Class" for a referee not yet moved into its package).
+# Imported lazily, so one game's module cannot break another's.
+GAMES: dict[str, str] = {
     "bom-battle": "companion.rules.bom_battle:BomBattle",
-    "stratego": "companion.rules.stratego:Stratego",
-    "gt-battle": "companion.rules.gt_battle:GatherTogetherBattle",
-    "warriors": "companion.rules.warriors:Warriors",
-    "battlecards-pacific": "companion.rules.battlecards:BattlecardsPacific",
+    "stratego": "companion.rules.stratego",
+    "gt-battle": "companion.rules.gt",
+    "warriors": "companion.rules.warriors",
+    "battlecards-pacific": "companion.rules.battlecards",
 }
+RULESETS = GAMES  # the name this table had before the contract
+
+
+def register(game: str, target: str) -> None:
+    """Add a game (its package, or "module:Class") to the registry: the one line a new game needs
+    (tests use it for a toy game)."""
+    GAMES[game] = target
+
+
+def _module_name(game: str) -> str:
+    return GAMES[game].partition(":")[0]
 
 
 def available() -> list[str]:
-    """Game ids whose ruleset module is present."""
+    """Game ids whose referee is present."""
     found = []
-    for game, target in RULESETS.items():
-        module = target.split(":")[0]
-        if importlib.util.find_spec(module) is not None:
-            found.append(game)
+    for game in GAMES:
+        try:
+            if importlib.util.find_spec(_module_name(game)) is not None:
+                found.append(game)
+        except ModuleNotFoundError:  # a parent package that is not there
+            continue
     return found
 
 
-def ruleset_class(game: str) -> type[Ruleset]:
-    target = RULESETS.get(game)
-    if target is None:
-        raise SetupError(f"unknown game {game!r}; games are {sorted(RULESETS)}")
-    module, _, name = target.partition(":")
+def _module(game: str) -> ModuleType:
+    if game not in GAMES:
+        raise SetupError(f"unknown game {game!r}; games are {sorted(GAMES)}")
     try:
-        return getattr(importlib.import_module(module), name)
+        return importlib.import_module(_module_name(game))
     except ModuleNotFoundError:
         raise SetupError(f"the {game} referee is not part of this version of the companion") from None
 
 
+def ruleset_class(game: str) -> type[Ruleset]:
+    module = _module(game)
+    _, _, name = GAMES[game].partition(":")
+    cls = getattr(module, name or "GAME", None)
+    if cls is None:
+        raise SetupError(f"the {game} referee is not part of this version of the companion")
+    return cls
+
+
+game_class = ruleset_class
+
+
+def demo_players(game: str) -> Any:
+    """The game's simulated players (its package's ``DEMO``), or None if it brings none."""
+    return getattr(_module(game), "DEMO", None)
+
+
 def load_catalog(game: str, deck: Any = None):
     """The game's catalog (reference deck, custom deck path, or recorded data), checked."""
+    if game in available():
+        return ruleset_class(game).load_catalog(deck)
     try:
         return catalogs.load_game(game, deck)
     except catalogs.CatalogError as exc:
@@ -50,8 +88,18 @@ def load_catalog(game: str, deck: Any = None):
 
 def make(game: str, deck: Any = None) -> Ruleset:
     """A ready ruleset for a game, with its catalog loaded and checked against the rules."""
-    return ruleset_class(game)(load_catalog(game, deck))
+    cls = ruleset_class(game)
+    return cls(cls.load_catalog(deck))
 
 
-__all__ = ["Action", "Applied", "Option", "Outcome", "Refusal", "Ruleset", "Seat", "SetupError", "State",
-           "Term", "available", "load_catalog", "make", "ruleset_class"]
+def zones(game: str) -> tuple[str, ...]:
+    """The camera zone kinds a game reads (``seat`` always; ``tray``, ``center``...)."""
+    try:
+        return tuple(ruleset_class(game).zones)
+    except SetupError:
+        return ("seat",)
+
+
+__all__ = ["Action", "Applied", "GAMES", "Option", "Outcome", "Refusal", "Ruleset", "Seat", "SetupError", "State",
+           "Term", "available", "demo_players", "game_class", "load_catalog", "make", "register", "ruleset_class",
+           "zones"]

@@ -75,9 +75,10 @@ class Outcome:
     """
 
     kind: str
-    say: str
+    say: str = ""  # filled by the game's view layer (contract games leave it empty)
     terms: tuple[Term, ...] = ()
     data: dict[str, Any] = field(default_factory=dict)
+    reveals: bool = False  # it showed a seat something hidden: undo never crosses it
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "say": self.say, "terms": [t.as_dict() for t in self.terms],
@@ -114,10 +115,15 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None  # None: a bool if default is bool, else free int
+    label: str = ""  # the setup form's words for it ("Spy's Trivia"); the name is for the log
+    choice_labels: tuple[str, ...] = ()  # words for each choice, in the order of ``choices``
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "default": self.default, "help": self.help,
-                "choices": list(self.choices) if self.choices is not None else None}
+                "choices": list(self.choices) if self.choices is not None else None,
+                "label": self.label or self.name.replace("_", " ").capitalize(),
+                "choice_labels": list(self.choice_labels) or
+                ([str(c) for c in self.choices] if self.choices is not None else None)}
 
 
 class Ruleset:
@@ -131,6 +137,17 @@ class Ruleset:
     options: ClassVar[tuple[Option, ...]] = ()
     zones: ClassVar[tuple[str, ...]] = ("seat",)  # zone kinds this game reads (see scan.zones)
     uses_resolve: ClassVar[bool] = True  # False where plays resolve themselves (a Stratego combat)
+
+    @classmethod
+    def load_catalog(cls, deck: Any = None) -> Catalog:
+        """The game's deck: the reference deck, a custom deck's path, or a deck recorded in a log.
+        A game whose cards are not in card_tags (a test's toy game) overrides this."""
+        from card_tags import catalog as catalogs
+
+        try:
+            return catalogs.load_game(cls.game, deck)
+        except catalogs.CatalogError as exc:
+            raise SetupError(str(exc)) from None
 
     def __init__(self, catalog: Catalog):
         problems = self.check_catalog(catalog)

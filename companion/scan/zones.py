@@ -35,14 +35,6 @@ SIDE_MM = MARKER_INSET_MM + MARKER_MM + 10.0   # keep zones clear of the marker 
 CENTER_BAND_MM = 124.0   # one row of cards with their slot gaps
 TRAY_MM = (110.0, 300.0)
 
-# The shared zones each game uses besides the seats' areas (the rulesets' docs say why).
-GAME_EXTRAS: dict[str, tuple[str, ...]] = {
-    "bom-battle": ("tray",),  # Spy's Trivia reads the card being guessed in the tray
-    "warriors": (),
-    "gt-battle": ("center", "tray"),  # plays land on the shared pile; identities may be shown in the tray
-    "stratego": ("tray",),         # the two pieces in a battle are shown on the scan tray
-    "battlecards-pacific": (),
-}
 MAX_SEATS = 10
 
 
@@ -81,10 +73,16 @@ class ZoneMap:
         self.seats = seats
 
     @classmethod
-    def for_game(cls, game: str, seats: int, mat_mm=MAT_MM) -> "ZoneMap":
+    def for_game(cls, game: str, seats: int, mat_mm=MAT_MM, kinds: tuple[str, ...] | None = None) -> "ZoneMap":
+        """The mat laid out for a game: a zone per seat, plus the zone kinds the game declares
+        (``tray``, ``center``), taken from the game registry unless ``kinds`` is given."""
         if not 1 <= int(seats) <= MAX_SEATS:
             raise ValueError(f"a table has 1 to {MAX_SEATS} seats, not {seats}")
-        extras = GAME_EXTRAS.get(game, ())
+        if kinds is None:
+            from companion.rules import zones as declared_zones  # the registry's data, not its rules
+
+            kinds = declared_zones(game)
+        extras = tuple(kinds)
         w, h = mat_mm
         left, right = SIDE_MM, w - SIDE_MM
         zones: list[Zone] = []

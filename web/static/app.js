@@ -46,15 +46,86 @@ async function post(path, body) {
 
 const command = (kind, data = {}) => post("/api/command", { kind, data });
 
-function stream(handlers) {
-  const source = new EventSource("/api/stream");
-  for (const [name, fn] of Object.entries(handlers)) {
-    source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
-  }
-  source.onerror = () => { document.body.classList.add("offline"); };
-  source.onopen = () => { document.body.classList.remove("offline"); };
-  return source;
+// The event stream, kept open through Wi-Fi drops: the browser's EventSource retries a dropped
+// connection by itself; one the server refused (an error page, a restart in progress) is opened
+// again here with a growing delay. While it is down the page says so; once it is back the view is
+// read afresh, so no result is missed.
+function stream(handlers, onReconnect) {
+  let source = null;
+  let delay = 1000;
+  let wasDown = false;
+  const connection = $("#connection");
+  const down = () => {
+    wasDown = true;
+    connection.hidden = false;
+    document.body.classList.add("offline");
+  };
+  const open = () => {
+    source = new EventSource("/api/stream");
+    for (const [name, fn] of Object.entries(handlers)) {
+      source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+    }
+    source.onopen = () => {
+      delay = 1000;
+      connection.hidden = true;
+      document.body.classList.remove("offline");
+      if (wasDown && onReconnect) onReconnect();
+      wasDown = false;
+    };
+    source.onerror = () => {
+      down();
+      if (source.readyState === EventSource.CLOSED) {  // the browser gave up: try again ourselves
+        source.close();
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 15000);
+      }
+    };
+  };
+  open();
+  return { close: () => source && source.close() };
 }
+
+// -- keeping the tablet awake -----------------------------------------------------------------
+// While a game runs the screen stays on: the Screen Wake Lock API where the browser offers it
+// (https or localhost), re-taken whenever the page becomes visible again (the browser drops it
+// when the tab is hidden). Over plain http on the LAN browsers withhold it; there a muted,
+// looping one-pixel video started by the first tap keeps most tablets awake.
+const keepAwake = {
+  wanted: false,
+  lock: null,
+  video: null,
+  async want(on) {
+    this.wanted = on;
+    document.body.dataset.wakeLock = on ? "wanted" : "off";
+    if (on) await this.acquire(); else await this.release();
+  },
+  async acquire() {
+    if (!this.wanted || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator) {
+      try {
+        if (!this.lock || this.lock.released) this.lock = await navigator.wakeLock.request("screen");
+        document.body.dataset.wakeLock = "on";
+        return;
+      } catch (_) { /* refused (battery saver, no permission): fall back to the video */ }
+    }
+    this.playVideo();
+  },
+  playVideo() {
+    if (!this.video) {
+      this.video = el("video", { muted: "", loop: "", playsinline: "", src: "/static/keep-awake.webm", class: "keep-awake" });
+      this.video.muted = true;
+      document.body.append(this.video);
+    }
+    this.video.play().then(() => { document.body.dataset.wakeLock = "video"; })
+      .catch(() => document.addEventListener("click", () => this.wanted && this.playVideo(), { once: true }));
+  },
+  async release() {
+    if (this.lock && !this.lock.released) await this.lock.release();
+    this.lock = null;
+    if (this.video) this.video.pause();
+  },
+};
+document.addEventListener("visibilitychange", () => keepAwake.acquire());
 
 // -- rendering pieces shared by the games ------------------------------------------------------
 function cardBox(card) {
@@ -150,12 +221,19 @@ function actionButton(action) {
 }
 
 function tablePage() {
+  const show = (view) => {
+    renderTable(view);
+    keepAwake.want(Boolean(view && !view.over));  // the screen stays on while a game runs
+  };
   stream({
     view: (msg) => {
-      renderTable(msg.view);
+      show(msg.view);
       const entry = msg.entry;
       if (entry && entry.status === "refused" && entry.source !== "dashboard") notice(`Not accepted: ${entry.reason}`);
     },
+  }, async () => {  // back after a drop: read the view afresh, whatever was missed meanwhile
+    const reply = await (await fetch("/api/state")).json();
+    show(reply.view !== undefined ? reply.view : reply);
   });
   $("#resolve").addEventListener("click", async () => {
     const reply = await command("resolve");
@@ -197,7 +275,7 @@ async function historyPage() {
       el("td", {}, e.status === "refused" ? `refused: ${e.reason}` : e.status === "undone" ? "undone" :
         (e.outcomes || []).map((o) => o.say).join(" ") || e.status))));
   };
-  stream({ view: refresh });
+  stream({ view: refresh }, refresh);
   $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
   $("#export").addEventListener("click", exportLog);
 }
@@ -281,6 +359,9 @@ function renderDevices(d) {
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));
   $("#database").replaceChildren(...dl({ file: d.database }));
+  // The Pi's health in words (companion doctor's checks): a warning first, big, when it throttles.
+  $("#health").replaceChildren(...(d.health || []).map((c) =>
+    el("div", { class: `check ${c.status}`, "data-check": c.name }, el("b", { text: `${c.name}: ` }), c.says)));
 }
 
 function devicesPage() {
@@ -304,6 +385,7 @@ function renderSeatView(view) {
     parts.push(el("section", { class: "panel" }, el("h2", { text: title.replaceAll("_", " ") }), list));
   }
   box.replaceChildren(...parts);
+  for (const render of companion.seatRenderers) render(view);
 }
 
 function seatPage() {
@@ -315,12 +397,12 @@ function seatPage() {
     renderSeatView(reply.view);
   };
   refresh();
-  stream({ view: refresh });
+  stream({ view: refresh }, refresh);
 }
 
-// Game-specific scripts (web/static/<game>.js) add renderers here: each is called with the view
-// after the common table is drawn, and may fill #extra or decorate the seats.
-const companion = { el, command, notice, post, renderers: [] };
+// Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the
+// view after the common table (or seat page) is drawn, and draws only its own game's views.
+const companion = { el, command, notice, post, renderers: [], seatRenderers: [] };
 window.companion = companion;
 
 const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };

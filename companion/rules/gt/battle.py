@@ -2,101 +2,92 @@
 beats the play on top), action cards played on a turn, NEW BATTLE, and going out with the
 identity card.
 
-Cards the camera sees land on the pile gather in ``state["pending"]`` (the play being put down);
-the session sends ``resolve`` once the table is still. A play the hand count cannot explain is
-held for ``confirm_count`` (counts.py). Passing, SKIP, REVERSE and the reset when nobody beats a
-play are turn order (turns.py).
+Cards the camera sees land on the pile gather in ``state.pending`` (the play being put down); the
+session sends ``resolve`` once the table is still. A play the hand count cannot explain is held
+for ``confirm_count`` (counts.py). Passing, SKIP, REVERSE and the reset when nobody beats a play
+are turn order (turns.py).
 """
 from __future__ import annotations
 
 from card_tags.catalog import Card
 
-from ..base import State, Term
+from ..contract import Refused
 from . import action_cards, counts, plays, scoring, seats, turns
 from .cards import Deck
-from .plays import describe
-from .report import Refuse, Report
+from .report import Report
 from .rulebook import RULE
+from .state import BattleState, Fight, Held, Pending, Phase
 
 
-def added_to_play(deck: Deck, state: State, key: str, card: Card, data: dict, report: Report) -> None:
+def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict, report: Report) -> None:
     """A card joins the current player's pending play; ``resolve`` makes it final."""
-    seat = turns.player_of(deck, state, data)
+    seat = turns.player_of(state, data)
     if card.kind == "battle":
-        raise Refuse("There is one BATTLE card and it is already on the pile.")
-    cards = (state["pending"]["cards"] if state["pending"] else []) + [key]
-    problem = plays.composition_problem(deck, cards)
+        raise Refused("There is one BATTLE card and it is already on the pile.")
+    cards = state.pending.cards if state.pending else []
+    if key in cards:
+        return  # one physical card is one card of the play, however often it is reported
+    problem = plays.composition_problem(deck, cards + [key])
     if problem:
-        raise Refuse(problem)
-    state["pending"] = {"seat": seat, "cards": cards}
+        raise Refused(problem)
+    state.pending = Pending(seat=seat, cards=cards + [key])
 
 
-def on_resolve(deck: Deck, state: State, data: dict, report: Report) -> None:
+def on_resolve(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``resolve``: the pending play becomes final, if it beats the top and the hand count allows it."""
-    pending = state["pending"]
-    if state["phase"] != "battle" or not pending:
-        raise Refuse("Nothing to resolve: no play is waiting on the centre pile.")
+    pending = state.pending
+    if not pending:
+        raise Refused("Nothing to resolve: no play is waiting on the centre pile.")
     problem = plays.play_problem(deck, state, pending)
     if problem:
-        raise Refuse(problem)
-    seat, count = pending["seat"], len(pending["cards"])
-    if state["hands"][seat - 1] < count:
-        counts.hold_for_count(state, seat, count, {"kind": "resolve", "data": {}}, report)
+        raise Refused(problem)
+    if state.hands[pending.seat] < len(pending.cards):
+        counts.hold_for_count(state, pending.seat, len(pending.cards), Held(kind="resolve"), report)
         return
     _commit_play(deck, state, report)
 
 
-def resolve_chosen_card(deck: Deck, state: State, what: str, report: Report) -> None:
+def resolve_chosen_card(deck: Deck, state: BattleState, what: str, report: Report) -> None:
     """A target chosen on the tablet before the session resolved the card: resolve it now."""
-    pending = state["pending"]
-    if state["awaiting"] is None and pending and len(pending["cards"]) == 1 \
-            and deck.card(pending["cards"][0]).get("action") == what:
+    pending = state.pending
+    if state.awaiting is None and pending and len(pending.cards) == 1 and deck.action(pending.cards[0]) == what:
         on_resolve(deck, state, {}, report)
-        if state["count_check"]:
-            raise Refuse(f"First confirm the hand count: {counts.question(state, state['count_check'])}")
+        if state.count_check:
+            raise Refused(f"First confirm the hand count: how many cards does "
+                          f"{seats.name(state, state.count_check.seat)} hold in hand now?")
 
 
-def _commit_play(deck: Deck, state: State, report: Report) -> None:
-    pending = state["pending"]
-    seat, keys = pending["seat"], pending["cards"]
+def _commit_play(deck: Deck, state: BattleState, report: Report) -> None:
+    seat, keys = state.pending.seat, state.pending.cards
     cards = [deck.card(k) for k in keys]
-    state["pending"] = None
-    state["hands"][seat - 1] -= len(keys)
-    state["pile"].extend(keys)
-    who = seats.name(state, seat)
+    state.pending = None
+    state.hands[seat] -= len(keys)
+    state.pile.extend(keys)
     if any(c.get("action") == "new_battle" for c in cards):
-        state.update(top=None, passed=[])
-        report.say("new_battle", f"{who} plays NEW BATTLE: \"the player of this card resets the battle, and gets "
-                                 f"to start a new battle with any fight card(s).\"", seat=seat)
-    fights = [c for c in cards if c.kind == "fight"]
+        state.top, state.passed = None, []
+        report.tell("new_battle", seat=seat)
+    fights = [k for k, c in zip(keys, cards) if c.kind == "fight"]
     if fights:
-        _fight_played(state, seat, [k for k, c in zip(keys, cards) if c.kind == "fight"], fights[0]["rank"], report)
+        _fight_played(deck, state, seat, fights, report)
     elif cards[0].kind == "action" and cards[0]["action"] != "new_battle":
-        _action_played(deck, state, seat, cards[0], report)
+        _action_played(deck, state, seat, keys[0], report)
 
 
-def _fight_played(state: State, seat: int, keys: list[str], rank: int, report: Report) -> None:
-    previous, count = state["top"], len(keys)
-    state.update(top={"seat": seat, "count": count, "rank": rank, "cards": keys}, passed=[])
-    play, who = describe(count, rank), seats.name(state, seat)
-    if previous:
-        beaten = describe(previous["count"], previous["rank"])
-        terms = (Term("play", play, f"{count} card(s) of rank {rank}"),
-                 Term("to beat", beaten, "count first, then rank"))
-        report.say("play", f"{who} plays {play}, beating {beaten}.", terms, seat=seat, count=count, rank=rank)
-    else:
-        report.say("play", f"{who} starts the battle with {play}.", seat=seat, count=count, rank=rank)
-    if state["hands"][seat - 1] == 0:
-        report.say("last_card", f"{who} has no cards left: {RULE['identity']}", seat=seat)
+def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str], report: Report) -> None:
+    previous, count, rank = state.top, len(keys), deck.card(keys[0])["rank"]
+    state.top, state.passed = Fight(seat=seat, count=count, rank=rank, cards=keys), []
+    beaten = {"beaten_count": previous.count, "beaten_rank": previous.rank} if previous else {}
+    report.tell("play", seat=seat, count=count, rank=rank, **beaten)
+    if state.hands[seat] == 0:
+        report.tell("last_card", seat=seat)
     turns.advance(state, report)
 
 
-def _action_played(deck: Deck, state: State, seat: int, card: Card, report: Report) -> None:
+def _action_played(deck: Deck, state: BattleState, seat: int, key: str, report: Report) -> None:
     """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
-    state["passed"].append(seat)
-    what = card["action"]
-    report.say("action", f"{seats.name(state, seat)} plays {card.name}. {RULE['action_in_battle']}", seat=seat,
-               action=what)
+    state.passed.append(seat)
+    what = deck.action(key)
+    report.tell("action", seat=seat, action=what, card=key)
     if what == "reverse":
         turns.reverse(state, report)
     if what == "expose":
@@ -105,22 +96,20 @@ def _action_played(deck: Deck, state: State, seat: int, card: Card, report: Repo
         action_cards.ask_eliminate(deck, state, seat, "advance", report)
     else:
         if what == "save":
-            report.say("no_effect", "No player is being eliminated, so SAVE has no effect.")
+            report.tell("no_effect", reason="nobody_eliminated")
         turns.advance(state, report, skip=what == "skip")
 
 
-def identity_played(deck: Deck, state: State, key: str, data: dict, report: Report) -> None:
+def identity_played(deck: Deck, state: BattleState, key: str, data: dict, report: Report) -> None:
     """A player goes out with their identity card: their team wins the round (scoring.py)."""
-    if state["phase"] != "battle":
-        raise Refuse(f"Identity cards are played in the battle phase: {RULE['identity']}")
-    seat = turns.player_of(deck, state, data)
-    if state["pending"]:
-        raise Refuse("An identity card is played on its own, on a turn of its own; take back the other cards first.")
-    if state["identity"][seat - 1]["card"] != key:
-        raise Refuse(f"That is not the identity card {seats.name(state, seat)} showed at the start of the round; "
-                     f"each player plays their own identity card.")
-    left = state["hands"][seat - 1]
-    if left:
-        report.say("note", f"The companion counted {left} card(s) still in {seats.name(state, seat)}'s hand: they "
-                           f"go out with them, so they must all be action cards ({RULE['identity']}).", seat=seat)
+    if state.phase != Phase.BATTLE:
+        raise Refused(f"Identity cards are played in the battle phase: {RULE['identity']}")
+    seat = turns.player_of(state, data)
+    if state.pending:
+        raise Refused("An identity card is played on its own, on a turn of its own; take back the other cards first.")
+    if state.identity[seat].card != key:
+        raise Refused(f"That is not the identity card {seats.name(state, seat)} showed at the start of the round; "
+                      f"each player plays their own identity card.")
+    if state.hands[seat]:
+        report.tell("cards_left", seat=seat, cards=state.hands[seat])
     scoring.win_round(state, seat, report)

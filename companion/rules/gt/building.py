@@ -9,95 +9,93 @@ from __future__ import annotations
 
 from card_tags.catalog import Card
 
-from ..base import State
+from ..contract import Refused
 from . import action_cards, counts, seats, turns
-from .cards import Deck
-from .prompt import not_now
-from .report import Refuse, Report
+from .cards import Deck, lifted
+from .report import Report
 from .rulebook import RULE
+from .state import BattleState, Held
 
 
-def on_draw(deck: Deck, state: State, data: dict, report: Report) -> None:
+def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``draw {"seat": N, "from": "deck" | "discard"}``: the draw that opens a building turn."""
-    seat = seats.data_seat(state, data, "seat")
-    if state["phase"] != "building":
-        raise Refuse(not_now(deck, state, "Drawing happens in the building phase"))
-    turns.check_turn(deck, state, seat)
-    step = state["step"]
-    if step["drew"]:
-        raise Refuse(f"{seats.name(state, seat)} has already drawn this turn; next they discard one card or pass.")
-    source = data.get("from")
+    seat = data["seat"]
+    turns.check_turn(state, seat)
+    step = state.step
+    if step.drew:
+        raise Refused(f"{seats.name(state, seat)} has already drawn this turn; next they discard one card or pass.")
+    source = data["from"]
     if source == "discard":
         _take_top_discard(deck, state, seat, report)
     elif source == "deck":
-        state["deck"] = max(0, state["deck"] - 1)
-        report.say("draw", f"{seats.name(state, seat)} draws from the deck.", seat=seat)
+        state.deck = max(0, state.deck - 1)
+        report.tell("draw", seat=seat, source="deck")
     else:
-        raise Refuse(f"A draw comes \"from\": \"deck\" or \"discard\", not {source!r}. {RULE['draw_or_take']}")
-    state["hands"][seat - 1] += 1
-    state["may_take_flipped"] = False
-    step["drew"] = source
+        raise Refused(f"A draw comes \"from\": \"deck\" or \"discard\", not {source!r}. {RULE['draw_or_take']}")
+    state.hands[seat] += 1
+    state.may_take_flipped = False
+    step.drew = source
     turns.maybe_finish_turn(deck, state, report)
 
 
-def _take_top_discard(deck: Deck, state: State, seat: int, report: Report) -> None:
-    top = state["step"]["top"]
+def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report) -> None:
+    top = state.step.top
     if top is None:
-        raise Refuse("The discard pile is empty: draw from the deck.")
+        raise Refused("The discard pile is empty: draw from the deck.")
     card = deck.card(top)
-    flipped_exception = state["may_take_flipped"] and top == state["flipped"]
+    flipped_exception = state.may_take_flipped and top == state.flipped
     if card.kind == "action" and not flipped_exception:
-        raise Refuse(f"The top discard is {card.name}, an action card: {RULE['no_action_from_discard']} "
-                     f"Draw from the deck instead.")
-    state["pile"].remove(top)
-    state["visible"].pop(top, None)
-    report.say("draw", f"{seats.name(state, seat)} takes the top discard, {card.name}.", seat=seat, card=top)
+        raise Refused(f"The top discard is {card.name}, an action card: {RULE['no_action_from_discard']} "
+                      f"Draw from the deck instead.")
+    state.pile.remove(top)
+    lifted(state, top, "center")  # in a hand now: seen on the pile again, it is a new discard
+    report.tell("draw", seat=seat, source="discard", card=top)
 
 
-def discarded(deck: Deck, state: State, key: str, card: Card, data: dict, report: Report) -> None:
+def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict, report: Report) -> None:
     """A new card on the centre pile in the building phase: the player's discard (or the BATTLE card)."""
-    seat = turns.player_of(deck, state, data)
-    step = state["step"]
+    seat = turns.player_of(state, data)
+    step = state.step
     if card.kind == "battle":
         _battle_card_drawn(state, seat, key, report)
         return
-    if step["discard"] or step["passed"]:
-        raise Refuse(f"{RULE['discard_one']} {seats.name(state, seat)} has already "
-                     f"{'discarded this turn' if step['discard'] else 'passed on discarding'}: take that card back.")
-    if state["hands"][seat - 1] < 1:
-        counts.hold_for_count(state, seat, 1, {"kind": "card_seen", "data": {**data, "card": key}}, report)
+    if step.discard or step.passed:
+        raise Refused(f"{RULE['discard_one']} {seats.name(state, seat)} has already "
+                      f"{'discarded this turn' if step.discard else 'passed on discarding'}: take that card back.")
+    if state.hands[seat] < 1:
+        counts.hold_for_count(state, seat, 1, Held(kind="card_seen", card=key, zone="center", seat=data.get("seat")),
+                              report)
         return
-    state["hands"][seat - 1] -= 1
-    state["pile"].append(key)
-    step["discard"] = key
-    report.say("discard", f"{seats.name(state, seat)} discards {card.name}.", seat=seat, card=key)
-    _discard_effect(deck, state, seat, card, report)
+    state.hands[seat] -= 1
+    state.pile.append(key)
+    step.discard = key
+    report.tell("discard", seat=seat, card=key)
+    _discard_effect(deck, state, seat, key, report)
     turns.maybe_finish_turn(deck, state, report)
 
 
-def _discard_effect(deck: Deck, state: State, seat: int, card: Card, report: Report) -> None:
+def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str, report: Report) -> None:
     """EXPOSE and ELIMINATE ask for their choice; SKIP and REVERSE act when the turn ends (turns.py)."""
-    what = card.get("action")
+    what = deck.action(key)
     if what == "expose":
         action_cards.ask_expose(deck, state, seat, "finish_turn", report)
     elif what == "eliminate":
         action_cards.ask_eliminate(deck, state, seat, "finish_turn", report)
     elif what in ("new_battle", "save"):
-        report.say("no_effect", f"{card.name} has no effect when discarded in the building phase.")
+        report.tell("no_effect", reason="building", card=key)
 
 
-def _battle_card_drawn(state: State, seat: int, key: str, report: Report) -> None:
+def _battle_card_drawn(state: BattleState, seat: int, key: str, report: Report) -> None:
     """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
-    step = state["step"]
-    if step["drew"] == "discard" or step["discard"] or step["passed"]:
-        raise Refuse(f"The BATTLE card comes from the deck, but {seats.name(state, seat)} has already "
-                     f"{'taken the top discard' if step['drew'] == 'discard' else 'finished drawing and discarding'} "
-                     f"this turn. If the draw was entered wrongly, undo it first.")
-    if step["drew"] is None:  # the camera saw it before the tablet's tap: the deck draw is implied
-        state["deck"] = max(0, state["deck"] - 1)
-        state["hands"][seat - 1] += 1
-    state["hands"][seat - 1] -= 1
-    state["pile"].append(key)
-    report.say("battle_begins", f"{seats.name(state, seat)} draws the BATTLE card: the battle begins, and they "
-                                f"start it by playing fight card(s).", seat=seat)
+    step = state.step
+    if step.drew == "discard" or step.discard or step.passed:
+        raise Refused(f"The BATTLE card comes from the deck, but {seats.name(state, seat)} has already "
+                      f"{'taken the top discard' if step.drew == 'discard' else 'finished drawing and discarding'} "
+                      f"this turn. If the draw was entered wrongly, undo it first.")
+    if step.drew is None:  # the camera saw it before the tablet's tap: the deck draw is implied
+        state.deck = max(0, state.deck - 1)
+        state.hands[seat] += 1
+    state.hands[seat] -= 1
+    state.pile.append(key)
+    report.tell("battle_begins", seat=seat)
     turns.start_battle(state, seat)

@@ -1,81 +1,71 @@
-"""The tablet's buttons: the ruleset's ``actions(state)``, the inputs that make sense right now.
+"""The tablet's buttons in words: a label for each offer the contract found (inputs tried through
+``apply``), and offers of one input that differ only in the value chosen shown as one picker.
 
-Each button is an input the dashboard sends through ``apply`` like any other; a ``choose`` asks
-for one value first (a target seat, a hand count). Only what the camera cannot see needs a button:
-draws, passes, choices, hand counts, a new round and the tie-break's draws.
+Only what the camera cannot see needs a button: draws, passes, choices, hand counts, a new round
+and the tie-break's draws.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import State
-from . import seats
+from ..contract import Offer
 from .cards import Deck
+from .state import BattleState, Phase
+
+# The field a picker chooses, per input: the rest of the data is the same for every choice.
+PICKED = {"expose": "target", "eliminate": "target", "save": "by", "confirm_count": "cards", "tiebreak_draw": "card"}
 
 
-def offer(deck: Deck, state: State) -> list[dict[str, Any]]:
-    """The commands that make sense now; the dashboard shows them as buttons and pickers."""
-    if state["over"]:
-        return []
-    check, asked, phase = state["count_check"], state["awaiting"], state["phase"]
-    if check:
-        return [_pick(f"{seats.short(state, check['seat'])} holds this many cards now", "confirm_count",
-                      {"seat": check["seat"]}, "cards", [(n, str(n)) for n in range(0, 31)])]
-    if asked:
-        return _answers(state, asked)
-    if phase == "building":
-        return _building(deck, state)
-    if phase == "battle" and not state["pending"]:
-        turn = state["turn"]
-        return [{"label": f"{seats.short(state, turn)} passes", "kind": "pass", "data": {"seat": turn}}]
-    if phase == "round_over":
-        return [{"label": "New round (cards shuffled and dealt)", "kind": "new_round", "data": {}}]
-    if phase == "tiebreak":
-        tie = state["tiebreak"]
-        return [_pick(f"{seats.short(state, s)} drew", "tiebreak_draw", {"seat": s}, "card",
-                      [("save", "SAVE"), ("eliminate", "ELIMINATE")])
-                for s in tie["players"] if all(d["seat"] != s for d in tie["drawn"])]
-    return []
+def actions(offers: list[Offer], state: BattleState, deck: Deck) -> list[dict[str, Any]]:
+    """The buttons and pickers, in the order of the input table."""
+    shown: list[dict[str, Any]] = []
+    pickers: dict[tuple, dict[str, Any]] = {}
+    for offer in offers:
+        field = PICKED.get(offer.kind)
+        if field is None:
+            shown.append({"label": label(offer, state, deck), "kind": offer.kind, "data": offer.data,
+                          **({"confirm": True} if offer.confirm else {})})
+            continue
+        rest = {k: v for k, v in offer.data.items() if k != field}
+        key = (offer.kind, tuple(sorted(rest.items())))
+        if key not in pickers:
+            pickers[key] = {"label": _picker(offer.kind, rest, state), "kind": offer.kind, "data": rest,
+                            "choose": {"field": field, "options": []}}
+            shown.append(pickers[key])
+        value = offer.data[field]
+        pickers[key]["choose"]["options"].append({"value": value, "label": _choice(field, value, state)})
+    return shown
 
 
-def _answers(state: State, asked: dict) -> list[dict[str, Any]]:
-    """The choice an EXPOSE, an ELIMINATE or a SAVE waits on."""
-    everyone = range(1, len(state["seats"]) + 1)
-    by = seats.short(state, asked["by"])
-    if asked["what"] == "expose":
-        targets = [s for s in everyone if s != asked["by"] and not state["exposed"][s - 1]]
-        return [_pick(f"{by} exposes", "expose", {}, "target", _seat_options(state, targets))]
-    if asked["what"] == "eliminate":
-        targets = [s for s in everyone if s != asked["by"] and not state["eliminated"][s - 1]]
-        return [_pick(f"{by} eliminates", "eliminate", {}, "target", _seat_options(state, targets))]
-    savers = _seat_options(state, [s for s in everyone if not state["eliminated"][s - 1]])
-    buttons = [_pick("SAVE played by", "save", {}, "by", savers)]
-    if asked["what"] == "save":
-        buttons.append({"label": "No save", "kind": "no_save", "data": {}})
-    return buttons
+def label(offer: Offer, state: BattleState, deck: Deck) -> str:
+    """One offer's words, the choice included ("Ben exposes Cy")."""
+    field = PICKED.get(offer.kind)
+    if field:
+        rest = {k: v for k, v in offer.data.items() if k != field}
+        return f"{_picker(offer.kind, rest, state)} {_choice(field, offer.data[field], state)}"
+    if offer.kind == "draw":
+        who = state.name(offer.data["seat"])
+        if offer.data["from"] == "deck":
+            return f"{who} drew from the deck"
+        return f"{who} took the top discard ({deck.name(state.step.top)})"
+    if offer.kind == "pass":
+        keeps = state.phase == Phase.BUILDING
+        return f"{state.name(offer.data['seat'])} {'keeps all cards (no discard)' if keeps else 'passes'}"
+    return {"no_save": "No save", "new_round": "New round (cards shuffled and dealt)"}.get(
+        offer.kind, offer.kind.replace("_", " "))
 
 
-def _building(deck: Deck, state: State) -> list[dict[str, Any]]:
-    """A building turn: the draw (the camera cannot see it), then keeping all cards."""
-    turn, step = state["turn"], state["step"]
-    who = seats.short(state, turn)
-    if step["drew"] is None:
-        buttons = [{"label": f"{who} drew from the deck", "kind": "draw", "data": {"seat": turn, "from": "deck"}}]
-        top = step["top"]
-        if top and (deck.card(top).kind != "action" or (state["may_take_flipped"] and top == state["flipped"])):
-            buttons.append({"label": f"{who} took the top discard ({deck.card(top).name})", "kind": "draw",
-                            "data": {"seat": turn, "from": "discard"}})
-        return buttons
-    if not step["discard"]:
-        return [{"label": f"{who} keeps all cards (no discard)", "kind": "pass", "data": {"seat": turn}}]
-    return []
+def _picker(kind: str, rest: dict[str, Any], state: BattleState) -> str:
+    if kind in ("expose", "eliminate"):
+        return f"{state.name(state.awaiting.by)} {kind}s"
+    if kind == "save":
+        return "SAVE played by"
+    if kind == "confirm_count":
+        return f"{state.name(rest['seat'])} holds this many cards now"
+    return f"{state.name(rest['seat'])} drew"
 
 
-def _pick(label: str, kind: str, data: dict, field_name: str, options: list[tuple[Any, str]]) -> dict:
-    """A button that asks for one value (``field_name``) from ``options`` before it sends."""
-    return {"label": label, "kind": kind, "data": data,
-            "choose": {"field": field_name, "options": [{"value": v, "label": text} for v, text in options]}}
-
-
-def _seat_options(state: State, chosen: list[int]) -> list[tuple[int, str]]:
-    return [(s, seats.short(state, s)) for s in chosen]
+def _choice(field: str, value: Any, state: BattleState) -> str:
+    if field in ("target", "by"):
+        return state.name(value)
+    return value.upper() if isinstance(value, str) else str(value)

@@ -1,20 +1,20 @@
-"""Fight cards on the pile: how a play is said, which cards may be played together, and whether
-a play beats the one on top ("count first, then rank").
+"""Fight cards on the pile: which cards may be played together, and whether a play beats the one
+on top ("count first, then rank").
 
-``state["pending"]`` is the play being put down (``{"seat", "cards"}``), final only on ``resolve``;
-``state["top"]`` is the play to beat (``{"seat", "count", "rank", "cards"}``), or None when the
-battle starts or resets.
+``state.pending`` is the play being put down, final only on ``resolve``; ``state.top`` is the play
+to beat, or None when the battle starts or resets.
 """
 from __future__ import annotations
 
-from ..base import State
 from . import seats
 from .cards import Deck
 from .rulebook import RULE
+from .state import BattleState, Pending
 
 
 def describe(count: int, rank: int) -> str:
-    """How a player says a play: 'a single 7', 'a pair of 7s', 'three 7s' (three of a kind)."""
+    """How a player says a play: 'a single 7', 'a pair of 7s', 'three 7s' (three of a kind).
+    Used by refusal reasons and by the view alike."""
     if count == 1:
         return f"a single {rank}"
     if count == 2:
@@ -47,16 +47,16 @@ def composition_problem(deck: Deck, keys: list[str]) -> str | None:
     return None
 
 
-def play_problem(deck: Deck, state: State, pending: dict) -> str | None:
+def play_problem(deck: Deck, state: BattleState, pending: Pending) -> str | None:
     """Why the pending play may not stand, or None. Action cards can always be played."""
-    cards = [deck.card(k) for k in pending["cards"]]
+    cards = [deck.card(k) for k in pending.cards]
     fights = [c for c in cards if c.kind == "fight"]
     resets = any(c.get("action") == "new_battle" for c in cards)
-    top = None if resets else state["top"]
+    top = None if resets else state.top
     if not fights or top is None:
         return None
     count, rank = len(fights), fights[0]["rank"]
-    if beats(count, rank, top["count"], top["rank"]):
+    if beats(count, rank, top.count, top.rank):
         return None
-    return (f"{describe(count, rank).capitalize()} does not beat {describe(top['count'], top['rank'])} played by "
-            f"{seats.name(state, top['seat'])}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
+    return (f"{describe(count, rank).capitalize()} does not beat {describe(top.count, top.rank)} played by "
+            f"{seats.name(state, top.seat)}. {RULE['match_or_beat']} {RULE['cannot_beat']}")

@@ -1,28 +1,19 @@
-"""How a handler answers one input: raise ``Refuse`` to refuse it, or add outcomes to a ``Report``.
+"""What one input did, gathered while its handler runs: ``Told`` records (data, no words).
 
-Every function of this package that takes an input further either says what happened
-(``report.say``) or raises ``Refuse`` with a sentence for the players. ``GatherTogetherBattle.apply``
-turns the first into ``Applied`` and the second into ``Refusal``; since ``apply`` works on its own
-copy of the state, a refusal raised half-way leaves the game unchanged.
+Internal to the package: the game turns them into the contract's ``Outcome``s (the view words
+them) and keeps them in ``state.last``. Refusals are the contract's ``Refused``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Outcome, Term
-
-
-class Refuse(Exception):
-    """Raised anywhere inside ``apply``: the input is refused with this reason, state unchanged."""
+from .state import Told
 
 
 @dataclass
 class Report:
-    """What one input did: outcomes to show, and whether an identity was revealed."""
+    told: list[Told] = field(default_factory=list)
 
-    outcomes: list[Outcome] = field(default_factory=list)
-    reveals: bool = False
-
-    def say(self, kind: str, text: str, terms: tuple[Term, ...] = (), **data: Any) -> None:
-        self.outcomes.append(Outcome(kind, text, terms, data))
+    def tell(self, kind: str, reveals: bool = False, **facts: Any) -> None:
+        self.told.append(Told(kind=kind, reveals=reveals, **facts))

@@ -1,124 +1,173 @@
-"""What the tablet shows (the public view) and what one player's phone shows (a seat view).
+"""Battle's view layer: what the tablet shows (the public view), what one player's phone shows (a
+seat view), the sentences outcomes are told in, the prompt and the buttons' words.
 
 The public view never holds an identity that is not face up: a team shows in the standings only
-once EXPOSE turned it up or the round is over, and a conflict over an identity card's tag does not
-name the card. A seat view adds that seat's own identity and hand count.
+once EXPOSE turned it up or the round is over, a conflict over an identity card's tag does not name
+the card, and ``redact`` takes identity card keys out of the public history. A seat view adds that
+seat's own identity and hand count.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import State
-from . import counts, seats
+from ..base import Outcome
+from ..contract import Offer, View
+from . import buttons, seats, words
 from .cards import Deck
 from .plays import describe, play_problem
-from .prompt import awaiting, prompt
+from .prompt import awaiting, prompt, where_identities_go
 from .rulebook import TEAM_CARD
-from .seats import LEFT
+from .state import LEFT, BattleState, Phase, Told
+
+REVEALED = (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER)
 
 
-def public_view(deck: Deck, state: State) -> dict[str, Any]:
-    fight = _fight(deck, state)
-    problems = [p for p in (_count_check(state) or {}, (fight or {}).get("pending") or {}) if p.get("say")]
-    return {
-        "phase": state["phase"], "round": state["round"], "dealer": state["dealer"], "turn": state["turn"],
-        "direction": "left" if state["direction"] == LEFT else "right", "deck": state["deck"],
-        "discard_top": _discard_top(deck, state), "options": state["options"], "deal": state["deal"],
-        "standings": _standings(deck, state, fight), "fight": fight, "awaiting": _awaiting(state),
-        "count_check": _count_check(state), "tiebreak": state["tiebreak"],
-        "conflicts": [_conflict(deck, c) for c in state["conflicts"]],
-        "problems": [p["say"] for p in problems],
-        "rounds": [{**r, "teams": [TEAM_CARD[t] for t in r["teams"]]} for r in state["rounds"]],
-        "identities_missing": seats.identities_missing(state) if state["phase"] == "deal" else [],
-        "prompt": prompt(deck, state), "last_outcome": state["last_outcome"],
-        "winner": state["winner"], "over": state["over"],
-    }
+class BattleView(View):
+    @property
+    def deck(self) -> Deck:
+        return self.game.deck
 
+    # -- words ------------------------------------------------------------------------------------
+    def say(self, outcome: Outcome, state: BattleState) -> str:
+        return self.told(Told.of_outcome(outcome.kind, outcome.data), state)
 
-def seat_view(deck: Deck, state: State, seat: int) -> dict[str, Any]:
-    """What one player's phone shows: the table, plus their own identity and hand."""
-    view = public_view(deck, state)
-    if not 1 <= seat <= len(state["seats"]):
-        view["you"] = None
+    def told(self, told: Told, state: BattleState) -> str:
+        return words.say(told, state, self.deck)
+
+    def told_terms(self, told: Told, state: BattleState):
+        return words.terms(told, state)
+
+    def prompt(self, state: BattleState, offers: list[Offer]) -> str:
+        return prompt(self.deck, state)
+
+    def button(self, offer: Offer, state: BattleState) -> str:
+        return buttons.label(offer, state, self.deck)
+
+    def actions(self, offers: list[Offer], state: BattleState) -> list[dict[str, Any]]:
+        return buttons.actions(offers, state, self.deck)
+
+    # -- views ------------------------------------------------------------------------------------
+    def public(self, state: BattleState) -> dict[str, Any]:
+        fight = self._fight(state)
+        check = self._count_check(state)
+        problems = [p["say"] for p in (check or {}, (fight or {}).get("pending") or {}) if p.get("say")]
+        return {
+            "phase": state.phase.value, "round": state.round, "dealer": state.dealer, "turn": state.turn,
+            "direction": "left" if state.direction == LEFT else "right", "deck": state.deck,
+            "discard_top": self._discard_top(state), "options": state.options, "deal": self._deal(state),
+            "standings": self._standings(state, fight), "fight": fight, "awaiting": self._awaiting(state),
+            "count_check": check, "tiebreak": self._tiebreak(state),
+            "conflicts": [self._conflict(c.card, c.zones) for c in state.conflicts], "problems": problems,
+            "rounds": [{"round": r.round, "went_out": r.went_out, "team": r.team.value,
+                        "teams": [TEAM_CARD[r.teams[s]] for s in state.seat_numbers()],
+                        "points": [r.points[s] for s in state.seat_numbers()]} for r in state.rounds],
+            "identities_missing": seats.identities_missing(state) if state.phase == Phase.DEAL else [],
+            "last_outcome": self._last_outcome(state), "winner": state.winner, "over": state.over,
+        }
+
+    def seat(self, state: BattleState, seat: int) -> dict[str, Any]:
+        """What one player's phone shows: the table, plus their own identity and hand."""
+        view = {**self.public(state), "prompt": self.prompt(state, [])}
+        if seat not in state.seat_numbers():
+            view["you"] = None
+            return view
+        known = state.identity.get(seat)
+        you = {"seat": seat, "name": state.name(seat), "identity": TEAM_CARD[known.team] if known else None,
+               "identity_card": known.card if known else None, "hand": state.hands[seat],
+               "your_turn": state.turn == seat}
+        # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
+        secret = you["identity"] or f"Show your identity card privately: {where_identities_go(state)}."
+        view.update(you=you, name=you["name"], seats=view["standings"], secret=secret,
+                    private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
+                             "your turn": "yes" if you["your_turn"] else "no"})
         return view
-    known = state["identity"][seat - 1]
-    you = {"seat": seat, "name": state["seats"][seat - 1]["name"],
-           "identity": TEAM_CARD[known["team"]] if known else None,
-           "identity_card": known["card"] if known else None,
-           "hand": state["hands"][seat - 1], "your_turn": state["turn"] == seat}
-    # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
-    view.update(you=you, name=you["name"], seats=view["standings"],
-                secret=you["identity"] or "Show your identity card to your reader",
-                private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
-                         "your turn": "yes" if you["your_turn"] else "no"})
-    return view
 
+    def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Identity card keys never reach the public history, whatever zone they were seen in."""
+        data = super().redact(kind, data)
+        if self.deck.is_identity(data.get("card")):
+            return {k: v for k, v in data.items() if k not in ("card", "uid")}
+        return data
 
-def _standings(deck: Deck, state: State, fight: dict | None) -> list[dict[str, Any]]:
-    """One row per seat: points, hand size, and a team only once it is face up."""
-    revealed = state["phase"] in ("round_over", "tiebreak", "over")
-    rows = []
-    for s, seat in enumerate(state["seats"], 1):
-        known = state["identity"][s - 1]
-        show = known is not None and (revealed or state["exposed"][s - 1])
-        row = {"seat": s, "name": seat["name"], "points": state["points"][s - 1], "hand": state["hands"][s - 1],
-               "identity": TEAM_CARD[known["team"]] if show else None, "shown_identity": known is not None,
-               "eliminated": state["eliminated"][s - 1], "turn": state["turn"] == s, "play": []}
-        if row["identity"]:
-            row["say"] = row["identity"]
-        _add_play(deck, row, s, fight)
-        rows.append(row)
-    return rows
+    # -- parts ------------------------------------------------------------------------------------
+    def _last_outcome(self, state: BattleState) -> dict[str, Any] | None:
+        if not state.last:
+            return None
+        return {"say": " ".join(self.told(t, state) for t in state.last),
+                "terms": [term.as_dict() for t in state.last for term in self.told_terms(t, state)]}
 
+    def _standings(self, state: BattleState, fight: dict | None) -> list[dict[str, Any]]:
+        """One row per seat: points, hand size, and a team only once it is face up."""
+        rows = []
+        for s in state.seat_numbers():
+            known = state.identity.get(s)
+            show = known is not None and (state.phase in REVEALED or state.exposed[s])
+            row = {"seat": s, "name": state.name(s), "points": state.points[s], "hand": state.hands[s],
+                   "identity": TEAM_CARD[known.team] if show else None, "shown_identity": known is not None,
+                   "eliminated": state.eliminated[s], "turn": state.turn == s, "play": []}
+            if row["identity"]:
+                row["say"] = row["identity"]
+            self._add_play(row, s, fight)
+            rows.append(row)
+        return rows
 
-def _add_play(deck: Deck, row: dict[str, Any], s: int, fight: dict | None) -> None:
-    """The cards on the pile that are this seat's: the play to beat, or the play being put down."""
-    for key in ("top", "pending"):
-        shown = (fight or {}).get(key)
-        if shown and shown["seat"] == s:
-            row["play"] = [{"key": k, "name": deck.card(k).name, "kind": deck.card(k).kind} for k in shown["cards"]]
-            if key == "pending" and shown["problem"]:
-                row["problem"] = shown["problem"]
+    def _add_play(self, row: dict[str, Any], s: int, fight: dict | None) -> None:
+        """The cards on the pile that are this seat's: the play to beat, or the play being put down."""
+        for part in ("top", "pending"):
+            shown = (fight or {}).get(part)
+            if shown and shown["seat"] == s:
+                row["play"] = [{"key": k, "name": self.deck.name(k), "kind": self.deck.card(k).kind}
+                               for k in shown["cards"]]
+                if part == "pending" and shown["problem"]:
+                    row["problem"] = shown["problem"]
 
+    def _discard_top(self, state: BattleState) -> dict | None:
+        if not state.pile:
+            return None
+        return {"card": state.pile[-1], "name": self.deck.name(state.pile[-1])}
 
-def _discard_top(deck: Deck, state: State) -> dict | None:
-    if not state["pile"]:
-        return None
-    key = state["pile"][-1]
-    return {"card": key, "name": deck.card(key).name}
+    def _deal(self, state: BattleState) -> dict[str, Any]:
+        d = state.deal
+        return {"players": d.players, "per_player": d.per_player, "deck": d.deck, "dealt": d.dealt,
+                "remaining": d.remaining, "removed": list(d.removed)}
 
+    def _fight(self, state: BattleState) -> dict | None:
+        if state.phase != Phase.BATTLE:
+            return None
+        top, pending = state.top, state.pending
+        view: dict[str, Any] = {"top": None, "pending": None}
+        if top:
+            view["top"] = {"seat": top.seat, "count": top.count, "rank": top.rank, "cards": list(top.cards),
+                           "says": describe(top.count, top.rank)}
+        if pending:
+            problem = play_problem(self.deck, state, pending)
+            view["pending"] = {"seat": pending.seat, "cards": list(pending.cards),
+                               "names": [self.deck.name(k) for k in pending.cards], "problem": problem, "say": problem}
+        return view
 
-def _fight(deck: Deck, state: State) -> dict | None:
-    if state["phase"] != "battle":
-        return None
-    top, pending = state["top"], state["pending"]
-    view: dict[str, Any] = {"top": None, "pending": None}
-    if top:
-        view["top"] = {**top, "says": describe(top["count"], top["rank"])}
-    if pending:
-        problem = play_problem(deck, state, pending)
-        view["pending"] = {**pending, "names": [deck.card(k).name for k in pending["cards"]],
-                           "problem": problem, "say": problem}
-    return view
+    def _conflict(self, card: str, zones: list[str]) -> dict:
+        secret = self.deck.is_identity(card)
+        label = "An identity card" if secret else card
+        return {"card": None if secret else card, "zones": list(zones),
+                "say": f"{label} is seen in {' and '.join(zones)} at once: a duplicated tag."}
 
+    def _awaiting(self, state: BattleState) -> dict | None:
+        asked = state.awaiting
+        if asked is None:
+            return None
+        shown = {"what": asked.what, "by": asked.by, **({"target": asked.target} if asked.target else {})}
+        return shown | {"say": awaiting(state, asked)}
 
-def _conflict(deck: Deck, conflict: dict) -> dict:
-    secret = deck.is_identity(conflict["card"])
-    label = "An identity card" if secret else conflict["card"]
-    return {"card": None if secret else conflict["card"], "zones": conflict["zones"],
-            "say": f"{label} is seen in {' and '.join(conflict['zones'])} at once: a duplicated tag."}
+    def _count_check(self, state: BattleState) -> dict | None:
+        check = state.count_check
+        if check is None:
+            return None
+        return {"seat": check.seat, "counted": check.counted, "needs": check.needs,
+                "say": words.count_question(state, check.seat)}
 
-
-def _awaiting(state: State) -> dict | None:
-    asked = state["awaiting"]
-    if not asked:
-        return None
-    return {k: v for k, v in asked.items() if k != "then"} | {"say": awaiting(state, asked)}
-
-
-def _count_check(state: State) -> dict | None:
-    check = state["count_check"]
-    if not check:
-        return None
-    return {"seat": check["seat"], "counted": check["counted"], "needs": check["needs"],
-            "say": counts.question(state, check)}
+    def _tiebreak(self, state: BattleState) -> dict | None:
+        tie = state.tiebreak
+        if tie is None:
+            return None
+        return {"players": list(tie.players), "drawn": [{"seat": d.seat, "card": d.card} for d in tie.drawn],
+                "pass": tie.attempt}

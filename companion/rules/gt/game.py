@@ -1,0 +1,231 @@
+"""The referee of "Battle" by Gather Together Games on the referee contract: its options, its input
+table, and the handlers that send each input through the gate to its rules module.
+
+4 to 10 players, each secretly a SUPERHERO or a VILLAIN. A round has the phases ``deal`` (identity
+cards shown privately, the first discard flipped), ``building`` (draw, then discard or pass, until
+someone draws the BATTLE card), ``battle`` (fight cards of one rank that must match or beat the
+last play; action cards; going out with the identity card), then ``round_over``, and at the end
+``tiebreak`` or ``over``. The companion cannot see hands: it counts them, and holds a play the
+count cannot explain until the table confirms the count (``confirm_count`` runs it again).
+docs/referee/gt-battle.md has every input and ruling.
+"""
+from __future__ import annotations
+
+from functools import partialmethod
+from typing import Any, Callable
+
+from card_tags.catalog import Card, Catalog
+
+from ..base import Action, Applied, Option, Outcome, Refusal, Seat
+from ..contract import (CAMERA, CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs)
+from . import (action_cards, battle, building, counts, deal, gate, plays, scoring, seats, sightings, turns)
+from .cards import Deck, lifted
+from .report import Report
+from .state import BattleState, Held, Phase
+from .view import BattleView
+
+DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != Phase.OVER)
+Handler = Callable[[Deck, BattleState, dict, Report], None]
+
+# Why an input is not taken in this phase (the prompt follows, saying what to do instead).
+NOT_NOW = {
+    "first_discard": "The first discard is flipped during the deal, before the first turn",
+    "draw": "Drawing happens in the building phase",
+    "pass": "Passing happens in the building and battle phases",
+    "resolve": "Nothing to resolve: no play is waiting on the centre pile",
+    "expose": "No EXPOSE card is waiting for a choice",
+    "eliminate": "No ELIMINATE card is waiting for a choice",
+    "save": "No player is being eliminated right now",
+    "no_save": "No player is waiting to be saved",
+    "new_round": "A new round starts once a round is won (a player plays their identity card)",
+    "tiebreak_draw": "There is no tie-break: it happens when players tie for game winner",
+}
+PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the building phase",
+             "battle": "this is the battle phase", "round_over": "the round is over",
+             "tiebreak": "a tie-break is under way", "over": "the game is over"}
+
+
+def _expose(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+    battle.resolve_chosen_card(deck, state, "expose", report)  # the EXPOSE card may not be resolved yet
+    action_cards.on_expose(deck, state, data, report)
+
+
+def _eliminate(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+    battle.resolve_chosen_card(deck, state, "eliminate", report)  # the ELIMINATE card may not be resolved yet
+    action_cards.on_eliminate(deck, state, data, report)
+
+
+# The rule each input goes to once the contract has checked it and the gate let it through.
+RULES: dict[str, Handler] = {
+    "card_seen": sightings.on_card_seen,
+    "card_gone": sightings.on_card_gone,
+    "first_discard": deal.on_first_discard,
+    "draw": building.on_draw,
+    "pass": turns.on_pass,
+    "resolve": battle.on_resolve,
+    "expose": _expose,
+    "eliminate": _eliminate,
+    "save": action_cards.on_save,
+    "no_save": action_cards.on_no_save,
+    "tiebreak_draw": scoring.on_tiebreak_draw,
+    "new_round": scoring.on_new_round,
+}
+
+
+class GatherTogetherBattle(Game):
+    game = "gt-battle"
+    title = "Battle (Gather Together Games)"
+    min_seats, max_seats = 4, 10
+    zones = ("center", "reader", "tray", "seat")
+    options = (
+        Option("target", 5, "points that win the game (\"an agreed amount of points, such as 5\")",
+               label="Points to win"),
+        Option("first_dealer", 1, "seat of the first round's dealer; the deal passes left each round",
+               label="First dealer"),
+    )
+    state_type = BattleState
+    view_type = BattleView
+    inputs = (
+        *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
+        Input("first_discard", "on_first_discard", (Field("card", CARD),), (DEAL,)),
+        Input("draw", "on_draw", (Field("seat", SEAT), Field("from", STR)), (BUILDING,), SEAT_ACTS, button=True,
+              choices="draws"),
+        Input("pass", "on_pass", (Field("seat", SEAT),), (BUILDING, BATTLE), SEAT_ACTS, button=True,
+              choices="player_to_act"),
+        Input("resolve", "on_resolve", phases=(BATTLE,)),  # the page's own Resolve button, or the session
+        Input("expose", "on_expose", (Field("target", SEAT), Field("by", SEAT, optional=True)), (BUILDING, BATTLE),
+              button=True, choices="expose_targets"),
+        Input("eliminate", "on_eliminate", (Field("target", SEAT), Field("by", SEAT, optional=True)),
+              (BUILDING, BATTLE), button=True, choices="eliminate_targets"),
+        Input("save", "on_save", (Field("by", SEAT),), (BUILDING, BATTLE), button=True, choices="savers"),
+        Input("no_save", "on_no_save", phases=(BUILDING, BATTLE), button=True, choices="save_window"),
+        Input("confirm_count", "on_confirm_count", (Field("seat", SEAT), Field("cards", INT)), button=True,
+              choices="hand_counts"),
+        Input("new_round", "on_new_round", (Field("dealer", SEAT, optional=True),), (ROUND_OVER,), button=True),
+        Input("tiebreak_draw", "on_tiebreak_draw", (Field("seat", SEAT), Field("card", STR)), (TIEBREAK,),
+              button=True, choices="tiebreak_draws"),
+    )
+
+    def __init__(self, catalog: Catalog):
+        super().__init__(catalog)
+        self.deck = Deck(catalog)
+
+    def new_state(self, players: list[Seat], options: dict[str, Any]) -> BattleState:
+        return deal.new_game(self.catalog, players, options)
+
+    def phase(self, state: BattleState) -> str:
+        return state.phase.value
+
+    # -- the contract's checks, in Battle's words -------------------------------------------------
+    def check_input(self, state: BattleState, spec: Input, data: Any) -> dict[str, Any]:
+        if isinstance(data, dict) and spec.kind == "confirm_count":
+            cards = data.get("cards")
+            if isinstance(cards, str) and cards.isascii() and cards.isdigit():  # the tablet's number picker
+                data = {**data, "cards": int(cards)}
+        if state.over and spec.actor != CAMERA:
+            raise Refused(f"The game is over: {seats.name(state, state.winner)} won.")
+        if spec.phases and self.phase(state) not in spec.phases:
+            raise Refused(f"{NOT_NOW[spec.kind]}; {PHASE_NOW[self.phase(state)]}. {self.view.prompt(state, [])}")
+        return super().check_input(state, spec, data)
+
+    def card(self, key: Any) -> Card:
+        """A card key of this deck; the refusal of a bad identity card key never names its team."""
+        try:
+            return super().card(key)
+        except Refused:
+            if self.deck.is_identity(key):
+                raise Refused("That identity card tag is not one of this deck's copies; check the tag.") from None
+            raise
+
+    def _example_key(self) -> str:
+        return "F7#2"  # never an identity card: refusals are public
+
+    def apply(self, state: BattleState, action: Action) -> Applied | Refusal:
+        result = super().apply(state, action)
+        zone = action.data.get("zone") if isinstance(action.data, dict) else None
+        if isinstance(result, Applied) and action.kind == "card_seen" and str(zone).startswith("reader:"):
+            lifted(result.state, action.data["card"], zone)  # a tap on a reader is a moment, not a place
+        return result
+
+    # -- handlers: each input through the gate to its rule ----------------------------------------
+    def _run(self, kind: str, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        report = Report()
+        self._through(state, kind, data, report)
+        if report.told:
+            state.last = report.told  # what the tablet shows big: everything this input did
+        return tuple(Outcome(t.kind, say=self.view.told(t, state), terms=self.view.told_terms(t, state), data=t.data(),
+                             reveals=t.reveals) for t in report.told)
+
+    def _through(self, state: BattleState, kind: str, data: dict[str, Any], report: Report) -> None:
+        gate.check(self.deck, state, kind, data, report)
+        if kind == "confirm_count":
+            counts.confirm_count(state, data, report, self._rerun)
+        else:
+            RULES[kind](self.deck, state, data, report)
+
+    def _rerun(self, state: BattleState, held: Held, report: Report) -> None:
+        """An input held for a hand count, run again: checked as it was first, then gate and rule."""
+        spec = self._inputs[held.kind]
+        self._through(state, held.kind, self.check_input(state, spec, held.data()), report)
+
+    # The handlers the input table names: each is _run for its input.
+    on_card_seen = partialmethod(_run, "card_seen")
+    on_card_gone = partialmethod(_run, "card_gone")
+    on_first_discard = partialmethod(_run, "first_discard")
+    on_draw = partialmethod(_run, "draw")
+    on_pass = partialmethod(_run, "pass")
+    on_resolve = partialmethod(_run, "resolve")
+    on_expose = partialmethod(_run, "expose")
+    on_eliminate = partialmethod(_run, "eliminate")
+    on_save = partialmethod(_run, "save")
+    on_no_save = partialmethod(_run, "no_save")
+    on_confirm_count = partialmethod(_run, "confirm_count")
+    on_new_round = partialmethod(_run, "new_round")
+    on_tiebreak_draw = partialmethod(_run, "tiebreak_draw")
+
+    # -- the candidates the tablet's buttons are tried with ---------------------------------------
+    def _settled(self, state: BattleState) -> bool:
+        """Nothing owed first: no count question, no choice. Only then are turn buttons offered."""
+        return state.count_check is None and state.awaiting is None and state.turn is not None
+
+    def draws(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"seat": state.turn, "from": f} for f in ("deck", "discard")] if self._settled(state) else []
+
+    def player_to_act(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"seat": state.turn}] if self._settled(state) else []
+
+    def _owed(self, state: BattleState, *what: str) -> bool:
+        return state.awaiting is not None and state.awaiting.what in what
+
+    def expose_targets(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"target": s} for s in state.seat_numbers()] if self._owed(state, "expose") else []
+
+    def eliminate_targets(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"target": s} for s in state.seat_numbers()] if self._owed(state, "eliminate") else []
+
+    def savers(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{"by": s} for s in state.seat_numbers()] if self._owed(state, "save", "save_by") else []
+
+    def save_window(self, state: BattleState) -> list[dict[str, Any]]:
+        return [{}] if self._owed(state, "save") else []
+
+    def hand_counts(self, state: BattleState) -> list[dict[str, Any]]:
+        check = state.count_check
+        return [{"seat": check.seat, "cards": n} for n in range(31)] if check else []
+
+    def tiebreak_draws(self, state: BattleState) -> list[dict[str, Any]]:
+        tie = state.tiebreak
+        return [{"seat": s, "card": c} for s in (tie.players if tie else []) for c in ("save", "eliminate")]
+
+    def actions(self, state: BattleState) -> list[dict[str, Any]]:
+        """The tablet's buttons: the contract's offers, a choice among several shown as one picker."""
+        return self.view.actions(self.offers(state), state)
+
+    # -- the session's questions -------------------------------------------------------------------
+    def ready_to_resolve(self, state: BattleState) -> bool:
+        pending = state.pending
+        return bool(state.phase == Phase.BATTLE and pending and not state.count_check and not state.awaiting
+                    and plays.play_problem(self.deck, state, pending) is None)
+
+
+GAME = GatherTogetherBattle
