@@ -15,6 +15,8 @@ import hashlib
 import hmac
 import json
 import logging
+import os
+import re
 import secrets
 import threading
 import time
@@ -22,30 +24,56 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .session import LogError, Session, open_store
+from .store import Store, StoreError
 from .systemd import Heartbeat
-from .store import Store
 
 log = logging.getLogger(__name__)
 
 
+PIN_DIGITS = 4
+
+
 def load_table_secrets(data_dir: Path) -> dict[str, str]:
-    """The table's PIN and token secret, created on first start and kept across restarts."""
+    """The table's PIN and token secret, created on first start and kept across restarts.
+    The file is readable by its owner only (it is the key to every change and every seat)."""
     path = data_dir / "table.json"
     if path.exists():
         try:
             saved = json.loads(path.read_text())
             if str(saved.get("pin", "")).isdigit() and saved.get("token_secret"):
+                _owner_only(path)
                 return {"pin": str(saved["pin"]), "token_secret": str(saved["token_secret"])}
-        except (json.JSONDecodeError, AttributeError):
+        except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
             pass
         raise SystemExit(f"{path}: not a table settings file (expected a PIN and a token secret); "
                          f"move it aside and a new PIN will be made")
-    made = {"pin": f"{secrets.randbelow(10**4):04d}", "token_secret": secrets.token_hex(16)}
+    return write_table_secrets(data_dir, new_pin(PIN_DIGITS), secrets.token_hex(16))
+
+
+def new_pin(digits: int) -> str:
+    return "".join(str(secrets.randbelow(10)) for _ in range(digits))
+
+
+def write_table_secrets(data_dir: Path, pin: str, token_secret: str) -> dict[str, str]:
+    """Write table.json atomically, created readable and writable by its owner only."""
+    made = {"pin": pin, "token_secret": token_secret}
     data_dir.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(made))
+    path, tmp = data_dir / "table.json", data_dir / "table.json.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(json.dumps(made))
+    os.chmod(tmp, 0o600)  # an older tmp file may have had wider rights
     tmp.replace(path)
     return made
+
+
+def _owner_only(path: Path) -> None:
+    """Tighten a table.json written by an older version (world-readable) to its owner only."""
+    if path.stat().st_mode & 0o077:
+        try:
+            os.chmod(path, 0o600)
+        except OSError as exc:  # not ours to change: say so, keep running
+            log.warning("%s is readable by others and cannot be tightened: %s", path, exc)
 
 
 class Service:
@@ -73,8 +101,9 @@ class Service:
         self._change_listeners: list[Callable[[], None]] = []
         try:
             self.session = Session.resume(self.store, clock)
-        except LogError as exc:
-            raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: {exc}") from None
+        except (LogError, StoreError) as exc:
+            raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: "
+                             f"{str(exc).removeprefix(f'{self.store.path}: ')}") from None
 
     # -- games ----------------------------------------------------------------------------------
     def start_game(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
@@ -115,6 +144,8 @@ class Service:
 
     def seat_for_token(self, token: str) -> int:
         """The seat a token opens in the current game, or ValueError saying why it opens none."""
+        if not re.fullmatch(r"[0-9]{1,9}-[0-9]{1,3}-[0-9a-f]{20}", token):
+            raise ValueError("that is not a seat link of this table")
         try:
             game_id, seat, _ = token.split("-")
             game_id, seat = int(game_id), int(seat)
@@ -141,6 +172,14 @@ class Service:
                     log.exception("auto-resolve failed")
 
     def devices(self) -> dict[str, Any]:
+        """The devices panel as everyone may see it (no hidden card, no UID naming one)."""
+        from .devices_view import public_devices
+
+        session = self.session
+        return public_devices(self.raw_devices(), session.ruleset if session is not None else None)
+
+    def raw_devices(self) -> dict[str, Any]:
+        """Everything the devices know, hidden cards and UIDs included: never sent to a browser."""
         return {
             "camera": self.pipeline.stats() if self.pipeline is not None else None,
             "readers": self.readers.stats() if self.readers is not None else None,
@@ -168,4 +207,5 @@ class Service:
             if part is not None:
                 part.stop()
         if self.session is not None:
-            self.session.close()
+            self.session.close()  # a last snapshot
+        self.store.checkpoint()  # shutdown is a safe point: companion.db alone holds every game

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import rules
+from .logcheck import LogError, check_start, read_jsonl
 from .rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
 from .store import Event, Store
 
@@ -56,14 +57,9 @@ class Derived:
     start: dict[str, Any]
 
 
-class LogError(ValueError):
-    """A game log that cannot be replayed (no start event, an unknown game...)."""
-
-
 def start_ruleset(start: Event) -> tuple[Ruleset, State]:
     data = start.data
-    if start.kind != "start":
-        raise LogError(f"event {start.seq}: a game log must begin with a 'start' event, not {start.kind!r}")
+    check_start(start)
     try:
         ruleset = rules.make(data["game"], data.get("deck"))
         seats = [Seat(int(s["seat"]), str(s["name"])) for s in data["seats"]]
@@ -184,17 +180,8 @@ def to_jsonl(events: Iterable[Event]) -> str:
 
 
 def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
-    events = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("//"):
-            continue
-        try:
-            raw = json.loads(line)
-            events.append(Event(int(raw.get("seq", len(events) + 1)), float(raw.get("ts", 0.0)), str(raw["kind"]),
-                                str(raw.get("source", "replay")), dict(raw.get("data", {}))))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise LogError(f"{source} line {number}: not a game-log event ({exc})") from None
-    return events
+    """A JSONL log's events, every line checked (see companion/logcheck.py)."""
+    return read_jsonl(text, source)
 
 
 def replay_report(derived: Derived) -> dict[str, Any]:
@@ -253,8 +240,7 @@ class Session:
         probe = Event(1, clock(), "start", source, data)
         ruleset, _ = start_ruleset(probe)  # raises LogError with the reason; nothing is written
         data["options"] = ruleset.resolve_options(data["options"])
-        game_id = store.new_game(game)
-        store.append(game_id, "start", data, source, clock())
+        game_id = store.begin_game(game, [Event(1, clock(), "start", source, data)])  # one transaction
         return cls(store, game_id, clock)
 
     @classmethod
@@ -300,6 +286,8 @@ class Session:
             entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
+            if entry.status == "applied" and self.ruleset.is_over(self.state):
+                self.store.checkpoint()  # a game's end is a safe point: companion.db alone holds it
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 

@@ -98,3 +98,18 @@ def test_a_setup_the_rules_refuse_says_why(tmp_path):
         page.wait_for_selector("#notice.error")
         assert "4 to 10 players" in page.inner_text("#notice")
     assert service.session is None
+
+
+def test_the_game_log_downloads_only_with_the_pin(site):
+    """The raw log holds every hidden card: History's Export asks for the PIN, then saves the file."""
+    service, url, page = site
+    page.goto(url + "/history")
+    page.click("#export")
+    page.wait_for_selector("#notice.error")
+    assert "needs the table PIN" in page.inner_text("#notice")
+    page.fill("#pin", service.pin)
+    with page.expect_download() as download:
+        page.click("#export")
+    saved = download.value
+    assert saved.suggested_filename == f"game-{service.session.game_id}.jsonl"
+    assert '"kind": "start"' in open(saved.path(), encoding="utf-8").read()

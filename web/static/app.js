@@ -277,6 +277,24 @@ async function historyPage() {
   };
   stream({ view: refresh }, refresh);
   $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
+  $("#export").addEventListener("click", exportLog);
+}
+
+// The raw log holds every secret, so it is fetched with the PIN, then saved as a file.
+async function exportLog() {
+  const response = await fetch("/api/export.jsonl", { headers: { "X-Table-PIN": pinInput.value.trim() } });
+  if (!response.ok) {
+    let reply = {};
+    try { reply = await response.json(); } catch (_) { reply = { error: `HTTP ${response.status}` }; }
+    notice(reply.error || "refused");
+    return;
+  }
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename=([^;]+)/);
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: name ? name[1] : "game.jsonl" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
 }
 
 // -- new game ---------------------------------------------------------------------------------
