@@ -104,6 +104,10 @@ class Service:
         except (LogError, StoreError) as exc:
             raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: "
                              f"{str(exc).removeprefix(f'{self.store.path}: ')}") from None
+        from .backups import Backups
+
+        self.backups = Backups(self)  # at each game's end, and daily while the service runs
+        self.on_change(self.backups.note_change)
 
     # -- games ----------------------------------------------------------------------------------
     def start_game(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
@@ -162,8 +166,12 @@ class Service:
         threading.Thread(target=self._auto_resolve_loop, name="auto-resolve", daemon=True).start()
 
     def _auto_resolve_loop(self) -> None:
+        ticks = 0
         while not self._stop.wait(0.1):
             self.heartbeat.beat()
+            ticks += 1
+            if ticks % 600 == 0:  # once a minute: is a daily backup due?
+                self.backups.tick()
             session = self.session
             if session is not None:
                 try:
