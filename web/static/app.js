@@ -151,8 +151,10 @@ function termsList(terms) {
 function countsOf(seat) {
   const c = seat.counts || seat;
   const shown = [["army", "army"], ["battalion", "battalion"], ["discard", "discard"], ["hand", "hand"], ["captured", "captured"], ["points", "points"]];
-  // A game that counts cards (army...) uses "points" for a play's value, shown on the cards instead.
-  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && typeof c.army === "number")).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+  // "points" is a play's value in a game that counts cards (shown on the cards), and the big
+  // number itself in a game that counts points: either way not repeated here.
+  const pointsElsewhere = typeof c.army === "number" || seatTotal(seat)?.label === "points";
+  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && pointsElsewhere)).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
 }
 
 // The seat box's big number, with the word for it under it (cards held, points...).
