@@ -223,6 +223,7 @@ def test_history_lists_battles_with_sightings_folded_and_earlier_games(table, br
     page.wait_for_selector(".chapter")
     assert "(earlier game)" in page.inner_text("#history-title")
     assert page.locator(".chapter").count() == 1 and page.is_hidden("#undo")  # only its start
+    assert page.locator("#history-seats article").count() == 2  # its standings
     with page.expect_download() as download:
         page.click("#export")
     assert download.value.suggested_filename == f"game-{earlier}.jsonl"
@@ -237,3 +238,14 @@ def test_an_export_without_the_pin_is_refused(table, browser):
     page.click("#export")
     page.wait_for_selector("#notice.error")
     assert "PIN" in page.inner_text("#notice")
+
+
+@pytest.mark.parametrize("table", ["gt-battle"], indirect=True)
+def test_resolve_shows_only_in_the_phases_that_take_it(table, browser):
+    """Gather Together takes Resolve in its battle phase only: not while the cards are dealt or
+    while a player draws."""
+    _, service, url = table
+    page = open_page(browser, url, "/", TABLET, service)
+    assert service.session.public_view()["phase"] != "battle"
+    page.wait_for_function("document.querySelector('#game-meta').textContent.length > 0")
+    assert page.is_hidden("#resolve") and page.is_visible("#undo")

@@ -123,6 +123,10 @@
       if (!reply.ok) { $("#history-list").replaceChildren(el("li", { class: "problem", text: reply.error })); return; }
       $("#history-title").textContent = `${reply.view.title} #${shown}${reply.in_play ? "" : " (earlier game)"}`;
       $("#history-summary").textContent = summary(reply.view);
+      // An earlier game ends with its standings, as its table showed them (its public view).
+      $("#history-seats").hidden = reply.in_play;
+      $("#history-seats").replaceChildren(...(reply.in_play ? [] : (reply.view.seats || reply.view.standings || [])
+        .map((s) => seatBox(s, reply.view))));
       $("#history-list").replaceChildren(...chapters(reply.entries).reverse().map(chapterItem));
     };
     if (asked) refresh(); else stream({ view: refresh }, refresh);
