@@ -249,3 +249,23 @@ def test_resolve_shows_only_in_the_phases_that_take_it(table, browser):
     assert service.session.public_view()["phase"] != "battle"
     page.wait_for_function("document.querySelector('#game-meta').textContent.length > 0")
     assert page.is_hidden("#resolve") and page.is_visible("#undo")
+
+
+class QuietCamera:
+    """A camera that has had no error yet, as the scan pipeline reports it."""
+
+    def stats(self):
+        return {"state": "running", "fps": 15.0, "last_error": "", "last_error_at": None}
+
+    def stop(self):
+        pass
+
+
+@pytest.mark.parametrize("table", ["bom-battle"], indirect=True)
+def test_the_devices_page_never_says_null(table, browser):
+    _, service, url = table
+    service.pipeline = QuietCamera()
+    page = open_page(browser, url, "/devices", PHONE, service)
+    page.wait_for_selector("#camera dt")
+    camera = page.inner_text("#camera")
+    assert "running" in camera and "null" not in camera and "last error" not in camera

@@ -225,10 +225,14 @@ function optionWords(game, options, seats) {
 // -- devices ----------------------------------------------------------------------------------
 function dl(obj) {
   const plain = (v) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"));
-  // A value not there (null: no error yet) is left out rather than shown as "null".
-  return Object.entries(obj || {}).filter(([, v]) => v !== null && v !== undefined && plain(v)).flatMap(([k, v]) => [
+  // A value not there (null or "": no error yet) is left out rather than shown as "null"; a time
+  // ("..._at", Unix seconds) is shown as the time of day.
+  const said = (k, v) => (Array.isArray(v) ? v.join(", ") || "none"
+    : typeof v === "number" && k.endsWith("_at") ? new Date(v * 1000).toLocaleTimeString()
+      : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v));
+  return Object.entries(obj || {}).filter(([, v]) => v !== null && v !== undefined && v !== "" && plain(v)).flatMap(([k, v]) => [
     el("dt", { text: k.replaceAll("_", " ") }),
-    el("dd", { class: `state-${v}`, text: Array.isArray(v) ? v.join(", ") || "none" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v) })]);
+    el("dd", { class: `state-${v}`, text: said(k, v) })]);
 }
 
 function cardsInView(cards) {
