@@ -187,6 +187,8 @@ def test_a_stratego_phone_shows_its_own_colour(table, browser):
 def test_the_new_game_form_fits_the_game_and_speaks_in_words(table, browser, tmp_path):
     _, service, url = table
     page = open_page(browser, url, "/setup", TABLET, service)
+    page.select_option("#game", "bom-battle")
+    page.click("#add-player")  # three for Book of Mormon, then back to Stratego
     page.select_option("#game", "stratego")
     assert page.locator("#players input").count() == 2  # "Stratego is a game for two players"
     assert page.is_disabled("#add-player")
@@ -269,3 +271,12 @@ def test_the_devices_page_never_says_null(table, browser):
     page.wait_for_selector("#camera dt")
     camera = page.inner_text("#camera")
     assert "running" in camera and "null" not in camera and "last error" not in camera
+
+
+@pytest.mark.parametrize("table", ["gt-battle"], indirect=True)
+def test_the_new_game_form_offers_the_game_in_play_and_its_players(table, browser):
+    _, service, url = table
+    page = open_page(browser, url, "/setup", PHONE, service)
+    assert page.input_value("#game") == "gt-battle"
+    assert [i.input_value() for i in page.locator("#players input").all()] == ["Ann", "Ben", "Cy", "Dee"]
+    assert page.locator("select[name='first_dealer'] option").all_inner_texts()[:2] == ["Ann (seat 1)", "Ben (seat 2)"]

@@ -165,6 +165,12 @@ function seatTotal(seat) {
   return null;
 }
 
+// Where one seat plays at a time (a turn), only that seat is waited for.
+function waitingFor(seat, view) {
+  if (seat.eliminated || view.over || (view.turn && view.turn !== seat.seat)) return "";
+  return "waiting for a play";
+}
+
 function seatBox(seat, view) {
   const total = seatTotal(seat);
   const classes = ["seat"];
@@ -184,7 +190,7 @@ function seatBox(seat, view) {
     seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
     play === undefined ? null :
-      el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: seat.eliminated ? "" : "waiting for a play" })),
+      el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: waitingFor(seat, view) })),
     seat.say ? el("div", { class: "say-line", text: `“${seat.say}”` }) : null,
     seat.problem ? el("div", { class: "problem", text: seat.problem }) : null);
 }

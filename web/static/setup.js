@@ -81,6 +81,12 @@
         seatChoices(input, current().options.find((o) => o.name === input.name));
       }
     };
+    // A rematch is one tap: the game in play and its players are offered first.
+    const playing = (await (await fetch("/api/state")).json()).view;
+    if (playing && all.some((g) => g.game === playing.game)) {
+      select.value = playing.game;
+      for (const seat of playing.seats || playing.standings || []) $("#players").append(playerRow(seat.seat, seat.name));
+    }
     select.addEventListener("change", redraw);
     $("#players").addEventListener("input", renameSeats);
     $("#add-player").addEventListener("click", () => { $("#players").append(playerRow($("#players").children.length + 1)); fitSeats(current()); renameSeats(); });
