@@ -24,7 +24,6 @@ carries a 50 mm scale bar to check that.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
@@ -34,6 +33,7 @@ import segno
 
 from . import geometry
 from .catalog import Catalog
+from .names import HIDDEN_RANKS, card_names, hidden_key, hidden_names
 from .payload import CardRef, encode
 
 PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -86,8 +86,6 @@ LAYOUTS = {layout.name: layout for layout in (
            gap=(2.0, 2.0), label_mm=3.5),
 )}
 DEFAULT_LAYOUT = {"stratego": "stratego"}
-# Games whose pieces stand with their rank turned away from the opponent: the sticker shows no rank.
-HIDDEN_RANKS = {"stratego"}
 
 
 def default_layout(game: str) -> str:
@@ -268,7 +266,7 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
     if warning:
         warnings.append(warning)
     cells = _grid(layout, PAPER[paper])
-    named = _hidden_names(catalog) if catalog.game in HIDDEN_RANKS else _card_names(catalog)
+    named = hidden_names(catalog) if catalog.game in HIDDEN_RANKS else card_names(catalog)
     pages: list[list[Placed]] = []
     for index, ref in enumerate(catalog.refs()):
         if index % len(cells) == 0:
@@ -278,43 +276,6 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
         pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, catalog.game in HIDDEN_RANKS))
     key = hidden_key(catalog) if catalog.game in HIDDEN_RANKS else ""
     return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings, key)
-
-
-def _card_names(catalog: Catalog) -> dict[CardRef, tuple[str, int]]:
-    """Each copy's label name and copy count: the card's name (with its id when another card has
-    the same name: a red and a blue Marshal)."""
-    names = Counter(card.name for card in catalog.cards.values())
-    return {ref: (catalog[ref.card].name if names[catalog[ref.card].name] == 1
-                  else f"{catalog[ref.card].name} ({ref.card})", catalog[ref.card].copies) for ref in catalog.refs()}
-
-
-def _army_numbers(catalog: Catalog) -> dict[CardRef, tuple[str, int]]:
-    """Each piece's colour and its number in its army (1..40), in catalog order."""
-    counted: Counter = Counter()
-    numbers = {}
-    for ref in catalog.refs():
-        colour = str(catalog[ref.card].attrs.get("colour", "")).capitalize()
-        counted[colour] += 1
-        numbers[ref] = (colour, counted[colour])
-    return numbers
-
-
-def _hidden_names(catalog: Catalog) -> dict[CardRef, tuple[str, int]]:
-    """A hidden piece's sticker names only its colour and number ("Red 17"), never its rank."""
-    numbers = _army_numbers(catalog)
-    armies = Counter(colour for colour, _ in numbers.values())
-    return {ref: (f"{colour} {n}", armies[colour]) for ref, (colour, n) in numbers.items()}
-
-
-def hidden_key(catalog: Catalog) -> str:
-    """Which numbers go on which pieces, the same for every colour: "1 Marshal, 3-4 Colonel..."."""
-    numbers = _army_numbers(catalog)
-    first = next(iter(numbers.values()))[0]
-    spans: dict[str, list[int]] = {}
-    for ref, (colour, n) in numbers.items():
-        if colour == first:
-            spans.setdefault(catalog[ref.card].name, []).append(n)
-    return ", ".join(f"{ns[0]}{'-' + str(ns[-1]) if len(ns) > 1 else ''} {name}" for name, ns in spans.items())
 
 
 # -- drawing ----------------------------------------------------------------------------------------
