@@ -152,7 +152,6 @@
     if (you.identity) facts.identity = you.identity;
     if (typeof you.hand === "number") facts["cards in hand"] = you.hand;
     if (you.your_turn !== undefined) facts["your turn"] = you.your_turn ? "yes" : "no";
-    if (view.my_face_down) facts["your face-down card"] = view.my_face_down.name || view.my_face_down.key;
     const total = me && seatTotal(me);
     if (total) facts[total.label] = total.value;
     return facts;
