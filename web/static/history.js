@@ -105,13 +105,17 @@
   async function historyPage() {
     const asked = Number(new URLSearchParams(location.search).get("game")) || null;
     let shown = asked;
-    const refresh = async () => {
+    let inPlay = null;
+    // The list of games changes only when a game starts; the shown game's log on every event.
+    const refreshList = async () => {
       const list = await (await fetch("/api/history/games")).json();
-      const inPlay = list.games.find((g) => g.in_play);
+      inPlay = list.games.find((g) => g.in_play) || null;
       shown = asked || (inPlay && inPlay.id) || null;
       $("#past-games").replaceChildren(...list.games.map((g) => pastItem(g, shown)));
       $("#undo").hidden = !inPlay || shown !== inPlay.id;  // only the game in play takes an undo
       $("#export").hidden = !shown;
+    };
+    const refreshLog = async () => {
       if (!shown) {
         $("#history-title").textContent = "Game history";
         $("#history-summary").textContent = "No game has been played at this table yet.";
@@ -129,7 +133,9 @@
         .map((s) => seatBox(s, reply.view))));
       $("#history-list").replaceChildren(...chapters(reply.entries).reverse().map(chapterItem));
     };
-    if (asked) refresh(); else stream({ view: refresh }, refresh);
+    const refreshAll = async () => { await refreshList(); await refreshLog(); };
+    await refreshAll();
+    if (!asked) stream({ view: (msg) => (msg.new_game ? refreshAll() : refreshLog()) }, refreshAll);
     $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
     $("#export").addEventListener("click", () => shown && exportLog(shown));
   }
