@@ -32,6 +32,7 @@ PIN_TO_READ = ("scan.camera_preview", "scan.camera_calibration")
 BLUEPRINTS: list[str] = [
     "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
     "companion.scan.web:bp",      # /calibration (camera preview, markers, zones)
+    "companion.history_web:bp",   # /api/history/...: every game of the table, its log, its export
 ]
 
 
@@ -142,8 +143,18 @@ def api_games():
     for game in rules.available():
         cls = rules.ruleset_class(game)
         games.append({"game": game, "title": cls.title, "min_seats": cls.min_seats, "max_seats": cls.max_seats,
-                      "options": [o.as_dict() for o in cls.options]})
+                      "options": [o.as_dict() for o in cls.options], "resolve_phases": resolve_phases(cls)})
     return jsonify({"games": games})
+
+
+def resolve_phases(cls) -> list[str] | None:
+    """The phases in which a game takes the tablet's Resolve (from its declared inputs): [] in
+    every phase, None never; a game without declared inputs takes it in every phase."""
+    declared = getattr(cls, "inputs", None)
+    if declared is None:
+        return []
+    found = [i for i in declared if i.kind == "resolve"]
+    return list(found[0].phases) if found else None
 
 
 @core.get("/api/export.jsonl")
@@ -193,11 +204,26 @@ def api_seat_links():
     """Each seat's private link, shown as a QR on the tablet for that player's phone (PIN only)."""
     service = _service()
     session = _session_or_404()
+    base = seat_link_base()
     links = []
-    for seat in (s["seat"] for s in session.derived.start["seats"]):
-        token = service.seat_token(session.game_id, seat)
-        links.append({"seat": seat, "url": f"{request.host_url}seat/{token}", "token": token})
+    for seat in session.derived.start["seats"]:
+        token = service.seat_token(session.game_id, seat["seat"])
+        links.append({"seat": seat["seat"], "name": seat.get("name", ""), "url": f"{base}/seat/{token}", "token": token})
     return jsonify({"links": links})
+
+
+def seat_link_base() -> str:
+    """Where a player's phone reaches this companion: the Pi's LAN address and the port the tablet
+    used. Never the tablet's own host name, which may be ``localhost`` or a name phones cannot
+    resolve; the tablet's host only when the Pi has no network (then phones cannot reach it anyway)."""
+    from .announce import lan_address
+
+    address = lan_address()
+    if address.startswith("127."):
+        return request.host_url.rstrip("/")
+    port = request.host.rpartition(":")[2] if request.host.rpartition(":")[2].isdigit() else ""
+    default = "443" if request.scheme == "https" else "80"
+    return f"{request.scheme}://{address}" + (f":{port}" if port and port != default else "")
 
 
 @core.get("/api/seat/<token>")
