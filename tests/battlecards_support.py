@@ -13,7 +13,7 @@ JAPAN, US = 1, 2
 BY_ACTION: dict[int, list[str]] = {}
 for _key in RULES.deck.copies(("battle", "keep", "draw", "intel")):
     _card = RULES.deck.card(_key)
-    if _card.kind in ("draw", "intel"):
+    if _card.kind in ("draw", "intel", "keep"):
         BY_ACTION.setdefault(_card["action"], []).append(_key)
 
 
@@ -46,15 +46,36 @@ class Table(RulesTable):
         return key
 
 
-def force_battle(table: Table, card: str, japan: list[str], us: list[str]) -> Battle:
-    """Put units straight into the stacks (as if deployed) for a battle test."""
+def turn(table: "Table", hit: bool) -> str:
+    """Turn a card from the deck that makes the current shot hit (or miss)."""
+    from companion.rules.battlecards import combat
+
+    battle = table.state.battle
+    shooter = battle.queue[0]
+    target = battle.aim or combat.legal_targets(RULES.deck, battle, shooter)[0]
+    support = battle.support if battle.aim else (combat.attack_supporters(RULES.deck, battle, shooter) or [None])[0]
+    attack, defense, _, _ = combat.values(RULES.deck, battle, shooter, target, support)
+    number = next(n for n in range(1, 10) if combat.hits(n, attack, defense) is hit and any(
+        k in table.state.conflict_pool["pacific"] for k in BY_ACTION[n]))
+    return table.turn_action(number)
+
+
+def armies(table: Table, japan: list[str], us: list[str]) -> None:
+    """Deployed forces as a test needs them (as if drawn and deployed in earlier turns)."""
     for seat, keys in ((JAPAN, japan), (US, us)):
         army = table.state.armies[seat]
+        army.stacks = {t: [] for t in army.stacks}
+        army.hand = [k for k in army.hand if k not in keys]
         for key in keys:
-            for stack in army.stacks.values():
-                if key in stack:
-                    stack.remove(key)
-            if key in army.hand:
-                army.hand.remove(key)
             army.stacks[RULES.deck.unit_type(key)].append(key)
-    return table.state.battle
+
+
+def fight(card: str, japan: list[str], us: list[str], **options) -> Table:
+    """A table at the start of a battle: the BATTLECARD turned on Japan's first turn and fought."""
+    table = Table(**options)
+    table.set_up()
+    armies(table, japan, us)
+    table.pile(card)
+    aggressor = JAPAN if RULES.deck.card(card)["aggressor"] == "japan" else US
+    table.ok("decide", seat=aggressor, fight=True)
+    return table

@@ -40,7 +40,8 @@ def where(state: PacificState, key: str) -> str | None:
 
 
 # -- the CONFLICT deck ---------------------------------------------------------------------------------
-def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool, out: list[Outcome]) -> None:
+def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool, out: list[Outcome],
+                  face_up: bool | None = None) -> None:
     """A card leaves the CONFLICT deck (face up when ``to_discard``); an emptied deck is reshuffled.
     "When the CONFLICT deck ... has been completely discarded, flip the corresponding discard stack over
     and reshuffle the cards to continue to play.\""""
@@ -48,7 +49,7 @@ def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool, o
     state.conflict_left[theatre] -= 1
     if to_discard:
         state.conflict_discard[theatre].append(key)
-    if key in state.conflict_pool[theatre] and to_discard:
+    if key in state.conflict_pool[theatre] and (to_discard if face_up is None else face_up):
         state.conflict_pool[theatre].remove(key)
     if state.conflict_left[theatre] <= 0:
         reshuffle_conflict(state, theatre, out)
@@ -136,8 +137,7 @@ def conflict_drawn(deck: Deck, state: PacificState, key: str) -> list[Outcome]:
     if card.kind == "keep":
         raise Refused(f"{rulebook.KEEP} Take it back: it is kept, not discarded.")
     out: list[Outcome] = []
-    take_conflict(deck, state, key, to_discard=card.kind != "battle", out=out)
-    seen_face_up(deck, state, key)
+    take_conflict(deck, state, key, to_discard=card.kind != "battle", out=out, face_up=True)
     out.insert(0, Outcome("conflict_drawn", data={"seat": seat, "card": key, "kind": card.kind}))
     if card.kind == "battle":
         out += battles.drawn(deck, state, key)
