@@ -220,3 +220,11 @@ class Pacific(Game):
 GAME = Pacific
 
 __all__ = ["GAME", "Pacific"]
+
+
+def __getattr__(name: str):
+    # The demo players load lazily: the referee does not need them.
+    if name == "DEMO":
+        from .demo import DEMO
+        return DEMO
+    raise AttributeError(name)

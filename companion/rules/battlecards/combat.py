@@ -10,7 +10,7 @@ from ..base import Outcome, Term
 from ..contract import Refused
 from . import ending, rulebook
 from .cards import Deck
-from .state import Battle, PacificState, Shot, Stage
+from .state import Battle, PacificState, Shot, Stage, forget
 
 
 def other(side: str) -> str:
@@ -132,6 +132,7 @@ def end_volley(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
             army.stacks[deck.unit_type(key)].remove(key)
             army.arsenal_discard.append(key)
             battle.destroyed.append(key)
+            forget(state, key)
         out.append(Outcome("casualties", data={"units": list(battle.casualties),
                                                "seats": [battle.owner[k] for k in battle.casualties]}))
         battle.casualties = []
@@ -251,6 +252,7 @@ def play_bonus(deck: Deck, state: PacificState, seat: int, card: str) -> tuple[O
     if battle is None or seat not in battle.aggressors + battle.defenders:
         raise Refused(f"{rulebook.KEPT_IN_COMBAT} {state.name(seat)} is not in this battle.")
     state.armies[seat].kept.remove(card)
+    forget(state, card)
     battle.bonuses.append(card)
     battle.bonus_owner[card] = seat
     return (Outcome("kept_played", data={"seat": seat, "card": card, "round": battle.round}),)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..base import Outcome
 from .cards import Deck
-from .state import PacificState, Stage
+from .state import PacificState, Stage, forget
 
 STANDARD_VP = 40   # "For this set, the number would be 40 to win."
 COMBINED_VP = 78   # "To win the combined game by points, you must attain 78 VPs."
@@ -44,6 +44,7 @@ def _survivors_to_hand(deck: Deck, state: PacificState, must: list[str], out: li
         if seat in battle.defenders and key not in battle.destroyed and deck.unit_type(key) not in must:
             state.armies[seat].stacks[deck.unit_type(key)].remove(key)
             state.armies[seat].hand.append(key)
+            forget(state, key)
             out.append(Outcome("to_reserve", data={"seat": seat, "unit": key}))
 
 
@@ -55,6 +56,7 @@ def eliminate(deck: Deck, state: PacificState, winner: int, loser: int, out: lis
     captured = army.deployed()
     for key in captured:
         captor.stacks[deck.unit_type(key)].append(key)
+        forget(state, key)
     army.stacks = {t: [] for t in army.stacks}
     army.arsenal_discard += army.hand
     army.hand = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable
@@ -83,19 +83,49 @@ def shot_chance(pool: tuple[int, ...], attack: int, defense: int) -> Fraction:
 
 
 # -- one battle, its rules as the odds play them ---------------------------------------------------
-@dataclass
 class _Battle:
-    fighters: tuple[Fighter, ...]
-    pool: tuple[int, ...]
-    must_destroy: tuple[str, ...]
-    numbers: tuple[int, ...] = tuple(range(1, 10))   # every Action Number the deck has ("whatever is pulled")
-    steps: list[tuple[int, str, int]] = field(default_factory=list)   # (phase, side, fighter index)
-    _decisions: dict = field(default_factory=dict)
+    """A battle as the odds play it, with everything that does not change precomputed: the firing
+    order, each shooter's supporters, each pair's values, the chance of each (attack, defense)."""
 
-    def __post_init__(self) -> None:
-        for phase in (1, 2, 3, 4):
-            for side in (AGGRESSOR, DEFENDER):
-                self.steps += [(phase, side, i) for i, f in enumerate(self.fighters) if f.side == side and phase in f.phases]
+    def __init__(self, fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...],
+                 numbers: tuple[int, ...] = tuple(range(1, 10))):
+        self.fighters, self.pool, self.must_destroy, self.numbers = fighters, pool, must_destroy, numbers
+        n = len(fighters)
+        self.side = [f.side for f in fighters]
+        self.members = {s: [i for i in range(n) if self.side[i] == s] for s in (AGGRESSOR, DEFENDER)}
+        self.enemies = [self.members[DEFENDER if s == AGGRESSOR else AGGRESSOR] for s in self.side]
+        self.steps = [(phase, side, i) for phase in (1, 2, 3, 4) for side in (AGGRESSOR, DEFENDER)
+                      for i in self.members[side] if phase in fighters[i].phases]
+        # Attack supporters of each shooter, best first; defense supporters of each target, best first.
+        self.attack_support = [sorted((j for j in self.members[self.side[i]] if j != i and fighters[j].support_attack
+                                       and fighters[i].type in fighters[j].supports),
+                                      key=lambda j: -fighters[j].support_attack) for i in range(n)]
+        self.defense_support = [sorted((j for j in self.members[self.side[i]] if j != i and fighters[j].support_defense
+                                        and fighters[i].type in fighters[j].supports),
+                                       key=lambda j: -fighters[j].support_defense) for i in range(n)]
+        self.base: list[list[tuple[int, int] | None]] = [[None] * n for _ in range(n)]
+        for i, f in enumerate(fighters):
+            for j in self.enemies[i]:
+                t = fighters[j]
+                a, d = f.att(t.type), t.dfn(f.type)
+                if a is not None and d is not None:
+                    self.base[i][j] = (a + f.bonus_attack, d + t.bonus_defense)
+        self.cum = [0]
+        for count in pool:
+            self.cum.append(self.cum[-1] + count)
+        self.total = self.cum[-1]
+        self._decisions: dict[tuple[int, int], tuple[int, float, int, int] | None] = {}
+        self._outcomes: dict[int, float | None] = {}
+
+    def chance(self, attack: int, defense: int) -> float:
+        """The cards in (defense, attack] over the cards left."""
+        if not self.total or attack <= defense:
+            return 0.0
+        top = len(self.pool) - 1
+        return (self.cum[min(attack, top) + 1] - self.cum[min(max(defense, -1), top) + 1]) / self.total
+
+    def alive(self, mask: int, side: str) -> list[int]:
+        return [i for i in self.members[side] if mask >> i & 1]
 
     def decision(self, mask: int, step: int) -> tuple[int, float, int, int] | None:
         """What the shooter of a step does in an alive set (the policy): (target, chance, attack, defense),
@@ -106,21 +136,14 @@ class _Battle:
             shooter = self.steps[step][2]
             found = None
             if mask >> shooter & 1:
-                used = self.used_support(mask, step)
-                shot = self.best_shot(mask, shooter, used)
-                if shot is not None:
-                    att, dfn = self.values(mask, shooter, shot[0], self.best_supporter(mask, shooter, used))
-                    found = (shot[0], shot[1], att, dfn)
+                found = self.best_shot(mask, shooter, self.used_support(mask, step))
             self._decisions[key] = found
         return self._decisions[key]
 
-    def alive(self, mask: int, side: str) -> list[int]:
-        return [i for i, f in enumerate(self.fighters) if mask >> i & 1 and f.side == side]
-
-    def used_support(self, mask: int, step: int) -> set[int]:
+    def used_support(self, mask: int, step: int) -> tuple[int, ...]:
         """Supporters already used in this volley by the shooters before this step (the policy: best first)."""
         phase, side, _ = self.steps[step]
-        used: set[int] = set()
+        used: tuple[int, ...] = ()
         j = step - 1
         while j >= 0 and self.steps[j][:2] == (phase, side):
             j -= 1
@@ -129,41 +152,43 @@ class _Battle:
             if mask >> shooter & 1 and self.best_shot(mask, shooter, used) is not None:
                 sup = self.best_supporter(mask, shooter, used)
                 if sup is not None:
-                    used.add(sup)
+                    used += (sup,)
         return used
 
-    def best_supporter(self, mask: int, shooter: int, used: set[int]) -> int | None:
-        f = self.fighters[shooter]
-        found = [i for i in self.alive(mask, f.side) if i != shooter and i not in used
-                 and self.fighters[i].support_attack and f.type in self.fighters[i].supports]
-        return max(found, key=lambda i: self.fighters[i].support_attack, default=None)
+    def best_supporter(self, mask: int, shooter: int, used: tuple[int, ...]) -> int | None:
+        return next((j for j in self.attack_support[shooter] if mask >> j & 1 and j not in used), None)
 
     def values(self, mask: int, shooter: int, target: int, support: int | None) -> tuple[int, int] | None:
-        f, t = self.fighters[shooter], self.fighters[target]
-        a, d = f.att(t.type), t.dfn(f.type)
-        if a is None or d is None:
+        base = self.base[shooter][target]
+        if base is None:
             return None
-        a += f.bonus_attack + (self.fighters[support].support_attack if support is not None else 0)
-        d += t.bonus_defense + max([self.fighters[i].support_defense for i in self.alive(mask, t.side)
-                                    if i != target and t.type in self.fighters[i].supports] + [0])
+        a = base[0] + (self.fighters[support].support_attack if support is not None else 0)
+        guard = next((j for j in self.defense_support[target] if mask >> j & 1), None)
+        d = base[1] + (self.fighters[guard].support_defense if guard is not None else 0)
         return (a, d) if a >= d else None
 
-    def best_shot(self, mask: int, shooter: int, used: set[int]) -> tuple[int, float] | None:
-        """(target, chance) of the likeliest hit, or None when there is no legal target."""
-        f = self.fighters[shooter]
+    def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, float, int, int] | None:
+        """(target, chance, attack, defense) of the likeliest hit, or None when there is no legal target."""
         sup = self.best_supporter(mask, shooter, used)
         best = None
-        for target in self.alive(mask, AGGRESSOR if f.side == DEFENDER else DEFENDER):
+        for target in self.enemies[shooter]:
+            if not mask >> target & 1:
+                continue
             v = self.values(mask, shooter, target, sup)
             if v is None:
                 continue
-            p = float(shot_chance(self.pool, v[0], v[1]))
+            p = self.chance(v[0], v[1])
             if best is None or p > best[1]:
-                best = (target, p)
+                best = (target, p, v[0], v[1])
         return best
 
     def outcome(self, mask: int) -> float | None:
         """1.0 the aggressor has won, 0.0 the defender has, None the battle goes on."""
+        if mask not in self._outcomes:
+            self._outcomes[mask] = self._outcome(mask)
+        return self._outcomes[mask]
+
+    def _outcome(self, mask: int) -> float | None:
         defenders, aggressors = self.alive(mask, DEFENDER), self.alive(mask, AGGRESSOR)
         if not defenders:
             return 1.0
@@ -179,9 +204,9 @@ class _Battle:
         for i, f in enumerate(self.fighters):
             if not (mask >> i & 1) or not f.phases:
                 continue
-            sup = self.best_supporter(mask, i, set())
-            for t in self.alive(mask, AGGRESSOR if f.side == DEFENDER else DEFENDER):
-                v = self.values(mask, i, t, sup)
+            sup = self.best_supporter(mask, i, ())
+            for t in self.enemies[i]:
+                v = self.values(mask, i, t, sup) if mask >> t & 1 else None
                 if v is not None and any(v[1] < n <= v[0] for n in self.numbers):
                     return False
         return True
@@ -192,16 +217,22 @@ def battle_odds(fighters: Iterable[Fighter], pool: tuple[int, ...], must_destroy
                 numbers: tuple[int, ...] = tuple(range(1, 10))) -> BattleOdds:
     """The chance each side wins if both fight on, from a position in the round (the shooter at
     ``next_step`` of the round's firing order fires next; ``alive`` the units still fighting)."""
-    fighters = tuple(fighters)
+    return _battle_odds(tuple(fighters), tuple(pool), tuple(must_destroy), next_step,
+                        None if alive is None else tuple(alive), tuple(numbers))
+
+
+@lru_cache(maxsize=32)   # the tablet, the phones and the buttons ask the same question of one state
+def _battle_odds(fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...],
+                 next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...]) -> BattleOdds:
     plain = tuple(Fighter(**{**f.__dict__, "bonus_attack": 0, "bonus_defense": 0}) for f in fighters)
     keys = [f.key for f in fighters]
-    mask = sum(1 << i for i, k in enumerate(keys) if alive is None or k in set(alive))
-    later = _Battle(plain, pool, tuple(must_destroy), numbers)
+    mask = sum(1 << i for i, k in enumerate(keys) if alive is None or k in alive)
+    later = _Battle(plain, pool, must_destroy, numbers)
     size = (1 << len(fighters)) * max(1, len(later.steps))
     if size > EXACT_LIMIT:
-        return simulate(fighters, pool, tuple(must_destroy), mask, numbers=numbers)
+        return simulate(fighters, pool, must_destroy, mask, numbers=numbers)
     round_start = _round_values(later)
-    now = _Battle(fighters, pool, tuple(must_destroy), numbers)
+    now = _Battle(fighters, pool, must_destroy, numbers)
     p = _current_round(now, round_start, mask, min(next_step, len(now.steps)))
     return BattleOdds(p, 1.0 - p, "exact", 0.0, size)
 

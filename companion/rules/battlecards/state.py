@@ -148,3 +148,9 @@ class PacificState(GameState):
     winners: list[int] = field(default_factory=list)
     victory: str = ""                # "standard" or "total"
     recent: list[Told] = field(default_factory=list)
+
+
+def forget(state: PacificState, key: str) -> None:
+    """A card moved away (destroyed, captured, back to the hand, played): where the table last reported
+    it no longer holds it, so seeing it there again later is news, not the same sighting."""
+    state.lying.pop(key, None)

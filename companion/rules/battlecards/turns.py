@@ -6,7 +6,7 @@ from ..base import Outcome
 from ..contract import Refused
 from . import battle as battles, ending, rulebook
 from .cards import Deck
-from .state import Army, PacificState, Stage, Task
+from .state import Army, PacificState, Stage, Task, forget
 
 SETUP_DRAW, SETUP_DEPLOY = 6, 3
 
@@ -68,7 +68,7 @@ def reshuffle_conflict(state: PacificState, theatre: str, out: list[Outcome]) ->
     state.conflict_pool[theatre] = list(pile)
     state.conflict_discard[theatre] = []
     for key in pile:  # picked up from the pile: seen there again later is a new card
-        state.lying.pop(key, None)
+        forget(state, key)
     out.append(Outcome("reshuffle", data={"deck": "conflict", "theatre": theatre, "cards": len(pile)}))
 
 
@@ -78,6 +78,8 @@ def draw_arsenal(deck: Deck, state: PacificState, seat: int, key: str, out: list
     if deck.side(key) != army.side:
         raise Refused(f"That card belongs to the other side's ARSENAL deck, not {state.name(seat)}'s.")
     if army.arsenal_left <= 0 and army.arsenal_discard:
+        for card in army.arsenal_discard:
+            forget(state, card)
         army.arsenal_left = len(army.arsenal_discard)
         army.arsenal_discard = []
         out.append(Outcome("reshuffle", data={"deck": "arsenal", "seat": seat, "cards": army.arsenal_left}))
@@ -279,6 +281,7 @@ def play_convoy(deck: Deck, state: PacificState, seat: int, key: str) -> list[Ou
         raise Refused(f"{deck.card(key).name} is played at the start of one of {state.name(seat)}'s own turns.")
     army = state.armies[seat]
     army.kept.remove(key)
+    forget(state, key)
     state.conflict_discard[deck.theatre(key)].append(key)
     seen_face_up(deck, state, key)
     state.convoy_played = True

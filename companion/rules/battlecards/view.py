@@ -191,9 +191,11 @@ class PacificView(View):
                 "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
                 "vp_target": target, "seats": seats,
                 "conflict": {"left": state.conflict_left.get("pacific", 0), "discard": len(discard),
-                             "top": self.card(discard[-1]) if discard else None,
+                             "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
                              "unseen": len(state.conflict_pool.get("pacific", []))},
                 "pending": self.card(state.pending) if state.pending else None,
+                "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
+                          "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
                 "battle": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
                 "recent": [{"kind": t.kind, "say": t.say, "terms": [r.__dict__ for r in t.terms]} for t in state.recent],
                 "last_outcome": ({"say": state.recent[-1].say, "terms": [r.__dict__ for r in state.recent[-1].terms]}
