@@ -81,11 +81,25 @@ class Pacific(Game):
 
     def apply(self, state: PacificState, action: Action) -> Applied | Refusal:
         result = super().apply(state, action)
+        if isinstance(result, Applied):
+            self._tidy_pile(result.state)
         if isinstance(result, Applied) and result.outcomes:
             result.state.recent += [Told(kind=o.kind, say=o.say, terms=[Said(label=t.label, value=str(t.value), detail=t.detail)
                                                                        for t in o.terms]) for o in result.outcomes]
             del result.state.recent[:-RECENT]
         return result
+
+    @staticmethod
+    def _tidy_pile(state: PacificState) -> None:
+        """A card lies on the discard pile only while it is in it: a pile reshuffled into the deck (even
+        the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new."""
+        on_pile = {k for pile in state.conflict_discard.values() for k in pile} | {state.pending} | \
+            ({state.battle.card} if state.battle else set())
+        for key, zones in list(state.lying.items()):
+            if "center" in zones and key not in on_pile:
+                zones.remove("center")
+                if not zones:
+                    del state.lying[key]
 
     def phase(self, state: PacificState) -> str:
         return Stage.OVER.value if state.over else state.stage.value

@@ -50,10 +50,15 @@ class PacificPlayers:
         left = view["conflict"]["left"]
         if left > len(self.conflict):   # the referee reshuffled the discard pile
             held = {c["key"] for s in view["seats"] for c in s["won"]}
-            in_play = {c["key"] for c in (view["pending"], (view["battle"] or {}).get("card")) if c}
-            self.conflict = [k for k in self.laid if k not in held and k not in in_play]
+            # Set aside for a battle, or already discarded onto the new pile (a BATTLECARD that emptied the
+            # deck and was then discarded): not in the new deck.
+            out = {c["key"] for c in (view["pending"], (view["battle"] or {}).get("card")) if c}
+            out |= set(view["conflict"]["pile"])
+            self.conflict = [k for k in self.laid if k not in held and k not in out]
             self.rng.shuffle(self.conflict)
-            self.laid = []
+            self.laid = [k for k in self.laid if k in out]
+            if len(self.conflict) != left:
+                raise RuntimeError(f"the players' CONFLICT deck ({len(self.conflict)}) is not the table's ({left})")
 
     def _turn_card(self) -> Lay:
         key = self.conflict.pop()

@@ -31,7 +31,7 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
         eliminate(deck, state, holder, loser, out)
     state.stage = Stage.DRAW
     if not state.over:
-        check_victory(state, out)
+        check_victory(deck, state, out)
     if not state.over:
         end_turn(state, out)
 
@@ -80,14 +80,37 @@ def _combined_total_victory(state: PacificState, out: list[Outcome]) -> None:
             finish_war(state, [s for s, a in state.armies.items() if a.side in allies], "total", out)
 
 
-def check_victory(state: PacificState, out: list[Outcome]) -> None:
+def check_victory(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
     """"A player can win the game with a STANDARD VICTORY if he has collected at least half of the available
-    victory points in the deck. For this set, the number would be 40 to win.\""""
+    victory points in the deck. For this set, the number would be 40 to win." When no one can reach it
+    any more, the game is at its end, and "the player at the end of the game with the most victory
+    points" wins (THE GAME CONCEPT)."""
     target = COMBINED_VP if len(state.seats) == 4 else STANDARD_VP
     for seat, army in state.armies.items():
         if army.vp >= target:
             finish_war(state, [seat], "standard", out)
             return
+    open_vp = sum(deck.card(k)["vp"] for k in winnable(deck, state))
+    if all(army.vp + open_vp < target for army in state.armies.values()):
+        best = max(a.vp for a in state.armies.values())
+        finish_war(state, [s for s, a in state.armies.items() if a.vp == best], "points", out)
+
+
+def winnable(deck: Deck, state: PacificState) -> list[str]:
+    """The BATTLECARDs someone may still win: not held by anyone, and their prerequisites held by their
+    aggressor or themselves still winnable by him."""
+    held = {k.partition("#")[0]: s for s, a in state.armies.items() for k in a.won}
+    battles = {k.partition("#")[0]: k for k in deck.copies(("battle",))}
+    side_seat = {a.side: s for s, a in state.armies.items()}
+
+    def possible(card_id: str, seen: tuple[str, ...] = ()) -> bool:
+        if card_id in held or card_id in seen:
+            return False
+        aggressor = side_seat.get(deck.card(battles[card_id])["aggressor"])
+        return all(held.get(p) == aggressor or (p not in held and possible(p, seen + (card_id,)))
+                   for p in deck.card(battles[card_id])["prerequisites"])
+
+    return [key for cid, key in battles.items() if possible(cid)]
 
 
 def finish_war(state: PacificState, winners: list[int], how: str, out: list[Outcome]) -> None:

@@ -26,8 +26,8 @@ from functools import lru_cache
 from typing import Iterable
 
 AGGRESSOR, DEFENDER = "aggressor", "defender"
-EXACT_LIMIT = 250_000      # masks x steps beyond which the battle is simulated
-SIM_RUNS, SIM_SEED, SIM_ROUNDS = 4000, 1, 60
+EXACT_LIMIT = 2_000_000    # masks x steps beyond which the battle is simulated (about 16 units)
+SIM_RUNS, SIM_SEED, SIM_ROUNDS = 1000, 1, 30
 
 
 @dataclass(frozen=True)

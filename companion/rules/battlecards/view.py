@@ -80,7 +80,8 @@ class PacificView(View):
             "to_reserve": lambda: f"{self.name(d['unit'])} returns to {n(d['seat'])}'s Reserve Hand.",
             "eliminated": lambda: f"{n(d['seat'])} is eliminated; {n(d['by'])} captures {d['captured']} deployed units.",
             "game_over": lambda: f"{self.army_words(state, d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the war: "
-                                 + ("TOTAL VICTORY." if d["how"] == "total" else "STANDARD VICTORY on points."),
+                                 + {"total": "TOTAL VICTORY.", "standard": "STANDARD VICTORY on points.",
+                                    "points": "no one can reach the VP to win any more; the most VP wins."}[d["how"]],
         }
         return said[o.kind]() if o.kind in said else o.kind.replace("_", " ")
 
