@@ -28,6 +28,7 @@ from typing import Iterable
 AGGRESSOR, DEFENDER = "aggressor", "defender"
 EXACT_LIMIT = 2_000_000    # masks x steps beyond which the battle is simulated (about 16 units)
 SIM_RUNS, SIM_SEED, SIM_ROUNDS = 1000, 1, 30
+SIM_BUDGET = 50_000       # firing steps a simulation may play out in all (it stops early, and says how many runs)
 
 
 @dataclass(frozen=True)
@@ -293,17 +294,20 @@ def _current_round(b: _Battle, start, mask: int, step: int) -> float:
 
 def simulate(fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...], mask: int,
              runs: int = SIM_RUNS, seed: int = SIM_SEED, numbers: tuple[int, ...] = tuple(range(1, 10))) -> BattleOdds:
-    """Seeded play-outs, cards drawn without replacement (the pool reshuffled when it runs out)."""
+    """Seeded play-outs, cards drawn without replacement (the pool reshuffled when it runs out), as many as
+    ``runs`` or the step budget allows. A play-out still undecided after SIM_ROUNDS rounds is not counted."""
     b = _Battle(fighters, pool, must_destroy, numbers)
     rng = random.Random(seed)
     cards = [a for a, n in enumerate(pool) for _ in range(n)]
     outcome = lru_cache(maxsize=None)(b.outcome)
-    wins = 0
-    for _ in range(runs):
+    wins = decided = played = steps = 0
+    while played < runs and (steps < SIM_BUDGET or decided < 30):
+        played += 1
         deck: list[int] = []
         m = mask
         result = None
         for _round in range(SIM_ROUNDS):
+            steps += len(b.steps)
             for i in range(len(b.steps)):
                 result = outcome(m)
                 if result is not None:
@@ -322,5 +326,6 @@ def simulate(fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy:
             if result is not None:
                 break
         wins += result == 1.0
-    p = wins / runs
-    return BattleOdds(p, 1 - p, "simulation", math.sqrt(p * (1 - p) / runs), 0, runs)
+        decided += result is not None
+    p = wins / decided if decided else 0.0
+    return BattleOdds(p, 1 - p, "simulation", math.sqrt(p * (1 - p) / max(decided, 1)), 0, decided)
