@@ -79,7 +79,7 @@ def test_no_public_route_shows_a_hidden_card(table):
         assert reply.status_code == 200, url
         assert not _keys_in(reply.get_data(as_text=True)) & hidden, url
     state = client.get("/api/state").get_json()["view"]
-    assert state["battle"]["units"] and state["odds"]["shots"] is not None   # the battle is public
+    assert state["fight"]["units"] and state["odds"]["shots"] is not None   # the battle is public
 
 
 def test_the_event_stream_shows_no_hidden_card(table):

@@ -52,7 +52,7 @@ class PacificPlayers:
             held = {c["key"] for s in view["seats"] for c in s["won"]}
             # Set aside for a battle, or already discarded onto the new pile (a BATTLECARD that emptied the
             # deck and was then discarded): not in the new deck.
-            out = {c["key"] for c in (view["pending"], (view["battle"] or {}).get("card")) if c}
+            out = {c["key"] for c in (view["pending"], (view["fight"] or {}).get("card")) if c}
             out |= set(view["conflict"]["pile"])
             self.conflict = [k for k in self.laid if k not in held and k not in out]
             self.rng.shuffle(self.conflict)
@@ -128,11 +128,11 @@ class PacificPlayers:
         return [Command("decide", {"seat": seat, "fight": self.rng.random() < 0.9})]
 
     def _homeland(self, view, seats, side) -> list[Move]:
-        seat = view["battle"]["defenders"][0]
+        seat = view["fight"]["defenders"][0]
         return [Command("emergency_deploy" if seats[seat]["hand"] else "hold", {"seat": seat})]
 
     def _combat(self, view, seats, side) -> list[Move]:
-        battle = view["battle"]
+        battle = view["fight"]
         bonus = self._bonus(battle, seats)
         if bonus:
             return [bonus]
@@ -155,7 +155,7 @@ class PacificPlayers:
         return None
 
     def _withdrawal(self, view, seats, side) -> list[Move]:
-        battle = view["battle"]
+        battle = view["fight"]
         deciding = battle["deciding"]
         seat = battle["aggressors" if deciding == "aggressor" else "defenders"][0]
         if view["odds"][deciding] < WITHDRAW_BELOW:

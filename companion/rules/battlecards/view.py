@@ -197,7 +197,7 @@ class PacificView(View):
                 "pending": self.card(state.pending) if state.pending else None,
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
-                "battle": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
+                "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
                 "recent": [{"kind": t.kind, "say": t.say, "terms": [r.__dict__ for r in t.terms]} for t in state.recent],
                 "last_outcome": ({"say": state.recent[-1].say, "terms": [r.__dict__ for r in state.recent[-1].terms]}
                                  if state.recent else None)}
@@ -227,9 +227,7 @@ class PacificView(View):
                      "hand": [self.card(k) for k in army.hand], "kept": [self.card(k) for k in army.kept],
                      "stacks": {t: [self.card(k) for k in army.stacks[t]] for t in TYPES},
                      "seen": [self.card(k) for k in army.seen],
-                     "odds": forecast.battle_forecast(self.deck, state, seat),
-                     "known": {"reserve_hand": [self.name(k) for k in army.hand],
-                               "kept_cards": [self.name(k) for k in army.kept]}})
+                     "odds": forecast.battle_forecast(self.deck, state, seat)})
         return view
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@
   const pct = (p) => `${Math.round(p * 100)}%`;
   const seatName = (view, n) => ((view.seats || []).find((s) => s.seat === n) || { name: `Seat ${n}` }).name;
   const names = (view, seats) => (seats || []).map((n) => seatName(view, n)).join(" and ");
+  const units = (n) => `${n} unit${n === 1 ? "" : "s"}`;
   const na = (v) => (v === null || v === undefined ? "N/A" : v);
 
   const STYLE = `
@@ -79,7 +80,7 @@
   }
 
   function battlePanel(view) {
-    const b = view.battle;
+    const b = view.fight;
     if (!b) return null;
     const card = b.card;
     const phases = el("div", { class: "phases" }, ...[1, 2, 3, 4].map((p) => el("span", {
@@ -93,20 +94,24 @@
       el("h2", { text: `${card.name} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
       el("div", { class: "small", text: `Round ${b.round || 1}. ${who}` }), phases,
       b.bonuses && b.bonuses.length ? el("div", { class: "small", text: `Kept Cards played this round: ${b.bonuses.map((c) => c.name).join(", ")}` }) : null,
-      el("div", { class: "armies" }, side("aggressor"), side("defender")));
+      el("div", { class: "armies" }, side("aggressor"), side("defender")),
+      ...["destroyed", "withdrawn"].map((status) => {
+        const gone = b.units.filter((u) => u.status === status);
+        return gone.length ? el("div", { class: "small", text: `${status === "destroyed" ? "Casualties" : "Withdrawn"}: ${gone.map((u) => `${u.name} (${seatName(view, u.seat)})`).join(", ")}` }) : null;
+      }));
   }
 
   function oddsPanel(view, mine) {
     const o = view.odds;
     if (!o) return null;
-    const b = view.battle;
+    const b = view.fight;
     const aName = names(view, b.aggressors), dName = names(view, b.defenders);
     const how = o.method === "exact" ? "exact" : `simulated, ±${pct(o.error)}`;
     return el("section", { class: "panel bp-odds" }, el("h2", { text: mine ? "Odds (with what you know)" : "Odds" }),
       el("div", { class: "big-odds", text: `Fight on: ${aName} ${pct(o.aggressor)} · ${dName} ${pct(o.defender)}` }),
       el("div", { class: "small", text: `From the ${o.cards_left} CONFLICT cards no one has seen (${how}).` }),
       el("div", { class: "small", text: `Withdraw everything now: ${dName} wins ${o.withdraw.aggressor.vp} VP if ${aName} withdraws ` +
-        `(keeping ${o.withdraw.aggressor.keeps} units); ${aName} wins if ${dName} withdraws (keeping ${o.withdraw.defender.keeps}).` }),
+        `(keeping ${units(o.withdraw.aggressor.keeps)}); ${aName} wins if ${dName} withdraws (keeping ${units(o.withdraw.defender.keeps)}).` }),
       o.shots.length ? el("ul", {}, ...o.shots.map((s) => el("li", { class: s.aimed ? "aimed" : "",
         text: `at ${(b.units.find((u) => u.key === s.target) || {}).name}: hits on ${s.defense + 1}-${s.attack}` +
           ` (attack ${s.attack}${s.attack_bonus ? ` incl. +${s.attack_bonus}` : ""}, defense ${s.defense}${s.defense_bonus ? ` incl. +${s.defense_bonus}` : ""}):` +
@@ -114,7 +119,7 @@
   }
 
   function shotsPanel(view) {
-    const b = view.battle;
+    const b = view.fight;
     if (!b || !b.shots || !b.shots.length) return null;
     return el("section", { class: "panel bp-shots" }, el("h2", { text: "Shots" }),
       ...b.shots.slice().reverse().slice(0, 8).map((s) => el("div", { class: "shot" },
