@@ -177,27 +177,34 @@ def test_forty_victory_points_win_the_war():
     assert t.outcomes[-1].say == "Aiko wins the war: STANDARD VICTORY on points."
 
 
-def test_invasion_of_australia_total_victory():
+@pytest.mark.parametrize("card, aggressor, defender, held, attackers, defenders", [
+    ("AUSTRAL#1", JAPAN, US, ["MORESBY#1", "JAVASEA#1"], ["JICHIKI#1", "JZERO#2"], ["UMAR1#1", "UFLETCH#1"]),
+    ("JAPAN#1", US, JAPAN, ["IWOJIMA#1", "OKINAWA#1"], ["URAIDER#1", "UWILDCAT#2"], ["JGUARDS#1", "JKAGERO#1"]),
+])
+def test_an_invasion_won_is_total_victory(card, aggressor, defender, held, attackers, defenders):
     """"Total Victory. All enemy players are eliminated from the game. In this Starter Set, the US Player is
-    eliminated when the enemy wins the 'Invasion of Australia' BATTLECARD.\""""
+    eliminated when the enemy wins the 'Invasion of Australia' BATTLECARD. The Japanese player is eliminated
+    when the enemy wins the 'Invasion of Japan' BATTLECARD.\""""
     t = Table()
     t.set_up()
-    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
-    armies(t, ["JICHIKI#1", "JZERO#2"], ["UMAR1#1", "UFLETCH#1"])
-    t.pile("AUSTRAL#1")
-    t.ok("decide", seat=JAPAN, fight=True)
+    t.state.armies[aggressor].won = list(held)
+    armies(t, attackers if aggressor == JAPAN else defenders, defenders if aggressor == JAPAN else attackers)
+    t.pile(card)
+    t.ok("decide", seat=aggressor, fight=True)
     assert t.state.stage == Stage.HOMELAND    # "or when your homeland is invaded"
-    t.ok("emergency_deploy", seat=US)
-    assert t.state.stage == Stage.COMBAT and "UMAR2#1" in t.state.battle.units
-    for _ in range(40):
+    reserve = list(t.state.armies[defender].hand)
+    t.ok("emergency_deploy", seat=defender)
+    assert t.state.stage == Stage.COMBAT and set(reserve) & set(t.state.battle.units)
+    for _ in range(60):
         if t.state.over:
             break
         if t.state.stage == Stage.WITHDRAWAL:
-            t.ok("fight_on", seat=t.state.battle.aggressors[0] if t.state.battle.deciding == "aggressor" else US)
+            t.ok("fight_on", seat=aggressor if t.state.battle.deciding == "aggressor" else defender)
             continue
         acts = [a for a in RULES.actions(t.state) if a["kind"] == "aim"]
         if acts and not t.state.battle.aim:
             t.ok("aim", **acts[0]["data"])
         turn(t, hit=t.state.battle.firing == "aggressor")
-    assert t.state.over and t.state.victory == "total" and t.state.winner == JAPAN
-    assert t.state.armies[US].eliminated and t.state.armies[US].deployed() == []
+    assert t.state.over and t.state.victory == "total" and t.state.winner == aggressor
+    assert t.state.armies[defender].eliminated and t.state.armies[defender].deployed() == []
+    assert t.state.armies[aggressor].won[-1] == card

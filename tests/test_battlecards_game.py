@@ -110,3 +110,26 @@ def test_a_seat_page_shows_its_own_secrets_and_not_the_others(table):
     assert mine <= _keys_in(text)
     seen = set(service.session.state.armies[1].seen)     # what an intel card showed this seat
     assert not (_keys_in(text) & hidden[2]) - seen
+
+
+def test_companion_replay_reads_a_battlecards_log(tmp_path):
+    """Issue 15: "Today `companion replay` of a `battlecards-pacific` game says the referee is not part of
+    the companion." A whole game's log is replayed to the same winner and standings."""
+    import subprocess
+    import sys
+
+    from companion.session import to_jsonl
+
+    players = DEMO(2, 3)
+    seats, options = players.start()
+    session = Session.start(open_store(tmp_path), "battlecards-pacific", seats, options)
+    play_direct(players, session, max_rounds=6000)
+    log = tmp_path / "game.jsonl"
+    log.write_text(to_jsonl(session.events()), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", str(log)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["over"] and report["winner"] == session.state.winner and not report["refused"]
+    assert report["standings"][0] == {"seat": session.state.winner, "name": seats[session.state.winner - 1]["name"],
+                                      "points": session.state.armies[session.state.winner].vp}

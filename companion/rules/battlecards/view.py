@@ -191,6 +191,8 @@ class PacificView(View):
         return {"game": self.game.game, "stage": state.stage.value, "turn": state.turn, "turn_number": state.turn_number,
                 "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
                 "vp_target": target, "seats": seats,
+                "standings": sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
+                                    key=lambda r: -r["points"]),
                 "conflict": {"left": state.conflict_left.get("pacific", 0), "discard": len(discard),
                              "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
                              "unseen": len(state.conflict_pool.get("pacific", []))},
