@@ -208,3 +208,31 @@ def test_an_invasion_won_is_total_victory(card, aggressor, defender, held, attac
     assert t.state.over and t.state.victory == "total" and t.state.winner == aggressor
     assert t.state.armies[defender].eliminated and t.state.armies[defender].deployed() == []
     assert t.state.armies[aggressor].won[-1] == card
+
+
+def test_a_defense_bonus_played_may_take_the_aimed_target_out_of_reach():
+    """"Add any such bonuses before determining whether a unit's attack was effective or not." The Zero's Attack
+    against Sea (2) reaches the PT boats' Defense against Air (2); Radar (+1 Defense to Air and Sea) puts it out
+    of reach, and the Zero must choose again."""
+    t = fight("PEARL#1", ["JZERO#1"], ["UPTBOAT#1", "UWILDCAT#1"])
+    t.ok("aim", seat=JAPAN, target="UPTBOAT#1")
+    t.state.armies[US].kept = ["RADAR1#1"]
+    t.ok("card_seen", zone="center", card="RADAR1#1")
+    assert [o.kind for o in t.last.outcomes] == ["kept_played", "aim_lost"] and t.state.battle.aim is None
+    assert "may not be attacked" in t.refused("aim", seat=JAPAN, target="UPTBOAT#1")
+    shot = next(o for o in [*t.send("card_seen", zone="center", card="SPY1#1").outcomes] if o.kind == "shot")
+    assert shot.data["target"] == "UWILDCAT#1" and shot.data["defense"] == 4 and shot.data["defense_bonus"] == 1
+
+
+def test_a_supply_convoy_is_played_at_the_start_of_a_turn():
+    """Supply Convoy: "Keep this card. Play it at the start of any of your turns: draw 2 cards from your ARSENAL deck."
+    (the deck's card; the rulebook: "some CONFLICT Cards can be kept")."""
+    t = Table()
+    t.set_up()
+    t.state.armies[JAPAN].kept = ["CONVOY1#1"]
+    t.ok("card_seen", zone="center", card="CONVOY1#1")
+    assert t.state.stage == Stage.ARSENAL and t.state.task.draw == 2
+    t.draw(JAPAN, "JZERO#2", "JZERO#3")
+    assert t.state.stage == Stage.DRAW and t.state.turn == JAPAN      # the turn goes on: now the draw
+    t.pile("SPY1#1")
+    assert t.state.turn == US and len(t.state.armies[JAPAN].hand) == 5

@@ -255,4 +255,11 @@ def play_bonus(deck: Deck, state: PacificState, seat: int, card: str) -> tuple[O
     forget(state, card)
     battle.bonuses.append(card)
     battle.bonus_owner[card] = seat
-    return (Outcome("kept_played", data={"seat": seat, "card": card, "round": battle.round}),)
+    out = [Outcome("kept_played", data={"seat": seat, "card": card, "round": battle.round})]
+    if state.stage == Stage.COMBAT:
+        # A defense bonus may put the aimed target, or every target, out of the shooter's reach.
+        if battle.aim and values(deck, battle, battle.queue[0], battle.aim, battle.support) is None:
+            battle.aim = battle.support = None
+            out.append(Outcome("aim_lost", data={"unit": battle.queue[0]}))
+        advance(deck, state, out)
+    return tuple(out)

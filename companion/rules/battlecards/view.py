@@ -63,6 +63,7 @@ class PacificView(View):
             "battle_begins": lambda: f"{self.name(d['card'])}: the stacks are flipped, {len(d['units'])} units fight. "
                                      f"{self.army_words(state, d['aggressors'])} fire{'s' if len(d['aggressors']) == 1 else ''} first.",
             "no_target": lambda: f"{self.name(d['unit'])} has no target it may attack.",
+            "aim_lost": lambda: f"{self.name(d['unit'])} may no longer attack its target: choose again.",
             "aim": lambda: f"{self.name(d['unit'])} aims at {self.name(d['target'])}"
                            + (f", supported by {self.name(d['support'])}." if d.get("support") else "."),
             "shot": lambda: self._shot(d),
