@@ -26,7 +26,9 @@ from card_tags.catalog import Catalog
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
 from . import battle as battles, combat, turns
-from .cards import Deck
+from .cards import SIDE_NAMES, THEATRE_OF, Deck
+
+COMBINED_SIDES = ("germany", "britain", "japan", "us")
 from .state import Army, PacificState, Said, Stage, Told
 
 RECENT = 12   # outcomes the tablet keeps showing
@@ -38,7 +40,7 @@ SEAT_FIELD = Field("seat", SEAT)
 class Pacific(Game):
     game = "battlecards-pacific"
     title = "BATTLECARDS WWII Pacific"
-    min_seats, max_seats = 2, 2
+    min_seats, max_seats = 2, 4   # 4: combined with a Western European set (COMBINING SETS)
     uses_resolve = False
     options = (
         Option("japan_seat", 1, "The seat that plays Japan (the other plays the US). Japan starts.", choices=(1, 2),
@@ -68,16 +70,27 @@ class Pacific(Game):
         self.deck = Deck(catalog)
 
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
-        japan = options["japan_seat"]
-        sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}
-        armies = {n: Army(side=side, arsenal_left=len(self.deck.copies(("unit",), side=side)))
+        if len(seats) == 4:
+            # "Turn order goes German, British, Japanese, and US."
+            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES)), [1, 2, 3, 4]
+        elif len(seats) == 2:
+            japan = options["japan_seat"]
+            sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}
+            order = [japan] + [n for n in sides if n != japan]
+        else:
+            raise SetupError("BATTLECARDS is played by two players, or four with the Western European set combined")
+        armies = {n: Army(side=side, theatre=THEATRE_OF[side], arsenal_left=len(self.deck.copies(("unit",), side=side)))
                   for n, side in sides.items()}
-        if any(a.arsenal_left == 0 for a in armies.values()):
-            raise SetupError("this deck has no ARSENAL cards for one of the sides")
-        conflict = self.deck.copies(("battle", "keep", "draw", "intel"), theatre="pacific")
-        return PacificState(seats=seats, options=options, armies=armies, order=[japan] + [n for n in sides if n != japan],
-                            conflict_left={"pacific": len(conflict)}, conflict_discard={"pacific": []},
-                            conflict_pool={"pacific": list(conflict)})
+        missing = [SIDE_NAMES[a.side] for a in armies.values() if a.arsenal_left == 0]
+        theatres = sorted({a.theatre for a in armies.values()})
+        decks = {t: self.deck.copies(("battle", "keep", "draw", "intel"), theatre=t) for t in theatres}
+        if missing or not all(decks.values()):
+            raise SetupError(f"this deck has no ARSENAL cards for {', '.join(missing) or 'every side'} or no CONFLICT "
+                             f"deck for every theatre: describe the Western European set as a custom deck "
+                             f"(docs/decks/README.md)")
+        return PacificState(seats=seats, options=options, armies=armies, order=order,
+                            conflict_left={t: len(d) for t, d in decks.items()},
+                            conflict_discard={t: [] for t in theatres}, conflict_pool={t: list(d) for t, d in decks.items()})
 
     def apply(self, state: PacificState, action: Action) -> Applied | Refusal:
         result = super().apply(state, action)
@@ -159,6 +172,9 @@ class Pacific(Game):
         if place is not None:
             raise Refused(f"{deck.card(key).name} is not in the CONFLICT deck: it is {place.replace(':', ' of seat ')}.")
         if state.stage == Stage.COMBAT:
+            if deck.theatre(key) != deck.theatre(state.battle.card):
+                raise Refused("\"each player will draw from their own theatre's conflict deck at all times\": this "
+                              "battle's shots are turned from its own theatre's CONFLICT deck.")
             outcomes = list(combat.fire(deck, state, key))
             out: list[Outcome] = []
             turns.take_conflict(deck, state, key, to_discard=True, out=out)

@@ -136,6 +136,9 @@ def conflict_drawn(deck: Deck, state: PacificState, key: str) -> list[Outcome]:
     """The drawing player's CONFLICT card, turned face up onto the discard pile (or aside: a BATTLECARD)."""
     card = deck.card(key)
     seat = state.turn
+    if deck.theatre(key) != state.armies[seat].theatre:
+        raise Refused("\"Conflict decks will not be combined from different sets, and each player will draw from "
+                      "their own theatre's conflict deck at all times.\"")
     if card.kind == "keep":
         raise Refused(f"{rulebook.KEEP} Take it back: it is kept, not discarded.")
     out: list[Outcome] = []
@@ -154,6 +157,8 @@ def kept(deck: Deck, state: PacificState, seat: int, key: str) -> list[Outcome]:
     """A "Keep this card" card drawn and laid face down beside the stacks (its face is the drawer's secret)."""
     if seat != state.turn:
         raise Refused(f"{rulebook.DRAWING} It is {state.name(state.turn)}'s turn.")
+    if deck.theatre(key) != state.armies[seat].theatre:
+        raise Refused("\"each player will draw from their own theatre's conflict deck at all times.\"")
     if deck.card(key).kind != "keep":
         raise Refused(f"{rulebook.DRAWING} Unless the card says \"Keep this card\", it is discarded face up onto the "
                       f"discard pile, where the camera reads it.")

@@ -188,15 +188,16 @@ class PacificView(View):
                              "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
                   "won": [self.card(k) for k in a.won]}
                  for s, a in ((s, state.armies[s.number]) for s in state.seats)]
-        discard = state.conflict_discard.get("pacific", [])
+        theatre = state.armies[state.turn].theatre if state.turn else "pacific"
+        discard = state.conflict_discard.get(theatre, [])
         return {"game": self.game.game, "stage": state.stage.value, "turn": state.turn, "turn_number": state.turn_number,
                 "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
                 "vp_target": target, "seats": seats,
                 "standings": sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
                                     key=lambda r: -r["points"]),
-                "conflict": {"left": state.conflict_left.get("pacific", 0), "discard": len(discard),
+                "conflict": {"theatre": theatre, "left": state.conflict_left.get(theatre, 0), "discard": len(discard),
                              "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
-                             "unseen": len(state.conflict_pool.get("pacific", []))},
+                             "unseen": len(state.conflict_pool.get(theatre, []))},
                 "pending": self.card(state.pending) if state.pending else None,
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
