@@ -112,3 +112,36 @@ def test_seventy_eight_victory_points_win_the_combined_game(rules):
     t.state.armies[JAPAN].vp = 78
     ending.check_victory(rules.deck, t.state, [])
     assert t.state.over and t.state.winner == JAPAN and t.state.victory == "standard"
+
+
+def test_aid_to_an_ally(rules):
+    """"2) On your turn, you may aid your ally by either sacrificing your draw to transfer up to 3 deployed
+    cards to your ally's stacks, trade 1 reserve card for 1 reserve card of your ally (without sacrificing
+    your draw), or sending the top card of your arsenal deck to the bottom of your ally's arsenal deck
+    (again, without sacrificing your draw).\""""
+    t = table(rules, HANDS)
+    # Germany trades a Bf 109 for Japan's Val, and still draws.
+    t.ok("trade", seat=GERMANY, give="GBF109#2", take="JVAL#1")
+    assert "JVAL#1" in t.state.armies[GERMANY].hand and "GBF109#2" in t.state.armies[JAPAN].hand
+    assert "once, on one's own turn" in t.refused("send", seat=GERMANY)      # one aid a turn
+    t.ok("card_seen", zone="center", card="WSPY#1")
+    # Britain sends the top of its ARSENAL deck to the bottom of the US's: the US may draw a British card.
+    left = t.state.armies[US].arsenal_left
+    t.ok("send", seat=BRITAIN)
+    assert t.state.armies[US].arsenal_left == left + 1 and t.state.turn == BRITAIN
+    t.ok("card_seen", zone="center", card="WREINF#1")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#5")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#6")
+    # Japan sacrifices its draw to transfer deployed cards to Germany.
+    t.ok("transfer", seat=JAPAN, unit="JZERO#1")
+    assert "JZERO#1" in t.state.armies[GERMANY].stacks["air"] and t.state.stage == Stage.AID
+    assert "own theatre" not in t.refused("card_seen", zone="center", card="SPY1#1")   # no draw after a transfer
+    t.ok("transfer", seat=JAPAN, unit="JGUARDS#1")
+    t.ok("done", seat=JAPAN)
+    assert t.state.turn == US
+    t.ok("card_seen", zone="center", card="REINF1#1")
+    t.ok("card_seen", zone="reader:4", card="BTOMMY#3")     # the card Britain sent
+    assert "BTOMMY#3" in t.state.armies[US].hand
+    history = [rules.redact(e, d) for e, d in (("trade", {"seat": 1, "give": "GBF109#2", "take": "JVAL#1"}),
+                                               ("transfer", {"seat": 3, "unit": "JZERO#1"}))]
+    assert "JVAL#1" not in str(history) and "JZERO#1" not in str(history)

@@ -25,7 +25,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import battle as battles, combat, turns
+from . import aid, battle as battles, combat, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -62,7 +62,11 @@ class Pacific(Game):
         Input("fight_on", "on_fight_on", (SEAT_FIELD,), ("withdrawal",), SEAT_ACTS, button=True),
         Input("look", "on_look", (SEAT_FIELD, Field("stack", STR)), ("look",), SEAT_ACTS, button=True,
               choices="look_choices"),
-        Input("done", "on_done", (SEAT_FIELD,), ("arsenal",), SEAT_ACTS, button=True),
+        Input("done", "on_done", (SEAT_FIELD,), ("arsenal", "aid"), SEAT_ACTS, button=True),
+        # Combining sets, rule 2: from the seat's phone (the cards are secret: never buttons on the tablet).
+        Input("transfer", "on_transfer", (SEAT_FIELD, Field("unit", CARD)), ("draw", "aid"), SEAT_ACTS),
+        Input("trade", "on_trade", (SEAT_FIELD, Field("give", CARD), Field("take", CARD)), ("draw",), SEAT_ACTS),
+        Input("send", "on_send", (SEAT_FIELD,), ("draw",), SEAT_ACTS),
     )
 
     def __init__(self, catalog: Catalog):
@@ -217,6 +221,15 @@ class Pacific(Game):
 
     def on_done(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return turns.on_done(state, data["seat"])
+
+    def on_transfer(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return aid.on_transfer(self.deck, state, data["seat"], data["unit"])
+
+    def on_trade(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return aid.on_trade(state, data["seat"], data["give"], data["take"])
+
+    def on_send(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return aid.on_send(state, data["seat"])
 
     # -- button candidates ---------------------------------------------------------------------------------
     def aim_choices(self, state: PacificState) -> list[dict[str, Any]]:

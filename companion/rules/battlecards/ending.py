@@ -136,4 +136,5 @@ def end_turn(state: PacificState, out: list[Outcome]) -> None:
             break
     state.turn, state.turn_number = seat, state.turn_number + 1
     state.stage, state.task, state.pending, state.convoy_played = Stage.DRAW, None, None, False
+    state.aided, state.transferred = False, 0
     out.append(Outcome("turn", data={"seat": seat, "turn": state.turn_number}))

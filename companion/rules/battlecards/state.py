@@ -14,6 +14,7 @@ class Stage(str, enum.Enum):
     DRAW = "draw"              # the drawing player draws a CONFLICT card (or deploys in an emergency)
     ARSENAL = "arsenal"        # a card told the drawing player to draw (and maybe deploy) ARSENAL cards
     LOOK = "look"              # Reconnaissance: the drawing player picks the stack to look at
+    AID = "aid"                # combined sets: the drawing player transfers deployed cards to his ally
     DECISION = "decision"      # a BATTLECARD is drawn: its aggressor fights or not
     HOMELAND = "homeland"      # a homeland is invaded: its defender may deploy the Reserve Hand first
     COMBAT = "combat"          # the four firing phases
@@ -39,6 +40,7 @@ class Army:
     eliminated: bool = False                   # eliminated from its theatre
     setup_drawn: int = 0
     seen: list[str] = field(default_factory=list)   # intel: opponents' cards this seat has been shown
+    foreign: int = 0                           # cards an ally sent to the bottom of this ARSENAL deck
 
     def deployed(self) -> list[str]:
         return [k for t in TYPES for k in self.stacks[t]]
@@ -144,6 +146,8 @@ class PacificState(GameState):
     pending: str | None = None       # a BATTLECARD waiting for its aggressor's decision
     battle: Battle | None = None
     convoy_played: bool = False      # a Supply Convoy at the start of this turn
+    aided: bool = False              # combined sets: this turn's aid to the ally is given
+    transferred: int = 0
     winner: int | None = None
     winners: list[int] = field(default_factory=list)
     victory: str = ""                # "standard" or "total"

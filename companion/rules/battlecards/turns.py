@@ -75,8 +75,11 @@ def reshuffle_conflict(state: PacificState, theatre: str, out: list[Outcome]) ->
 # -- ARSENAL cards --------------------------------------------------------------------------------------
 def draw_arsenal(deck: Deck, state: PacificState, seat: int, key: str, out: list[Outcome]) -> None:
     army = state.armies[seat]
-    if deck.side(key) != army.side:
+    sent = army.foreign and deck.side(key) in [state.armies[s].side for s in battles.allies(state, seat)]
+    if deck.side(key) != army.side and not sent:
         raise Refused(f"That card belongs to the other side's ARSENAL deck, not {state.name(seat)}'s.")
+    if deck.side(key) != army.side:
+        army.foreign -= 1   # the card an ally sent to the bottom of this deck
     if army.arsenal_left <= 0 and army.arsenal_discard:
         for card in army.arsenal_discard:
             forget(state, card)
@@ -246,6 +249,12 @@ def task_done(state: PacificState) -> list[Outcome]:
 
 
 def on_done(state: PacificState, seat: int) -> tuple[Outcome, ...]:
+    if state.stage == Stage.AID:
+        if seat != state.turn:
+            raise Refused(f"It is {state.name(state.turn)}'s turn.")
+        out = [Outcome("deploy_done", data={"seat": seat})]
+        ending.end_turn(state, out)
+        return tuple(out)
     task = state.task
     if seat != task.seat:
         raise Refused(f"It is {state.name(task.seat)}'s turn.")

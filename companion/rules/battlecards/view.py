@@ -63,6 +63,10 @@ class PacificView(View):
             "battle_begins": lambda: f"{self.name(d['card'])}: the stacks are flipped, {len(d['units'])} units fight. "
                                      f"{self.army_words(state, d['aggressors'])} fire{'s' if len(d['aggressors']) == 1 else ''} first.",
             "no_target": lambda: f"{self.name(d['unit'])} has no target it may attack.",
+            "transfer": lambda: f"{n(d['seat'])} transfers a deployed card to {n(d['ally'])}'s {d['stack'].title()} stack "
+                                f"({d['count']} of 3, instead of the draw).",
+            "trade": lambda: f"{n(d['seat'])} trades a Reserve Hand card with {n(d['ally'])}.",
+            "send": lambda: f"{n(d['seat'])} sends the top ARSENAL card to the bottom of {n(d['ally'])}'s ARSENAL deck.",
             "aim_lost": lambda: f"{self.name(d['unit'])} may no longer attack its target: choose again.",
             "aim": lambda: f"{self.name(d['unit'])} aims at {self.name(d['target'])}"
                            + (f", supported by {self.name(d['support'])}." if d.get("support") else "."),
@@ -123,6 +127,8 @@ class PacificView(View):
             if t.draw:
                 return f"{state.name(t.seat)}: draw {t.draw} more ARSENAL card{'s' if t.draw != 1 else ''} (show each to your reader)."
             return f"{state.name(t.seat)}: deploy up to {t.deploy} card{'s' if t.deploy != 1 else ''} face down, or tap Done."
+        if stage == Stage.AID:
+            return f"{state.name(turn)}: transfer up to {3 - state.transferred} more deployed cards to your ally, or tap Done."
         if stage == Stage.LOOK:
             return f"{state.name(state.task.seat)}: choose the stack to look at, on your phone or here."
         if stage == Stage.DECISION:
@@ -238,4 +244,6 @@ class PacificView(View):
         """Only the CONFLICT discard pile is face up: every other card input loses its card."""
         if kind in ("card_seen", "card_gone") and data.get("zone") != "center":
             return {k: v for k, v in data.items() if k not in ("card", "uid")}
+        if kind in ("transfer", "trade"):   # an ally's secret cards
+            return {k: v for k, v in data.items() if k not in ("unit", "give", "take")}
         return data
