@@ -3,6 +3,8 @@ battle, who fires, every shot, the odds and the VP race, and its buttons work; a
 with its seat's token shows its Reserve Hand and Kept Cards. Screenshots are saved in tmp_path."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from companion.service import Service
@@ -35,14 +37,17 @@ def test_the_tablet_shows_the_battle_and_its_odds(site, tmp_path):
     page.screenshot(path=str(tmp_path / "battlecards-tablet.png"), full_page=True)
     hidden = set().union(*_hidden(service).values())
     assert not any(k in page.content() for k in hidden)
-    # A button, with the PIN: the tablet's first offer is taken and the board follows.
-    shots = len(battle.shots)
+    # A button, with the PIN: the tablet's first offer is taken, and the page shows what it decided.
+    entries = len(service.session.derived.entries)
     page.fill("#pin", service.pin)
-    label = page.inner_text("#game-actions button >> nth=0")
     page.click("#game-actions button >> nth=0")
-    page.wait_for_function("(label) => !document.body.innerText.includes(label) || true", arg=label)
-    page.wait_for_function("() => document.querySelector('#result-say') && document.querySelector('#result-say').textContent.length > 0")
-    assert service.session.state != state or len(service.session.state.battle.shots) >= shots
+    deadline = time.monotonic() + 60
+    while len(service.session.derived.entries) == entries and time.monotonic() < deadline:
+        page.wait_for_timeout(50)   # poll: the command travels through the page and the app
+    logged = service.session.derived.entries
+    assert len(logged) == entries + 1 and logged[-1].status == "applied"
+    said = logged[-1].outcomes[-1]["say"]
+    page.wait_for_function("(said) => document.getElementById('bp-board').innerText.includes(said)", arg=said)
     page.screenshot(path=str(tmp_path / "battlecards-tablet-after.png"), full_page=True)
 
 
