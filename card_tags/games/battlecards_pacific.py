@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-SIDES = ["us", "japan"]
+SIDES = ["us", "japan", "germany", "britain"]   # Germany and Britain: a Western European set combined with this one
+PACIFIC_SIDES = ["us", "japan"]
+THEATRES = ["pacific", "western"]
 UNIT_TYPES = ["ground", "air", "sea"]
 RANKS = ["unit", "leader", "general", "admiral"]
 NAMED_RANKS = {"leader", "general", "admiral"}
@@ -44,7 +46,9 @@ STANDARD_VICTORY_VP = 40
 TOTAL_VICTORY = {"Invasion of Australia": ("japan", "us"), "Invasion of Japan": ("us", "japan")}
 CONFLICT_KINDS = ("battle", "keep", "draw", "intel")
 
-_CONFLICT = {"action": "int", "text?": "str"}
+# "theatre": a CONFLICT card of the Western European set, when an owner combines it with this one
+# ("Conflict decks will not be combined from different sets"); absent, the card is this set's.
+_CONFLICT = {"action": "int", "text?": "str", "theatre?": THEATRES}
 SCHEMA = {
     "battle": {
         **_CONFLICT,
@@ -162,6 +166,15 @@ def _check_unit(card) -> list[str]:
     return problems
 
 
+def _check_western(card, cards) -> list[str]:
+    """A card of a Western European set combined with this one: the same shapes as this set's cards."""
+    if card.kind == "battle":
+        return _check_battle(card, cards)
+    if card.kind == "unit":
+        return _check_unit(card)
+    return []
+
+
 def _prerequisite_cycle(cards) -> list[str]:
     """Battle ids that can never be fought because their prerequisites lead back to themselves."""
     battles = {cid: card["prerequisites"] for cid, card in cards.items() if card.kind == "battle"}
@@ -195,6 +208,9 @@ def check(catalog) -> list[str]:
     vp = 0
     named: dict[tuple[str, str], str] = {}
     for card in cards.values():
+        if card.get("theatre", "pacific") != "pacific" or card.get("side", "us") not in PACIFIC_SIDES:
+            problems += _check_western(card, cards)
+            continue   # the Western set's cards: its own counts, which its rulebook gives, not this one
         if card.kind in CONFLICT_KINDS:
             conflict += card.copies
             if card["action"] < 1:
@@ -220,7 +236,7 @@ def check(catalog) -> list[str]:
                 named[key] = card.id
     if conflict != CONFLICT_DECK:
         problems.append(f"the CONFLICT deck has {CONFLICT_DECK} cards; this deck has {conflict}")
-    for side in SIDES:
+    for side in PACIFIC_SIDES:
         if arsenal[side] != ARSENAL_PER_SIDE:
             problems.append(f"the {side.upper() if side == 'us' else 'Japanese'} ARSENAL has {ARSENAL_PER_SIDE} "
                             f"cards; this deck has {arsenal[side]}")
@@ -236,7 +252,7 @@ def check(catalog) -> list[str]:
                 problems.append(f"card {card.id!r}: {name} must have aggressor {aggressor!r} and eliminate "
                                 f"{eliminated!r} (fields 'aggressor', 'eliminates')")
     others = [c.id for c in cards.values() if c.kind == "battle" and c.get("eliminates")
-              and c.name not in TOTAL_VICTORY]
+              and c.name not in TOTAL_VICTORY and c.get("theatre", "pacific") == "pacific"]
     for cid in others:
         problems.append(f"card {cid!r}: field 'eliminates': only the Invasion of Australia and the Invasion of "
                         f"Japan eliminate a player in this set")

@@ -1,0 +1,71 @@
+"""The deck as the rules read it: a physical card's key ("UFLETCH#2") to its catalog card, and a
+unit's Attack Values, Defense Scores, firing phases and support."""
+from __future__ import annotations
+
+from card_tags.catalog import Card, Catalog
+
+CONFLICT_KINDS = ("battle", "keep", "draw", "intel")
+SIDE_NAMES = {"japan": "Japan", "us": "the US", "germany": "Germany", "britain": "Britain"}
+THEATRE_OF = {"japan": "pacific", "us": "pacific", "germany": "western", "britain": "western"}
+
+
+class Deck:
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+
+    def card(self, key: str) -> Card:
+        return self.catalog.cards[key.partition("#")[0]]
+
+    def is_conflict(self, key: str) -> bool:
+        return self.card(key).kind in CONFLICT_KINDS
+
+    def is_unit(self, key: str) -> bool:
+        return self.card(key).kind == "unit"
+
+    def action(self, key: str) -> int:
+        return self.card(key)["action"]
+
+    def unit_type(self, key: str) -> str:
+        return self.card(key)["unit_type"]
+
+    def side(self, key: str) -> str:
+        return self.card(key)["side"]
+
+    def theatre(self, key: str) -> str:
+        """A CONFLICT card's theatre: a Western custom deck marks its cards with ``theatre``."""
+        return self.card(key).get("theatre", "pacific")
+
+    def attack(self, key: str, target_type: str) -> int | None:
+        return self.card(key).get(f"attack_{target_type}")
+
+    def defense(self, key: str, attacker_type: str) -> int | None:
+        return self.card(key).get(f"defense_{attacker_type}")
+
+    def phases(self, key: str) -> list[int]:
+        return list(self.card(key)["phases"])
+
+    def supports(self, supporter: str, key: str) -> bool:
+        return self.unit_type(key) in self.card(supporter).get("supports", [])
+
+    def support_attack(self, key: str) -> int:
+        return self.card(key).get("support_attack", 0) or 0
+
+    def support_defense(self, key: str) -> int:
+        return self.card(key).get("support_defense", 0) or 0
+
+    def copies(self, kinds: tuple[str, ...], theatre: str | None = None, side: str | None = None) -> list[str]:
+        """Every physical copy of the cards of these kinds (of a theatre's CONFLICT deck, or a side's ARSENAL)."""
+        keys = []
+        for card in self.catalog.cards.values():
+            if card.kind not in kinds:
+                continue
+            if theatre is not None and card.get("theatre", "pacific") != theatre:
+                continue
+            if side is not None and card.get("side") != side:
+                continue
+            keys += [f"{card.id}#{n}" for n in range(1, card.copies + 1)]
+        return keys
+
+    def action_numbers(self) -> list[int]:
+        """Every Action Number a CONFLICT card of the deck carries ("whatever action number is pulled")."""
+        return sorted({c["action"] for c in self.catalog.cards.values() if c.kind in CONFLICT_KINDS})

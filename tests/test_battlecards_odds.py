@@ -1,0 +1,96 @@
+"""The odds of a shot and of a battle (companion/rules/battlecards/odds.py), against hand-computed cases,
+and the public odds' secrecy: they use only what every player has seen."""
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+
+import pytest
+
+from companion.rules.battlecards import odds
+from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Fighter
+from tests.battlecards_support import JAPAN, RULES, US, fight
+
+FULL = odds.counts(n for n in range(1, 10) for _ in range(6))   # 54 cards, six of each Action Number
+
+
+def unit(key: str, side: str) -> Fighter:
+    c = RULES.deck.card(key)
+    t = ("ground", "air", "sea")
+    return Fighter(key, side, c["unit_type"], tuple((x, c.get(f"attack_{x}")) for x in t),
+                   tuple((x, c.get(f"defense_{x}")) for x in t), tuple(c["phases"]), c.get("support_attack", 0) or 0,
+                   c.get("support_defense", 0) or 0, tuple(c.get("supports", [])))
+
+
+def test_a_shot_is_the_cards_in_defense_to_attack_over_the_cards_left():
+    """docs/decks/battlecards-pacific.md: "a unit with Attack 7 against a target with Defense 3 hits on 4, 5, 6
+    or 7 (4 cards in 9)"."""
+    assert odds.shot_chance(FULL, 7, 3) == Fraction(4, 9)
+    three_fives_gone = odds.counts([n for n in range(1, 10) for _ in range(6 - 3 * (n == 5))])
+    assert odds.shot_chance(three_fives_gone, 7, 3) == Fraction(21, 51)
+    assert odds.shot_chance(FULL, 4, 4) == 0
+
+
+def test_a_duel_by_hand():
+    # Zero hits the Wildcat on 4-7 (p = 4/9); the Wildcat hits the Zero on 4-5 (q = 2/9); both fire in phase 1,
+    # the Zero first. P(Zero wins) = p / (1 - (1-p)(1-q)) = (4/9) / (46/81) = 18/23.
+    result = odds.battle_odds([unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER)], FULL)
+    assert result.method == "exact" and result.aggressor == pytest.approx(18 / 23)
+    assert result.defender == pytest.approx(5 / 23)
+
+
+def test_a_kept_card_counts_for_this_round_only():
+    # Air Superiority: the Zero hits on 4-8 (5/9) this round, then 4/9 again:
+    # 5/9 + (4/9)(7/9)(18/23).
+    zero = Fighter(**{**unit("JZERO#1", AGGRESSOR).__dict__, "bonus_attack": 1})
+    result = odds.battle_odds([zero, unit("UWILDCAT#1", DEFENDER)], FULL)
+    assert result.aggressor == pytest.approx(5 / 9 + (4 / 9) * (7 / 9) * (18 / 23))
+
+
+def test_a_stalemate_gives_the_defender_the_battle():
+    result = odds.battle_odds([unit("JAA#1", AGGRESSOR), unit("UAA90#1", DEFENDER)], FULL)
+    assert result.aggressor == 0.0 and result.defender == 1.0
+
+
+def test_the_simulation_agrees_with_the_dp_and_states_its_error():
+    fighters = (unit("JZERO#1", AGGRESSOR), unit("JAKAGI#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER),
+                unit("UENTERP#1", DEFENDER))
+    huge = tuple(n * 500 for n in FULL)   # so large that drawing without replacement is drawing at fixed odds
+    exact = odds.battle_odds(fighters, huge)
+    sim = odds.simulate(fighters, huge, (), 0b1111, runs=3000)
+    assert sim.method == "simulation" and 0 < sim.error < 0.02
+    assert abs(sim.aggressor - exact.aggressor) < 4 * sim.error
+
+
+def test_the_table_shows_the_odds_of_the_battle_from_the_cards_left():
+    t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+    # Pearl Harbor (Action Number 1) is face up: 53 cards are left, 24 of them in 4-7 and 12 in 4-5.
+    p, q = 24 / 53, 12 / 53
+    shown = RULES.public_view(t.state)["odds"]
+    assert shown["cards_left"] == 53 and shown["method"] == "exact"
+    assert shown["aggressor"] == pytest.approx(p / (1 - (1 - p) * (1 - q)), abs=1e-4)
+    assert shown["shots"] == [{"unit": "JZERO#1", "target": "UWILDCAT#1", "attack": 7, "defense": 3, "attack_bonus": 0,
+                               "defense_bonus": 0, "hits": 24, "cards": 53, "chance": 24 / 53, "aimed": False}]
+    assert shown["withdraw"]["aggressor"] == {"winner": "defender", "vp": 5, "keeps": 1}
+
+
+def test_the_public_odds_do_not_change_when_a_hidden_card_changes():
+    """The public tablet's odds never use a face-down stack, a Reserve Hand or a Kept Card."""
+    t = fight("PEARL#1", ["JZERO#1", "JGUARDS#1"], ["UWILDCAT#1", "UMAR1#1"])
+    t.state.armies[US].kept = ["AIRSUP2#1"]
+    before = RULES.public_view(t.state)["odds"]
+    other = copy.deepcopy(t.state)
+    other.armies[US].kept = ["TORPEDO1#1"]                 # another Kept Card
+    other.armies[US].hand = ["UB29#1"]                     # another Reserve Hand
+    other.armies[JAPAN].stacks["ground"] = ["JDIV38#1"]    # another face-down stack, not in this battle
+    assert RULES.public_view(other)["odds"] == before
+    # The seat's phone knows its own Kept Card is not in the deck: its odds differ.
+    seat = RULES.seat_view(t.state, US)["odds"]
+    assert seat["cards_left"] == 52 and seat != before
+
+
+def test_the_bench_of_a_six_unit_battle_is_exact():
+    six = [unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] + \
+          [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")]
+    result = odds.battle_odds(six, FULL)
+    assert result.method == "exact" and result.aggressor + result.defender == pytest.approx(1)
