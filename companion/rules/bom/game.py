@@ -147,7 +147,8 @@ class BomBattle(Game):
         if not isinstance(result, Applied) or not result.outcomes:
             return result
         told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
-                                                         for t in o.terms)) for o in result.outcomes]
+                                                         for t in o.terms), battle=o.data.get("battle"))
+                for o in result.outcomes]
         state.recent = (state.recent + told)[-RECENT:]
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).

@@ -117,6 +117,7 @@ class Told:
     kind: str
     say: str
     terms: tuple[TermRow, ...] = ()
+    battle: int | None = None  # the battle it tells of, so the tablet can name it
 
     def __deepcopy__(self, memo: dict) -> "Told":
         return self

@@ -162,7 +162,7 @@ class BomView(View):
 
     @staticmethod
     def _told(told) -> dict[str, Any]:
-        return {"kind": told.kind, "say": told.say,
+        return {"kind": told.kind, "say": told.say, "data": {"battle": told.battle},
                 "terms": [{"label": t.label, "value": t.value, "detail": t.detail} for t in told.terms]}
 
     @staticmethod
