@@ -83,6 +83,7 @@ class IncrementalDecoder:
         self._lost: list[_Known] = []
         self._pending: list[_Pending] = []
         self._frame = 0
+        self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
 
@@ -100,7 +101,7 @@ class IncrementalDecoder:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
         self._frame += 1
         self.stats.frames += 1
-        small = self._small(gray)
+        small = self.last_small = self._small(gray)
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
             return self._decode_full(gray, small)

@@ -39,6 +39,7 @@ from card_tags import payload as tag_payload
 from .calibration import Calibration
 from .decoders import Detection, make_decoder
 from .incremental import IncrementalDecoder
+from .occlusion import MotionMap
 from .sources import EndOfSource, FrameSource
 from .tracker import Sighting, Tracker, TrackerSettings
 from .zones import ZoneMap
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 EventSink = Callable[[str, dict], None]
 RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
+CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 
 
 @dataclass
@@ -163,6 +165,7 @@ class ScanPipeline:
         self.calibration = Calibration(self.zones.mat_mm, fixed=homography)
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
+        self.motion = MotionMap()
         self.stall_timeout = stall_timeout
         self.backoff = backoff
         self.calibrate_every_s = calibrate_every_s
@@ -202,6 +205,8 @@ class ScanPipeline:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         self._maybe_calibrate(gray, now)
         detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
+        shared = self.decoder is not None and self.decoder.cell == self.motion.cell
+        self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
             seen = [self._understand(d) for d in detections]
             self._count_ignored(seen, now)
@@ -264,7 +269,13 @@ class ScanPipeline:
                 top = self.calibration.to_mat(s.corners[:2])
                 angle = math.degrees(math.atan2(top[1][1] - top[0][1], top[1][0] - top[0][0]))
                 sightings.append(Sighting(s.ref.key, s.mat_xy, angle))
-        return self.tracker.update(sightings, now)
+        return self.tracker.update(sightings, now, hidden=self._under_something_moving)
+
+    def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
+        """Whether something (a hand) moves over the card lying at mat_xy: within a card's reach
+        (its half diagonal, 54 mm) of the tag's centre."""
+        centre, edge = self.calibration.to_frame([mat_xy, (mat_xy[0] + CARD_REACH_MM, mat_xy[1])])
+        return self.motion.busy(centre, float(np.hypot(*(edge - centre))))
 
     def _send(self, kind: str, data: dict) -> None:
         try:

@@ -316,6 +316,11 @@ class VirtualTable:
             self._hands[hand_id] = _Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), float(scale))
             return hand_id
 
+    def move_hand(self, hand_id: int, mat_xy, angle_deg: float) -> None:
+        with self._lock:
+            hand = self._hands[hand_id]
+            self._hands[hand_id] = _Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), hand.scale)
+
     def remove_hand(self, hand_id: int) -> None:
         with self._lock:
             self._hands.pop(hand_id, None)
