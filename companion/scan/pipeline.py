@@ -36,7 +36,7 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import Calibration
+from .calibration import Calibration, marker_box
 from .decoders import Detection, make_decoder
 from .incremental import IncrementalDecoder
 from .occlusion import MotionMap
@@ -80,13 +80,6 @@ def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None
     if ref.game != game:
         return "other-game", f"a {ref.game} tag; this table is playing {game}", ref
     return "card", f"{ref.key} of {game}", ref
-
-
-def _marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
-    """A marker's box in the frame, with its white paper border."""
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    m = (x1 - x0) * 0.3
-    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
 
 
 class _Reader(threading.Thread):
@@ -226,7 +219,7 @@ class ScanPipeline:
             self._calibrate_at = now + self.calibrate_every_s
             if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
                 markers = self.calibration.last_markers or self.calibration.expected_markers()
-                self.decoder.ignore = [_marker_box(c) for c in markers.values()]
+                self.decoder.ignore = [marker_box(c) for c in markers.values()]
 
     def _understand(self, detection: Detection) -> Seen:
         kind, reason, ref = classify(detection.text, self.game)

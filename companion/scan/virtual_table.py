@@ -42,6 +42,7 @@ MODULE_PX = 8             # card texture: pixels per QR module
 CARD_PX_PER_MM = MODULE_PX * 21 / TAG_MM
 
 DAMAGE_KINDS = ("torn", "scratched", "half", "smudged")
+NOISE_PAD = 61            # noise fields are this much larger than the frame (see _apply_look)
 GLARE_WASHOUT = 160       # glare adding more than this (of 255) leaves a black module nearly white
 
 
@@ -462,8 +463,12 @@ class VirtualTable:
         if glare is not None:
             frame = cv2.add(frame, glare)
         if noise:
+            # a different window of a field larger than the frame each time: noise that does not
+            # repeat from frame to frame (what averaging frames of a still table relies on)
             plus, minus = noise[frame_no % len(noise)]
-            frame = cv2.subtract(cv2.add(frame, plus), minus)
+            dx, dy = (frame_no * 37) % NOISE_PAD, (frame_no * 53 + frame_no // NOISE_PAD) % NOISE_PAD
+            h, w = frame.shape[:2]
+            frame = cv2.subtract(cv2.add(frame, plus[dy:dy + h, dx:dx + w]), minus[dy:dy + h, dx:dx + w])
         if look.jpeg_quality:
             ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(look.jpeg_quality)])
             frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -550,7 +555,7 @@ class VirtualTable:
         rng = np.random.default_rng(self.seed + 2)
         pool = []
         for _ in range(3):  # luminance noise (what a sensor's Y plane shows), a few fields reused
-            n = rng.standard_normal((self.height, self.width), dtype=np.float32) * look.noise_sigma
+            n = rng.standard_normal((self.height + NOISE_PAD, self.width + NOISE_PAD), dtype=np.float32) * look.noise_sigma
             plus, minus = cv2.convertScaleAbs(np.maximum(n, 0)), cv2.convertScaleAbs(np.maximum(-n, 0))
             pool.append((cv2.merge([plus] * 3), cv2.merge([minus] * 3)))
         return pool
