@@ -79,6 +79,7 @@ class IncrementalDecoder:
     max_places: int = 64
     keep_lost_frames: int = 60
     use_pyzbar: bool = True
+    look_at_edges: bool = False      # a live camera sees the rest of a code cut by the edge soon enough
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
@@ -174,7 +175,7 @@ class IncrementalDecoder:
         # Textured patches cover a whole code; a located-but-unread code counts where none does.
         # Codes already read are flattened first, so a patch joining a read code and an unread
         # neighbour still shows the neighbour.
-        sides = (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
+        sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
                   for a, b, e, f in texture_patches(flat, c, tag_px, edges=sides)]

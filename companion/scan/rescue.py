@@ -155,12 +155,22 @@ def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float
     for x, y, w, h, _ in stats[1:count]:
         if w < smallest or h < smallest:
             continue
-        if (edges[0] and x == 0) or (edges[1] and y == 0) or (edges[2] and x + w >= cols) or (edges[3] and y + h >= rows):
+        if _cut_by_edge(f, (x, y, w, h), edges, contrast):
             continue
         m = int(round(tag_px * 0.15))
         out.append((max(x * cell - m, 0), max(y * cell - m, 0),
                     min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell)))
     return out
+
+
+def _cut_by_edge(small: np.ndarray, component, edges, contrast: float) -> bool:
+    """Whether a textured patch runs out of the frame: the frame's outermost blocks along it are
+    themselves textured (a patch that merely comes near the edge has white paper there)."""
+    x, y, w, h = component
+    rows, cols = small.shape
+    strips = [(edges[0] and x == 0, small[y:y + h, 0]), (edges[1] and y == 0, small[0, x:x + w]),
+              (edges[2] and x + w >= cols, small[y:y + h, cols - 1]), (edges[3] and y + h >= rows, small[rows - 1, x:x + w])]
+    return any(touches and strip.size > 1 and float(strip.std()) > contrast for touches, strip in strips)
 
 
 def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tuple[int, int]) -> np.ndarray:

@@ -45,8 +45,8 @@ def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
 
 def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
     """The pipeline's decoder for one still image: every second look it wants, no time budget,
-    none on the calibration markers (whose fine pattern looks like a code's)."""
-    incremental = IncrementalDecoder(decoder, max_looks=64, look_floor_ms=float("inf"))
+    codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
+    incremental = IncrementalDecoder(decoder, max_looks=64, look_floor_ms=float("inf"), look_at_edges=True)
     incremental.ignore = [marker_box(c) for c in detect_markers(gray).values()]
     return incremental
 
