@@ -71,7 +71,7 @@ class IncrementalDecoder:
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
-    look_share: float = 0.4          # second looks per frame: this share of a whole-frame decode's time...
+    look_share: float = 0.25         # second looks per frame: this share of a whole-frame decode's time...
     look_floor_ms: float = 1.0       # ...and at least this
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
     slowest_every: int = 16          # a still place is looked at again at least this often (frames)
@@ -89,6 +89,7 @@ class IncrementalDecoder:
         self._places: list[Place] = []
         self._frame = 0
         self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
+        self._texture_contrast = 20.0
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
@@ -118,8 +119,10 @@ class IncrementalDecoder:
             fraction = float(np.count_nonzero(dirty)) / dirty.size
             self.stats.last_dirty_fraction = fraction
             self._forget_changed_places(small)
-            if fraction > self.full_fraction or self._frame % self.full_every == 0:
+            if fraction > self.full_fraction:
                 self._decode_full(gray, small)
+            elif self._frame % self.full_every == 0:
+                self._decode_full(gray, small, keep_still=True)
             elif fraction > 0.0:
                 self._decode_regions(gray, small, dirty)
             else:
@@ -131,13 +134,24 @@ class IncrementalDecoder:
 
     # --- the two ways of decoding ---------------------------------------------------------------
 
-    def _decode_full(self, gray: np.ndarray, small: np.ndarray) -> None:
+    def _decode_full(self, gray: np.ndarray, small: np.ndarray, keep_still: bool = False) -> None:
+        """Decode the whole frame. ``keep_still``: the periodic pass over a mostly unchanged
+        frame; codes whose place did not change stay known even if this one pass misses them
+        (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
+        previous = self._reference
         started = time.perf_counter()
+        # a code's texture is strong relative to the scene's light: in a dim room everything is
+        # fainter, so the texture threshold follows the frame's range of grey levels
+        dark, light = np.percentile(small, (1, 99))
+        self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
         self._whole_ms = (time.perf_counter() - started) * 1000
         self._reference = small
-        self._remember(found, replaced=list(self._known))
+        replaced = list(self._known)
+        if keep_still and previous is not None:
+            replaced = [k for k in replaced if self._changed(k.box, previous, small)]
+        self._remember(found, replaced=replaced)
 
     def _decode_regions(self, gray: np.ndarray, small: np.ndarray, dirty: np.ndarray) -> None:
         h, w = gray.shape[:2]
@@ -178,14 +192,15 @@ class IncrementalDecoder:
         sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
-                  for a, b, e, f in texture_patches(flat, c, tag_px, edges=sides)]
+                  for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
         for m in misses:
             m = m + np.array([x0, y0], dtype=np.float32)
             if plausible_code(m, tag_px) and not any(_inside(m.mean(axis=0), b) for b in places):
                 places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
+        read_boxes = [_box(d.corners, 0) for d in found]
         for b in places:
             centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-            if any(_mostly_within(b, _box(d.corners, 0)) for d in found) or any(_inside(centre, i) for i in self.ignore):
+            if any(_mostly_within(b, r) for r in read_boxes) or any(_inside(centre, i) for i in self.ignore):
                 continue
             self._note_place(b)
         return unique_detections(found)
@@ -201,15 +216,13 @@ class IncrementalDecoder:
     def _forget_changed_places(self, small: np.ndarray) -> None:
         """A place where something changed is no longer that place: the region decode notes it
         again if a code's texture is still there (and its fused frames start again)."""
+        self._places = [p for p in self._places if not self._changed(p.box, self._reference, small)]
+
+    def _changed(self, box: Box, then: np.ndarray, now: np.ndarray) -> bool:
         c = self.cell
-        kept = []
-        for p in self._places:
-            x0, y0, x1, y1 = p.box
-            then = self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-            now = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-            if then.size and int(cv2.absdiff(then, now).max()) <= self.threshold:
-                kept.append(p)
-        self._places = kept
+        x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), box[2], box[3]
+        a, b = then[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)], now[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+        return not a.size or int(cv2.absdiff(a, b).max()) > self.threshold
 
     def _fuse_still_places(self, gray: np.ndarray) -> None:
         for p in self._places:

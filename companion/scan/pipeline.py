@@ -184,6 +184,7 @@ class ScanPipeline:
         self._last_seen: list[Seen] = []
         self._hold_reason = ""
         self._calibrate_at: float | None = None
+        self._check_given = homography is not None
 
     @property
     def decoder_name(self) -> str:
@@ -213,13 +214,24 @@ class ScanPipeline:
         return events
 
     def _maybe_calibrate(self, gray: np.ndarray, now: float) -> None:
-        changed_a_lot = self.decoder is not None and self.decoder.stats.last_dirty_fraction > 0.45
+        # most of the last frame changed (not merely: it was the first one)
+        changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
+                         and self.decoder.stats.last_dirty_fraction > 0.45)
+        if self._check_given:
+            # a given calibration is checked against the markers a second in, not on the cold
+            # first frame (the marker search costs more there than decoding the frame)
+            self._check_given = False
+            self._calibrate_at = now + self.calibrate_every_s
+            self._ignore_markers()
         if self._calibrate_at is None or now >= self._calibrate_at or changed_a_lot:
             self.calibration.update(gray, now)
             self._calibrate_at = now + self.calibrate_every_s
-            if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
-                markers = self.calibration.last_markers or self.calibration.expected_markers()
-                self.decoder.ignore = [marker_box(c) for c in markers.values()]
+            self._ignore_markers()
+
+    def _ignore_markers(self) -> None:
+        if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
+            markers = self.calibration.last_markers or self.calibration.expected_markers()
+            self.decoder.ignore = [marker_box(c) for c in markers.values()]
 
     def _understand(self, detection: Detection) -> Seen:
         kind, reason, ref = classify(detection.text, self.game)

@@ -183,7 +183,7 @@ def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tu
         grown = np.round((centre + (d.corners - centre) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
         (x0, y0), (x1, y1) = np.clip(grown.min(axis=0), 0, None), grown.max(axis=0) + 1
         around = small[y0:y1, x0:x1]
-        paper = int(np.percentile(around, 90)) if around.size else 128   # the white quiet zone around it
+        paper = int(around.max()) if around.size else 128   # the white quiet zone around it
         cv2.fillConvexPoly(out, grown, paper)
     return out
 

@@ -73,6 +73,7 @@ class Look:
     glare_at: tuple[float, float] = (0.62, 0.45)   # where the lamp reflects, as frame fractions
     glare_radius: float = 0.10    # in frame widths
     jpeg_quality: int | None = None
+    exposure: float = 1.0         # low light: the share of the light the sensor gets (noise is added after)
 
 
 @dataclass
@@ -460,6 +461,8 @@ class VirtualTable:
             frame = cv2.GaussianBlur(frame, (0, 0), look.blur_sigma)
         if gain is not None:
             frame = cv2.multiply(frame, gain, scale=1 / 255)
+        if look.exposure != 1.0:
+            frame = cv2.convertScaleAbs(frame, alpha=look.exposure)
         if glare is not None:
             frame = cv2.add(frame, glare)
         if noise:
