@@ -235,23 +235,34 @@ class IncrementalDecoder:
         deadline = time.perf_counter() + budget_ms / 1000
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
                      key=lambda p: (p.tries, -p.rung, _area(p.box)))
-        found, read = [], []
+        found, read, hints = [], [], []
+
+        def is_new(d: Detection) -> bool:  # a place joining known codes and an unread one reads the known
+            return not any(_same_code(k.detection, d) for k in self._known) and not any(_same_code(f, d) for f in found)
+
         for n, p in enumerate(due):
             if n >= self.max_looks or time.perf_counter() >= deadline:
                 self.stats.deferred += len(due) - n
                 break
             self.stats.second_looks += 1
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, deadline)
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, deadline, is_new)
             if p.rung == 0:
                 p.tries, p.last_try = p.tries + 1, self._frame
-            got = [d for d in got if not any(_same_code(k.detection, d) for k in self._known)]
-            if got:  # a code not known yet (a place joining known codes and an unread one reads the known)
+            got = [d for d in got if is_new(d)]
+            if got:
                 self.stats.second_look_reads += 1
                 found += got
-                read.append(p)
+                if any(_mostly_within(p.box, _box(d.corners, 0)) for d in got):
+                    read.append(p)
+            hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
             self._remember(unique_detections(found), replaced=[])
+        # a place joining several codes: the codes zxing located in it become places of their own
+        tag_px = self._tag_px()
+        for corners in hints:
+            if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
+                self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
 
     # --- helpers ------------------------------------------------------------------------------------
 

@@ -62,36 +62,50 @@ class Ladder:
             except ImportError:  # ZBar missing: the zxing rungs still run
                 self.pyzbar = None
         self.reads_by_rung: dict[str, int] = {}
+        self.hints: list[np.ndarray] = []
+        self._misses: list[np.ndarray] = []
 
     def rungs(self):
         """(name, scale, view, reader) from the cheapest to the dearest."""
         zx = self.zxing
         out = [("zxing histogram", 1.0, lambda r: r, zx.decode_hard),
-               ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), zx.decode),
+               ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._decode_noting_misses),
+               ("zxing deblurred 2x", 2.0, _deblurred, zx.decode),
                ("zxing 1.5x sharpened", 1.5, lambda r: _sharpened(r, 1.5), zx.decode)]
         if self.pyzbar is not None:
             out += [("zbar", 1.0, lambda r: r, self.pyzbar.decode),
                     ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.pyzbar.decode)]
         out += [("zxing evened 2x", 2.0, _evened, zx.decode),
-                ("zxing deblurred 2x", 2.0, _deblurred, zx.decode),
+                ("zxing deblurred more 2x", 2.0, lambda r: _deblurred(r, 1.4, 20), zx.decode),
                 ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
         return out
 
+    def _decode_noting_misses(self, image: np.ndarray) -> list[Detection]:
+        """zxing on the upscaled crop; codes it locates there but cannot read become hints (in
+        the crop's pixels): a place joining several codes splits into one place per code."""
+        found, misses = self.zxing.decode_with_misses(image)
+        self._misses = misses
+        return found
+
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
-             deadline: float | None = None) -> tuple[list[Detection], int]:
+             deadline: float | None = None, is_new=None) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
-        reads anything. Stops after the rung during which ``deadline`` (perf_counter) passed.
-        Returns what was read and the rung to start from next time (0: the ladder was climbed)."""
+        reads a new code (``is_new``; default: any). Stops after the rung during which
+        ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
+        next time (0: the ladder was climbed). Codes located but not read: ``self.hints``."""
+        self.hints: list[np.ndarray] = []
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
         rungs = self.rungs()
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
-            got = reader(view(region))
-            if got:
+            self._misses = []
+            got = [d.shifted(origin[0], origin[1], scale=scale) for d in reader(view(region))]
+            self.hints += [m / scale + np.array(origin, dtype=np.float32) for m in self._misses]
+            if any(is_new is None or is_new(d) for d in got):
                 self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + 1
-                return [d.shifted(origin[0], origin[1], scale=scale) for d in got], 0
+                return got, 0
             if deadline is not None and time.perf_counter() >= deadline and n + 1 < len(rungs):
                 return [], n + 1
         return [], 0
