@@ -16,10 +16,11 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    sharpened crops, cheapest first), averaged over the frames in which it stays still, and
    never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
 4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
-   within a time budget (``look_share`` of what decoding a whole frame costs on this machine,
-   at least ``look_floor_ms``); places not looked at wait for the next frame. A cold first
-   frame so costs about what one decoder call costs, and the places it left are read over the
-   next frames;
+   within a time budget: on a frame decoded whole ``look_share`` (a quarter) of what that
+   decode cost, on the cheap frames after it ``look_share_after`` (as much again), at least
+   ``look_floor_ms``; places not looked at wait for the next frame. A cold first frame so costs
+   about 1.25 decoder calls, and the places it left are read over the next frames at about the
+   cost of one decoder call a frame until they are read or slow down;
 5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
    missed.
 
@@ -71,7 +72,8 @@ class IncrementalDecoder:
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
-    look_share: float = 0.25         # second looks per frame: this share of a whole-frame decode's time...
+    look_share: float = 0.25         # second looks on a frame decoded whole: this share of its decode's time...
+    look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share
     look_floor_ms: float = 1.0       # ...and at least this
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
     slowest_every: int = 16          # a still place is looked at again at least this often (frames)
@@ -90,6 +92,7 @@ class IncrementalDecoder:
         self._frame = 0
         self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
         self._texture_contrast = 20.0
+        self._decoded_whole = False
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
@@ -110,6 +113,7 @@ class IncrementalDecoder:
         self._frame += 1
         self.stats.frames += 1
         small = self.last_small = self._small(gray)
+        full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
             self._places.clear()
@@ -128,6 +132,7 @@ class IncrementalDecoder:
             else:
                 self.stats.carried += len(self._known)
         self._fuse_still_places(gray)
+        self._decoded_whole = self.stats.full_decodes > full_decodes
         if self._places:
             self._look_again(gray)
         return [k.detection for k in self._known]
@@ -231,7 +236,8 @@ class IncrementalDecoder:
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
         self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
-        budget_ms = max(self.look_floor_ms, self.look_share * self._whole_ms)
+        share = self.look_share if self._decoded_whole else self.look_share_after
+        budget_ms = max(self.look_floor_ms, share * self._whole_ms)
         deadline = time.perf_counter() + budget_ms / 1000
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
                      key=lambda p: (p.tries, -p.rung, _area(p.box)))
