@@ -75,6 +75,7 @@ class IncrementalDecoder:
     look_share: float = 0.25         # second looks on a frame decoded whole: this share of its decode's time...
     look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share
     look_floor_ms: float = 1.0       # ...and at least this
+    slow_share: float = 0.1          # slow retries of still places: at most this share a frame
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
     slowest_every: int = 16          # a still place is looked at again at least this often (frames)
     fuse_frames: int = 16            # a still place's pixels are averaged over up to this many frames
@@ -237,21 +238,28 @@ class IncrementalDecoder:
         """Second looks at the places that are due, least tried first, within the time budget."""
         self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
         share = self.look_share if self._decoded_whole else self.look_share_after
-        budget_ms = max(self.look_floor_ms, share * self._whole_ms)
-        deadline = time.perf_counter() + budget_ms / 1000
+        now = time.perf_counter()
+        deadline = now + max(self.look_floor_ms, share * self._whole_ms) / 1000
+        # places past their first looks (slow retries of a still place that read nothing so far)
+        # get only a small slice: a table full of such places must stay cheap to watch
+        slow_deadline = min(deadline, now + max(self.look_floor_ms, self.slow_share * self._whole_ms) / 1000)
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
                      key=lambda p: (p.tries, -p.rung, _area(p.box)))
         found, read, hints = [], [], []
+        tag_px = self._tag_px()
 
         def is_new(d: Detection) -> bool:  # a place joining known codes and an unread one reads the known
             return not any(_same_code(k.detection, d) for k in self._known) and not any(_same_code(f, d) for f in found)
 
         for n, p in enumerate(due):
-            if n >= self.max_looks or time.perf_counter() >= deadline:
+            slow = p.tries >= self.fast_tries
+            until = slow_deadline if slow else deadline
+            if n >= self.max_looks or time.perf_counter() >= until:
                 self.stats.deferred += len(due) - n
                 break
             self.stats.second_looks += 1
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, deadline, is_new)
+            big = _area(p.box) > (2.5 * tag_px) ** 2
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big)
             if p.rung == 0:
                 p.tries, p.last_try = p.tries + 1, self._frame
             got = [d for d in got if is_new(d)]
@@ -265,7 +273,6 @@ class IncrementalDecoder:
             self._places = [p for p in self._places if p not in read]
             self._remember(unique_detections(found), replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
-        tag_px = self._tag_px()
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
                 self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))

@@ -23,6 +23,8 @@ import numpy as np
 from .decoders import Detection
 
 Box = tuple[int, int, int, int]
+FUSED_RUNGS = ("zxing 2x sharpened", "zxing deblurred 2x", "zxing deblurred more 2x")
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -88,16 +90,24 @@ class Ladder:
         return found
 
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
-             deadline: float | None = None, is_new=None) -> tuple[list[Detection], int]:
+             deadline: float | None = None, is_new=None, slow: bool = False,
+             big: bool = False) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
         reads a new code (``is_new``; default: any). Stops after the rung during which
         ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
-        next time (0: the ladder was climbed). Codes located but not read: ``self.hints``."""
+        next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
+        ``slow``: a retry of a still place; only the rungs that its fused pixels make better
+        (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
+        cheap rungs, whose located-but-unread codes split it into places of their own."""
         self.hints: list[np.ndarray] = []
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
         rungs = self.rungs()
+        if slow:
+            rungs = [r for r in rungs if r[0] in FUSED_RUNGS]
+        if big:
+            rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
             self._misses = []
