@@ -60,6 +60,7 @@ class DecodeStats:
 class _Known:
     detection: Detection
     box: Box                         # the code's box with a margin
+    side: float                      # its side in pixels
     lost_at: int | None = None       # frame number when it stopped being read (kept a while)
 
 
@@ -257,9 +258,14 @@ class IncrementalDecoder:
             if n >= self.max_looks or time.perf_counter() >= until:
                 self.stats.deferred += len(due) - n
                 break
-            self.stats.second_looks += 1
             big = _area(p.box) > (2.5 * tag_px) ** 2
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big)
+            must = n == 0 and not self._decoded_whole
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
+                                           self._whole_ms / gray.size, must)
+            if self.ladder.ran == 0:   # even its next rung would overrun this frame's budget
+                self.stats.deferred += 1
+                continue
+            self.stats.second_looks += 1
             if p.rung == 0:
                 p.tries, p.last_try = p.tries + 1, self._frame
             got = [d for d in got if is_new(d)]
@@ -284,7 +290,7 @@ class IncrementalDecoder:
         return cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
 
     def _tag_px(self) -> float:
-        sides = [k.detection.side_px() for k in self._known]
+        sides = [k.side for k in self._known]
         return float(np.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
     def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
@@ -307,7 +313,7 @@ class IncrementalDecoder:
         """Replace the known codes in the decoded area by what was read there now."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3)) for d in found]
+        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3), d.side_px()) for d in found]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:

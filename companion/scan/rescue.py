@@ -91,15 +91,19 @@ class Ladder:
 
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
              deadline: float | None = None, is_new=None, slow: bool = False,
-             big: bool = False) -> tuple[list[Detection], int]:
+             big: bool = False, ms_per_px: float = 0.0, must: bool = False) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
         reads a new code (``is_new``; default: any). Stops after the rung during which
         ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
         (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
-        cheap rungs, whose located-but-unread codes split it into places of their own."""
+        cheap rungs, whose located-but-unread codes split it into places of their own.
+        ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
+        deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
+        no place waits forever)."""
         self.hints: list[np.ndarray] = []
+        self.ran = 0   # rungs climbed in this look (0: it all waits for the next frame)
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
@@ -110,6 +114,10 @@ class Ladder:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
+            predicted_s = ms_per_px * region.size * scale * scale / 1000
+            if deadline is not None and time.perf_counter() + predicted_s > deadline and not (must and n == first):
+                return [], n
+            self.ran += 1
             self._misses = []
             got = [d.shifted(origin[0], origin[1], scale=scale) for d in reader(view(region))]
             self.hints += [m / scale + np.array(origin, dtype=np.float32) for m in self._misses]
