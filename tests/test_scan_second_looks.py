@@ -24,7 +24,7 @@ def test_a_still_place_that_reads_nothing_is_looked_at_again_and_again_ever_more
     whole-frame passes included: it is looked at on the first frames, then less and less often,
     but still in the last 30 frames."""
     table = still_table(damage="scratched")
-    decoder = IncrementalDecoder(make_decoder("zxing"), look_floor_ms=float("inf"))
+    decoder = IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf"))
     looks_per_frame = []
     for _ in range(90):
         before = decoder.stats.second_looks

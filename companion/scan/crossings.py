@@ -130,6 +130,9 @@ def _cross(clip: _Clip, n: int, take: bool, report: CrossingReport) -> None:
         if mine:
             report.takes_reported += 1
             report.take_latency_s.append(mine[0] - left_at)
+        else:
+            report.details.append(f"crossing {n}: {key} taken away and not reported gone within 1.2 s "
+                                  f"(hidden {hidden_s:.2f} s, {100 * clip.drop_p:.0f}% frames dropped)")
         false = [c for _, c in gone if c != key]
         clip.table.place(ref, (x, y), 0.0)   # put it back for the next crossing
         clip.ticks(0.4)

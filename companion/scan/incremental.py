@@ -16,11 +16,12 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    sharpened crops, cheapest first), averaged over the frames in which it stays still, and
    never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
 4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
-   within a time budget: on a frame decoded whole ``look_share`` (a quarter) of what that
-   decode cost, on the cheap frames after it ``look_share_after`` (as much again), at least
-   ``look_floor_ms``; places not looked at wait for the next frame. A cold first frame so costs
-   about 1.25 decoder calls, and the places it left are read over the next frames at about the
-   cost of one decoder call a frame until they are read or slow down;
+   within a time budget: none on a frame decoded whole (``look_share``: a cold frame costs
+   about one decoder call and reads what it reads), and on the cheap frames after it
+   ``look_share_after`` of what that decode cost (as much again), at least ``look_floor_ms``;
+   a rung predicted to overrun waits for the next frame. The places a cold frame leaves are so
+   read over the next frames, at about the cost of one decoder call a frame, until they are
+   read or slow down;
 5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
    missed.
 
@@ -73,8 +74,8 @@ class IncrementalDecoder:
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
-    look_share: float = 0.25         # second looks on a frame decoded whole: this share of its decode's time...
-    look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share
+    look_share: float = 0.0          # second looks on a frame decoded whole: this share of its decode's time
+    look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share...
     look_floor_ms: float = 1.0       # ...and at least this
     slow_share: float = 0.1          # slow retries of still places: at most this share a frame
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
@@ -238,9 +239,11 @@ class IncrementalDecoder:
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
         self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
-        share = self.look_share if self._decoded_whole else self.look_share_after
         now = time.perf_counter()
-        deadline = now + max(self.look_floor_ms, share * self._whole_ms) / 1000
+        if self._decoded_whole:
+            deadline = now + self.look_share * self._whole_ms / 1000
+        else:
+            deadline = now + max(self.look_floor_ms, self.look_share_after * self._whole_ms) / 1000
         # places past their first looks (slow retries of a still place that read nothing so far)
         # get only a small slice: a table full of such places must stay cheap to watch
         slow_deadline = min(deadline, now + max(self.look_floor_ms, self.slow_share * self._whole_ms) / 1000)
