@@ -84,7 +84,7 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--photos", default=str(DEFAULT_PHOTOS) if DEFAULT_PHOTOS.exists() else "",
                       help="a folder of images with truth.json to score per decoder (default: tests/data/photo_like)")
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
-                      help="also play N rendered hand crossings with dropped frames (1000 take about 5 minutes)")
+                      help="also play N rendered hand crossings with dropped frames (1000 took 5 minutes here on a quiet core, 26 on a busy one)")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")
     scan.set_defaults(func=cmd_bench_scan)
 
