@@ -9,6 +9,7 @@ import pytest
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef, encode
 from companion.scan.bench import Scene, build_table, clip_frames, score_frame, _scene_seed
+from companion.scan.calibration import detect_markers, marker_box
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.virtual_table import DAMAGE_KINDS, Camera, Look, TagTruth, VirtualTable, random_layout
@@ -35,7 +36,7 @@ def test_a_torn_scratched_half_covered_or_smudged_tag_never_reads_as_another_car
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         printed = {t.text for t in truth}
         readers = [make_decoder(n).decode for n in ("zxing", "pyzbar", "opencv")]
-        readers.append(IncrementalDecoder(make_decoder("zxing"), look_area=1.0, max_looks=32).decode)
+        readers.append(IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf"), max_looks=32).decode)
         for read in readers:
             for d in read(gray):
                 try:
@@ -83,25 +84,27 @@ def test_most_of_the_frame_changing_decodes_the_whole_frame():
 
 def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
     """At 2.5 pixels per module with the camera slightly out of focus, zxing-cpp alone reads
-    almost none; the pipeline's upscaled, sharpened second looks read them all."""
+    almost none; the pipeline's second looks (other binarisers, ZBar, upscaled and sharpened
+    crops) read them all. (Unbounded here: the time budget spreads them over frames.)"""
     scene = Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5))
     _, frames = clip_frames(scene, 1)
     gray, truth = frames[0]
     readable = {t.text for t in truth if t.readable}
     alone = {d.text for d in make_decoder("zxing").decode(gray)}
-    piped = {d.text for d in IncrementalDecoder(make_decoder("zxing")).decode(gray)}
+    piped = {d.text for d in IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf")).decode(gray)}
     assert len(alone & readable) <= 2
     assert piped >= readable
 
 
 def test_second_looks_per_frame_are_bounded_and_the_rest_wait():
     table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5)))
-    frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]  # nothing moves
-    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, retries_per_frame=2)
+    frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(4)]  # nothing moves
+    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, look_share=float("inf"), look_floor_ms=float("inf"))
+    decoder.ignore = [marker_box(c) for c in detect_markers(frames[0]).values()]
     first = decoder.decode(frames[0])
     assert decoder.stats.second_looks <= 2 and decoder.stats.deferred >= 1
-    later = decoder.decode(frames[1]) + decoder.decode(frames[2])
-    assert decoder.stats.second_looks <= 2 + 2 * 2  # at most two retries of waiting places a frame
+    later = [d for f in frames[1:] for d in decoder.decode(f)]
+    assert decoder.stats.second_looks <= 2 * 4
     assert len({d.text for d in later}) > len({d.text for d in first})
 
 

@@ -183,3 +183,10 @@ class Calibration:
     def state(self) -> CalibrationState:
         status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
         return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)
+
+
+def marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
+    """A marker's box in the frame, with its white paper border."""
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    m = (x1 - x0) * 0.3
+    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)

@@ -9,13 +9,19 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
 2. grows the dirty blocks by about half a tag, adds the box of every known or recently lost
    tag they touch, merges overlapping boxes, and decodes only those crops, or the whole frame
    when most of it changed (the first frame, the camera moved, the light changed);
-3. takes a *second look* where a code was expected but not read: codes the decoder located but
-   could not decode (zxing-cpp reports those), and patches with the fine black-and-white
-   texture of a QR code (high local contrast at tag scale) that hold no code read. Each is
-   cropped, upscaled 2x and sharpened before decoding again: small or soft tags read then.
-   A second look that fails is retried on the next few frames (the noise differs each time);
-4. keeps the work per frame bounded: at most ``max_regions`` crops, ``max_looks`` second looks
-   and ``look_area`` of the frame in them; what is left waits for the next frame;
+3. notes *places* where a code was expected but not read: codes the decoder located but could
+   not decode (zxing-cpp reports those), and patches of the small copy with a QR code's
+   texture that hold no code read (not on the calibration markers, not cut by the frame's
+   edge). Each place is looked at again (rescue.py: other binarisers, ZBar, upscaled and
+   sharpened crops, cheapest first), averaged over the frames in which it stays still, and
+   never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
+4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
+   within a time budget: none on a frame decoded whole (``look_share``: a cold frame costs
+   about one decoder call and reads what it reads), and on the cheap frames after it
+   ``look_share_after`` of what that decode cost (as much again), at least ``look_floor_ms``;
+   a rung predicted to overrun waits for the next frame. The places a cold frame leaves are so
+   read over the next frames, at about the cost of one decoder call a frame, until they are
+   read or slow down;
 5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
    missed.
 
@@ -24,12 +30,14 @@ steady table cost about a millisecond a frame.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from .decoders import Detection, ZxingDecoder
+from .rescue import Ladder, Place, painted_out, plausible_code, texture_patches
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
 
@@ -53,13 +61,8 @@ class DecodeStats:
 class _Known:
     detection: Detection
     box: Box                         # the code's box with a margin
+    side: float                      # its side in pixels
     lost_at: int | None = None       # frame number when it stopped being read (kept a while)
-
-
-@dataclass
-class _Pending:
-    box: Box                         # a place where a code was expected but not read
-    tries: int = 0
 
 
 @dataclass
@@ -70,20 +73,32 @@ class IncrementalDecoder:
     full_every: int = 30
     full_fraction: float = 0.45
     max_regions: int = 12
-    max_looks: int = 24
-    look_area: float = 0.15          # share of the frame's pixels second looks may cover per frame
-    pending_tries: int = 4
-    retries_per_frame: int = 3
+    max_looks: int = 24              # second looks per frame at most
+    look_share: float = 0.0          # second looks on a frame decoded whole: this share of its decode's time
+    look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share...
+    look_floor_ms: float = 1.0       # ...and at least this
+    slow_share: float = 0.1          # slow retries of still places: at most this share a frame
+    fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
+    slowest_every: int = 16          # a still place is looked at again at least this often (frames)
+    fuse_frames: int = 16            # a still place's pixels are averaged over up to this many frames
+    max_places: int = 64
     keep_lost_frames: int = 60
+    use_pyzbar: bool = True
+    look_at_edges: bool = False      # a live camera sees the rest of a code cut by the edge soon enough
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
         self._reference: np.ndarray | None = None
         self._known: list[_Known] = []
         self._lost: list[_Known] = []
-        self._pending: list[_Pending] = []
+        self._places: list[Place] = []
         self._frame = 0
+        self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
+        self._texture_contrast = 20.0
+        self._decoded_whole = False
+        self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
+        self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
 
     @property
@@ -94,38 +109,57 @@ class IncrementalDecoder:
         self._reference = None
         self._known.clear()
         self._lost.clear()
-        self._pending.clear()
+        self._places.clear()
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
         self._frame += 1
         self.stats.frames += 1
-        small = self._small(gray)
+        small = self.last_small = self._small(gray)
+        full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
-            return self._decode_full(gray, small)
-        dirty = (cv2.absdiff(small, self._reference) > self.threshold).astype(np.uint8)
-        fraction = float(np.count_nonzero(dirty)) / dirty.size
-        self.stats.last_dirty_fraction = fraction
-        if fraction > self.full_fraction or self._frame % self.full_every == 0:
-            return self._decode_full(gray, small)
-        if fraction > 0.0:
-            self._decode_regions(gray, small, dirty)
+            self._places.clear()
+            self._decode_full(gray, small)
         else:
-            self.stats.carried += len(self._known)
-        if self._pending:
-            self._retry_pending(gray)
+            dirty = (cv2.absdiff(small, self._reference) > self.threshold).astype(np.uint8)
+            fraction = float(np.count_nonzero(dirty)) / dirty.size
+            self.stats.last_dirty_fraction = fraction
+            self._forget_changed_places(small)
+            if fraction > self.full_fraction:
+                self._decode_full(gray, small)
+            elif self._frame % self.full_every == 0:
+                self._decode_full(gray, small, keep_still=True)
+            elif fraction > 0.0:
+                self._decode_regions(gray, small, dirty)
+            else:
+                self.stats.carried += len(self._known)
+        self._fuse_still_places(gray)
+        self._decoded_whole = self.stats.full_decodes > full_decodes
+        if self._places:
+            self._look_again(gray)
         return [k.detection for k in self._known]
 
     # --- the two ways of decoding ---------------------------------------------------------------
 
-    def _decode_full(self, gray: np.ndarray, small: np.ndarray) -> list[Detection]:
+    def _decode_full(self, gray: np.ndarray, small: np.ndarray, keep_still: bool = False) -> None:
+        """Decode the whole frame. ``keep_still``: the periodic pass over a mostly unchanged
+        frame; codes whose place did not change stay known even if this one pass misses them
+        (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
-        self._pending.clear()
-        found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]))
+        previous = self._reference
+        started = time.perf_counter()
+        # a code's texture is strong relative to the scene's light: in a dim room everything is
+        # fainter, so the texture threshold follows the frame's range of grey levels
+        dark, light = np.percentile(small, (1, 99))
+        self._texture_contrast = max(6.0, 0.1 * float(light - dark))
+        found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
+        self._whole_ms = (time.perf_counter() - started) * 1000
         self._reference = small
-        self._remember(found, replaced=list(self._known))
-        return [k.detection for k in self._known]
+        replaced = list(self._known)
+        if keep_still and previous is not None:
+            replaced = [k for k in replaced if self._changed(k.box, previous, small)]
+        self._remember(found, replaced=replaced)
 
     def _decode_regions(self, gray: np.ndarray, small: np.ndarray, dirty: np.ndarray) -> None:
         h, w = gray.shape[:2]
@@ -136,12 +170,11 @@ class IncrementalDecoder:
         if sum(map(_area, boxes)) > self.full_fraction * w * h:
             self._decode_full(gray, small)
             return
-        self._pending = [p for p in self._pending if not any(_overlap(p.box, b) for b in boxes)]
         found: list[Detection] = []
         c = self.cell
         for box in boxes:
             self.stats.regions += 1
-            found += self._read(gray, box)
+            found += self._read(gray, box, small)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
@@ -150,63 +183,108 @@ class IncrementalDecoder:
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box) -> list[Detection]:
-        """Decode a box of the frame; look again where a code was expected but not read."""
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[Detection]:
+        """Decode a box of the frame; note the places in it where a code was expected but not read."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         if not self.can_look_again:
             return [d.shifted(x0, y0) for d in self.decoder.decode(crop)]
         found, misses = self.decoder.decode_with_misses(crop)
-        tag_px = self._tag_px()
-        # Textured patches cover a whole code; a located-but-unread code counts where none does.
-        # Codes already read are painted out first, so a patch joining a read code and an unread
-        # neighbour still shows the neighbour.
-        places = texture_patches(_painted_out(crop, found), tag_px)
         found = [d.shifted(x0, y0) for d in found]
+        tag_px = self._tag_px()
+        c = self.cell
+        cx0, cy0, cx1, cy1 = x0 // c, y0 // c, -(-x1 // c), -(-y1 // c)
+        # Textured patches cover a whole code; a located-but-unread code counts where none does.
+        # Codes already read are flattened first, so a patch joining a read code and an unread
+        # neighbour still shows the neighbour.
+        sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
+        flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
+        places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
+                  for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
         for m in misses:
-            if _plausible_code(m, tag_px) and not any(_inside(m.mean(axis=0), b) for b in places):
-                places.append(_grow(_box(m, 0), tag_px * 0.2, crop.shape))
-        places = [(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0) for b in places]
-        unexplained = [b for b in places if not any(_inside(d.center, b) for d in found)
-                       and not any(_inside(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), i) for i in self.ignore)]
-        return unique_detections(found + self._look_again(gray, unexplained))
+            m = m + np.array([x0, y0], dtype=np.float32)
+            if plausible_code(m, tag_px) and not any(_inside(m.mean(axis=0), b) for b in places):
+                places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
+        read_boxes = [_box(d.corners, 0) for d in found]
+        for b in places:
+            centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            if any(_mostly_within(b, r) for r in read_boxes) or any(_inside(centre, i) for i in self.ignore):
+                continue
+            self._note_place(b)
+        return unique_detections(found)
 
-    def _look_again(self, gray: np.ndarray, places: list[Box]) -> list[Detection]:
-        """Second looks at places, smallest first, within this frame's budget; the rest wait."""
-        budget = self.look_area * gray.shape[0] * gray.shape[1]
-        found: list[Detection] = []
-        for n, box in enumerate(sorted(places, key=_area)):
-            if n >= self.max_looks or _area(box) > budget:
-                self._pending.append(_Pending(box))
+    def _note_place(self, box: Box) -> None:
+        """A place to look at again; one already noted there keeps its fused frames."""
+        for place in self._places:
+            if _overlap(place.box, box) and _area(_intersection(place.box, box)) >= 0.5 * max(_area(box), _area(place.box)):
+                return
+        if len(self._places) < self.max_places:
+            self._places.append(Place(box))
+
+    def _forget_changed_places(self, small: np.ndarray) -> None:
+        """A place where something changed is no longer that place: the region decode notes it
+        again if a code's texture is still there (and its fused frames start again)."""
+        self._places = [p for p in self._places if not self._changed(p.box, self._reference, small)]
+
+    def _changed(self, box: Box, then: np.ndarray, now: np.ndarray) -> bool:
+        c = self.cell
+        x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), box[2], box[3]
+        a, b = then[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)], now[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+        return not a.size or int(cv2.absdiff(a, b).max()) > self.threshold
+
+    def _fuse_still_places(self, gray: np.ndarray) -> None:
+        for p in self._places:
+            p.add(gray, self.fuse_frames)
+
+    def _look_again(self, gray: np.ndarray) -> None:
+        """Second looks at the places that are due, least tried first, within the time budget."""
+        self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
+        now = time.perf_counter()
+        if self._decoded_whole:
+            deadline = now + self.look_share * self._whole_ms / 1000
+        else:
+            deadline = now + max(self.look_floor_ms, self.look_share_after * self._whole_ms) / 1000
+        # places past their first looks (slow retries of a still place that read nothing so far)
+        # get only a small slice: a table full of such places must stay cheap to watch
+        slow_deadline = min(deadline, now + max(self.look_floor_ms, self.slow_share * self._whole_ms) / 1000)
+        due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
+                     key=lambda p: (p.tries, -p.rung, _area(p.box)))
+        found, read, hints = [], [], []
+        tag_px = self._tag_px()
+
+        def is_new(d: Detection) -> bool:  # a place joining known codes and an unread one reads the known
+            return not any(_same_code(k.detection, d) for k in self._known) and not any(_same_code(f, d) for f in found)
+
+        for n, p in enumerate(due):
+            slow = p.tries >= self.fast_tries
+            until = slow_deadline if slow else deadline
+            if n >= self.max_looks or time.perf_counter() >= until:
+                self.stats.deferred += len(due) - n
+                break
+            big = _area(p.box) > (2.5 * tag_px) ** 2
+            must = n == 0 and not self._decoded_whole
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
+                                           self._whole_ms / gray.size, must)
+            if self.ladder.ran == 0:   # even its next rung would overrun this frame's budget
                 self.stats.deferred += 1
                 continue
-            budget -= _area(box)
             self.stats.second_looks += 1
-            got = second_look(self.decoder, gray, box)
+            if p.rung == 0:
+                p.tries, p.last_try = p.tries + 1, self._frame
+            got = [d for d in got if is_new(d)]
             if got:
                 self.stats.second_look_reads += 1
                 found += got
-            else:
-                self._pending.append(_Pending(box, tries=1))
-        return found
-
-    def _retry_pending(self, gray: np.ndarray) -> None:
-        """A few second looks at places that failed or waited before: the noise differs each frame."""
-        waiting, self._pending = sorted(self._pending, key=lambda p: p.tries), []
-        found = []
-        for n, p in enumerate(waiting):
-            if n >= self.retries_per_frame:
-                self._pending.append(p)
-                continue
-            self.stats.second_looks += 1
-            got = second_look(self.decoder, gray, p.box)
-            if got:
-                self.stats.second_look_reads += 1
-                found += got
-            elif p.tries + 1 < self.pending_tries:
-                self._pending.append(_Pending(p.box, p.tries + 1))
+                if any(_mostly_within(p.box, _box(d.corners, 0)) for d in got):
+                    read.append(p)
+            hints += self.ladder.hints
         if found:
+            self._places = [p for p in self._places if p not in read]
             self._remember(unique_detections(found), replaced=[])
+        # a place joining several codes: the codes zxing located in it become places of their own
+        for corners in hints:
+            if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
+                self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
 
     # --- helpers ------------------------------------------------------------------------------------
 
@@ -215,7 +293,7 @@ class IncrementalDecoder:
         return cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
 
     def _tag_px(self) -> float:
-        sides = [k.detection.side_px() for k in self._known]
+        sides = [k.side for k in self._known]
         return float(np.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
     def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
@@ -238,7 +316,7 @@ class IncrementalDecoder:
         """Replace the known codes in the decoded area by what was read there now."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3)) for d in found]
+        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3), d.side_px()) for d in found]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
@@ -248,61 +326,6 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
-
-
-def texture_patches(gray: np.ndarray, tag_px: float, contrast: float = 40.0) -> list[Box]:
-    """Patches with the dense black-and-white texture of a QR code, at least half a tag wide.
-
-    The local standard deviation of grey levels over a quarter-tag window is high inside a QR
-    code (half its modules are dark, half light) and low on a plain mat, a card's white or a
-    table's wood; card edges make thin lines, which an opening removes. Computed at half size."""
-    if gray.shape[0] < 16 or gray.shape[1] < 16:
-        return []
-    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA).astype(np.float32)
-    k = max(int(tag_px / 4), 5)
-    mean = cv2.boxFilter(half, -1, (k, k))
-    mean_sq = cv2.boxFilter(half * half, -1, (k, k))
-    textured = (mean_sq - mean * mean > contrast * contrast).astype(np.uint8)
-    textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, np.ones((k // 2 + 1, k // 2 + 1), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(textured)
-    smallest = tag_px * 0.5
-    return [_grow((2 * x, 2 * y, 2 * (x + w), 2 * (y + h)), tag_px * 0.15, gray.shape)
-            for x, y, w, h, _ in stats[1:count] if 2 * w >= smallest and 2 * h >= smallest]
-
-
-def _painted_out(image: np.ndarray, codes: list[Detection]) -> np.ndarray:
-    """A copy of the image with each code (and a module-wide rim) filled with flat grey."""
-    if not codes:
-        return image
-    out = image.copy()
-    for d in codes:
-        centre = d.corners.mean(axis=0)
-        grown = centre + (d.corners - centre) * 1.15
-        cv2.fillConvexPoly(out, np.round(grown).astype(np.int32), 128)
-    return out
-
-
-def second_look(decoder: ZxingDecoder, gray: np.ndarray, box: Box) -> list[Detection]:
-    """Decode a box again, upscaled and sharpened: 2x, then 1.5x (with the local binariser)."""
-    x0, y0, x1, y1 = box
-    region = gray[y0:y1, x0:x1]
-    if region.shape[0] < 8 or region.shape[1] < 8:
-        return []
-    for scale in (2.0, 1.5):
-        big = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        soft = cv2.GaussianBlur(big, (0, 0), 0.9 * scale)
-        sharp = cv2.addWeighted(big, 3.5, soft, -2.5, 0)  # unsharp mask: restores module edges
-        got = decoder.decode(sharp)
-        if got:
-            return [d.shifted(x0, y0, scale=scale) for d in got]
-    return []
-
-
-def _plausible_code(corners: np.ndarray, tag_px: float) -> bool:
-    """zxing's failed attempts include junk (a point, a quadrilateral across three cards): keep
-    those shaped like a code of a plausible size, a square seen at most 45 degrees off."""
-    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
-    return bool(sides.min() >= 21 * 1.5 and sides.max() <= 4 * max(tag_px, 52.0) and sides.max() <= 1.5 * sides.min())
 
 
 def _area(box: Box) -> int:
@@ -330,6 +353,15 @@ def _clip(box: Box, w: int, h: int) -> Box:
 
 def _inside(point, box: Box) -> bool:
     return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
+
+
+def _intersection(a: Box, b: Box) -> Box:
+    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+
+
+def _mostly_within(place: Box, code: Box) -> bool:
+    """Whether most of a place is a code already read (what is left of it is no code)."""
+    return _overlap(place, code) and _area(_intersection(place, code)) >= 0.5 * _area(place)
 
 
 def _overlap(a: Box, b: Box) -> bool:

@@ -36,9 +36,10 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import Calibration
+from .calibration import Calibration, marker_box
 from .decoders import Detection, make_decoder
 from .incremental import IncrementalDecoder
+from .occlusion import MotionMap
 from .sources import EndOfSource, FrameSource
 from .tracker import Sighting, Tracker, TrackerSettings
 from .zones import ZoneMap
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 EventSink = Callable[[str, dict], None]
 RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
+CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 
 
 @dataclass
@@ -78,13 +80,6 @@ def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None
     if ref.game != game:
         return "other-game", f"a {ref.game} tag; this table is playing {game}", ref
     return "card", f"{ref.key} of {game}", ref
-
-
-def _marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
-    """A marker's box in the frame, with its white paper border."""
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    m = (x1 - x0) * 0.3
-    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
 
 
 class _Reader(threading.Thread):
@@ -163,6 +158,7 @@ class ScanPipeline:
         self.calibration = Calibration(self.zones.mat_mm, fixed=homography)
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
+        self.motion = MotionMap()
         self.stall_timeout = stall_timeout
         self.backoff = backoff
         self.calibrate_every_s = calibrate_every_s
@@ -188,6 +184,7 @@ class ScanPipeline:
         self._last_seen: list[Seen] = []
         self._hold_reason = ""
         self._calibrate_at: float | None = None
+        self._check_given = homography is not None
 
     @property
     def decoder_name(self) -> str:
@@ -202,6 +199,8 @@ class ScanPipeline:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         self._maybe_calibrate(gray, now)
         detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
+        shared = self.decoder is not None and self.decoder.cell == self.motion.cell
+        self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
             seen = [self._understand(d) for d in detections]
             self._count_ignored(seen, now)
@@ -215,13 +214,24 @@ class ScanPipeline:
         return events
 
     def _maybe_calibrate(self, gray: np.ndarray, now: float) -> None:
-        changed_a_lot = self.decoder is not None and self.decoder.stats.last_dirty_fraction > 0.45
+        # most of the last frame changed (not merely: it was the first one)
+        changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
+                         and self.decoder.stats.last_dirty_fraction > 0.45)
+        if self._check_given:
+            # a given calibration is checked against the markers a second in, not on the cold
+            # first frame (the marker search costs more there than decoding the frame)
+            self._check_given = False
+            self._calibrate_at = now + self.calibrate_every_s
+            self._ignore_markers()
         if self._calibrate_at is None or now >= self._calibrate_at or changed_a_lot:
             self.calibration.update(gray, now)
             self._calibrate_at = now + self.calibrate_every_s
-            if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
-                markers = self.calibration.last_markers or self.calibration.expected_markers()
-                self.decoder.ignore = [_marker_box(c) for c in markers.values()]
+            self._ignore_markers()
+
+    def _ignore_markers(self) -> None:
+        if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
+            markers = self.calibration.last_markers or self.calibration.expected_markers()
+            self.decoder.ignore = [marker_box(c) for c in markers.values()]
 
     def _understand(self, detection: Detection) -> Seen:
         kind, reason, ref = classify(detection.text, self.game)
@@ -264,7 +274,13 @@ class ScanPipeline:
                 top = self.calibration.to_mat(s.corners[:2])
                 angle = math.degrees(math.atan2(top[1][1] - top[0][1], top[1][0] - top[0][0]))
                 sightings.append(Sighting(s.ref.key, s.mat_xy, angle))
-        return self.tracker.update(sightings, now)
+        return self.tracker.update(sightings, now, hidden=self._under_something_moving)
+
+    def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
+        """Whether something (a hand) moves over the card lying at mat_xy: within a card's reach
+        (its half diagonal, 54 mm) of the tag's centre."""
+        centre, edge = self.calibration.to_frame([mat_xy, (mat_xy[0] + CARD_REACH_MM, mat_xy[1])])
+        return self.motion.busy(centre, float(np.hypot(*(edge - centre))))
 
     def _send(self, kind: str, data: dict) -> None:
         try:

@@ -16,6 +16,7 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
+from .calibration import detect_markers, marker_box
 from .decoders import Detection, ZxingDecoder, make_decoder
 from .incremental import IncrementalDecoder, unique_detections
 from .sources import IMAGE_SUFFIXES
@@ -32,7 +33,7 @@ def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
     found: list[tuple[Detection, str]] = []
     for decoder in decoders:
         if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
-            detections = IncrementalDecoder(decoder, max_looks=64, look_area=1.0).decode(gray)
+            detections = still_image_decoder(decoder, gray).decode(gray)
         else:
             detections = decoder.decode(gray)
         for d in unique_detections(detections):
@@ -40,6 +41,14 @@ def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
                        for o, _ in found):
                 found.append((d, decoder.name))
     return found
+
+
+def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
+    """The pipeline's decoder for one still image: every second look it wants, no time budget,
+    codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
+    incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_ms=float("inf"), look_at_edges=True)
+    incremental.ignore = [marker_box(c) for c in detect_markers(gray).values()]
+    return incremental
 
 
 def explain(text: str, game: str | None) -> dict:

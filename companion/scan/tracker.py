@@ -11,8 +11,12 @@ away. So the tracker
   flags that conflict); a card that reappears far away while its track is out of view was
   moved, and its track follows it;
 - confirms a track only after ``appear_frames`` consecutive frames (a glimpse is not a play);
-- lets a confirmed track go only after it has been absent for ``vanish_s`` seconds of frames
-  (a hand passing over it is not a take-back);
+- lets a confirmed track go only after it has been absent for ``vanish_s`` seconds *counted
+  over frames actually processed* (a gap between two processed frames counts at most
+  ``max_frame_gap_s``, so a service dropping frames does not shorten the window) and for at
+  least ``vanish_frames`` of them; time during which something moves over the card's place (a
+  hand: the ``hidden`` predicate the pipeline passes in) does not count, up to ``hidden_s``
+  seconds (a hand passing over a card is not a take-back, nor one resting on it for a second);
 - smooths each track's mat position and changes its zone only when the card lies clearly
   (``hysteresis_mm``) inside another zone for ``appear_frames`` frames, so a card on a line does
   not bounce between two seats;
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .zones import ZoneMap
 
@@ -49,6 +54,9 @@ class Track:
     last_seen: float
     hits: int = 1                 # consecutive frames seen
     confirmed: bool = False
+    absent_s: float = 0.0         # unseen time that counts towards a take-back (see the rule)
+    absent_frames: int = 0        # processed frames that counted towards it
+    hidden_s: float = 0.0         # unseen time with something moving over the card's place
     pending_zone: str | None = None
     pending_hits: int = 0
 
@@ -61,6 +69,9 @@ class Track:
 class TrackerSettings:
     appear_frames: int = 2
     vanish_s: float = 0.5
+    vanish_frames: int = 4        # ...and at least this many processed frames without the card
+    max_frame_gap_s: float = 0.1  # a longer gap between processed frames counts as this much
+    hidden_s: float = 1.5         # time under a moving hand that does not count towards vanish_s
     smoothing: float = 0.5        # weight of the newest position in the running average
     jump_mm: float = 40.0         # a move larger than this is a card moved: snap to it
     match_mm: float = 150.0       # a sighting this close to a track of the same payload is that track
@@ -73,9 +84,16 @@ class Tracker:
     settings: TrackerSettings = field(default_factory=TrackerSettings)
     tracks: list[Track] = field(default_factory=list)
     reported: dict[tuple[str, str], int] = field(default_factory=dict)
+    last_frame_at: float | None = None
 
-    def update(self, sightings: list[Sighting], now: float) -> list[tuple[str, dict]]:
-        """Feed one frame's sightings; return the events this frame causes, gone before seen."""
+    def update(self, sightings: list[Sighting], now: float,
+               hidden: Callable[[tuple[float, float]], bool] | None = None) -> list[tuple[str, dict]]:
+        """Feed one frame's sightings; return the events this frame causes, gone before seen.
+
+        ``hidden(mat_xy)`` says whether something moves over that place of the mat in this frame
+        (a hand): a card not read there is then hidden, not absent."""
+        step = 0.0 if self.last_frame_at is None else min(max(now - self.last_frame_at, 0.0), self.settings.max_frame_gap_s)
+        self.last_frame_at = now
         matched = self._match(sightings)
         seen_tracks = set()
         for sighting, track in matched:
@@ -91,7 +109,7 @@ class Tracker:
         for track in self.tracks:
             if id(track) in seen_tracks:
                 kept.append(track)
-            elif track.confirmed and now - track.last_seen <= self.settings.vanish_s:
+            elif track.confirmed and not self._vanished(track, step, hidden):
                 track.hits = 0
                 track.pending_hits = 0
                 kept.append(track)
@@ -101,9 +119,11 @@ class Tracker:
 
     def resume(self, now: float) -> None:
         """After a camera outage: give every confirmed card a fresh absence window from now."""
+        self.last_frame_at = now
         for track in self.tracks:
             if track.confirmed:
                 track.last_seen = max(track.last_seen, now)
+                track.absent_s, track.absent_frames, track.hidden_s = 0.0, 0, 0.0
 
     def reset(self) -> None:
         """Forget everything without reporting (a new game starts from what is then seen)."""
@@ -144,6 +164,19 @@ class Tracker:
                     break
         return [(s, result.get(i)) for i, s in enumerate(sightings)]
 
+    def _vanished(self, track: Track, step: float, hidden) -> bool:
+        """Count one more processed frame without the card; True once it is taken away."""
+        s = self.settings
+        if hidden is not None and hidden(track.xy):
+            before = track.hidden_s
+            track.hidden_s += step
+            step = max(track.hidden_s - max(before, s.hidden_s), 0.0)  # only what is beyond hidden_s counts
+            if step <= 0.0:
+                return False
+        track.absent_s += step
+        track.absent_frames += 1
+        return track.absent_s > s.vanish_s + 1e-9 and track.absent_frames >= s.vanish_frames
+
     def _follow(self, track: Track, sighting: Sighting, now: float) -> None:
         a = self.settings.smoothing
         if math.dist(track.xy, sighting.mat_xy) > self.settings.jump_mm:
@@ -153,6 +186,7 @@ class Tracker:
                         track.xy[1] + a * (sighting.mat_xy[1] - track.xy[1]))
         track.angle = sighting.angle if sighting.angle is not None else track.angle
         track.last_seen = now
+        track.absent_s, track.absent_frames, track.hidden_s = 0.0, 0, 0.0
         track.hits += 1
         self._rezone(track)
 

@@ -42,6 +42,7 @@ MODULE_PX = 8             # card texture: pixels per QR module
 CARD_PX_PER_MM = MODULE_PX * 21 / TAG_MM
 
 DAMAGE_KINDS = ("torn", "scratched", "half", "smudged")
+NOISE_PAD = 61            # noise fields are this much larger than the frame (see _apply_look)
 GLARE_WASHOUT = 160       # glare adding more than this (of 255) leaves a black module nearly white
 
 
@@ -72,6 +73,7 @@ class Look:
     glare_at: tuple[float, float] = (0.62, 0.45)   # where the lamp reflects, as frame fractions
     glare_radius: float = 0.10    # in frame widths
     jpeg_quality: int | None = None
+    exposure: float = 1.0         # low light: the share of the light the sensor gets (noise is added after)
 
 
 @dataclass
@@ -316,6 +318,11 @@ class VirtualTable:
             self._hands[hand_id] = _Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), float(scale))
             return hand_id
 
+    def move_hand(self, hand_id: int, mat_xy, angle_deg: float) -> None:
+        with self._lock:
+            hand = self._hands[hand_id]
+            self._hands[hand_id] = _Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), hand.scale)
+
     def remove_hand(self, hand_id: int) -> None:
         with self._lock:
             self._hands.pop(hand_id, None)
@@ -454,11 +461,17 @@ class VirtualTable:
             frame = cv2.GaussianBlur(frame, (0, 0), look.blur_sigma)
         if gain is not None:
             frame = cv2.multiply(frame, gain, scale=1 / 255)
+        if look.exposure != 1.0:
+            frame = cv2.convertScaleAbs(frame, alpha=look.exposure)
         if glare is not None:
             frame = cv2.add(frame, glare)
         if noise:
+            # a different window of a field larger than the frame each time: noise that does not
+            # repeat from frame to frame (what averaging frames of a still table relies on)
             plus, minus = noise[frame_no % len(noise)]
-            frame = cv2.subtract(cv2.add(frame, plus), minus)
+            dx, dy = (frame_no * 37) % NOISE_PAD, (frame_no * 53 + frame_no // NOISE_PAD) % NOISE_PAD
+            h, w = frame.shape[:2]
+            frame = cv2.subtract(cv2.add(frame, plus[dy:dy + h, dx:dx + w]), minus[dy:dy + h, dx:dx + w])
         if look.jpeg_quality:
             ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(look.jpeg_quality)])
             frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -545,7 +558,7 @@ class VirtualTable:
         rng = np.random.default_rng(self.seed + 2)
         pool = []
         for _ in range(3):  # luminance noise (what a sensor's Y plane shows), a few fields reused
-            n = rng.standard_normal((self.height, self.width), dtype=np.float32) * look.noise_sigma
+            n = rng.standard_normal((self.height + NOISE_PAD, self.width + NOISE_PAD), dtype=np.float32) * look.noise_sigma
             plus, minus = cv2.convertScaleAbs(np.maximum(n, 0)), cv2.convertScaleAbs(np.maximum(-n, 0))
             pool.append((cv2.merge([plus] * 3), cv2.merge([minus] * 3)))
         return pool

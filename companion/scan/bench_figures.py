@@ -1,0 +1,209 @@
+"""`companion bench scan`'s figures beyond the per-scene tables: cold frames, a still table's
+small tags (frame fusion), first reads in low light, photo-like images, hands crossing cards.
+
+Every timing is repeated and printed as a median with its spread (the lowest and highest of
+the repeats), next to a baseline measured in the same run, with the machine's load average at
+the start and the end: on a shared machine a ratio from one run means more than a milliseconds
+figure, and a wide spread says the machine was busy.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from card_tags import payload as tag_payload
+
+from .crossings import run_crossings
+from .decoders import make_decoder
+from .pipeline import ScanPipeline
+from .scanfiles import read_codes
+from .zones import ZoneMap
+
+DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "tests" / "data" / "photo_like"
+FUSION_CONDITIONS = ("plain", "blur", "noise", "tilt 35")
+
+
+def load() -> str:
+    if not hasattr(os, "getloadavg"):
+        return "unknown"
+    one, five, _ = os.getloadavg()
+    return f"{one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def spread(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "low": min(values), "high": max(values), "n": len(values)}
+
+
+def fmt(s: dict) -> str:
+    return f"{s['median']:.2f} ms ({s['low']:.2f}-{s['high']:.2f}, {s['n']} runs)"
+
+
+def _pipeline(table) -> ScanPipeline:
+    return ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle",
+                        homography=np.linalg.inv(table.homography))
+
+
+def _timed(fn):
+    started = time.perf_counter()
+    out = fn()
+    return (time.perf_counter() - started) * 1000, out
+
+
+# --- cold frames ---------------------------------------------------------------------------------
+
+def cold_frames(seed: int, repeats: int) -> dict:
+    """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it."""
+    from .bench import Scene, _scene_seed, clip_frames
+
+    out = {}
+    for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
+        scene = Scene(1920, 1080, 20, condition, ppm, _scene_seed(seed, 1920, 20, condition, ppm))
+        table, frames = clip_frames(scene, 1)
+        gray, truth = frames[0]
+        readable = {t.text for t in truth if t.readable}
+        zxing = make_decoder("zxing")
+        zx_ms, pipe_ms = [], []
+        for _ in range(repeats):
+            ms, found = _timed(lambda: zxing.decode(gray))
+            zx_ms.append(ms)
+            zx_reads = {d.text for d in found} & readable
+            pipeline = _pipeline(table)
+            ms, _ = _timed(lambda: pipeline.process(gray, now=0.0))
+            pipe_ms.append(ms)
+            pipe_reads = {s.text for s in pipeline.snapshot()[1]} & readable
+        out[f"{condition} {ppm}"] = {"zxing": spread(zx_ms), "pipeline": spread(pipe_ms),
+                                     "ratio": statistics.median(pipe_ms) / statistics.median(zx_ms),
+                                     "zxing_reads": len(zx_reads), "pipeline_reads": len(pipe_reads),
+                                     "readable": len(readable)}
+    return out
+
+
+# --- a still table: small tags and frame fusion; first reads in low light ------------------------
+
+def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, height=1080, cards=20) -> dict:
+    """A still table (nothing moves, fresh sensor noise each frame) through the pipeline: the
+    share of readable tags read on each frame, each card's first frame, false reads, cost."""
+    from .bench import Scene, _scene_seed, build_table, score_frame
+
+    scene = Scene(width, height, cards, condition, ppm, _scene_seed(seed, width, cards, condition, ppm))
+    table, _, _ = build_table(scene)
+    pipeline = _pipeline(table)
+    shares, first_read, ms, false_reads = [], {}, [], 0
+    for n in range(frames):
+        frame, truth = table.render_with_truth()
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        elapsed, _ = _timed(lambda: pipeline.process(gray, now=n / 30))
+        if n:
+            ms.append(elapsed)
+        seen = pipeline.snapshot()[1]
+        score = score_frame([(s.text, tuple(s.corners.mean(axis=0))) for s in seen], truth)
+        false_reads += score.false_reads
+        shares.append(score.rate if score.rate is not None else 1.0)
+        for s in seen:
+            first_read.setdefault(s.text, n)
+    readable = [t.text for t in truth if t.readable]
+    reached = next((n for n in range(frames) if all(x >= 0.99 for x in shares[n:])), None)
+    stats = pipeline.decoder.stats
+    return {"condition": condition, "ppm": ppm, "size": f"{width}x{height}", "cards": cards,
+            "first_frame_share": shares[0], "last_frame_share": shares[-1],
+            "frames_to_99": None if reached is None else reached + 1, "false_reads": false_reads,
+            "median_ms": statistics.median(ms) if ms else None, "second_looks": stats.second_looks,
+            "first_read": {t: first_read.get(t) for t in readable},
+            "reads_by_rung": dict(pipeline.decoder.ladder.reads_by_rung)}
+
+
+def fusion(seed: int, frames: int) -> list[dict]:
+    return [still_clip(seed, c, 2.0, frames) for c in FUSION_CONDITIONS]
+
+
+def first_reads(seed: int, frames: int) -> list[dict]:
+    return [still_clip(seed, "low light", ppm, frames) for ppm in (2.5, 3.0)]
+
+
+# --- photo-like images ---------------------------------------------------------------------------
+
+def photos(folder: Path) -> dict | None:
+    truth_file = folder / "truth.json"
+    if not truth_file.exists():
+        return None
+    truth = json.loads(truth_file.read_text())
+    names = ("zxing", "pyzbar", "opencv")
+    decoders = {n: make_decoder(n, thorough=True) for n in names}
+    rows, behind, false_reads = [], [], 0
+    for image, printed in truth.items():
+        gray = cv2.imread(str(folder / image), cv2.IMREAD_GRAYSCALE)
+        got = {n: {d.text for d in decoders[n].decode(gray)} for n in names}
+        got["pipeline"] = {d.text for d, _ in read_codes(gray, [decoders["zxing"]])}
+        counts = {n: len(texts & set(printed)) for n, texts in got.items()}
+        for texts in got.values():
+            false_reads += sum(1 for t in texts - set(printed) if _valid(t))
+        if any(counts[n] > counts["pipeline"] for n in names):
+            behind.append(image)
+        rows.append({"image": image, "printed": len(printed), **counts})
+    totals = {n: sum(r[n] for r in rows) for n in (*names, "pipeline")}
+    return {"folder": str(folder), "rows": rows, "totals": totals, "printed": sum(r["printed"] for r in rows),
+            "pipeline_behind_on": behind, "false_reads": false_reads}
+
+
+def _valid(text: str) -> bool:
+    try:
+        tag_payload.decode(text)
+        return True
+    except tag_payload.PayloadError:
+        return False
+
+
+# --- printing --------------------------------------------------------------------------------------
+
+def run_and_print(args) -> dict:
+    report: dict = {"load_at_start": load()}
+    print(f"\nmachine load at the start of these figures: {report['load_at_start']}")
+    report["cold"] = cold_frames(args.seed, args.repeats)
+    print("\ncold first frame, 1920x1080, 20 cards (the pipeline's whole process(), no calibration search: "
+          "the homography is given):")
+    for name, c in report["cold"].items():
+        print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
+              f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
+    report["fusion"] = fusion(args.seed, args.still_frames)
+    print(f"\na still table, 1920x1080, 20 cards at 2.0 px/module, {args.still_frames} frames (fresh noise each):")
+    for r in report["fusion"]:
+        print(f"  {r['condition']:9} first frame {100 * r['first_frame_share']:5.1f}%, last {100 * r['last_frame_share']:5.1f}%,"
+              f" >= 99% from frame {r['frames_to_99'] or '-'}; {r['median_ms']:.2f} ms a frame after the first; "
+              f"{r['second_looks']} second looks; false reads {r['false_reads']}")
+    report["first_reads"] = first_reads(args.seed, args.still_frames)
+    print("\nlow light (30% exposure, noise 6), 1920x1080, 20 cards: the frame each card was first read in")
+    for r in report["first_reads"]:
+        frames = sorted(v for v in r["first_read"].values() if v is not None)
+        never = sum(v is None for v in r["first_read"].values())
+        print(f"  {r['ppm']} px/module: {frames} (frame 0 is the first); latest {max(frames) if frames else '-'}"
+              + (f"; never read: {never}" if never else ""))
+    report["photos"] = photos(Path(args.photos)) if args.photos else None
+    if report["photos"]:
+        p = report["photos"]
+        print(f"\nphoto-like images (SYNTHETIC, not real photographs) in {p['folder']}: codes read of {p['printed']}")
+        print("  image        printed  zxing  pyzbar  opencv  pipeline")
+        for r in p["rows"]:
+            print(f"  {r['image']:12} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
+        t = p["totals"]
+        print(f"  {'total':12} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
+        print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
+              f"false reads: {p['false_reads']}")
+    if args.crossings:
+        started = time.time()
+        report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
+        c = report["crossings"]
+        print(f"\nhands crossing cards ({c['crossings']} crossings, hidden 0.3-1.5 s, 0-60% of frames dropped; "
+              f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
+              f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
+              f"median {c['median_take_latency_s']:.2f} s after the hand left")
+        for line in c["details"]:
+            print(f"    {line}")
+    report["load_at_end"] = load()
+    print(f"machine load at the end: {report['load_at_end']}")
+    return report

@@ -1,0 +1,227 @@
+"""Second looks: where a code should be but none was read, and every way we know to read it.
+
+zxing-cpp reads most tags in one call. Where it does not, but a code is plainly there (it
+located one and failed its checksum, or the patch has a code's dense black-and-white texture),
+other readers and other views of the same pixels often succeed: another binariser, ZBar (which
+reads some soft, low-contrast codes zxing-cpp does not), and the crop upscaled and sharpened
+(small or defocused tags), or with its contrast evened out (a shadow across the code). Each rung
+costs more than the one before; the first that reads anything wins. A false read stays out of
+the game anyway: our tags carry a check character, and the pipeline checks it.
+
+A place that stays still is *fused*: its pixels are averaged over the frames in which nothing
+there changed, so each later look sees less sensor noise (what makes small, soft tags read on
+a still table where no single frame would). A place is never given up while it stays still: it
+is looked at every frame at first, then every 2, 4, 8 and at most every 16 frames.
+"""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from .decoders import Detection
+
+Box = tuple[int, int, int, int]
+FUSED_RUNGS = ("zxing 2x sharpened", "zxing deblurred 2x", "zxing deblurred more 2x")
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")
+
+
+def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
+    big = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    soft = cv2.GaussianBlur(big, (0, 0), 0.9 * scale)
+    return cv2.addWeighted(big, 3.5, soft, -2.5, 0)  # unsharp mask: restores module edges
+
+
+def _deblurred(region: np.ndarray, sigma: float = 1.0, rounds: int = 10) -> np.ndarray:
+    """Richardson-Lucy deconvolution for a defocused tag (a Gaussian blur of ``sigma`` pixels),
+    then 2x sharpened. It amplifies noise, so it pays most on a still place's fused pixels."""
+    observed = region.astype(np.float32) + 1.0
+    estimate = observed.copy()
+    for _ in range(rounds):
+        ratio = observed / (cv2.GaussianBlur(estimate, (0, 0), sigma) + 1e-3)
+        estimate *= cv2.GaussianBlur(ratio, (0, 0), sigma)
+    return _sharpened(np.clip(estimate - 1.0, 0, 255).astype(np.uint8), 2.0)
+
+
+def _evened(region: np.ndarray) -> np.ndarray:
+    """Contrast stretched locally (a shadow or a lamp's falloff across the code), then 2x."""
+    clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(2, 2))
+    return _sharpened(clahe.apply(region), 2.0)
+
+
+class Ladder:
+    """The rungs for a zxing-cpp decoder, with ZBar when pyzbar is installed."""
+
+    def __init__(self, zxing, use_pyzbar: bool = True):
+        self.zxing = zxing
+        self.pyzbar = None
+        if use_pyzbar:
+            try:
+                from .decoders import PyzbarDecoder
+
+                self.pyzbar = PyzbarDecoder()
+            except ImportError:  # ZBar missing: the zxing rungs still run
+                self.pyzbar = None
+        self.reads_by_rung: dict[str, int] = {}
+        self.hints: list[np.ndarray] = []
+        self._misses: list[np.ndarray] = []
+
+    def rungs(self):
+        """(name, scale, view, reader) from the cheapest to the dearest."""
+        zx = self.zxing
+        out = [("zxing histogram", 1.0, lambda r: r, zx.decode_hard),
+               ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._decode_noting_misses),
+               ("zxing deblurred 2x", 2.0, _deblurred, zx.decode),
+               ("zxing 1.5x sharpened", 1.5, lambda r: _sharpened(r, 1.5), zx.decode)]
+        if self.pyzbar is not None:
+            out += [("zbar", 1.0, lambda r: r, self.pyzbar.decode),
+                    ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.pyzbar.decode)]
+        out += [("zxing evened 2x", 2.0, _evened, zx.decode),
+                ("zxing deblurred more 2x", 2.0, lambda r: _deblurred(r, 1.4, 20), zx.decode),
+                ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
+        return out
+
+    def _decode_noting_misses(self, image: np.ndarray) -> list[Detection]:
+        """zxing on the upscaled crop; codes it locates there but cannot read become hints (in
+        the crop's pixels): a place joining several codes splits into one place per code."""
+        found, misses = self.zxing.decode_with_misses(image)
+        self._misses = misses
+        return found
+
+    def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
+             deadline: float | None = None, is_new=None, slow: bool = False,
+             big: bool = False, ms_per_px: float = 0.0, must: bool = False) -> tuple[list[Detection], int]:
+        """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
+        reads a new code (``is_new``; default: any). Stops after the rung during which
+        ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
+        next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
+        ``slow``: a retry of a still place; only the rungs that its fused pixels make better
+        (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
+        cheap rungs, whose located-but-unread codes split it into places of their own.
+        ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
+        deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
+        no place waits forever)."""
+        self.hints: list[np.ndarray] = []
+        self.ran = 0   # rungs climbed in this look (0: it all waits for the next frame)
+        if region.shape[0] < 8 or region.shape[1] < 8:
+            return [], 0
+        region = np.ascontiguousarray(region)
+        rungs = self.rungs()
+        if slow:
+            rungs = [r for r in rungs if r[0] in FUSED_RUNGS]
+        if big:
+            rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
+        for n in range(first, len(rungs)):
+            name, scale, view, reader = rungs[n]
+            predicted_s = ms_per_px * region.size * scale * scale / 1000
+            if deadline is not None and time.perf_counter() + predicted_s > deadline and not (must and n == first):
+                return [], n
+            self.ran += 1
+            self._misses = []
+            got = [d.shifted(origin[0], origin[1], scale=scale) for d in reader(view(region))]
+            self.hints += [m / scale + np.array(origin, dtype=np.float32) for m in self._misses]
+            if any(is_new is None or is_new(d) for d in got):
+                self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + 1
+                return got, 0
+            if deadline is not None and time.perf_counter() >= deadline and n + 1 < len(rungs):
+                return [], n + 1
+        return [], 0
+
+
+class Place:
+    """A place worth looking at again: its box in the frame, its fused pixels, its schedule."""
+
+    def __init__(self, box: Box):
+        self.box = box
+        self.tries = 0                # times the whole ladder was climbed here
+        self.rung = 0                 # where the look interrupted by the budget goes on
+        self.last_try = 0
+        self.frames = 0
+        self._mean: np.ndarray | None = None
+
+    def add(self, gray: np.ndarray, most: int) -> None:
+        """One more frame in which nothing changed here: average it in (the last ``most``)."""
+        x0, y0, x1, y1 = self.box
+        crop = gray[y0:y1, x0:x1].astype(np.float32)
+        if self._mean is None or self._mean.shape != crop.shape:
+            self._mean, self.frames = crop, 1
+            return
+        self.frames += 1
+        cv2.accumulateWeighted(crop, self._mean, 1.0 / min(self.frames, most))
+
+    def view(self, gray: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.box
+        if self._mean is None or self.frames < 2:
+            return gray[y0:y1, x0:x1]
+        return np.clip(self._mean + 0.5, 0, 255).astype(np.uint8)
+
+    def due(self, frame: int, fast_tries: int, slowest: int) -> bool:
+        """Every frame for the first fast_tries looks, then every 2, 4, 8... up to slowest frames."""
+        if self.tries < fast_tries or self.rung:
+            return True
+        return frame - self.last_try >= min(2 ** (self.tries - fast_tries + 1), slowest)
+
+
+def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float = 20.0,
+                    edges: tuple[bool, bool, bool, bool] = (False, False, False, False)) -> list[Box]:
+    """Patches with the black-and-white texture of a QR code, found on the small copy of the
+    frame (one value per cell x cell block) that the decoder keeps anyway.
+
+    Inside a QR code neighbouring blocks hold different mixes of dark and light modules, so
+    their means vary a lot; on a card's white, the mat or a hand they do not. Card edges make
+    lines one block wide, which an opening removes. Returned in pixels of the image the small
+    copy was made from. ``edges`` (left, top, right, bottom): which sides are the frame's own
+    edges; a patch touching one is a code cut by the frame, which no second look can read."""
+    if small.shape[0] < 3 or small.shape[1] < 3:
+        return []
+    f = small.astype(np.float32)
+    mean = cv2.boxFilter(f, -1, (3, 3))
+    mean_sq = cv2.boxFilter(f * f, -1, (3, 3))
+    textured = (mean_sq - mean * mean > contrast * contrast).astype(np.uint8)
+    textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(textured)
+    rows, cols = small.shape
+    smallest = 0.4 * tag_px / cell
+    out = []
+    for x, y, w, h, _ in stats[1:count]:
+        if w < smallest or h < smallest:
+            continue
+        if _cut_by_edge(f, (x, y, w, h), edges, contrast):
+            continue
+        m = int(round(tag_px * 0.15))
+        out.append((max(x * cell - m, 0), max(y * cell - m, 0),
+                    min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell)))
+    return out
+
+
+def _cut_by_edge(small: np.ndarray, component, edges, contrast: float) -> bool:
+    """Whether a textured patch runs out of the frame: the frame's outermost blocks along it are
+    themselves textured (a patch that merely comes near the edge has white paper there)."""
+    x, y, w, h = component
+    rows, cols = small.shape
+    strips = [(edges[0] and x == 0, small[y:y + h, 0]), (edges[1] and y == 0, small[0, x:x + w]),
+              (edges[2] and x + w >= cols, small[y:y + h, cols - 1]), (edges[3] and y + h >= rows, small[rows - 1, x:x + w])]
+    return any(touches and strip.size > 1 and float(strip.std()) > contrast for touches, strip in strips)
+
+
+def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tuple[int, int]) -> np.ndarray:
+    """A copy of the small copy with each code read (and a module-wide rim) made flat."""
+    if not codes:
+        return small
+    out = small.copy()
+    for d in codes:
+        centre = d.corners.mean(axis=0)
+        grown = np.round((centre + (d.corners - centre) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
+        (x0, y0), (x1, y1) = np.clip(grown.min(axis=0), 0, None), grown.max(axis=0) + 1
+        around = small[y0:y1, x0:x1]
+        paper = int(around.max()) if around.size else 128   # the white quiet zone around it
+        cv2.fillConvexPoly(out, grown, paper)
+    return out
+
+
+def plausible_code(corners: np.ndarray, tag_px: float) -> bool:
+    """zxing's failed attempts include junk (a point, a quadrilateral across three cards): keep
+    those shaped like a code of a plausible size, a square seen at most 45 degrees off."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    return bool(sides.min() >= 21 * 1.5 and sides.max() <= 4 * max(tag_px, 52.0) and sides.max() <= 1.5 * sides.min())
