@@ -31,15 +31,32 @@ class Hub:
         self.client.on_message = self._on_message
         self.connected = threading.Event()
         self.received = 0
+        self._unacked: set[str] = set()   # tables with results stored but not yet synced and acknowledged
+        self._stopped = threading.Event()
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self.client.loop_start()
+        threading.Thread(target=self._acknowledge_loop, name="hub-acks", daemon=True).start()
 
     def stop(self) -> None:
+        self._stopped.set()
         self.client.disconnect()
         self.client.loop_stop()
         self.store.close()
+
+    def _acknowledge_loop(self) -> None:
+        """Group commit: every 50 ms, sync what was stored, then acknowledge it to its tables."""
+        while not self._stopped.wait(0.05):
+            if not self._unacked:
+                continue
+            tables, self._unacked = self._unacked, set()
+            try:
+                self.store.sync()
+                for table in sorted(tables):
+                    self._ack(table)
+            except Exception:  # a closed store at shutdown, a full disk: the tables send again
+                log.exception("acknowledging results")
 
     def _on_connect(self, client, userdata, flags, reason, properties=None) -> None:
         if reason.is_failure:
@@ -72,8 +89,8 @@ class Hub:
             result = json.loads(payload)
             if not isinstance(result, dict):
                 raise ValueError("not an object")
-            self.store.add_result(table, result)
-            self._ack(table)
+            self.store.add_result(table, result)  # a resend is stored once, and acknowledged again
+            self._unacked.add(table)  # acknowledged once synced
 
     def _ack(self, table: str) -> None:
         acked = self.store.acked(table)
