@@ -58,6 +58,20 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def view_messages(port: int, timeout: float | None = None):
+    """The dashboard's event stream, as (arrival time, message) for every "view" message."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn.request("GET", "/api/stream")
+    response = conn.getresponse()
+    event = None
+    while line := response.readline():
+        line = line.decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == "view":
+            yield time.perf_counter(), json.loads(line[6:])
+
+
 class StreamClient(threading.Thread):
     """Reads the dashboard's server-sent events and timestamps every logged entry on arrival."""
 
@@ -68,22 +82,10 @@ class StreamClient(threading.Thread):
         self.ready = threading.Event()
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port)
-        conn.request("GET", "/api/stream")
-        response = conn.getresponse()
-        event = None
-        while True:
-            line = response.readline()
-            if not line:
-                return
-            line = line.decode().rstrip("\n")
-            if line.startswith("event: "):
-                event = line[7:]
-            elif line.startswith("data: ") and event == "view":
-                self.ready.set()
-                entry = json.loads(line[6:]).get("entry")
-                if entry:
-                    self.arrivals.put((time.perf_counter(), entry))
+        for at, message in view_messages(self.port):
+            self.ready.set()
+            if message.get("entry"):
+                self.arrivals.put((at, message["entry"]))
 
     def wait_for(self, match, timeout: float = 5.0) -> float | None:
         deadline = time.perf_counter() + timeout

@@ -22,7 +22,6 @@ docs/benchmarks.md.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import statistics
 import tempfile
@@ -105,23 +104,13 @@ class _Watcher(threading.Thread):
         self.failed = ""
 
     def run(self) -> None:
+        from .bench import view_messages
+
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            conn.request("GET", "/api/stream")
-            response = conn.getresponse()
-            self.ready.set()
-            event = ""
-            while True:
-                line = response.readline()
-                if not line:
-                    return
-                line = line.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    event = line[7:]
-                elif line.startswith("data: ") and event == "view":
-                    entry = json.loads(line[6:]).get("entry")
-                    if entry:
-                        self.arrived[entry["seq"]] = time.perf_counter()
+            for at, message in view_messages(self.port, timeout=60):
+                self.ready.set()  # the first view has come: the stream is open
+                if message.get("entry"):
+                    self.arrived[message["entry"]["seq"]] = at
         except Exception as exc:  # reported in the figures, never raised from a bench thread
             self.failed = f"{type(exc).__name__}: {exc}"
             self.ready.set()
@@ -172,10 +161,9 @@ def _measure(kind: str, clients: int, inputs: int) -> dict[str, Any]:
 
 
 def _pct(values: list[float], p: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    from .bench import percentile
+
+    return percentile(values, p) if values else None
 
 
 def cmd_bench_server(args) -> int:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.hub.bench import Link
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
@@ -70,64 +72,13 @@ class Mosquitto:
         self.start()
 
 
-class CuttableLink(threading.Thread):
-    """A TCP relay from a local port to the broker; ``cut()`` drops every connection and refuses new
-    ones until ``mend()``, as a table's Wi-Fi going away and coming back."""
-
-    def __init__(self, target_port: int):
-        super().__init__(daemon=True)
-        self.target = target_port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.up = threading.Event()
-        self.up.set()
-        self.conns: list[socket.socket] = []
-        self.start()
+class CuttableLink(Link):
+    """A TCP relay from a local port to the broker (companion.hub.bench's): ``cut()`` drops every
+    connection and refuses new ones until ``mend()``, as a table's Wi-Fi going away and back."""
 
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
-
-    def run(self) -> None:
-        while True:
-            client, _ = self.listener.accept()
-            if not self.up.is_set():
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                client.close()
-                continue
-            self.conns += [client, upstream]
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while chunk := a.recv(65536):
-                b.sendall(chunk)
-        except OSError:
-            pass
-        finally:
-            for s in (a, b):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def cut(self) -> None:
-        self.up.clear()
-        for conn in self.conns:
-            try:
-                conn.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-        self.conns.clear()
-
-    def mend(self) -> None:
-        self.up.set()
 
 
 class Everything:
