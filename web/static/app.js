@@ -160,7 +160,7 @@ function countsOf(seat) {
 // The seat box's big number, with the word for it under it (cards held, points...).
 function seatTotal(seat) {
   const found = [["total", "cards"], ["points", "points"], ["score", "score"]].find(([k]) => typeof seat[k] === "number");
-  if (found) return { value: seat[found[0]], label: found[1] };
+  if (found) return { value: seat[found[0]], label: seat.total_label || found[1] };  // a game may name it
   if (typeof seat.counts?.total === "number") return { value: seat.counts.total, label: "cards" };
   return null;
 }

@@ -189,7 +189,7 @@ class PacificView(View):
     def public(self, state: PacificState) -> dict[str, Any]:
         target = 78 if len(state.seats) == 4 else 40
         seats = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
-                  "total": a.vp, "eliminated": a.eliminated, "handless": a.handless,
+                  "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
                   "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
                              "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
                   "won": [self.card(k) for k in a.won]}
