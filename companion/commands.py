@@ -52,6 +52,8 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decoder", default="zxing", choices=["zxing", "pyzbar", "opencv"], help="QR decoder")
     parser.add_argument("--settle", type=float, default=1.5,
                         help="seconds the table must be still, every seat having played, before a battle resolves itself")
+    parser.add_argument("--quick-settle", type=float, default=0.5,
+                        help="the same, when every play is complete by the rules (nothing could still be added to it)")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--server", default="waitress", choices=["waitress", "werkzeug"],
                         help="web server (default: waitress; see `companion bench server`)")
@@ -69,7 +71,8 @@ def _open_service(args):
     if not args.verbose:  # one line per tablet request drowns what matters
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        return Service(args.data, settle_seconds=args.settle)
+        return Service(args.data, settle_seconds=args.settle,
+                       quick_settle_seconds=min(args.quick_settle, args.settle))
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
