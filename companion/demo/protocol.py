@@ -9,6 +9,10 @@ renders it and the real camera pipeline reads it, or a test turns it straight in
 The driver (the demo's, or a test's) loops: ask ``next_moves(view, seat_views)``; carry out the
 moves in order, waiting after each card move until the table has taken it; when the list is
 empty and the game is not over, wait for the view to change (an automatic resolve, a result).
+
+Players remember what they laid (to lift it again) and what they hold; the driver only carries
+out moves. A restarted demo continues its game only if the players can rebuild what they held
+from the log's results (``resume``, optional); otherwise it starts a new game.
 """
 from __future__ import annotations
 
@@ -54,6 +58,11 @@ class DemoPlayers(Protocol):
 
     def next_moves(self, view: dict[str, Any], seat_views: dict[int, dict[str, Any]]) -> list[Move]:
         """What the players do next, given the public view and each seat's own view."""
+
+    # Optional:
+    #   resume(outcomes: list[dict]) -> bool
+    #       Rebuild the players' hands from every outcome of the game so far (in log order), after a
+    #       restart; the virtual table starts empty. False (or no such method): start a new game.
 
 
 def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000) -> int:
