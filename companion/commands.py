@@ -23,7 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     demo = sub.add_parser("demo", help="serve with a virtual table camera on which simulated players play real tagged cards")
     _serve_options(demo)
-    demo.add_argument("--seats", type=int, default=3, help="simulated players (2-6)")
+    demo.add_argument("--game", default="bom-battle",
+                      help="the game the simulated players play: bom-battle, stratego, gt-battle, or any game "
+                           "whose package brings demo players (default: bom-battle)")
+    demo.add_argument("--seats", type=int, default=None,
+                      help="simulated players (default: 3, or what the game needs: 2 for Stratego, 4 for Gather Together)")
     demo.add_argument("--seed", type=int, default=1, help="seed of the simulated players' shuffles and choices")
     demo.add_argument("--pace", type=float, default=1.0,
                       help="seconds between a battle's cards being placed (smaller is faster)")
@@ -164,9 +168,22 @@ def cmd_serve(args) -> int:
 def cmd_demo(args) -> int:
     from .demo.driver import start_demo
 
+    from .demo.driver import demo_class, demo_games
+    from .rules import SetupError, ruleset_class
+
+    try:
+        cls = ruleset_class(args.game)
+        if demo_class(args.game) is None:
+            raise SetupError(f"{args.game} brings no demo players; games with demo players: {', '.join(demo_games())}")
+        if args.seats is not None and not cls.min_seats <= args.seats <= cls.max_seats:
+            raise SetupError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {args.seats}")
+    except SetupError as exc:
+        print(f"companion demo: {exc}", file=sys.stderr)
+        return 2
     service = _open_service(args)
     server = _bind(service, args)
-    start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder)
+    start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder,
+               game=args.game)
     return _run_web(service, args, server)
 
 

@@ -150,8 +150,8 @@ class Demo(threading.Thread):
             seats = [s["seat"] for s in session.derived.start["seats"]]
             moves = players.next_moves(session.public_view(), {n: session.seat_view(n) for n in seats})
             if moves:
-                for move in moves:
-                    self._carry_out(session, move)
+                for batch in batches(moves):
+                    self._carry_out(session, batch)
                 quiet_since = time.monotonic()
                 continue
             if not self._wait_for_change(session, len(session.derived.entries), WAIT_SECONDS) \
@@ -163,32 +163,43 @@ class Demo(threading.Thread):
         if self.aside.is_set() or session is not self.service.session:
             raise StepAside()
 
-    # -- carrying out one move ----------------------------------------------------------------------
-    def _carry_out(self, session: Session, move: Move) -> None:
+    # -- carrying out the moves ---------------------------------------------------------------------
+    def _carry_out(self, session: Session, batch: list[Move]) -> None:
+        """A command, or cards laid (or lifted) together: all of them go down (or up) at once, then
+        the driver waits until the camera has reported each one, as players wait for the table."""
         self.stopped.wait(self.pace * self.rng.uniform(0.1, 0.4))
         self._check(session)
-        if isinstance(move, Command):
-            session.submit(move.kind, move.data, "dashboard")
+        first = batch[0]
+        if isinstance(first, Command):
+            session.submit(first.kind, first.data, "dashboard")
+        elif isinstance(first, Lay):
+            self._lay_all(session, [m for m in batch if m.card not in self.lying])
+        else:
+            self._lift_all(session, [m.card for m in batch if m.card in self.lying])
+
+    def _lay_all(self, session: Session, lays: list[Lay]) -> None:
+        for _ in range(3):
+            if not lays:
+                return
+            mark = len(session.derived.entries)
+            for move in lays:
+                self._lay(session, move, CardRef.from_key(self.game, move.card))
+            missed = self._wait_for_table(session, mark, "card_seen", {m.card for m in lays})
+            lays = [m for m in lays if m.card in missed]
+            if lays:
+                log.warning("the camera did not read %s; the demo players lay them again",
+                            ", ".join(f"{m.card} in {m.zone}" for m in lays))
+                self._lift_all(session, [m.card for m in lays])
+        # Three tries: go on without them (the players' next moves see what the table took).
+
+    def _lift_all(self, session: Session, keys: list[str]) -> None:
+        if not keys:
             return
         mark = len(session.derived.entries)
-        if isinstance(move, Lay):
-            if move.card in self.lying:
-                return
-            ref = CardRef.from_key(self.game, move.card)
-            for _ in range(3):
-                self._lay(session, move, ref)
-                if self._wait_for_table(session, mark, "card_seen", move.card):
-                    return
-                log.warning("the camera did not read %s in %s; the demo player lays it again", move.card, move.zone)
-                self._lift(session, move.card)
-                mark = len(session.derived.entries)
-                self._wait_for_table(session, mark, "card_gone", move.card)
-                mark = len(session.derived.entries)
-        elif isinstance(move, Lift) and move.card in self.lying:
-            buried = move.card in self.buried
-            self._lift(session, move.card)
-            if not buried:
-                self._wait_for_table(session, mark, "card_gone", move.card)
+        watched = {key for key in keys if key not in self.buried}
+        for key in keys:
+            self._lift(session, key)
+        self._wait_for_table(session, mark, "card_gone", watched)
 
     def _lay(self, session: Session, move: Lay, ref: CardRef) -> None:
         with self._hands:
@@ -219,16 +230,21 @@ class Demo(threading.Thread):
             self.buried.discard(key)
             self.table.remove(ref)
 
-    def _wait_for_table(self, session: Session, mark: int, kind: str, key: str) -> bool:
-        """Wait until the session has logged the camera reporting this card (taken or refused)."""
+    def _wait_for_table(self, session: Session, mark: int, kind: str, keys: set[str]) -> set[str]:
+        """Wait until the session has logged the camera reporting each card (taken or refused);
+        the cards it has not reported in time."""
         deadline = time.monotonic() + TAKEN_SECONDS
-        while not self.stopped.is_set() and time.monotonic() < deadline:
+        left = set(keys)
+        while left and not self.stopped.is_set() and time.monotonic() < deadline:
             self._check(session)
             entries = session.derived.entries
-            if any(e.event.kind == kind and e.event.data.get("card") == key for e in entries[mark:]):
-                return True
-            self.stopped.wait(0.03)
-        return False
+            for entry in entries[mark:]:
+                if entry.event.kind == kind:
+                    left.discard(entry.event.data.get("card"))
+            mark = len(entries)
+            if left:
+                self.stopped.wait(0.03)
+        return left
 
     def _wait_for_change(self, session: Session, mark: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -245,6 +261,18 @@ class Demo(threading.Thread):
                 self.table.remove(ref)
             self.lying.clear()
             self.buried.clear()
+
+
+def batches(moves: list[Move]) -> list[list[Move]]:
+    """Consecutive card moves of one kind go together (an army laid out, a play put down); a
+    command, and a change from laying to lifting, start a new batch."""
+    found: list[list[Move]] = []
+    for move in moves:
+        if found and not isinstance(move, Command) and type(found[-1][0]) is type(move):
+            found[-1].append(move)
+        else:
+            found.append([move])
+    return found
 
 
 def outcomes(session: Session) -> list[dict[str, Any]]:
