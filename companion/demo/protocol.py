@@ -17,7 +17,7 @@ from the log's results (``resume``, optional); otherwise it starts a new game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,12 @@ class DemoPlayers(Protocol):
     #       restart; the virtual table starts empty. False (or no such method): start a new game.
 
 
-def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000) -> int:
+def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000,
+                after: Callable[[Any], None] | None = None) -> int:
     """Play the players' moves straight into a session, as the camera would report them (for
-    tests and benchmarks: no rendering). Returns the number of rounds of moves played."""
+    tests and benchmarks: no rendering). ``after(session)`` is called after each round of moves
+    (a test compares the players' true hands with the companion's counts there). Returns the
+    number of rounds of moves played."""
     lying: dict[str, str] = {}
     for rounds in range(max_rounds):
         if session.ruleset.is_over(session.state):
@@ -89,4 +92,6 @@ def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000) -> int:
                     session.submit("card_gone", {"zone": lying.pop(move.card), "card": move.card}, "camera")
             else:
                 session.submit(move.kind, move.data, "dashboard")
+        if after is not None:
+            after(session)
     raise RuntimeError(f"the game did not end in {max_rounds} rounds of moves")

@@ -53,7 +53,7 @@ class StrategoDemo:
             return moves
         if view["phase"] == "setup":
             return moves + self._scan_armies(view)
-        self._learn(view)
+        self.learn(view)
         if view["pending"] is not None:  # an attack this player cannot finish (a restart): call it off
             return moves + [Command("cancel", {"seat": view["pending"]["seat"]})]
         return moves + self._turn(view["turn"])
@@ -76,7 +76,7 @@ class StrategoDemo:
             self.laid += batch
         return moves
 
-    def _learn(self, view: dict[str, Any]) -> None:
+    def learn(self, view: dict[str, Any]) -> None:
         """The combat just told: the pieces it removed are out of play."""
         for combat in view["combats"][self.combats_known:]:
             if self.attack is not None:
