@@ -225,6 +225,9 @@ class Session:
         self._subscribers: list[queue.Queue] = []
         self.derived = fold(store.events(game_id))
         self.last_table_change = clock()
+        # After a restart the log remembers cards the table may no longer hold: nothing resolves on
+        # its own until the camera (or a reader) has reported the table again.
+        self.table_seen = False
 
     @classmethod
     def start(cls, store: Store, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
@@ -293,6 +296,7 @@ class Session:
                 self.derived.entries.append(entry)
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
+                self.table_seen = True
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
@@ -301,7 +305,7 @@ class Session:
         ``settle_seconds``, or ``quick_seconds`` when every play is complete (nothing could still
         be added to it). Never again a resolve the players undid while the table stays as it was."""
         with self._lock:
-            if self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
+            if not self.table_seen or self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
                 return None
             wait = settle_seconds
             if quick_seconds is not None and plays_complete(self.ruleset, self.state):

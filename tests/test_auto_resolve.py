@@ -172,3 +172,16 @@ def test_bom_young_players_play_one_card_each(tmp_path, clock):
     assert not plays_complete(session.ruleset, session.state)
     lay(session, 2, "BO300#1")
     assert plays_complete(session.ruleset, session.state)
+
+
+def test_after_a_restart_nothing_resolves_on_its_own_until_the_table_is_seen_again(high_card, clock, tmp_path):
+    """The log remembers both cards, but the power may have been off while someone took one back."""
+    lay(high_card, 1, "N7#1")
+    lay(high_card, 2, "N3#1")
+    restarted = Session.resume(high_card.store, clock=clock)
+    clock.now = 60.0
+    assert restarted.ruleset.ready_to_resolve(restarted.state)
+    assert restarted.maybe_auto_resolve(SETTLE, QUICK) is None
+    lay(restarted, 2, "N3#1")  # the camera reads the table again: the same card where it lay
+    clock.now = 61.0
+    assert restarted.maybe_auto_resolve(SETTLE, QUICK).ok

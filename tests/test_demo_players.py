@@ -4,6 +4,8 @@ ends the way its rulebook ends it, and what the companion counts equals what the
 hold, all along the way."""
 from __future__ import annotations
 
+import pytest
+
 from card_tags.games.stratego import ARMY_SIZE
 from companion import rules
 from companion.demo.bom_demo import BomDemo
@@ -103,3 +105,27 @@ def test_book_of_mormon_a_whole_game_until_one_player_holds_all_72_cards(tmp_pat
     assert refused(session) == []
     assert view["over"] and view["battle"] > 50
     assert next(s for s in view["seats"] if s["seat"] == view["winner"])["total"] == 72
+
+
+def test_book_of_mormon_players_restarted_mid_game_rebuild_their_hands_from_the_results(tmp_path):
+    """A restarted demo continues its game: the seeded players replay the battles already resolved
+    and play on, and the counts still add up to what they truly hold."""
+    from companion.demo.driver import outcomes
+
+    first = BomDemo(3, seed=27)
+    session = start(tmp_path, "bom-battle", first)
+    with pytest.raises(RuntimeError, match="did not end"):
+        play_direct(first, session, max_rounds=31)  # stopped with a battle's cards on the table
+    view = session.public_view()
+    assert view["collecting"] or any(s["play"] for s in view["seats"]), "cards lie on the table"
+    again = BomDemo(3, seed=27)
+    assert again.resume(outcomes(session))
+
+    def same_piles(session):
+        if not again.playing and not again.tidy:
+            truth = again.players.counts()
+            for seat in session.public_view()["seats"]:
+                assert (seat["army"], seat["battalion"], seat["discard"]) == tuple(truth[seat["seat"]].values())
+
+    play_direct(again, session, after=same_piles)
+    assert refused(session) == [] and session.public_view()["over"]

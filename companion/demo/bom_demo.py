@@ -53,7 +53,9 @@ class BomDemo:
     def next_moves(self, view: dict[str, Any], seat_views: dict[int, dict[str, Any]]) -> list[Move]:
         if self.tidy:
             self.tidy = False
-            return self._tidy(view)
+            moves = self._tidy(view)
+            if moves:
+                return moves
         if view.get("over"):
             return []
         if self.playing:
@@ -62,10 +64,13 @@ class BomDemo:
 
     def _tidy(self, view: dict[str, Any]) -> list[Move]:
         """After a restart the virtual table is empty, but the log says which cards still lie on it:
-        put them back and gather them, so the camera reports them gone and the next battle starts clean."""
-        lying = list(view.get("collecting") or [])
-        lying += [c["key"] for s in view.get("seats", []) for c in s.get("play", []) if c["key"] not in lying]
-        return [Lay(1, key, "seat:1") for key in lying] + [Lift(key) for key in lying]
+        put each back where it lay and gather them, so the camera reports them gone and the next
+        battle starts clean."""
+        where = {key: seat for seat, keys in self.players.last_plays.items() for key in keys}
+        lying = [(where.get(key, 1), key) for key in view.get("collecting") or []]
+        lying += [(s["seat"], c["key"]) for s in view.get("seats", []) for c in s.get("play", [])
+                  if c["key"] not in where]
+        return [Lay(seat, key, f"seat:{seat}") for seat, key in lying] + [Lift(key) for _, key in lying]
 
     def _battle(self) -> list[Move]:
         moves: list[Move] = []

@@ -128,6 +128,7 @@ class Demo(threading.Thread):
                     return
                 session, players = found
                 self.zones = ZoneMap.for_game(self.game, len(session.derived.start["seats"]))
+                self._sit_down()
                 self._play(session, players)
                 if self.games_left is not None:
                     self.games_left -= 1
@@ -140,6 +141,17 @@ class Demo(threading.Thread):
             except Exception:
                 log.exception("demo players stumbled; starting over in a moment")
                 self.stopped.wait(2)
+
+    def _sit_down(self, timeout: float = 30.0) -> None:
+        """Players lay nothing before the camera reads the table (it is open and has found the
+        mat's markers), and take a moment to sit down: a restart's dashboard shows the table first."""
+        deadline = time.monotonic() + timeout
+        pipeline = self.service.pipeline
+        while pipeline is not None and not self.stopped.is_set() and time.monotonic() < deadline:
+            if pipeline.state == "running" and pipeline.calibration.ready:
+                break
+            self.stopped.wait(0.05)
+        self.stopped.wait(max(0.5, 2 * self.pace))
 
     def _play(self, session: Session, players) -> None:
         quiet_since = time.monotonic()
