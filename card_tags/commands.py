@@ -67,7 +67,7 @@ def _register_tags(sub) -> None:
     p.add_argument("--paper", choices=sorted(sheets.PAPER), help="paper for card layouts (default a4)")
     p.add_argument("--deck", help="a custom deck file instead of the reference deck")
     p.add_argument("--module-mm", type=float, help="force the QR module size in mm")
-    p.add_argument("--out", default=".", help="directory to write into (default: here)")
+    p.add_argument("--out", help="folder to write into (default: tags/GAME, made if missing)")
     _camera_arguments(p)
     p.set_defaults(func=cmd_tags_print)
     s = tags.add_parser("size", help="how big tags must be for the camera, and what each layout prints")
@@ -84,7 +84,7 @@ def cmd_tags_print(args) -> int:
         return _catalog_error(exc)
     except ValueError as exc:
         return _problems("tags print", [str(exc)])
-    written = sheets.write(sheet, args.out)
+    written = [path.resolve() for path in sheets.write(sheet, args.out or Path("tags") / args.game)]
     for warning in sheet.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"{sheet.stickers} tags for {catalog.title} on {len(sheet.pages)} page(s) of {sheet.layout.title}; "

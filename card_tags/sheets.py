@@ -12,6 +12,10 @@ of a layout and chooses the QR module size from the camera geometry (card_tags/g
 A tag that cannot be big enough for the camera (a small sticker, a high camera) is printed as big as
 the sticker allows and reported in ``Sheet.warnings``.
 
+A game whose pieces hide their rank (Stratego) prints no rank or name on its stickers: each
+sticker says only its colour and number in the army ("Red 17"), and the page's header carries the
+key from numbers to pieces, to stick them on and then keep away from the table.
+
 The page is described once as a list of drawing items in millimetres from the top-left corner, then
 rendered twice: ``to_pdf`` (reportlab) and ``to_svg`` (one SVG per page, sized in mm), so the two
 files are the same drawing. Both are meant to be printed at 100% ("actual size"); every page
@@ -20,7 +24,6 @@ carries a 50 mm scale bar to check that.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
@@ -30,6 +33,7 @@ import segno
 
 from . import geometry
 from .catalog import Catalog
+from .names import HIDDEN_RANKS, card_names, hidden_key, hidden_names
 from .payload import CardRef, encode
 
 PAPER = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -55,7 +59,10 @@ class Layout:
     grid: tuple[int, int] | None = None   # a pre-cut sheet: fixed columns x rows, centred on the paper
     paper: str = "a4"
     label_mm: float = 3.5             # height of the label strip under the code
-    max_patch: float = 0.6            # card layouts: the patch takes at most this share of the card width
+    # Card layouts: the patch takes at most this share of the card width. 0.8 lets a poker-size card
+    # carry the code the recommended camera needs (Module 3 Wide, 1920 px, 600 mm up: 1.30 px/mm, so
+    # 2.5 / 1.30 = 1.93 mm modules, a 48.3 mm patch with its quiet zone = 0.77 of 63 mm).
+    max_patch: float = 0.8
 
     @property
     def fixed_paper(self) -> bool:
@@ -140,9 +147,12 @@ class Placed:
     payload: str
     x: float
     y: float
+    hidden: bool = False  # a piece whose rank the sticker must not show
 
     @property
     def label(self) -> str:
+        if self.hidden:  # "Red 17" is a hidden piece's whole label
+            return self.name
         return f"{self.name}  {self.ref.copy}/{self.copies}"
 
 
@@ -157,6 +167,7 @@ class Sheet:
     camera: geometry.Camera
     pages: list[list[Placed]]
     warnings: list[str] = field(default_factory=list)
+    key: str = ""  # hidden pieces: which sticker number goes on which piece (printed in the header)
 
     @property
     def stickers(self) -> int:
@@ -255,17 +266,16 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
     if warning:
         warnings.append(warning)
     cells = _grid(layout, PAPER[paper])
-    names = Counter(card.name for card in catalog.cards.values())
+    named = hidden_names(catalog) if catalog.game in HIDDEN_RANKS else card_names(catalog)
     pages: list[list[Placed]] = []
     for index, ref in enumerate(catalog.refs()):
         if index % len(cells) == 0:
             pages.append([])
-        card = catalog[ref.card]
-        # A red and a blue Marshal share a name: the id tells the stickers apart.
-        name = card.name if names[card.name] == 1 else f"{card.name} ({card.id})"
+        name, copies = named[ref]
         x, y = cells[index % len(cells)]
-        pages[-1].append(Placed(ref, name, card.copies, encode(ref), x, y))
-    return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings)
+        pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, catalog.game in HIDDEN_RANKS))
+    key = hidden_key(catalog) if catalog.game in HIDDEN_RANKS else ""
+    return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings, key)
 
 
 # -- drawing ----------------------------------------------------------------------------------------
@@ -302,11 +312,11 @@ def _card(placed: Placed, layout: Layout, module: float) -> list[Item]:
     label = layout.label_mm
     px = placed.x + w - CARD_INSET - side
     py = placed.y + h - CARD_INSET - side - label
+    name_y = min(placed.y + h * 0.32, py - 7)  # the card's name stays clear of a big patch
     items: list[Item] = [
         Box(placed.x, placed.y, w, h, stroke=GUIDE_GREY),                    # the card's outline
-        fitted_text(placed.name, placed.x + w / 2, placed.y + h * 0.32, w - 8, 6, color=CARD_NAME_GREY,
-                    largest_pt=14),
-        fitted_text(f"copy {placed.ref.copy} of {placed.copies}", placed.x + w / 2, placed.y + h * 0.32 + 5,
+        fitted_text(placed.name, placed.x + w / 2, name_y, w - 8, 6, color=CARD_NAME_GREY, largest_pt=14),
+        fitted_text(f"copy {placed.ref.copy} of {placed.copies}", placed.x + w / 2, name_y + 5,
                     w - 8, 3.5, color=CARD_NAME_GREY),
         Box(px, py, side, side + label, stroke="#000000", dashed=True),    # cut here
     ]
@@ -358,6 +368,9 @@ def _header(sheet: Sheet, index: int) -> list[Item]:
         Text(bar_x + 25, y - 1.8, 5, "50 mm", "middle"),
     ]
     items += [Box(bar_x + 10 * i, y - 1.8, 0.2, 1.8, fill="#000000") for i in range(6)]
+    if sheet.key:
+        items.append(fitted_text(f"Key, the same for each colour (keep this sheet away from the table): {sheet.key}",
+                                 6, y + 3.4, pw - 12, 2.4, anchor="start"))
     return items
 
 

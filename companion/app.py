@@ -9,35 +9,50 @@ change with ``companion.app.require_pin`` (the table PIN, from the X-Table-PIN h
 from __future__ import annotations
 
 import functools
-import hmac
 import importlib
 import json
+import logging
 import queue
 import time
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from . import security
+
+log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+# Routes that only read, yet need the PIN: the camera sees what the table does not (the card in the
+# covered scan tray, Stratego pieces that face their owner) and its preview and codes name them.
+PIN_TO_READ = ("scan.camera_preview", "scan.camera_calibration")
 
 BLUEPRINTS: list[str] = [
     "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
     "companion.scan.web:bp",      # /calibration (camera preview, markers, zones)
+    "companion.history_web:bp",   # /api/history/...: every game of the table, its log, its export
 ]
 
 
 def require_pin(view):
-    """Refuse a change that does not carry the table PIN, with a message saying so."""
+    """Refuse a change that does not carry the table PIN (checked before the body is read), with a
+    message saying so; a client guessing PINs is made to wait (companion/security.py)."""
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
-        given = request.headers.get("X-Table-PIN") or request.form.get("pin") or \
-            (request.get_json(silent=True) or {}).get("pin") or ""
-        if not hmac.compare_digest(str(given), current_app.config["SERVICE"].pin):
-            message = "this change needs the table PIN (printed by `companion serve` at start)" if not given \
-                else "wrong table PIN; nothing was changed"
-            return jsonify({"ok": False, "error": message}), 403
+        given = request.headers.get("X-Table-PIN") or ""
+        if not given and request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            given = request.form.get("pin") or ""
+        security.check_pin(current_app.config["PIN_GUARD"], request.remote_addr or "?", given,
+                           current_app.config["SERVICE"].pin)
         return view(*args, **kwargs)
     return wrapped
+
+
+def json_body() -> dict:
+    """The request's JSON object (refused with a 400 sentence when it is anything else)."""
+    return security.json_object(request.get_data(cache=True))
 
 
 # -- the core pages and API ------------------------------------------------------------------------
@@ -128,12 +143,24 @@ def api_games():
     for game in rules.available():
         cls = rules.ruleset_class(game)
         games.append({"game": game, "title": cls.title, "min_seats": cls.min_seats, "max_seats": cls.max_seats,
-                      "options": [o.as_dict() for o in cls.options]})
+                      "options": [o.as_dict() for o in cls.options], "resolve_phases": resolve_phases(cls)})
     return jsonify({"games": games})
 
 
+def resolve_phases(cls) -> list[str] | None:
+    """The phases in which a game takes the tablet's Resolve (from its declared inputs): [] in
+    every phase, None never; a game without declared inputs takes it in every phase."""
+    declared = getattr(cls, "inputs", None)
+    if declared is None:
+        return []
+    found = [i for i in declared if i.kind == "resolve"]
+    return list(found[0].phases) if found else None
+
+
 @core.get("/api/export.jsonl")
+@require_pin
 def api_export():
+    """The raw log, every secret in it (hidden ranks, identities, RFID UIDs): PIN only."""
     session = _session_or_404()
     return Response(session.export_jsonl(), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f"attachment; filename=game-{session.game_id}.jsonl"})
@@ -143,10 +170,10 @@ def api_export():
 @require_pin
 def api_command():
     """A dashboard command (resolve, undo, withdraw...): logged, then applied or refused."""
-    body = request.get_json(silent=True) or {}
-    kind = body.get("kind")
-    data = body.get("data") or {}
-    if not isinstance(kind, str) or not kind or not isinstance(data, dict):
+    body = json_body()
+    kind = security.text_field(body, "kind", 40)
+    data = security.field(body, "data", dict, {}, "an object")
+    if not kind:
         return jsonify({"ok": False, "error": "a command needs a 'kind' and an object 'data'"}), 400
     if kind in ("start", "card_seen", "card_gone"):
         return jsonify({"ok": False, "error": f"'{kind}' comes from the table, not from a dashboard command"}), 400
@@ -160,11 +187,12 @@ def api_command():
 def api_new_game():
     from .session import LogError
 
-    body = request.get_json(silent=True) or {}
-    names = [str(n).strip() for n in body.get("players", []) if str(n).strip()]
-    seats = [{"seat": i, "name": name} for i, name in enumerate(names, 1)]
+    body = json_body()
+    game = security.text_field(body, "game", 40)
+    seats = [{"seat": i, "name": name} for i, name in enumerate(security.names_field(body), 1)]
+    options = security.field(body, "options", dict, {}, "an object")
     try:
-        session = _service().start_game(str(body.get("game", "")), seats, body.get("options") or {})
+        session = _service().start_game(game, seats, options)
     except LogError as exc:
         return jsonify({"ok": False, "error": str(exc).split(": ", 1)[-1]}), 400
     return jsonify({"ok": True, "game_id": session.game_id})
@@ -176,11 +204,26 @@ def api_seat_links():
     """Each seat's private link, shown as a QR on the tablet for that player's phone (PIN only)."""
     service = _service()
     session = _session_or_404()
+    base = seat_link_base()
     links = []
-    for seat in (s["seat"] for s in session.derived.start["seats"]):
-        token = service.seat_token(session.game_id, seat)
-        links.append({"seat": seat, "url": f"{request.host_url}seat/{token}", "token": token})
+    for seat in session.derived.start["seats"]:
+        token = service.seat_token(session.game_id, seat["seat"])
+        links.append({"seat": seat["seat"], "name": seat.get("name", ""), "url": f"{base}/seat/{token}", "token": token})
     return jsonify({"links": links})
+
+
+def seat_link_base() -> str:
+    """Where a player's phone reaches this companion: the Pi's LAN address and the port the tablet
+    used. Never the tablet's own host name, which may be ``localhost`` or a name phones cannot
+    resolve; the tablet's host only when the Pi has no network (then phones cannot reach it anyway)."""
+    from .announce import lan_address
+
+    address = lan_address()
+    if address.startswith("127."):
+        return request.host_url.rstrip("/")
+    port = request.host.rpartition(":")[2] if request.host.rpartition(":")[2].isdigit() else ""
+    default = "443" if request.scheme == "https" else "80"
+    return f"{request.scheme}://{address}" + (f":{port}" if port and port != default else "")
 
 
 @core.get("/api/seat/<token>")
@@ -244,11 +287,59 @@ def api_stream():
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def create_app(service) -> Flask:
+def _guard_request():
+    """Before any route runs: where the request comes from, and its size."""
+    security.check_origin(request.method, request.headers, request.host, current_app.config["ALLOWED_HOSTS"])
+    security.check_length(request.content_length)
+
+
+def _refused(exc: security.Refused):
+    return jsonify({"ok": False, "error": exc.message}), exc.status, exc.headers
+
+
+def _http_error(exc: HTTPException):
+    """Flask's own refusals (404, 405, 413...) as the dashboard's JSON on /api/, HTML elsewhere."""
+    if not request.path.startswith("/api/"):
+        return exc
+    message = exc.description if exc.code != 413 else f"a change is at most {security.MAX_BODY} bytes"
+    return jsonify({"ok": False, "error": message}), exc.code
+
+
+def _failure(exc: Exception):
+    """The last resort: a full disk is said in words; anything else is logged, and said briefly."""
+    if _is_disk_full(exc):
+        log.error("the data folder is full: %s", exc)
+        return jsonify({"ok": False, "error": "the data folder is full; nothing was changed"}), 507
+    log.exception("a request failed: %s %s", request.method, request.path)
+    return jsonify({"ok": False, "error": "the companion failed on this request; nothing was changed "
+                                          "(the details are in its log)"}), 500
+
+
+def _is_disk_full(exc: BaseException) -> bool:
+    import errno
+    import sqlite3
+
+    if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+        return True
+    return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
+
+
+def create_app(service, allowed_hosts: tuple[str, ...] = ()) -> Flask:
     app = Flask(__name__, template_folder=str(WEB / "templates"), static_folder=str(WEB / "static"))
     app.config["SERVICE"] = service
+    app.config["PIN_GUARD"] = security.PinGuard()
+    app.config["ALLOWED_HOSTS"] = tuple(h.lower() for h in allowed_hosts)
+    app.config["MAX_CONTENT_LENGTH"] = security.MAX_BODY
+    app.config["MAX_FORM_MEMORY_SIZE"] = security.MAX_BODY
+    app.before_request(_guard_request)
+    app.register_error_handler(security.Refused, _refused)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _failure)
     app.register_blueprint(core)
     for target in BLUEPRINTS:
         module, _, attr = target.partition(":")
         app.register_blueprint(getattr(importlib.import_module(module), attr))
+    for endpoint in PIN_TO_READ:
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = require_pin(app.view_functions[endpoint])
     return app

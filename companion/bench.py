@@ -10,6 +10,8 @@ a baseline measured in the same run and the ratio between them.
   the long one side by side (bench_settle.py).
 - ``companion bench memory``: resident memory of ``companion demo`` over time. Baseline: its
   resident memory once the first battle is resolved.
+- ``companion bench resume``: a restart and an undo with snapshots, against folding the whole log
+  (companion/bench_resume.py).
 """
 from __future__ import annotations
 
@@ -39,9 +41,15 @@ def register_bench(bench_sub) -> None:
     memory.add_argument("--minutes", type=float, default=10.0)
     memory.add_argument("--interval", type=float, default=15.0, help="seconds between samples")
     memory.set_defaults(func=cmd_memory)
+    from .bench_resume import register as register_resume
+
+    register_resume(bench_sub)
     from .webserver import register_bench as register_server_bench
 
     register_server_bench(bench_sub)
+    from .hub.bench import register_bench as register_hub_bench
+
+    register_hub_bench(bench_sub)
 
 
 def machine() -> str:

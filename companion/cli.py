@@ -12,6 +12,7 @@ COMMAND_MODULES = [
     "card_tags.commands",        # tags print/size, deck copy/check/import-csv/export-csv, pair ...
     "companion.scan.commands",   # scan, mat print, bench scan
     "companion.rfid.commands",   # readers list | watch | fake | sim
+    "companion.hub.server",      # hub
     "companion.doctor",          # doctor
 ]
 
@@ -26,7 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (`companion scan ... | head`): stop quietly, as other tools do.
+        # Python would complain again flushing stdout at exit, so point it at /dev/null first.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped this way
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""`companion serve`, `companion demo`, `companion replay`, `companion export`."""
+"""`companion serve`, `companion demo`, `companion replay`, `companion export`, `companion import`,
+`companion backup`, `companion pin`."""
 from __future__ import annotations
 
 import argparse
@@ -43,10 +44,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--game", type=int, help="game number (default: the latest)")
     export.set_defaults(func=cmd_export)
 
+    imported = sub.add_parser("import", help="restore an exported JSONL game log as the current game of a data folder")
+    imported.add_argument("log", help="a game log (JSONL), checked exactly as `companion replay` checks it")
+    imported.add_argument("--data", default=DEFAULT_DATA, help="data folder (default: ./data)")
+    imported.set_defaults(func=cmd_import)
+
+    backup = sub.add_parser("backup", help="write a consistent copy of the data folder's game log database")
+    backup.add_argument("out", help="the copy to write (one SQLite file, e.g. companion-backup.db)")
+    backup.add_argument("--data", default=DEFAULT_DATA, help="data folder (default: ./data)")
+    backup.set_defaults(func=cmd_backup)
+
+    pin = sub.add_parser("pin", help="print the table PIN, or make a new (longer) one")
+    pin.add_argument("--data", default=DEFAULT_DATA, help="data folder (default: ./data)")
+    pin.add_argument("--new", action="store_true", help="make a new PIN (seat links stay valid)")
+    pin.add_argument("--digits", type=int, default=4, help="digits of a new PIN (4 to 12; default 4)")
+    pin.set_defaults(func=cmd_pin)
+
     from .bench import register_bench
     from .scan.commands import bench_subparsers
 
-    register_bench(bench_subparsers(sub))
+    bench = bench_subparsers(sub)
+    register_bench(bench)
+    requests = bench.add_parser("requests", help="malformed requests at every state-changing route: count of 5xx")
+    requests.add_argument("--requests", type=int, default=3000)
+    requests.set_defaults(func=cmd_bench_requests)
+    crash = bench.add_parser("crash", help="kill -9 `companion demo` N times: acknowledged events lost")
+    crash.add_argument("--kills", type=int, default=20)
+    crash.add_argument("--seed", type=int, default=20, help="seed of the kill moments")
+    crash.set_defaults(func=cmd_bench_crash)
+
+
+def cmd_bench_requests(args) -> int:
+    from .webfuzz import report  # hypothesis: a test extra, so imported only here
+
+    return report(args.requests)
+
+
+def cmd_bench_crash(args) -> int:
+    from .crashbench import cmd_bench
+
+    return cmd_bench(args)
 
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +95,13 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
                         help="seconds the table must be still, every seat having played, before a battle resolves itself")
     parser.add_argument("--quick-settle", type=float, default=0.5,
                         help="the same, when every play is complete by the rules (nothing could still be added to it)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a host name (beyond IP addresses, localhost and .local names) tablets may use "
+                             "to reach the dashboard; repeatable")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--hub", default=None, help="publish this table to a tournament hub's broker: mqtt://[USER:PASSWORD@]HOST:PORT")
+    parser.add_argument("--table", default=None, help="this table's name at the hub (default: --name, or the host name)")
+    parser.add_argument("--hub-ca-file", default=None, help="CA certificate of the broker's TLS certificate (mqtts://)")
     parser.add_argument("--server", default="waitress", choices=["waitress", "werkzeug"],
                         help="web server (default: waitress; see `companion bench server`)")
     parser.add_argument("--name", default=None,
@@ -67,8 +110,16 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _open_service(args):
+    from .hub.broker import Broker, BrokerError
     from .service import Service
     from .store import StoreError
+
+    if getattr(args, "hub", None):  # a bad broker address is said before anything starts
+        try:
+            args.hub_broker = Broker.parse(args.hub, args.hub_ca_file)
+        except BrokerError as exc:
+            print(f"companion: --hub {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -88,7 +139,7 @@ def _bind(service, args):
     from .webserver import make_server
 
     try:
-        return make_server(create_app(service), args.host, args.port, args.server)
+        return make_server(create_app(service, tuple(args.allow_host)), args.host, args.port, args.server)
     except OSError as exc:
         service.stop()
         print(f"companion: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}. Is another companion "
@@ -117,6 +168,18 @@ def _banner(service, server, args):
     return found
 
 
+def _attach_hub(service, args) -> None:
+    """Publish the table to a tournament hub's broker (companion/hub/publisher.py)."""
+    if not args.hub:
+        return
+    from .announce import table_name
+    from .hub.publisher import HubPublisher
+
+    service.hub = HubPublisher(service, args.hub_broker, table_name(args.table or args.name))
+    service.hub.start()
+    print(f"Publishing to the hub at {service.hub.broker} as table {service.hub.table!r}", flush=True)
+
+
 def _run_web(service, args, server=None) -> int:
     from . import systemd
 
@@ -127,6 +190,7 @@ def _run_web(service, args, server=None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     announced = _banner(service, server, args)
     service.start_background()
+    _attach_hub(service, args)
     systemd.notify("READY=1")
     systemd.start_watchdog(service.heartbeat.alive, service.stopping)
     try:
@@ -166,9 +230,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .demo.driver import start_demo
-
-    from .demo.driver import demo_class, demo_games
+    from .demo.driver import demo_class, demo_games, start_demo
     from .rules import SetupError, ruleset_class
 
     try:
@@ -187,19 +249,91 @@ def cmd_demo(args) -> int:
     return _run_web(service, args, server)
 
 
+def read_log(path: Path):
+    """A JSONL log folded exactly as `replay` and `import` check it; SystemExit(2) with the reason."""
+    from .session import LogError, fold, from_jsonl
+
+    try:
+        events = from_jsonl(path.read_text(encoding="utf-8"), str(path))
+        return events, fold(events)
+    except FileNotFoundError:
+        reason = "no such file"
+    except UnicodeDecodeError:
+        reason = "not a text file (a game log is JSON Lines, UTF-8)"
+    except OSError as exc:
+        reason = f"cannot be read ({exc.strerror or exc})"
+    except LogError as exc:
+        reason = str(exc).removeprefix(f"{path} ")
+    print(f"companion: {path}: {reason}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def cmd_replay(args) -> int:
-    from .session import LogError, fold, from_jsonl, replay_report
+    from .session import replay_report
+
+    _, derived = read_log(Path(args.log))
+    print(json.dumps(replay_report(derived), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_import(args) -> int:
+    from .session import open_store
+    from .store import StoreError
 
     path = Path(args.log)
+    events, derived = read_log(path)
     try:
-        derived = fold(from_jsonl(path.read_text(encoding="utf-8"), str(path)))
-    except FileNotFoundError:
-        print(f"companion: {path}: no such file", file=sys.stderr)
+        store = open_store(args.data)
+        game_id = store.begin_game(derived.start["game"], events)
+        store.close()
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
         return 2
-    except LogError as exc:
-        print(f"companion: {path}: {exc}", file=sys.stderr)
+    print(f"{path}: {len(events)} events imported into {store.path} as game {game_id}, now its current game "
+          f"(a companion already running there shows it after a restart)")
+    return 0
+
+
+def cmd_backup(args) -> int:
+    from .session import open_store
+    from .store import StoreError
+
+    try:
+        store = open_store(args.data)
+        written = store.backup(args.out)
+        store.close()
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(replay_report(derived), indent=2, ensure_ascii=False))
+    except OSError as exc:
+        print(f"companion: {args.out}: cannot be written ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    print(f"{written}: a consistent copy of {store.path} ({len(store_games(written))} games)")
+    return 0
+
+
+def store_games(path: Path) -> list:
+    from .store import Store
+
+    copy = Store(path)
+    try:
+        return copy.games()
+    finally:
+        copy.close()
+
+
+def cmd_pin(args) -> int:
+    from .service import load_table_secrets, new_pin, write_table_secrets
+
+    data = Path(args.data)
+    if not 4 <= args.digits <= 12:
+        print("companion pin: --digits must be 4 to 12", file=sys.stderr)
+        return 2
+    table = load_table_secrets(data)
+    if args.new:
+        table = write_table_secrets(data, new_pin(args.digits), table["token_secret"])
+        print("A new table PIN (a companion already running uses it after a restart):")
+    print(table["pin"])
     return 0
 
 

@@ -7,6 +7,8 @@ would print.
 """
 from __future__ import annotations
 
+import math
+
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from card_tags import geometry, sheets
@@ -14,6 +16,7 @@ from card_tags.catalog import Catalog, CatalogError, load_game
 from card_tags.payload import GAME_CODES
 
 bp = Blueprint("decks", __name__)
+MAX_CAMERA_HEIGHT_MM = 10_000  # a camera over a table, not a satellite
 LONG_COLUMNS = {"text", "description", "note", "remaining", "reference"}  # prose: give it room
 
 
@@ -55,8 +58,10 @@ def _camera() -> geometry.Camera:
     default = geometry.Camera()
     try:
         width, height = geometry.parse_resolution(request.args.get("resolution", f"{default.width_px}x{default.height_px}"))
-        return geometry.Camera(float(request.args.get("camera_height", default.height_mm)), width, height,
-                               float(request.args.get("fov", default.hfov_deg)))
+        mount = float(request.args.get("camera_height", default.height_mm))
+        if not math.isfinite(mount) or mount > MAX_CAMERA_HEIGHT_MM:  # nan, inf, 1e308: no camera mount
+            raise ValueError(f"camera height must be a number of millimetres up to {MAX_CAMERA_HEIGHT_MM}")
+        return geometry.Camera(mount, width, height, float(request.args.get("fov", default.hfov_deg)))
     except ValueError as exc:
         abort(400, str(exc))
 

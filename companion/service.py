@@ -15,6 +15,8 @@ import hashlib
 import hmac
 import json
 import logging
+import os
+import re
 import secrets
 import threading
 import time
@@ -22,30 +24,56 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .session import LogError, Session, open_store
+from .store import Store, StoreError
 from .systemd import Heartbeat
-from .store import Store
 
 log = logging.getLogger(__name__)
 
 
+PIN_DIGITS = 4
+
+
 def load_table_secrets(data_dir: Path) -> dict[str, str]:
-    """The table's PIN and token secret, created on first start and kept across restarts."""
+    """The table's PIN and token secret, created on first start and kept across restarts.
+    The file is readable by its owner only (it is the key to every change and every seat)."""
     path = data_dir / "table.json"
     if path.exists():
         try:
             saved = json.loads(path.read_text())
             if str(saved.get("pin", "")).isdigit() and saved.get("token_secret"):
+                _owner_only(path)
                 return {"pin": str(saved["pin"]), "token_secret": str(saved["token_secret"])}
-        except (json.JSONDecodeError, AttributeError):
+        except (json.JSONDecodeError, AttributeError, UnicodeDecodeError):
             pass
         raise SystemExit(f"{path}: not a table settings file (expected a PIN and a token secret); "
                          f"move it aside and a new PIN will be made")
-    made = {"pin": f"{secrets.randbelow(10**4):04d}", "token_secret": secrets.token_hex(16)}
+    return write_table_secrets(data_dir, new_pin(PIN_DIGITS), secrets.token_hex(16))
+
+
+def new_pin(digits: int) -> str:
+    return "".join(str(secrets.randbelow(10)) for _ in range(digits))
+
+
+def write_table_secrets(data_dir: Path, pin: str, token_secret: str) -> dict[str, str]:
+    """Write table.json atomically, created readable and writable by its owner only."""
+    made = {"pin": pin, "token_secret": token_secret}
     data_dir.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(made))
+    path, tmp = data_dir / "table.json", data_dir / "table.json.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(json.dumps(made))
+    os.chmod(tmp, 0o600)  # an older tmp file may have had wider rights
     tmp.replace(path)
     return made
+
+
+def _owner_only(path: Path) -> None:
+    """Tighten a table.json written by an older version (world-readable) to its owner only."""
+    if path.stat().st_mode & 0o077:
+        try:
+            os.chmod(path, 0o600)
+        except OSError as exc:  # not ours to change: say so, keep running
+            log.warning("%s is readable by others and cannot be tightened: %s", path, exc)
 
 
 class Service:
@@ -63,6 +91,7 @@ class Service:
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
         self.demo = None       # the simulated players of `companion demo`
+        self.hub = None        # a companion.hub.publisher.HubPublisher when the table reports to a hub
         self.unpaired_uids: list[dict[str, Any]] = []
         self.facts = None  # companion.doctor.Facts: where the health checks read the machine (tests fake it)
         self._health: tuple[float, list[dict[str, str]]] | None = None
@@ -72,19 +101,35 @@ class Service:
         self.heartbeat = Heartbeat()  # the referee loop's; systemd's watchdog pings only while it beats
         self._game_listeners: list[Callable[[Session], None]] = []
         self.session: Session | None = None
+        self._change_listeners: list[Callable[[], None]] = []
         try:
             self.session = Session.resume(self.store, clock)
-        except LogError as exc:
-            raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: {exc}") from None
+        except (LogError, StoreError) as exc:
+            raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: "
+                             f"{str(exc).removeprefix(f'{self.store.path}: ')}") from None
+        from .backups import Backups
+
+        self.backups = Backups(self)  # at each game's end, and daily while the service runs
+        self.on_change(self.backups.note_change)
 
     # -- games ----------------------------------------------------------------------------------
     def start_game(self, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
                    deck: Any = None, source: str = "dashboard") -> Session:
         with self._lock:
             self.session = Session.start(self.store, game, seats, options, deck, source, self.clock)
+            self.session.listeners.extend(self._change_listeners)
+        for listener in list(self._change_listeners):
+            listener()
         for listener in list(self._game_listeners):
             listener(self.session)
         return self.session
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call listener() after every change to the game in play, and when a game starts. It runs
+        under the session's lock: it must only note the change (set an event), not wait."""
+        self._change_listeners.append(listener)
+        if self.session is not None:
+            self.session.listeners.append(listener)
 
     def on_new_game(self, listener: Callable[[Session], None]) -> None:
         """Call listener(session) whenever a game starts (the camera re-lays its zones)."""
@@ -106,6 +151,8 @@ class Service:
 
     def seat_for_token(self, token: str) -> int:
         """The seat a token opens in the current game, or ValueError saying why it opens none."""
+        if not re.fullmatch(r"[0-9]{1,9}-[0-9]{1,3}-[0-9a-f]{20}", token):
+            raise ValueError("that is not a seat link of this table")
         try:
             game_id, seat, _ = token.split("-")
             game_id, seat = int(game_id), int(seat)
@@ -122,8 +169,12 @@ class Service:
         threading.Thread(target=self._auto_resolve_loop, name="auto-resolve", daemon=True).start()
 
     def _auto_resolve_loop(self) -> None:
+        ticks = 0
         while not self._stop.wait(0.1):
             self.heartbeat.beat()
+            ticks += 1
+            if ticks % 600 == 0:  # once a minute: is a daily backup due?
+                self.backups.tick()
             session = self.session
             if session is not None:
                 try:
@@ -132,12 +183,21 @@ class Service:
                     log.exception("auto-resolve failed")
 
     def devices(self) -> dict[str, Any]:
+        """The devices panel as everyone may see it (no hidden card, no UID naming one)."""
+        from .devices_view import public_devices
+
+        session = self.session
+        return public_devices(self.raw_devices(), session.ruleset if session is not None else None)
+
+    def raw_devices(self) -> dict[str, Any]:
+        """Everything the devices know, hidden cards and UIDs included: never sent to a browser."""
         return {
             "camera": self.pipeline.stats() if self.pipeline is not None else None,
             "readers": self.readers.stats() if self.readers is not None else None,
             "unpaired_uids": self.unpaired_uids[-10:],
             "database": str(self.store.path),
             "health": self.health(),
+            "hub": self.hub.stats() if self.hub is not None else None,
         }
 
     def health(self) -> list[dict[str, str]]:
@@ -154,6 +214,9 @@ class Service:
         self._stop.set()
         if self.demo is not None:
             self.demo.stopped.set()
-        for part in (self.pipeline, self.readers):
+        for part in (self.pipeline, self.readers, self.hub):
             if part is not None:
                 part.stop()
+        if self.session is not None:
+            self.session.close()  # a last snapshot
+        self.store.checkpoint()  # shutdown is a safe point: companion.db alone holds every game

@@ -6,7 +6,8 @@ refused (and why) or undone. It is pure and deterministic, so replaying an expor
 restarting after a power cut, gives exactly the same state.
 
 ``Session`` wraps a fold around the SQLite store: ``submit`` appends the input durably first,
-then applies it, then tells every subscriber (the dashboard's event stream).
+then applies it, then tells every subscriber (the dashboard's event stream). A restart and an
+undo start from a snapshot (snapshots.py) instead of the start of the log, to the same result.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import rules
+from .logcheck import LogError, check_start, read_jsonl
 from .rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
 from .store import Event, Store
 
@@ -57,14 +59,9 @@ class Derived:
     start: dict[str, Any]
 
 
-class LogError(ValueError):
-    """A game log that cannot be replayed (no start event, an unknown game...)."""
-
-
 def start_ruleset(start: Event) -> tuple[Ruleset, State]:
     data = start.data
-    if start.kind != "start":
-        raise LogError(f"event {start.seq}: a game log must begin with a 'start' event, not {start.kind!r}")
+    check_start(start)
     try:
         ruleset = rules.make(data["game"], data.get("deck"))
         seats = [Seat(int(s["seat"]), str(s["name"])) for s in data["seats"]]
@@ -121,13 +118,17 @@ def fold(events: Iterable[Event]) -> Derived:
             undo_entries[event.seq] = Entry(event, "refused", reason)
         else:
             undone.add(entries[target].event.seq)
-            undo_entries[event.seq] = Entry(event, "undo", outcomes=[{
-                "kind": "undo", "say": f"Undid #{entries[target].event.seq} ({entries[target].event.kind}).",
-                "terms": [], "data": {"seq": entries[target].event.seq}}])
-            # Re-derive without the undone events: simple, and always right for a game-sized log.
+            undo_entries[event.seq] = _undo_entry(event, entries[target])
+            # Re-derive without the undone events (the session starts from a snapshot instead).
             state, entries = _rebuild(ruleset, events[: index], undone, undo_entries)
         entries.append(undo_entries[event.seq])
     return Derived(ruleset, state, entries, events[0].data)
+
+
+def _undo_entry(event: Event, target: Entry) -> Entry:
+    return Entry(event, "undo", outcomes=[{
+        "kind": "undo", "say": f"Undid #{target.event.seq} ({target.event.kind}).",
+        "terms": [], "data": {"seq": target.event.seq}}])
 
 
 def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
@@ -155,11 +156,16 @@ def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
     return entry, entry.__dict__.pop("new_state", state)
 
 
-def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int],
-             undo_entries: dict[int, Entry]) -> tuple[State, list[Entry]]:
-    _, state = start_ruleset(events[0])
-    entries = [Entry(events[0])]
-    for event in events[1:]:
+def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int], undo_entries: dict[int, Entry],
+             base: tuple[State, list[Entry]] | None = None) -> tuple[State, list[Entry]]:
+    """Fold ``events`` again skipping the undone ones, from the start or from ``base``: the state
+    and entries of the first ``len(entries)`` events, folded with the same undone events."""
+    if base is None:
+        _, state = start_ruleset(events[0])
+        entries = [Entry(events[0])]
+    else:
+        state, entries = base[0], list(base[1])
+    for event in events[len(entries):]:
         if event.seq in undone:
             entries.append(Entry(event, "undone"))
         elif event.kind == "undo":
@@ -176,17 +182,8 @@ def to_jsonl(events: Iterable[Event]) -> str:
 
 
 def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
-    events = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("//"):
-            continue
-        try:
-            raw = json.loads(line)
-            events.append(Event(int(raw.get("seq", len(events) + 1)), float(raw.get("ts", 0.0)), str(raw["kind"]),
-                                str(raw.get("source", "replay")), dict(raw.get("data", {}))))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise LogError(f"{source} line {number}: not a game-log event ({exc})") from None
-    return events
+    """A JSONL log's events, every line checked (see companion/logcheck.py)."""
+    return read_jsonl(text, source)
 
 
 def replay_report(derived: Derived) -> dict[str, Any]:
@@ -223,7 +220,11 @@ class Session:
         self.clock = clock
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
-        self.derived = fold(store.events(game_id))
+        self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
+        from .snapshots import Snapshots  # it builds on this module's fold
+
+        self.snapshots = Snapshots(store, game_id)
+        self.derived = self.snapshots.resume()
         self.last_table_change = clock()
         # After a restart the log remembers cards the table may no longer hold: nothing resolves on
         # its own until the camera (or a reader) has reported the table again.
@@ -244,8 +245,7 @@ class Session:
         probe = Event(1, clock(), "start", source, data)
         ruleset, _ = start_ruleset(probe)  # raises LogError with the reason; nothing is written
         data["options"] = ruleset.resolve_options(data["options"])
-        game_id = store.new_game(game)
-        store.append(game_id, "start", data, source, clock())
+        game_id = store.begin_game(game, [Event(1, clock(), "start", source, data)])  # one transaction
         return cls(store, game_id, clock)
 
     @classmethod
@@ -287,16 +287,13 @@ class Session:
         data = data or {}
         with self._lock:
             event = self.store.append(self.game_id, kind, data, source, self.clock())
-            if kind == "undo":
-                self.derived = fold(self.store.events(self.game_id))
-                entry = self.derived.entries[-1]
-            else:
-                entry = _apply(self.ruleset, self.state, event)
-                self.derived.state = entry.__dict__.pop("new_state", self.derived.state)
-                self.derived.entries.append(entry)
+            self.derived = self.snapshots.advance(self.derived, event, self.events)
+            entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
                 self.table_seen = True
+            if entry.status == "applied" and self.ruleset.is_over(self.state):
+                self.store.checkpoint()  # a game's end is a safe point: companion.db alone holds it
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
@@ -314,6 +311,11 @@ class Session:
                 return None
             return self.submit("resolve", {}, source="auto")
 
+    def close(self) -> None:
+        """At shutdown: a last snapshot, so the next start folds nothing."""
+        with self._lock:
+            self.snapshots.close(self.derived)
+
     # -- watching -------------------------------------------------------------------------------
     def subscribe(self) -> queue.Queue:
         q: queue.Queue = queue.Queue(maxsize=1000)
@@ -327,6 +329,8 @@ class Session:
                 self._subscribers.remove(q)
 
     def _publish(self, message: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            listener()
         message = {**message, "view": self.public_view()}
         for q in list(self._subscribers):
             try:

@@ -2,14 +2,21 @@
 
 Every input is appended and committed here *before* it takes effect, with WAL journaling and
 ``synchronous=FULL``, so an event the companion acknowledged survives a crash or a power cut.
-Nothing is ever updated or deleted: undo is an event too (see session.py).
+Events are never updated or deleted: undo is an event too (see session.py). The ``snapshots``
+table is only a cache of folded states (see snapshots.py), dropped and remade freely.
 
 A file that is not SQLite, is damaged, or is some other program's database is refused with a
 message naming the file; the companion never silently starts a new game over it.
+
+The WAL is checkpointed into ``companion.db`` at safe points (a game's start and end, shutdown,
+every CHECKPOINT_EVERY events), so the file alone holds the game when copied; ``backup`` writes a
+consistent single-file copy at any moment (SQLite's online backup).
 """
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -19,6 +26,10 @@ from typing import Any
 
 SCHEMA_NAME = "table-companion-log"
 SCHEMA_VERSION = 1
+CHECKPOINT_EVERY = 256   # events between two WAL checkpoints
+REQUIRED = {"games": {"id", "game", "created"}, "events": {"game_id", "seq", "ts", "kind", "source", "data"}}
+
+log = logging.getLogger(__name__)
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,6 +47,18 @@ CREATE TABLE IF NOT EXISTS events (
     data    TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+"""
+
+# Not part of _DDL: a cache the companion may drop at any time, created where it is first used.
+_SNAPSHOTS_DDL = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id     INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    entries     TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+)
 """
 
 
@@ -59,7 +82,7 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_writable()
         existed = self.path.exists() and self.path.stat().st_size > 0
         try:
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -68,9 +91,25 @@ class Store:
             self.db.execute("PRAGMA synchronous=FULL")
             if not existed:
                 self._create()
+                self.checkpoint()
         except sqlite3.DatabaseError as exc:
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                raise StoreError(f"{self.path}: cannot be written ({exc}); the companion needs to write its "
+                                 f"game log: check the data folder's permissions and free space") from None
             raise StoreError(f"{self.path}: not a usable table-companion database ({exc}); "
                              f"move it aside or choose another --data folder") from None
+
+    def _check_writable(self) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{folder}: the data folder cannot be made ({exc.strerror}); choose another "
+                             f"--data folder") from None
+        for target in (folder, self.path):
+            if target.exists() and not os.access(target, os.W_OK):
+                raise StoreError(f"{target}: read-only; the companion must write its game log there: make it "
+                                 f"writable, or choose another --data folder") from None
 
     def _check(self, existed: bool) -> None:
         if not existed:
@@ -80,15 +119,33 @@ class Store:
             raise StoreError(f"{self.path}: the database is damaged ({problem}); "
                              f"move it aside to start fresh, or restore it from an exported game log")
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            raise StoreError(f"{self.path}: an SQLite file with no tables. If it was copied without its "
+                             f"companion.db-wal file, copy that too (or copy a `companion backup`)")
         if "meta" not in tables:
             raise StoreError(f"{self.path}: this is an SQLite database of another program "
-                             f"(tables: {', '.join(sorted(tables)) or 'none'}), not a table-companion game log")
-        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None or row[0] != SCHEMA_NAME:
-            raise StoreError(f"{self.path}: not a table-companion game log (schema {row[0] if row else 'missing'!r})")
-        version = int(self.db.execute("SELECT value FROM meta WHERE key='version'").fetchone()[0])
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: written by a newer companion (log version {version}); upgrade to read it")
+                             f"(tables: {', '.join(sorted(tables))}), not a table-companion game log")
+        meta = dict(self.db.execute("SELECT key, value FROM meta WHERE key IN ('schema', 'version')").fetchall())
+        if meta.get("schema") != SCHEMA_NAME:
+            raise StoreError(f"{self.path}: not a table-companion game log (schema {meta.get('schema', 'missing')!r})")
+        self._check_version(meta.get("version"))
+        for table, columns in REQUIRED.items():  # other tables (a derived cache) are fine
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if not columns <= have:
+                lacking = "table" if not have else f"column(s) {', '.join(sorted(columns - have))}"
+                raise StoreError(f"{self.path}: a damaged table-companion log: its {table} {lacking} is missing; "
+                                 f"restore it from a backup or an exported game log")
+
+    def _check_version(self, version: object) -> None:
+        text = str(version) if version is not None else ""
+        if not text.isdigit():
+            raise StoreError(f"{self.path}: a table-companion log without a readable version "
+                             f"({version!r}); restore it from a backup or an exported game log")
+        if int(text) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: written by a newer companion (log version {text}); upgrade to read it")
+        if int(text) < SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: log version {text} is older than this companion reads "
+                             f"({SCHEMA_VERSION}); export it with the companion that wrote it")
 
     def _create(self) -> None:
         with self._lock:
@@ -101,12 +158,38 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------------
     def new_game(self, game: str) -> int:
+        """A bare game row (tests; a live game begins with ``begin_game``)."""
         with self._lock:
             cur = self.db.execute("INSERT INTO games (game, created) VALUES (?, ?)", (game, time.time()))
             return int(cur.lastrowid)
 
+    def begin_game(self, game: str, events: list[Event]) -> int:
+        """A new game with its first events, in one transaction: all of it is written, or none.
+        (A new game passes its start event; ``companion import`` a whole log.)"""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                game_id = int(self.db.execute("INSERT INTO games (game, created) VALUES (?, ?)",
+                                              (game, time.time())).lastrowid)
+                self.db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                                    [(game_id, e.seq, e.ts, e.kind, e.source, _encode(e.data)) for e in events])
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:  # SQLite has already rolled back after a full disk
+                    self.db.execute("ROLLBACK")
+                raise
+        self.checkpoint()
+        return game_id
+
     def latest_game(self) -> int | None:
-        row = self.db.execute("SELECT MAX(id) FROM games").fetchone()
+        """The newest game that has a log. A game row without events (a start torn by a crash in
+        an older version) is skipped, with a warning, rather than refusing to start."""
+        row = self.db.execute("SELECT MAX(id) FROM games g WHERE EXISTS "
+                              "(SELECT 1 FROM events e WHERE e.game_id = g.id)").fetchone()
+        empty = self.db.execute("SELECT id FROM games g WHERE id > ? AND NOT EXISTS "
+                                "(SELECT 1 FROM events e WHERE e.game_id = g.id)", (row[0] or 0,)).fetchall()
+        for (game_id,) in empty:
+            log.warning("%s: game %s has no events (its start was interrupted); skipped", self.path, game_id)
         return row[0]
 
     def games(self) -> list[dict[str, Any]]:
@@ -119,7 +202,7 @@ class Store:
     def append(self, game_id: int, kind: str, data: dict[str, Any], source: str, ts: float | None = None) -> Event:
         """Append one event and commit it durably; returns it with its sequence number."""
         ts = time.time() if ts is None else ts
-        payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        payload = _encode(data)
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -129,14 +212,89 @@ class Store:
                                 (game_id, seq, ts, kind, source, payload))
                 self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # SQLite has already rolled back after a full disk
+                    self.db.execute("ROLLBACK")
                 raise
+        if seq % CHECKPOINT_EVERY == 0:
+            self.checkpoint()
         return Event(seq, ts, kind, source, data)
 
     def events(self, game_id: int) -> list[Event]:
         rows = self.db.execute("SELECT seq, ts, kind, source, data FROM events WHERE game_id = ? ORDER BY seq",
                                (game_id,))
-        return [Event(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        events = []
+        for seq, ts, kind, source, data in rows:
+            try:
+                events.append(Event(seq, ts, kind, source, json.loads(data)))
+            except (TypeError, ValueError):
+                raise StoreError(f"{self.path}: event {seq} of game {game_id} is damaged (its data is not JSON); "
+                                 f"restore the game from a backup or an exported log") from None
+        return events
+
+    # -- safe points and copies ------------------------------------------------------------------
+    def checkpoint(self) -> None:
+        """Move the WAL's pages into companion.db, so the file alone holds every committed event.
+        Best effort: a reader holding the WAL only delays it to the next safe point."""
+        with self._lock:
+            try:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError as exc:
+                log.warning("%s: checkpoint postponed (%s)", self.path, exc)
+
+    def backup(self, dest: str | Path) -> Path:
+        """A consistent copy of the whole log in one file (no WAL), written next to ``dest`` and
+        renamed into place, so a half-written copy never has its name."""
+        dest = Path(dest)
+        tmp = dest.with_name(dest.name + ".part")
+        tmp.unlink(missing_ok=True)
+        out = sqlite3.connect(tmp)
+        try:
+            with self._lock:
+                self.db.backup(out)
+            out.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            out.close()
+        tmp.replace(dest)
+        return dest
+
+    # -- snapshots: a derived cache of folded states (companion/snapshots.py), never the truth ----
+    _snapshots_ready = False
+
+    def _snapshot_table(self) -> None:
+        """Made on first use, so a database from before snapshots gets the table too."""
+        if not self._snapshots_ready:
+            self.db.execute(_SNAPSHOTS_DDL)
+            self._snapshots_ready = True
+
+    def save_snapshot(self, game_id: int, seq: int, fingerprint: str, state: str, entries: str) -> None:
+        with self._lock:
+            self._snapshot_table()
+            self.db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?)",
+                            (game_id, seq, fingerprint, state, entries))
+
+    def snapshot_seqs(self, game_id: int) -> list[int]:
+        """The seqs of a game's stored snapshots, latest first."""
+        with self._lock:
+            self._snapshot_table()
+        rows = self.db.execute("SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+        return [r[0] for r in rows]
+
+    def load_snapshot(self, game_id: int, seq: int) -> tuple[str, str, str] | None:
+        """(fingerprint, state, entries) of one stored snapshot."""
+        return self.db.execute("SELECT fingerprint, state, entries FROM snapshots WHERE game_id = ? AND seq = ?",
+                               (game_id, seq)).fetchone()
+
+    def drop_snapshots(self, game_id: int, from_seq: int = 0, to_seq: int | None = None) -> None:
+        """Forget a game's snapshots from ``from_seq`` on (up to ``to_seq`` included, if given)."""
+        with self._lock:
+            self._snapshot_table()
+            self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ? AND seq <= ?",
+                            (game_id, from_seq, 2**62 if to_seq is None else to_seq))
 
     def close(self) -> None:
+        self.checkpoint()
         self.db.close()
+
+
+def _encode(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))

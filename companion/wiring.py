@@ -24,7 +24,7 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipel
     from .scan.pipeline import ScanPipeline
     from .scan.sources import open_source
 
-    source = source_spec if hasattr(source_spec, "read") else open_source(source_spec)
+    source = source_spec if hasattr(source_spec, "read") else _source(source_spec, open_source)
     laid_out = {"game_id": service.session.game_id if service.session else None}
 
     def on_event(kind, data):
@@ -46,3 +46,43 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipel
     service.on_new_game(relayout)
     pipeline.start()
     return pipeline
+
+
+def _source(spec: str, open_source):
+    """The camera for ``--source``. One missing at startup (unplugged, a file not there yet) is not
+    fatal: it is reported on the devices panel and looked for again with the pipeline's backoff,
+    exactly like a camera that fails later."""
+    from .scan.sources import SourceError
+
+    try:
+        return open_source(spec)
+    except SourceError:
+        return LateSource(spec, open_source)
+
+
+class LateSource:
+    """A FrameSource that finds its camera on each ``open`` (the pipeline retries a failed open)."""
+
+    def __init__(self, spec: str, open_source):
+        self.spec = spec
+        self._open_source = open_source
+        self.inner = None
+        self.name = spec
+
+    def open(self) -> None:
+        if self.inner is None:
+            self.inner = self._open_source(self.spec)  # raises SourceError: the watchdog reports it
+            self.name = self.inner.name
+        self.inner.open()
+
+    def read(self):
+        return self.inner.read()
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+
+    def describe(self) -> dict:
+        if self.inner is not None:
+            return self.inner.describe()
+        return {"name": self.spec, "kind": "not found yet"}

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Set up everything the companion and its tests need, idempotently:
 #   system packages (zbar for pyzbar, Chromium for the browser tests, the AVR toolchain and
-#   simavr for the reader firmware), then a virtual environment in .venv with the project.
+#   simavr for the reader firmware, Mosquitto for the tournament hub and its tests), then a virtual environment in .venv with the project.
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(libzbar0 chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make gcc pkg-config)
+APT_PACKAGES=(libzbar0 chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make gcc pkg-config mosquitto mosquitto-clients)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

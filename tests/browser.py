@@ -28,6 +28,31 @@ def serving(service):
         server.shutdown()
 
 
+# Every wait in a browser test is a wait for a condition; this is only how long a condition may take
+# on a loaded 2-core machine before the test gives up (Playwright's own default is 30 s).
+PATIENCE_MS = 120_000
+
+
+class PatientBrowser:
+    """The browser, whose pages (and contexts' pages) wait up to PATIENCE_MS for a condition."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_page(self, *args, **kwargs):
+        page = self._browser.new_page(*args, **kwargs)
+        page.set_default_timeout(PATIENCE_MS)
+        return page
+
+    def new_context(self, *args, **kwargs):
+        context = self._browser.new_context(*args, **kwargs)
+        context.set_default_timeout(PATIENCE_MS)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @contextmanager
 def chromium():
     from playwright.sync_api import sync_playwright
@@ -35,6 +60,6 @@ def chromium():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield PatientBrowser(browser)
         finally:
             browser.close()

@@ -40,7 +40,7 @@ def test_the_winner_takes_the_battlefield_and_everyone_refills_to_five():
     assert outcome.say == "Seat 3 (Cy) wins with Title of Liberty: Sariah 100 + Enos 200 + 5000 = 5300."
     assert [t.counts(n) for n in (1, 2, 3)] == [(17, 5, 0), (18, 5, 0), (16, 5, 6)]
     assert t.total() == 72
-    assert t.state["battle"] == 2
+    assert t.state.battle == 2
 
 
 def test_every_outcome_explains_each_seats_value():
@@ -66,15 +66,37 @@ def test_too_many_power_cards_two_to_the_discard_two_drawn():
     """"If a player has 4 or more POWER cards in his hand, he must choose 2 and place them in his
     discard pile, then draw 2 more cards from the top of his ARMY.\""""
     t = Table(3)
+    t.show_powers(2, "FAITH", "WICKED", "BATTLE", "FAMINE")
+    assert "4 or more POWER cards shown" in t.view()["seats"][1]["problem"]
     outcome = t.do("too_many_powers", seat=2).outcomes[0]
     assert t.counts(2) == (17, 5, 2)
     assert outcome.say.startswith("Seat 2 (Bo) has too many POWER cards")
+    assert outcome.data["cards"] == ["FAITH#1", "WICKED#1", "BATTLE#1", "FAMINE#1"]
+    assert t.view()["seats"][1]["play"] == [], "the shown cards go back to the hand and the discard pile"
+    for key in ("FAITH#1", "WICKED#1", "BATTLE#1", "FAMINE#1"):
+        t.do("card_gone", zone="seat:2", card=key)
+    t.play({1: ["GD500"], 2: ["BD800"], 3: ["GO100"]})
+    assert t.resolve().data["winner"] == 2
 
 
-def test_too_many_power_cards_needs_four_cards_in_hand():
+def test_too_many_power_cards_needs_four_power_cards_shown():
+    """The rule is about "4 or more POWER cards": the companion sees them before it swaps two (it
+    cannot see a hand; the player shows them in his area or on his reader)."""
     t = Table(3)
     t.see(2, "GD500", "FAITH")
-    assert "only 3 card(s) in hand" in t.refused("too_many_powers", seat=2)
+    assert "Alma² is a CHARACTER card" in t.refused("too_many_powers", seat=2)
+    t.gone(2, "GD500")
+    t.see(2, "WICKED", "BATTLE")
+    assert "Seat 2 (Bo) shows 3" in t.refused("too_many_powers", seat=2)
+    t.see(2, "FAMINE")
+    assert t.do("too_many_powers", seat=2).outcomes[0].data["cards"] == ["FAITH#1", "WICKED#1", "BATTLE#1", "FAMINE#1"]
+
+
+def test_too_many_power_cards_are_cards_of_the_hand():
+    t = Table(3)
+    t.set_counts(2, 20, 3, 1)
+    t.show_powers(2, "FAITH", "WICKED", "BATTLE", "FAMINE")
+    assert "BATTALION holds 3 card(s), but 4 are shown" in t.refused("too_many_powers", seat=2)
 
 
 def test_a_seat_with_no_character_card_withdraws_and_the_others_battle():
@@ -87,7 +109,7 @@ def test_a_seat_with_no_character_card_withdraws_and_the_others_battle():
     outcome = t.resolve()
     assert outcome.data["winner"] == 1
     assert t.counts(3) == (19, 5, 0), "a seat that sat out keeps its BATTALION"
-    assert not t.seat(3)["withdrawn"], "withdrawing lasts one battle"
+    assert not t.seat(3).withdrawn, "withdrawing lasts one battle"
 
 
 def test_withdrawing_with_cards_on_the_battlefield_is_refused():
@@ -100,7 +122,7 @@ def test_a_card_seen_from_a_withdrawn_seat_puts_it_back_in_the_battle():
     t = Table(3)
     t.do("withdraw", seat=3)
     t.see(3, "GO700")
-    assert not t.seat(3)["withdrawn"]
+    assert not t.seat(3).withdrawn
 
 
 def test_resolve_with_nobody_playing_is_refused():
@@ -139,10 +161,11 @@ def test_more_cards_than_the_battalion_holds_is_refused():
 
 
 @pytest.mark.parametrize("data, reason", [
-    ({"zone": "seat:1", "card": "GD600#2"}, "Amulek (GD600) has 1 copy in this deck, not a copy 2"),
-    ({"zone": "seat:1", "card": "XX100#1"}, "has no card XX100"),
-    ({"zone": "seat:1", "card": "GD600-1"}, "has no card GD600-1"),
-    ({"zone": "seat:1", "card": 7}, "needs a card key like 'GD500#1'"),
+    ({"zone": "seat:1", "card": "GD600#2"}, "the deck has 1 copy of Amulek (GD600#1)"),
+    ({"zone": "seat:1", "card": "XX100#1"}, "'XX100' is not a card of this Book of Mormon"),
+    ({"zone": "seat:1", "card": "GD600-1"}, "'GD600-1' is not a card of Book of Mormon"),
+    ({"zone": "seat:1", "card": "GD600"}, "a card is named by its tag"),
+    ({"zone": "seat:1", "card": 7}, "7 is not a card of Book of Mormon"),
     ({"zone": "seat:9", "card": "GD600#1"}, "There is no seat 9 at this table (seats 1-3)."),
     ({"zone": "center", "card": "GD600#1"}, "not in 'center'"),
 ])
@@ -151,9 +174,18 @@ def test_bad_card_events_are_refused_and_change_nothing(data, reason):
     assert reason in t.refused("card_seen", **data)
 
 
+def test_one_card_is_never_in_two_seats_under_two_names():
+    """A card is its tag, ``ID#copy``: "GD5000" is no name for the card "GD5000#1" already in seat 1."""
+    t = Table(2)
+    t.see(1, "GD5000#1")
+    assert "a card is named by its tag" in t.refused("card_seen", zone="seat:2", card="GD5000")
+    t.see(2, "BD100")
+    assert t.view()["conflicts"] == [] and t.resolve().data["cards_taken"] == 2
+
+
 def test_unknown_commands_and_bad_seats_are_refused():
     t = Table(3)
-    assert "has no command 'shuffle'" in t.refused("shuffle")
+    assert "takes no input 'shuffle'" in t.refused("shuffle")
     assert "not 4" in t.refused("withdraw", seat=4)
     assert "not True" in t.refused("too_many_powers", seat=True)
 
@@ -217,7 +249,7 @@ def test_cards_being_collected_start_no_new_play_until_they_have_gone():
     t.see(1, "BD100")  # the winner drags it across
     assert t.view()["seats"][0]["play"] == []
     t.collect()
-    assert t.state["collecting"] == {}
+    assert t.state.collecting == {}
     t.see(2, "GD900")
     assert [c["key"] for c in t.view()["seats"][1]["play"]] == ["GD900#1"]
 
@@ -233,7 +265,7 @@ def test_a_seat_with_only_a_battalion_that_loses_gives_up_the_spoils_of_war():
     t.set_counts(3, 0, 5, 0)
     outcome = t.battle({1: ["GD5000"], 2: ["BD100"], 3: ["GO300"]})
     assert outcome.data["spoils"] == {"3": 4} and outcome.data["eliminated"] == [3]
-    assert t.seat(3)["out"] and t.counts(3) == (0, 0, 0)
+    assert t.seat(3).out and t.counts(3) == (0, 0, 0)
     assert t.counts(1) == (29, 5, 7), "3 from the battlefield + 4 spoils"
     assert "Seat 3 (Cy) is done: the winner takes the 4 card(s) left as the spoils of war." in outcome.say
     assert t.total() == 72
@@ -241,12 +273,50 @@ def test_a_seat_with_only_a_battalion_that_loses_gives_up_the_spoils_of_war():
     t.battle({1: ["GD100"], 2: ["BD900"]})  # the game goes on with two seats
 
 
+def test_a_seat_with_only_a_battalion_left_must_play():
+    """"If a player only has a BATTALION (5 cards or fewer) left, he must play the card(s) for his
+    attack": it may not sit the battle out."""
+    t = Table(3)
+    t.set_counts(1, 30, 5, 0)
+    t.set_counts(2, 27, 5, 0)
+    t.set_counts(3, 0, 5, 0)
+    assert "he must play the card(s) for his attack" in t.refused("withdraw", seat=3)
+    sits_out = next(b for b in RULES.actions(t.state) if b["kind"] == "withdraw")
+    assert [o["value"] for o in sits_out["choose"]["options"]] == [1, 2]
+    t.do("withdraw", seat=2)  # a seat with an ARMY may still sit out
+
+
+def test_a_seat_whose_last_cards_are_power_cards_lays_them_all_and_loses_them():
+    """POWER cards "cannot be played individually", so a seat left with a BATTALION of POWER cards
+    cannot attack: it lays its whole BATTALION down, and the winner takes it as the spoils of war."""
+    t = Table(3)
+    t.set_counts(1, 31, 5, 0)
+    t.set_counts(2, 27, 5, 0)
+    t.set_counts(3, 0, 4, 0)
+    t.see(3, "FAITH", "WICKED", "BATTLE")
+    assert t.view()["seats"][2]["status"] == "problem", "one card of its BATTALION is still in hand"
+    t.see(3, "FAMINE")
+    assert t.view()["seats"][2]["status"] == "ready"
+    outcome = t.battle({1: ["GD5000"], 2: ["BD100"]})
+    assert outcome.data["winner"] == 1 and outcome.data["cards_taken"] == 6
+    assert outcome.data["eliminated"] == [3] and t.seat(3).out and t.total() == 72
+
+
+def test_nobody_attacks_with_power_cards_alone():
+    t = Table(2)
+    t.set_counts(1, 0, 4, 0)
+    t.set_counts(2, 0, 4, 0)
+    t.see(1, "FAITH", "WICKED", "BATTLE", "FAMINE")
+    t.see(2, "TITLE", "SECRET", "CONVERT", "STRIPLNG")
+    assert t.refused("resolve") == "Nobody attacks: every seat in the battle laid only POWER cards."
+
+
 def test_a_seat_with_only_a_battalion_that_wins_goes_on():
     t = Table(2)
     t.set_counts(1, 62, 5, 0)
     t.set_counts(2, 0, 5, 0)
     t.battle({1: ["GD100"], 2: ["BD900"]})
-    assert not t.seat(2)["out"] and t.counts(2) == (1, 5, 0), "won 2; the discard pile became the ARMY; drew 1"
+    assert not t.seat(2).out and t.counts(2) == (1, 5, 0), "won 2; the discard pile became the ARMY; drew 1"
 
 
 def test_the_game_ends_when_one_player_holds_all_the_cards():
@@ -273,5 +343,5 @@ def test_a_seat_that_plays_its_last_cards_and_loses_is_out():
     t.set_counts(3, 0, 5, 0)
     outcome = t.battle({1: ["GD5000"], 2: ["BD900"], 3: ["GD100", "GO200", "BD300", "BO400", "BATTLE"]})
     assert outcome.data["spoils"] == {"3": 0} and outcome.data["eliminated"] == [3]
-    assert [s["seat"] for s in t.state["seats"] if s["out"]] == [3]
+    assert [s.seat for s in t.state.piles if s.out] == [3]
     assert [s["status"] for s in t.view()["seats"]] == ["waiting", "waiting", "out"]

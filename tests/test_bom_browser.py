@@ -86,7 +86,7 @@ def test_the_timer_counts_down_and_at_zero_ends_the_game_once_the_pin_is_typed(t
         assert page.inner_text("#notice.ok") == "Time is up!"
         page.screenshot(path=str(tmp_path / "timer-over.png"))
         state = service.session.state
-        assert state["over"] and state["winner"] == 1
+        assert state.over and state.winner == 1
         assert kinds(service).count("time_up") == 1  # sent once, however many ticks followed
         assert "Time is up: Seat 1 (Ann) wins with 37 cards." in page.inner_text("#prompt")
 
@@ -113,7 +113,7 @@ def test_a_tie_when_time_is_up_shows_the_last_battle_then_its_winner(tmp_path):
         page.goto(url + "/")
         tie = "Tie! Last battle: Ann and Bo, one random CHARACTER card each."
         page.wait_for_selector(f"#bom-timer .bom-timer-note:text-is('{tie}')")
-        assert service.session.state["tiebreak"] == {"seats": [1, 2]}
+        assert service.session.state.tiebreak == [1, 2]
         page.screenshot(path=str(tmp_path / "timer-tie.png"))
 
         session = service.session
@@ -121,7 +121,7 @@ def test_a_tie_when_time_is_up_shows_the_last_battle_then_its_winner(tmp_path):
         session.submit("card_seen", {"zone": "seat:2", "card": "GO300#1"}, "camera")  # Lachoneus, gold oval 300
         page.click("#resolve")
         page.wait_for_selector("#bom-timer .bom-timer-note:text-is('Bo wins!')")
-        assert service.session.state["winner"] == 2
+        assert service.session.state.winner == 2
         assert kinds(service).count("time_up") == 1
 
 

@@ -1,6 +1,7 @@
 """Every POWER card exactly as written, the ranking, and the tie rule: each worked example of
 bom-battle.txt is quoted and played through the referee."""
 from companion.rules.bom.plays import Play
+from companion.rules.bom.words import detail
 from tests.test_bom_support import Table, worth
 
 
@@ -65,7 +66,7 @@ def test_battle_combines_any_cards_regardless_of_colour_and_adds_2000():
     a point value of 4800.\""""
     play = worth("GD100", "BO700", "BD2000", "BATTLE")
     assert play.points == 4800
-    assert play.detail == "Battle: Sam 100 + Riplakish 700 + Zerahemnah 2000 + 2000 = 4800"
+    assert detail(play) == "Battle: Sam 100 + Riplakish 700 + Zerahemnah 2000 + 2000 = 4800"
     assert worth("GO3000", "BATTLE").points == 5000, "one card is a combination of one"
 
 

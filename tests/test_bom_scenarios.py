@@ -1,5 +1,6 @@
 """Variant scenarios replayed from hand-written game logs (tests/logs/bom/*.jsonl), the way
 `companion replay` does: from_jsonl, fold, replay_report."""
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +12,8 @@ LOGS = Path(__file__).parent / "logs" / "bom"
 def replay(name: str):
     derived = fold(from_jsonl((LOGS / name).read_text(encoding="utf-8"), name))
     view = derived.ruleset.public_view(derived.state)
-    assert json.loads(json.dumps(derived.state)) == derived.state, "the state is plain JSON data"
+    assert dataclasses.is_dataclass(derived.state)
+    json.dumps(dataclasses.asdict(derived.state))  # the typed state holds plain data only
     assert json.loads(json.dumps(view)) == view
     return derived, replay_report(derived), view
 
@@ -38,8 +40,9 @@ def test_a_secret_weapon_round_with_a_seat_out_of_turn():
     assert report["refused"] == [{"seq": 6, "kind": "resolve",
                                   "reason": "Seat 1 (Ann) has not revealed its face-down POWER card yet."}]
     first, second = [o for o in report["outcomes"] if o["kind"] == "battle"]
-    assert first["data"]["flags"] == [{"seat": 3, "card": "GD900#1",
-                                       "why": "Seat 3 (Cy) played out of turn: it is Seat 1 (Ann)'s turn."}]
+    assert first["data"]["flags"] == [{"seat": 3, "card": "GD900#1", "flag": "out_of_turn", "other": 1}]
+    assert {"label": "out of turn", "value": None,
+            "detail": "Seat 3 (Cy) played out of turn: it is Seat 1 (Ann)'s turn."} in first["terms"]
     assert first["say"] == "Seat 1 (Ann) wins with Alma², gold diamond 500 x10 by Faith = 5000."
     assert second["data"]["winner"] == 3 and second["data"]["flags"] == [], "Bo led battle 2, in turn"
     assert view["turn"] == 3 and view["secret_weapon"]["order"] == [3, 1, 2]

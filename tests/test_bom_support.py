@@ -51,7 +51,7 @@ class Table(RulesTable):
 
     def collect(self) -> None:
         """The winner gathers the last battle's cards: the camera sees them go."""
-        for key, zones in list(self.state["collecting"].items()):
+        for key, zones in list(self.state.collecting.items()):
             for zone in list(zones):
                 self.do("card_gone", zone=zone, card=key)
 
@@ -65,16 +65,22 @@ class Table(RulesTable):
     def view(self) -> dict:
         return self.rules.public_view(self.state)
 
-    def seat(self, n: int) -> dict:
-        return self.state["seats"][n - 1]
+    def seat(self, n: int):
+        """The seat's piles (ARMY, BATTALION, discard counts; out, withdrawn)."""
+        return self.state.seat(n)
 
     def counts(self, n: int) -> tuple[int, int, int]:
         s = self.seat(n)
-        return s["army"], s["battalion"], s["discard"]
+        return s.army, s.battalion, s.discard
 
     def set_counts(self, n: int, army: int, battalion: int, discard: int) -> None:
         """Put a seat in a given position (tests of the end of a game); callers keep the total right."""
-        self.seat(n).update(army=army, battalion=battalion, discard=discard)
+        s = self.seat(n)
+        s.army, s.battalion, s.discard = army, battalion, discard
 
     def total(self) -> int:
-        return sum(sum(self.counts(s["seat"])) for s in self.state["seats"])
+        return sum(sum(self.counts(s.seat)) for s in self.state.piles)
+
+    def show_powers(self, seat: int, *keys: str) -> None:
+        """A seat shows the POWER cards in its hand (laid in its area) for "Too many POWER cards"."""
+        self.see(seat, *keys)

@@ -48,6 +48,8 @@ def test_the_first_to_guess_gets_the_card_and_the_reading_passes_clockwise():
     assert view["trivia"]["last"]["name"] == "Sam" and view["trivia"]["reader"] == 2
     assert view["standings"][0] == {"seat": 2, "name": "Bo", "cards": 1, "unread": 19, "eliminated": False}
     assert view["seats"][0]["unread"] == 18
+    assert t.do("card_seen", zone="tray", card="GD100#1").outcomes == (), "seen again where it lies: the same card"
+    t.do("card_gone", zone="tray", card="GD100#1")
     assert "read already" in t.refused("card_seen", zone="tray", card="GD100#1")
 
 
@@ -70,10 +72,29 @@ def test_a_tie_asks_for_the_book_or_chapter_and_one_of_the_tied_players_wins():
     assert "Seat 2 (Bo) or Seat 4 (Di)" in t.refused("trivia_award", seat=3)
     outcome = t.do("trivia_award", seat="4").outcomes[0]
     assert outcome.say == "Seat 4 (Di) named the book and chapter: Shiz (SHIZ), Ether 15. Seat 4 (Di) wins the card."
-    assert t.do("card_seen", zone="tray", card="GO100#1")
+    nxt = t.do("card_seen", zone="tray", card="GO100#1").outcomes[0]
+    assert nxt.kind == "trivia_clue" and nxt.data["reader"] == 2, "the reading passed clockwise to Bo"
+    assert t.view()["trivia"]["current"]["tie"] == [] and t.view()["trivia"]["current"]["question"] is None
     assert "two or more seats" in t.refused("trivia_tie", seats=[3])
     t.do("trivia_tie", seats="1,3")  # as the tablet's chooser sends it
     assert t.view()["trivia"]["current"]["tie"] == [1, 3]
+
+
+def test_the_book_and_chapter_may_be_asked_without_a_tie():
+    """"If there is a tie (or just to make the game more challenging), ask for the book of scripture or
+    chapter where this character can be found. Whoever guesses first or closest wins the card.\""""
+    t = Table(3, spys_trivia=True)
+    t.do("card_seen", zone="tray", card="BO5000#1")
+    assert "Ask for the book and chapter" in [b["label"] for b in RULES.actions(t.state)]
+    asked = t.do("trivia_ask").outcomes[0]
+    assert asked.say == "Everyone may answer: In which book of scripture, and which chapter, is this character found?"
+    assert t.view()["trivia"]["current"]["question"] == "In which book of scripture, and which chapter, is this character found?"
+    assert t.view()["prompt"] == t.view()["trivia"]["current"]["question"]
+    assert "asked for already" in t.refused("trivia_ask")
+    assert "Ask for the book and chapter" not in [b["label"] for b in RULES.actions(t.state)]
+    won = t.do("trivia_award", seat=3).outcomes[0]
+    assert won.say == "Seat 3 (Cy) named the book and chapter: Shiz (SHIZ), Ether 15. Seat 3 (Cy) wins the card."
+    assert "No card is being read" in Table(3, spys_trivia=True).refused("trivia_ask")
 
 
 def test_if_no_one_knows_the_reader_keeps_the_card():
@@ -93,7 +114,7 @@ def test_the_game_ends_when_all_cards_have_been_read_and_the_best_spy_wins():
     t = Table(3, spys_trivia=True)
     for number, key in enumerate(CHARACTER_KEYS):
         t.do("card_seen", zone="tray", card=key)
-        reader = t.state["trivia"]["reader"]
+        reader = t.state.trivia.reader
         if number % 4 == 0:
             t.do("trivia_nobody")
         else:

@@ -41,7 +41,7 @@ def test_a_combination_that_makes_no_sense_is_refused_at_setup(a, b, reason, tmp
 ])
 def test_combinations_the_text_allows_start(options):
     state = setup(**options)
-    assert state["options"] == RULES.resolve_options(options)
+    assert state.options == RULES.resolve_options(options)
 
 
 def test_bad_option_values_are_refused():
@@ -114,8 +114,18 @@ def test_power_play_a_new_battalion_of_five_before_each_battle():
     discard pile. Each time a player takes a turn, five new cards are drawn to form a new BATTALION.\""""
     t = Table(3, power_play=True)
     t.battle({1: ["GD500", "FAITH"], 2: ["BD800"], 3: ["GO100"]})
-    assert [t.counts(n) for n in (1, 2, 3)] == [(14, 5, 3 + 4), (14, 5, 4), (14, 5, 4)]
+    # Before battle 1 (see the next test): (14, 5, 5) each. Ann played 2 and won the 4 played cards.
+    assert [t.counts(n) for n in (1, 2, 3)] == [(9, 5, 5 + 4 + 3), (9, 5, 5 + 4), (9, 5, 5 + 4)]
     assert t.total() == 72
+
+
+def test_power_play_draws_a_new_battalion_before_the_first_battle_too():
+    """"Before each battle, the remaining cards in each BATTALION are placed facedown in the player's
+    discard pile": the first battle is one of them, so the BATTALION drawn at the deal goes to the
+    discard pile and five new cards are drawn before it."""
+    t = Table(3, power_play=True)
+    assert [t.counts(n) for n in (1, 2, 3)] == [(14, 5, 5)] * 3
+    assert [Table(3).counts(n) for n in (1, 2, 3)] == [(19, 5, 0)] * 3, "without Power Play, no redraw"
 
 
 # -- Rules for a Shorter Game -------------------------------------------------------------------------------
@@ -172,7 +182,7 @@ def test_mounting_battles_compare_point_value_only_and_a_tie_mounts():
     assert mount.kind == "mount" and mount.data["tied"] == [1, 2]
     assert mount.data["face_down"] == {"1": 3, "2": 3} and mount.data["pot"] == 3 + 6
     assert [t.counts(n) for n in (1, 2, 3)] == [(16, 4, 0), (16, 4, 0), (19, 4, 0)]
-    assert t.total() + t.state["pot"] == 72
+    assert t.total() + t.state.pot == 72
     shown = t.view()["mount"]
     assert shown["pot"] == 9 and [c["key"] for c in shown["cards"]] == ["GO5000#1", "BO5000#1", "GD100#1"]
     assert "only Seat 1 (Ann) and Seat 2 (Bo) play now" in t.refused("card_seen", zone="seat:3", card="GD200#1")
@@ -224,7 +234,7 @@ def test_a_tied_player_may_surrender_by_command():
     outcome = t.do("surrender", seat=2).outcomes[0]
     assert outcome.data["winner"] == 1 and outcome.data["rule"] == "surrender"
     assert outcome.data["eliminated"] == [2] and outcome.data["cards_taken"] == 3 + 6 + 20, "played, face down, all of Bo's"
-    assert t.seat(2)["out"] and t.total() == 72
+    assert t.seat(2).out and t.total() == 72
 
 
 def test_mounting_battles_for_young_players_take_the_new_card_from_the_army():
@@ -256,7 +266,7 @@ def test_secret_weapon_play_goes_clockwise_from_the_dealers_left():
     assert t.view()["secret_weapon"]["seat"] == 3
     t.see(3, "BD100")
     t.see(1, "GO100")
-    assert t.view()["secret_weapon"]["phase"] == "resolve" and t.state["flags"] == []
+    assert t.view()["secret_weapon"]["phase"] == "resolve" and t.state.flags == []
 
 
 def test_a_seat_that_plays_out_of_turn_is_flagged_not_refused():
@@ -292,7 +302,7 @@ def test_power_cards_are_laid_face_down_and_revealed_in_turn_before_the_battle_r
     t.see(1, "FAITH")
     assert t.view()["secret_weapon"]["seat"] == 3
     t.see(3, "TITLE")
-    assert RULES.ready_to_resolve(t.state) and t.state["flags"] == []
+    assert RULES.ready_to_resolve(t.state) and t.state.flags == []
     assert t.resolve().data["values"] == {"1": 5000, "2": 800, "3": 5300}
 
 
@@ -310,7 +320,7 @@ def test_a_reveal_out_of_turn_is_flagged():
     t.see(2, "BO500")
     t.do("face_down", seat=2)
     t.see(2, "WICKED")
-    assert t.state["flags"][0]["why"] == "Seat 2 (Bo) revealed out of turn: Seat 1 (Ann) reveals first."
+    assert t.view()["flags"][0]["why"] == "Seat 2 (Bo) revealed out of turn: Seat 1 (Ann) reveals first."
 
 
 def test_a_power_card_read_face_down_stays_secret_until_revealed():
@@ -341,7 +351,7 @@ def test_secret_weapon_and_mounting_battles_together():
     assert t.resolve().kind == "mount"
     assert t.view()["secret_weapon"] == {"phase": "play", "seat": 1, "order": [1, 2], "leader": 1}
     t.see(2, "BD800")
-    assert t.state["flags"][0]["why"] == "Seat 2 (Bo) played out of turn: it is Seat 1 (Ann)'s turn."
+    assert t.view()["flags"][0]["why"] == "Seat 2 (Bo) played out of turn: it is Seat 1 (Ann)'s turn."
     t.see(1, "GO900")
     assert t.resolve().data["winner"] == 1
 
@@ -383,8 +393,8 @@ def test_a_card_played_again_in_a_later_battle_is_checked_for_its_turn_again():
     t = Table(2, secret_weapon=True)
     t.battle({1: ["GD500"], 2: ["BD100"]})
     t.see(1, "GD500")  # back from a reshuffle, but battle 2 is Bo's to lead
-    assert t.state["flags"] == [{"seat": 1, "card": "GD500#1",
-                                 "why": "Seat 1 (Ann) played out of turn: it is Seat 2 (Bo)'s turn."}]
+    assert t.view()["flags"] == [{"seat": 1, "card": "GD500#1",
+                                  "why": "Seat 1 (Ann) played out of turn: it is Seat 2 (Bo)'s turn."}]
 
 
 def test_secret_weapon_orders_the_last_battle_after_the_timer_too():
@@ -393,10 +403,10 @@ def test_secret_weapon_orders_the_last_battle_after_the_timer_too():
     t.battle({2: ["BD900"], 3: ["GO200"], 1: ["GD100"]})
     t.see(3, "GO300")  # battle 3 under way when the timer goes off
     t.do("time_up")
-    assert t.state["tiebreak"] == {"seats": [1, 2]} and t.view()["secret_weapon"]["order"] == [1, 2]
+    assert t.state.tiebreak == [1, 2] and t.view()["secret_weapon"]["order"] == [1, 2]
     t.see(2, "BO300")
     t.see(1, "GD300")
-    assert [f["seat"] for f in t.state["flags"]] == [2]
+    assert [f.seat for f in t.state.flags] == [2]
     assert t.do("resolve").outcomes[0].data["winner"] == 1
 
 

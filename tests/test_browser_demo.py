@@ -18,7 +18,7 @@ def test_a_full_demo_game_observed_in_the_browser(tmp_path):
     with serving(service) as url, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url)
-        page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=120_000)
         first = page.inner_text("#result-say")
         assert re.match(r"Seat \d \((Ann|Ben|Cal)\) wins", first), first
         page.screenshot(path=str(tmp_path / "first-battle.png"))
@@ -46,7 +46,7 @@ def test_a_full_demo_game_observed_in_the_browser(tmp_path):
         # With the PIN, undo takes back the final battle: the game is open again.
         page.fill("#pin", service.pin)
         page.click("#undo")
-        page.wait_for_function("!document.querySelector('#game-meta').textContent.includes('Game over')", timeout=10_000)
+        page.wait_for_function("!document.querySelector('#game-meta').textContent.includes('Game over')", timeout=120_000)
         after = service.session.public_view()
         assert not after["over"] and after["winner"] is None
         assert sum(s["total"] for s in after["seats"]) == 72

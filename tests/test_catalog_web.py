@@ -61,7 +61,9 @@ def test_tags_page_downloads_the_sheets_of_the_deck_in_play(client, service, cus
     pdf = client.get("/tags/stratego/stratego.pdf")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
     svg = client.get("/tags/stratego/stratego.svg?page=1")
-    assert svg.mimetype == "image/svg+xml" and "Feldmarschall  1/1" in svg.get_data(as_text=True)
+    # the custom deck's names, in the key only: a piece's sticker shows no rank ("Red 1")
+    assert svg.mimetype == "image/svg+xml" and "1 Feldmarschall, 2 " in svg.get_data(as_text=True)
+    assert ">Red 1<" in svg.get_data(as_text=True)
 
 
 def test_tags_page_follows_the_camera_given(client):

@@ -117,7 +117,7 @@ def test_the_service_started_with_the_units_command_line_tells_systemd_it_is_rea
     notify.settimeout(1)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NOTIFY_SOCKET": str(tmp_path / "notify.sock"),
            "WATCHDOG_USEC": "1000000"}
-    proc = subprocess.Popen([*argv, "--host", "127.0.0.1", "--source", "none"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([*argv, "--host", "127.0.0.1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     messages: list[str] = []
 

@@ -1,5 +1,6 @@
-"""The calibration page in headless Chromium: the live preview, the four markers found, the codes
-in view, and a recalibration refused without the PIN."""
+"""The calibration page in headless Chromium: the camera's view needs the PIN (it sees the covered
+tray); with it, the live preview, the four markers found, the codes in view; a recalibration
+refused without the PIN."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -23,13 +24,18 @@ def test_the_calibration_page_shows_markers_and_codes_and_wants_the_pin(tmp_path
     with serving(service) as url, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"{url}/calibration")
-        page.wait_for_function("document.querySelector('#cal-status').textContent.includes('4 of 4')", timeout=10000)
+        page.wait_for_function("document.querySelector('#cal-status').textContent.includes('needs the table PIN')",
+                               timeout=120_000)
+        assert "GD500" not in page.text_content("#cal-codes")
+        page.fill("#pin", "2468")
+        page.wait_for_function("document.querySelector('#cal-status').textContent.includes('4 of 4')", timeout=120_000)
         assert page.text_content("#cal-status").startswith("calibrated")
-        page.wait_for_function("document.querySelector('#preview').naturalWidth > 0", timeout=10000)
+        page.wait_for_function("document.querySelector('#preview').naturalWidth > 0", timeout=120_000)
         assert page.evaluate("document.querySelector('#preview').naturalWidth") == 960
         page.wait_for_function("document.querySelector('#cal-codes').textContent.includes('GD500#1 in seat:1')",
-                               timeout=10000)
-        page.click("#recalibrate")  # no PIN typed in
+                               timeout=120_000)
+        page.fill("#pin", "")
+        page.click("#recalibrate")  # no PIN
         page.wait_for_selector("#notice:not([hidden])")
         assert "PIN" in page.text_content("#notice")
         assert pipeline.calibration.ready

@@ -29,7 +29,9 @@ def table():
 def client_for(pipeline):
     web._cache.__init__()  # no preview left over from another test
     app = create_app(SimpleNamespace(pipeline=pipeline, pin=PIN))
-    return app.test_client()
+    client = app.test_client()
+    client.environ_base["HTTP_X_TABLE_PIN"] = PIN  # the camera's preview and codes need the PIN
+    return client
 
 
 def test_the_preview_shows_the_frame_with_markers_and_codes_drawn(table):
@@ -65,7 +67,7 @@ def test_the_calibration_state_lists_markers_zones_and_codes(table):
 
 def test_recalibrating_needs_the_pin_and_then_looks_for_the_markers_again(table):
     client = client_for(table.pipeline)
-    refused = client.post("/api/camera/recalibrate", json={})
+    refused = client.post("/api/camera/recalibrate", json={}, headers={"X-Table-PIN": ""})
     assert refused.status_code == 403 and "PIN" in refused.get_json()["error"]
     assert table.pipeline.calibration.ready  # nothing changed
     done = client.post("/api/camera/recalibrate", json={}, headers={"X-Table-PIN": PIN})

@@ -12,8 +12,8 @@ import pytest
 import zxingcpp
 
 from card_tags import commands, geometry, sheets
-from card_tags.catalog import load_game
-from card_tags.payload import decode
+from card_tags.catalog import CatalogError, load_game
+from card_tags.payload import GAME_CODES, decode
 
 DPI = 150
 
@@ -98,9 +98,23 @@ def test_one_sticker_per_physical_copy(warriors):
 
 
 def test_cards_with_the_same_name_are_told_apart_by_id():
+    sheet = sheets.build(load_game("battlecards-pacific"), "card-63x88")
+    twice = [p for page in sheet.pages for p in page if p.name.startswith("Codebreakers")]
+    assert len({p.name for p in twice}) > 1 and all(p.name == f"Codebreakers ({p.ref.card})" for p in twice)
+
+
+def test_a_hidden_piece_prints_no_rank():
+    """docs/decks/stratego.md: "the tag does not show the rank to the eye". A sticker says its
+    colour and number in the army; the page's key (kept off the table) says which piece it goes on."""
     sheet = sheets.build(load_game("stratego"), "stratego")
-    labels = {p.label for p in sheet.pages[0]}
-    assert {"Marshal (R10)  1/1", "Marshal (B10)  1/1", "Scout (B2)  8/8"} <= labels
+    labels = [p.label for page in sheet.pages for p in page]
+    assert labels[:3] == ["Red 1", "Red 2", "Red 3"] and "Blue 40" in labels
+    ranks = ("Marshal", "General", "Colonel", "Major", "Captain", "Lieutenant", "Sergeant", "Miner", "Scout",
+             "Spy", "Bomb", "Flag")
+    assert not [label for label in labels if any(rank in label for rank in ranks)]
+    assert sheet.key.startswith("1 Marshal, 2 General, 3-4 Colonel,") and sheet.key.endswith("34-39 Bomb, 40 Flag")
+    drawn = [item.text for item in sheets.page_items(sheet, 0) if isinstance(item, sheets.Text)]
+    assert any(sheet.key in text for text in drawn)
 
 
 @pytest.mark.parametrize("name", list(sheets.LAYOUTS))
@@ -221,3 +235,23 @@ def test_tags_size_lists_what_each_layout_prints(capsys):
     out = capsys.readouterr().out
     assert "smallest reliable code: 21.3 mm (1.01 mm per module at 2.5 px per module)" in out
     assert "round-25" in out and "too small; camera at most 390 mm high" in out
+
+
+@pytest.mark.parametrize("game", sorted(g for g in GAME_CODES if sheets.default_layout(g) != "stratego"))
+def test_the_default_layout_reads_with_the_recommended_camera(game):
+    """hardware.md recommends a Camera Module 3 Wide, 1920x1080, 600 mm above the mat: every card
+    game's default tags must read there by the tool's own figure (2.5 pixels per module)."""
+    try:
+        catalog = load_game(game)
+    except CatalogError:
+        pytest.skip(f"no {game} deck in this version")
+    sheet = sheets.build(catalog, sheets.default_layout(game), geometry.Camera())
+    assert sheet.fit.pixels_per_module >= geometry.MIN_PIXELS_PER_MODULE and sheet.warnings == []
+
+
+def test_tags_print_writes_into_a_folder_named_for_the_game(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert commands.main(["tags", "print", "bom-battle"]) == 0
+    assert (tmp_path / "tags" / "bom-battle" / "bom-battle-card-63x88.pdf").exists()
+    assert not list(tmp_path.glob("*.pdf")) and not list(tmp_path.glob("*.svg"))
+    assert str(tmp_path / "tags" / "bom-battle") in capsys.readouterr().out

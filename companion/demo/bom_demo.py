@@ -27,9 +27,14 @@ class BomDemo:
         self.playing = False              # cards are down, waiting for the result
         self.skip: list[tuple[str, Any]] = []  # commands already in the log for this battle (after a restart)
         self.tidy = False                 # after a restart: cards the log says still lie on the table
+        self.results: list[dict[str, Any]] = []  # battle results announced and not yet acted on
 
     def start(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return [{"seat": n, "name": NAMES[n - 1]} for n in range(1, self.seats + 1)], {}
+
+    def told(self, outcome: dict[str, Any]) -> None:
+        if outcome["kind"] == "battle":
+            self.results.append(outcome["data"])
 
     def resume(self, outcomes: list[dict[str, Any]]) -> bool:
         """Rebuild the true piles from the battles already resolved (the shuffles are seeded)."""
@@ -75,6 +80,12 @@ class BomDemo:
     def _battle(self) -> list[Move]:
         moves: list[Move] = []
         for kind, data in self.players.commands_before_battle():
+            if kind == "card_seen":  # a seat shows its POWER cards for "too many POWER cards"
+                moves.append(Lay(int(data["zone"].partition(":")[2]), data["card"], data["zone"]))
+                continue
+            if kind == "card_gone":
+                moves.append(Lift(data["card"]))
+                continue
             if (kind, data.get("seat")) in self.skip:
                 self.skip.remove((kind, data.get("seat")))
                 continue
@@ -89,11 +100,9 @@ class BomDemo:
         return moves
 
     def _after_result(self, view: dict[str, Any]) -> list[Move]:
-        result = next((o for o in view.get("recent", []) if o["kind"] == "battle"
-                       and o["data"]["battle"] == self.resolved + 1), None)
-        if result is None:
+        if not self.results:
             return []  # not resolved yet
-        self.players.battle_resolved(result["data"])
+        self.players.battle_resolved(self.results.pop(0))
         self.resolved += 1
         self.playing = False
         gathered, self.laid = self.laid, []

@@ -7,8 +7,8 @@ camera with it; tests fold its plays through the ruleset and check that the comp
 equal the true counts after every battle.
 
     table = SimulatedTable(seats=3, seed=7)
-    for kind, data in table.commands_before_battle():   # e.g. ("too_many_powers", {"seat": 2})
-        submit(kind, data)
+    for kind, data in table.commands_before_battle():   # e.g. ("too_many_powers", {"seat": 2}), after
+        submit(kind, data)                               # the seat has shown its POWER cards (card_seen)
     for seat, cards in table.next_plays().items():      # {seat: ["GD500#1", "FAITH#2"]}
         for card in cards:
             camera_sees(f"seat:{seat}", card)
@@ -57,6 +57,8 @@ class SimulatedTable:
         if not self.young:
             for s in self.seats:
                 self._draw(s, BATTALION)
+                if self.options["power_play"]:  # "Before each battle", the first one too
+                    self._new_battalion(s)
 
     # -- the true piles ------------------------------------------------------------------------------
     def _card(self, key: str):
@@ -82,6 +84,15 @@ class SimulatedTable:
     def _draw(self, seat: int, n: int) -> None:
         self.battalion[seat] += self._take(seat, n)
 
+    def _new_battalion(self, seat: int) -> None:
+        """Power Play: the rest of the BATTALION to the discard pile, five new cards drawn."""
+        self.discard[seat] += self.battalion[seat]
+        self.battalion[seat] = []
+        self._draw(seat, BATTALION)
+
+    def _only_battalion(self, seat: int) -> bool:
+        return not self.army[seat] and not self.discard[seat]
+
     def counts(self) -> dict[int, dict[str, int]]:
         """The true counts, to compare with the companion's."""
         return {s: {"army": len(self.army[s]), "battalion": len(self.battalion[s]), "discard": len(self.discard[s])}
@@ -92,9 +103,11 @@ class SimulatedTable:
 
     # -- what the players do -------------------------------------------------------------------------
     def commands_before_battle(self) -> list[tuple[str, dict[str, Any]]]:
-        """Dashboard taps the players make before laying cards: "too many POWER cards" (at most twice
-        a battle, so a seat whose piles are all POWER cards does not loop), then "withdraw" for a
-        seat left with no CHARACTER card."""
+        """What the players do before laying cards: a seat with 4 or more POWER cards shows them in
+        its area (``card_seen``), taps "too many POWER cards" and takes them back (``card_gone``) (at
+        most twice a battle, so a seat whose piles are all POWER cards does not loop); then a seat
+        left with no CHARACTER card taps "withdraw", unless it has only its BATTALION left: it
+        "must play", so it lays its POWER cards down and loses them (see ``next_plays``)."""
         commands: list[tuple[str, dict[str, Any]]] = []
         self.withdrawn = set()
         if self.young:
@@ -104,12 +117,16 @@ class SimulatedTable:
                 powers = [k for k in self.battalion[seat] if self._card(k).kind == "power"]
                 if len(powers) < 4:
                     break
+                zone = f"seat:{seat}"
+                commands += [("card_seen", {"zone": zone, "card": key}) for key in powers]
+                commands.append(("too_many_powers", {"seat": seat}))
+                commands += [("card_gone", {"zone": zone, "card": key}) for key in powers]
                 for key in self.rng.sample(powers, 2):
                     self.battalion[seat].remove(key)
                     self.discard[seat].append(key)
                 self._draw(seat, 2)
-                commands.append(("too_many_powers", {"seat": seat}))
-            if not any(self._card(k).kind == "character" for k in self.battalion[seat]):
+            if not any(self._card(k).kind == "character" for k in self.battalion[seat]) \
+                    and not self._only_battalion(seat):
                 self.withdrawn.add(seat)
                 commands.append(("withdraw", {"seat": seat}))
         return commands
@@ -129,6 +146,8 @@ class SimulatedTable:
 
     def _choose(self, seat: int) -> list[str]:
         hand = self.battalion[seat]
+        if not any(self._card(k).kind == "character" for k in hand):
+            return list(hand)  # only POWER cards and nothing else left: all of them, lost to the winner
         characters = sorted((k for k in hand if self._card(k).kind == "character"),
                             key=lambda k: self._card(k)["value"])
         powers = [k for k in hand if self._card(k).kind == "power"]
@@ -172,9 +191,9 @@ class SimulatedTable:
         for seat in self.active():
             if not self.young:
                 if self.options["power_play"]:
-                    self.discard[seat] += self.battalion[seat]
-                    self.battalion[seat] = []
-                self._draw(seat, BATTALION - len(self.battalion[seat]))
+                    self._new_battalion(seat)
+                else:
+                    self._draw(seat, BATTALION - len(self.battalion[seat]))
             self._reshuffle_if_empty(seat)
             if not (self.army[seat] or self.battalion[seat] or self.discard[seat]):
                 self.out.add(seat)
@@ -195,7 +214,7 @@ def play(table: SimulatedTable, submit: Submit, max_battles: int = 2000, flicker
     """
     for number in range(1, max_battles + 1):
         for kind, data in table.commands_before_battle():
-            submit(kind, data, "dashboard")
+            submit(kind, data, "camera" if kind.startswith("card_") else "dashboard")
         for seat, cards in table.next_plays().items():
             for key in cards:
                 zone = {"zone": f"seat:{seat}", "card": key}

@@ -29,7 +29,7 @@ from ..scan.zones import ZoneMap
 from ..service import Service
 from ..session import Session
 from ..wiring import attach_camera
-from .protocol import Command, Lay, Lift, Move
+from .protocol import Command, Lay, Lift, Move, tell
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +155,10 @@ class Demo(threading.Thread):
 
     def _play(self, session: Session, players) -> None:
         quiet_since = time.monotonic()
+        heard = len(session.derived.entries)
         while not self.stopped.is_set():
             self._check(session)
+            heard = tell(players, session, heard)
             if session.ruleset.is_over(session.state):
                 return
             seats = [s["seat"] for s in session.derived.start["seats"]]

@@ -60,9 +60,24 @@ class DemoPlayers(Protocol):
         """What the players do next, given the public view and each seat's own view."""
 
     # Optional:
+    #   told(outcome: dict) -> None
+    #       Each outcome the referee decides, in log order, as the table hears it announced (a
+    #       battle's winner and spoils): called before the next ``next_moves``.
     #   resume(outcomes: list[dict]) -> bool
     #       Rebuild the players' hands from every outcome of the game so far (in log order), after a
     #       restart; the virtual table starts empty. False (or no such method): start a new game.
+
+
+def tell(players: DemoPlayers, session, heard: int) -> int:
+    """Tell the players every outcome logged after entry ``heard``; returns the new mark."""
+    entries = list(session.derived.entries)
+    told = getattr(players, "told", None)
+    if told is not None:
+        for entry in entries[heard:]:
+            if entry.status == "applied":
+                for outcome in entry.outcomes:
+                    told(outcome)
+    return len(entries)
 
 
 def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000,
@@ -72,7 +87,9 @@ def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000,
     (a test compares the players' true hands with the companion's counts there). Returns the
     number of rounds of moves played."""
     lying: dict[str, str] = {}
+    heard = len(session.derived.entries)
     for rounds in range(max_rounds):
+        heard = tell(players, session, heard)
         if session.ruleset.is_over(session.state):
             return rounds
         seats = [s["seat"] for s in session.derived.start["seats"]]

@@ -19,7 +19,7 @@ from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, Setu
 # game id -> its package (or "module:Class" for a referee not yet moved into its package).
 # Imported lazily, so one game's module cannot break another's.
 GAMES: dict[str, str] = {
-    "bom-battle": "companion.rules.bom_battle:BomBattle",
+    "bom-battle": "companion.rules.bom",
     "stratego": "companion.rules.stratego",
     "gt-battle": "companion.rules.gt",
     "warriors": "companion.rules.warriors",

@@ -18,10 +18,14 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 // -- the PIN and commands ---------------------------------------------------------------------
+// The private seat page has no PIN box (a player's phone changes nothing): pin() is then "".
 const pinInput = $("#pin");
-pinInput.value = localStorage.getItem("tablePin") || "";
-pinInput.addEventListener("input", () => localStorage.setItem("tablePin", pinInput.value.trim()));
-$("#pin-form").addEventListener("submit", (e) => e.preventDefault());
+const pin = () => (pinInput ? pinInput.value.trim() : "");
+if (pinInput) {
+  pinInput.value = localStorage.getItem("tablePin") || "";
+  pinInput.addEventListener("input", () => localStorage.setItem("tablePin", pinInput.value.trim()));
+  $("#pin-form").addEventListener("submit", (e) => e.preventDefault());
+}
 
 function notice(message, kind = "error") {
   const box = $("#notice");
@@ -35,7 +39,7 @@ function notice(message, kind = "error") {
 async function post(path, body) {
   const response = await fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Table-PIN": pinInput.value.trim() },
+    headers: { "Content-Type": "application/json", "X-Table-PIN": pin() },
     body: JSON.stringify(body || {}),
   });
   let reply = {};
@@ -147,179 +151,94 @@ function termsList(terms) {
 function countsOf(seat) {
   const c = seat.counts || seat;
   const shown = [["army", "army"], ["battalion", "battalion"], ["discard", "discard"], ["hand", "hand"], ["captured", "captured"], ["points", "points"]];
-  // A game that counts cards (army...) uses "points" for a play's value, shown on the cards instead.
-  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && typeof c.army === "number")).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+  // "points" is a play's value in a game that counts cards (shown on the cards), and the big
+  // number itself in a game that counts points: either way not repeated here.
+  const pointsElsewhere = typeof c.army === "number" || seatTotal(seat)?.label === "points";
+  return shown.filter(([k]) => typeof c[k] === "number" && !(k === "points" && pointsElsewhere)).map(([k, label]) => el("span", {}, `${label} `, el("b", { text: c[k] })));
+}
+
+// The seat box's big number, with the word for it under it (cards held, points...).
+function seatTotal(seat) {
+  const found = [["total", "cards"], ["points", "points"], ["score", "score"]].find(([k]) => typeof seat[k] === "number");
+  if (found) return { value: seat[found[0]], label: found[1] };
+  if (typeof seat.counts?.total === "number") return { value: seat.counts.total, label: "cards" };
+  return null;
+}
+
+// Where one seat plays at a time (a turn), only that seat is waited for.
+function waitingFor(seat, view) {
+  if (seat.eliminated || view.over || (view.turn && view.turn !== seat.seat)) return "";
+  return "waiting for a play";
 }
 
 function seatBox(seat, view) {
-  const total = seat.total ?? seat.counts?.total ?? seat.points ?? seat.score;
+  const total = seatTotal(seat);
   const classes = ["seat"];
-  if (view.winner === seat.seat) classes.push("winner");
+  if (view.winner === seat.seat || (view.winners || []).includes(seat.seat)) classes.push("winner");
   if (seat.eliminated) classes.push("out");
   if (view.turn === seat.seat) classes.push("turn");
+  if (seat.colour) classes.push(`colour-${seat.colour}`);
   const play = seat.play;  // absent where a game has no plays on the table (Stratego)
   return el("article", { class: classes.join(" "), "data-seat": seat.seat },
-    el("h2", {}, el("span", {}, `${seat.seat}. ${seat.name}`),
-      total !== undefined ? el("span", { class: "total", title: "cards held", text: total }) : null),
+    el("h2", {}, el("span", { class: "who" }, seat.name,
+      el("small", { text: ` seat ${seat.seat}` }),
+      seat.colour ? el("span", { class: `badge colour ${seat.colour}`, text: capitalized(seat.colour) }) : null,
+      view.turn === seat.seat && !view.over ? el("span", { class: "badge turn", text: "to play" }) : null),
+      total ? el("span", { class: "total-box" }, el("span", { class: "total", text: total.value }),
+        el("span", { class: "total-label", text: total.label })) : null),
     el("div", { class: "counts" }, countsOf(seat)),
     seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
     play === undefined ? null :
-      el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: seat.eliminated ? "" : "waiting for a play" })),
+      el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: waitingFor(seat, view) })),
     seat.say ? el("div", { class: "say-line", text: `“${seat.say}”` }) : null,
     seat.problem ? el("div", { class: "problem", text: seat.problem }) : null);
 }
 
-// -- the table page ---------------------------------------------------------------------------
-function renderTable(view) {
-  $("#game-title").textContent = view ? `${view.title}` : "No game in progress";
-  $("#resolve").disabled = !view || view.over;
-  $("#resolve").hidden = Boolean(view) && view.uses_resolve === false;
-  if (!view) { $("#seats").replaceChildren(el("p", {}, "Start a game on the ", el("a", { href: "/setup", text: "New game" }), " page.")); return; }
-  const meta = [];
-  if (view.battle) meta.push(`Battle ${view.battle}`);
-  if (view.phase) meta.push(view.phase);
-  // Variants are the options switched on; settings such as who deals first are not shown.
-  const options = Object.entries(view.options || {}).filter(([k, v]) => v === true || (k.endsWith("minutes") && v > 0))
-    .map(([k, v]) => (v === true ? k : `${k} ${v}`).replaceAll("_", " "));
-  if (options.length) meta.push(`Variants: ${options.join(", ")}`);
-  if (view.over) meta.push(view.winner ? `Game over: seat ${view.winner} wins` : "Game over");
-  $("#game-meta").textContent = meta.join(" · ");
+// -- words for the chosen options ---------------------------------------------------------------
+const capitalized = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+// A game that gives no words for a choice sends its code value ("both_removed"): say it as words.
+const worded = (text) => String(text).replaceAll("_", " ");
+// Options that name a seat (who deals or plays first, the red seat) are chosen by the player's name.
+const namesASeat = (option) => /(_seat|_dealer)$/.test(option.name);
 
-  $("#prompt").hidden = !view.prompt;
-  $("#prompt").textContent = view.prompt || "";
-  const outcome = view.last_outcome;
-  $("#result").hidden = !outcome;
-  if (outcome) {
-    $("#result-say").textContent = outcome.say;
-    $("#result-terms").replaceChildren(...termsList(outcome.terms));
+let gamesList = null;
+async function games() {
+  gamesList ??= fetch("/api/games").then((r) => r.json()).then((reply) => reply.games);
+  return gamesList;
+}
+
+function choiceLabel(option, value) {
+  const i = (option.choices || []).findIndex((c) => c === value);
+  return worded(i >= 0 && option.choice_labels ? option.choice_labels[i] : value);
+}
+
+// The chosen options of a game, in words: "Ties: both removed", "Spy's Trivia", "First dealer: Ann".
+function optionWords(game, options, seats) {
+  const nameOf = (n) => (seats.find((s) => s.seat === n) || {}).name || `seat ${n}`;
+  const said = [];
+  for (const option of (game && game.options) || []) {
+    const value = (options || {})[option.name];
+    if (value === undefined || value === null || value === false) continue;
+    if (value === true) said.push(option.label);
+    else if (namesASeat(option)) said.push(`${option.label}: ${nameOf(Number(value))}`);
+    else if (option.choices) said.push(`${option.label}: ${choiceLabel(option, value)}`);
+    else if (value !== 0) said.push(`${option.label}: ${value}`);
   }
-  const problems = [...(view.conflicts || []).map((c) => c.say || c), ...(view.problems || [])];
-  $("#problems").hidden = problems.length === 0;
-  $("#problems").replaceChildren(...problems.map((p) => el("div", { text: typeof p === "string" ? p : JSON.stringify(p) })));
-  $("#game-actions").replaceChildren(...(view.actions || []).map(actionButton));
-  const seats = view.seats || view.standings || [];
-  $("#seats").replaceChildren(...seats.map((s) => seatBox(s, view)));
-  for (const render of companion.renderers) render(view);
-}
-
-function actionButton(action) {
-  if (action.choose) {
-    const select = el("select", { "aria-label": action.label },
-      ...action.choose.options.map((o) => el("option", { value: o.value, text: o.label })));
-    const button = el("button", { text: action.label });
-    button.addEventListener("click", () => command(action.kind, { ...action.data, [action.choose.field]: select.value }));
-    return el("span", { class: "choose" }, select, button);
-  }
-  const button = el("button", { text: action.label, "data-kind": action.kind });
-  button.addEventListener("click", async () => {
-    if (action.confirm && !window.confirm(action.confirm)) return;
-    const reply = await command(action.kind, action.data || {});
-    if (reply.ok) notice(`${action.label}: done`, "ok");
-  });
-  return button;
-}
-
-function tablePage() {
-  const show = (view) => {
-    renderTable(view);
-    keepAwake.want(Boolean(view && !view.over));  // the screen stays on while a game runs
-  };
-  stream({
-    view: (msg) => {
-      show(msg.view);
-      const entry = msg.entry;
-      if (entry && entry.status === "refused" && entry.source !== "dashboard") notice(`Not accepted: ${entry.reason}`);
-    },
-  }, async () => {  // back after a drop: read the view afresh, whatever was missed meanwhile
-    const reply = await (await fetch("/api/state")).json();
-    show(reply.view !== undefined ? reply.view : reply);
-  });
-  $("#resolve").addEventListener("click", async () => {
-    const reply = await command("resolve");
-    if (reply.ok) notice("Battle resolved", "ok");
-  });
-  $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
-  $("#seat-links").addEventListener("click", async () => {
-    const box = $("#seat-codes");
-    if (!box.hidden) { box.hidden = true; return; }
-    const response = await fetch("/api/seat-links", { headers: { "X-Table-PIN": pinInput.value.trim() } });
-    const reply = await response.json();
-    if (!response.ok) { notice(reply.error); return; }
-    box.replaceChildren(...reply.links.map((l) => el("figure", {},
-      el("img", { src: `/api/qr.svg?text=${encodeURIComponent(l.url)}`, alt: `seat ${l.seat} code` }),
-      el("figcaption", { text: `Seat ${l.seat}` }))));
-    box.hidden = false;
-  });
-}
-
-// -- history ----------------------------------------------------------------------------------
-function describeEntry(e) {
-  const d = e.data || {};
-  if (e.kind === "start") return `New game: ${d.game} with ${(d.seats || []).map((s) => s.name).join(", ")}`;
-  const card = d.card ? (e.card_name ? `${e.card_name} (${d.card})` : d.card) : "a hidden card";
-  const zone = (d.zone || "").replace(":", " ");
-  if (e.kind === "card_seen") return `${card} seen in ${zone}`;
-  if (e.kind === "card_gone") return `${card} gone from ${zone}`;
-  const rest = Object.entries(d).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
-  return `${e.kind.replaceAll("_", " ")}${rest ? ` (${rest})` : ""}`;
-}
-
-async function historyPage() {
-  const refresh = async () => {
-    const response = await fetch("/api/history");
-    if (!response.ok) { $("#history-rows").replaceChildren(); return; }
-    const { entries } = await response.json();
-    $("#history-rows").replaceChildren(...entries.slice().reverse().map((e) => el("tr", { class: e.status },
-      el("td", { text: e.seq }), el("td", { text: describeEntry(e) }), el("td", { text: e.source }),
-      el("td", {}, e.status === "refused" ? `refused: ${e.reason}` : e.status === "undone" ? "undone" :
-        (e.outcomes || []).map((o) => o.say).join(" ") || e.status))));
-  };
-  stream({ view: refresh }, refresh);
-  $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
-}
-
-// -- new game ---------------------------------------------------------------------------------
-async function setupPage() {
-  const { games } = await (await fetch("/api/games")).json();
-  const select = $("#game");
-  select.replaceChildren(...games.map((g) => el("option", { value: g.game, text: g.title })));
-  const players = $("#players");
-  const addPlayer = (name = "") => players.append(el("label", {}, `Seat ${players.children.length + 1} `,
-    el("input", { class: "player", value: name, placeholder: `Player ${players.children.length + 1}` })));
-  ["", "", ""].forEach(() => addPlayer());
-  $("#add-player").addEventListener("click", () => addPlayer());
-  $("#remove-player").addEventListener("click", () => players.lastElementChild && players.lastElementChild.remove());
-  const showOptions = () => {
-    const game = games.find((g) => g.game === select.value);
-    $("#options").replaceChildren(...(game ? game.options : []).map((o) => {
-      let input;
-      if (o.choices) input = el("select", { name: o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c), selected: c === o.default ? "" : null })));
-      else if (typeof o.default === "boolean") input = el("input", { type: "checkbox", name: o.name, checked: o.default ? "" : null });
-      else input = el("input", { type: "number", name: o.name, value: o.default });
-      return el("label", {}, input, " ", o.name.replaceAll("_", " "), el("span", { class: "help", text: o.help }));
-    }));
-  };
-  select.addEventListener("change", showOptions);
-  showOptions();
-  $("#setup-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const options = {};
-    for (const input of $("#options").querySelectorAll("[name]")) {
-      options[input.name] = input.type === "checkbox" ? input.checked : input.tagName === "SELECT" ? JSON.parse(input.value) : Number(input.value);
-    }
-    const names = [...players.querySelectorAll("input")].map((i, n) => i.value.trim() || `Player ${n + 1}`);
-    const reply = await post("/api/games", { game: select.value, players: names, options });
-    if (reply.ok) { notice("Game started", "ok"); setTimeout(() => { location.href = "/"; }, 400); }
-  });
+  return said;
 }
 
 // -- devices ----------------------------------------------------------------------------------
 function dl(obj) {
   const plain = (v) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"));
-  return Object.entries(obj || {}).filter(([, v]) => plain(v)).flatMap(([k, v]) => [
+  // A value not there (null or "": no error yet) is left out rather than shown as "null"; a time
+  // ("..._at", Unix seconds) is shown as the time of day.
+  const said = (k, v) => (Array.isArray(v) ? v.join(", ") || "none"
+    : typeof v === "number" && k.endsWith("_at") ? new Date(v * 1000).toLocaleTimeString()
+      : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v));
+  return Object.entries(obj || {}).filter(([, v]) => v !== null && v !== undefined && v !== "" && plain(v)).flatMap(([k, v]) => [
     el("dt", { text: k.replaceAll("_", " ") }),
-    el("dd", { class: `state-${v}`, text: Array.isArray(v) ? v.join(", ") || "none" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : String(v) })]);
+    el("dd", { class: `state-${v}`, text: said(k, v) })]);
 }
 
 function cardsInView(cards) {
@@ -351,42 +270,11 @@ function devicesPage() {
   stream({ devices: renderDevices });
 }
 
-// -- a seat's private view --------------------------------------------------------------------
-function renderSeatView(view) {
-  const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
-  const name = view.name || (me && me.name);
-  $("#seat-title").textContent = `Seat ${view.seat}${name ? `: ${name}` : ""}`;
-  const box = $("#seat-view");
-  const parts = [];
-  if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
-  if (me) parts.push(seatBox(me, view));
-  if (view.private) parts.push(el("div", { class: "panel" }, el("dl", {}, ...dl(view.private))));
-  for (const [title, items] of Object.entries(view.known || {})) {
-    const list = (items || []).length ? el("ul", {}, ...items.map((i) => el("li", { text: typeof i === "string" ? i : JSON.stringify(i) })))
-      : el("p", { class: "meta", text: "none" });
-    parts.push(el("section", { class: "panel" }, el("h2", { text: title.replaceAll("_", " ") }), list));
-  }
-  box.replaceChildren(...parts);
-  for (const render of companion.seatRenderers) render(view);
-}
-
-function seatPage() {
-  const token = document.querySelector(".private").dataset.token;
-  const refresh = async () => {
-    const response = await fetch(`/api/seat/${encodeURIComponent(token)}`);
-    const reply = await response.json();
-    if (!reply.ok) { $("#seat-view").replaceChildren(el("p", { class: "problem", text: reply.error })); return; }
-    renderSeatView(reply.view);
-  };
-  refresh();
-  stream({ view: refresh }, refresh);
-}
-
 // Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the
 // view after the common table (or seat page) is drawn, and draws only its own game's views.
-const companion = { el, command, notice, post, renderers: [], seatRenderers: [] };
+// Page scripts (table.js, setup.js, history.js) add their page to `pages`.
+const companion = { el, command, notice, post, renderers: [], seatRenderers: [], pages: { devices: devicesPage } };
 window.companion = companion;
 
-const pages = { table: tablePage, history: historyPage, setup: setupPage, devices: devicesPage, seat: seatPage };
 // Run the page once every script of the page (game renderers included) has loaded.
-window.addEventListener("DOMContentLoaded", () => (pages[document.body.dataset.page] || (() => {}))());
+window.addEventListener("DOMContentLoaded", () => (companion.pages[document.body.dataset.page] || (() => {}))());

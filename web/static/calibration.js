@@ -6,13 +6,20 @@
   const img = document.getElementById("preview");
   let busy = false;
 
-  function refreshImage() {
+  // The camera sees hidden cards (the covered tray), so its preview and codes need the PIN.
+  const withPin = () => ({ headers: { "X-Table-PIN": pinInput.value.trim() }, cache: "no-store" });
+
+  async function refreshImage() {
     if (busy || document.hidden) return;
     busy = true;
-    const next = new Image();
-    next.onload = () => { img.src = next.src; busy = false; };
-    next.onerror = () => { busy = false; };
-    next.src = `/api/camera/preview.jpg?t=${Date.now()}`;
+    try {
+      const response = await fetch("/api/camera/preview.jpg", withPin());
+      if (response.ok) {
+        const old = img.src;
+        img.src = URL.createObjectURL(await response.blob());
+        if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+      }
+    } catch (_) { /* the next tick tries again */ } finally { busy = false; }
   }
 
   function show(state) {
@@ -42,7 +49,7 @@
   async function refreshState() {
     if (document.hidden) return;
     try {
-      const response = await fetch("/api/camera/calibration");
+      const response = await fetch("/api/camera/calibration", withPin());
       show(await response.json());
     } catch (_) { /* the next tick tries again */ }
   }

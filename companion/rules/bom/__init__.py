@@ -1,15 +1,22 @@
-"""The Book of Mormon "Battle" referee, one concern per module (the ruleset class that ties them
-together is companion.rules.bom_battle.BomBattle):
+"""The Book of Mormon "Battle" referee (bom-battle.txt) on the referee contract, one concern per
+module:
 
-- ``cards``    the deck: a physical card's key to its catalog card, card views, names and superscripts
-- ``plays``    one seat's play: is it legal under the POWER cards' wording, and what is it worth
-- ``judge``    who wins a battle (Famine, Stripling Warriors, ties, Mounting Battles)
-- ``piles``    each seat's ARMY / BATTALION / discard counts: dealing, drawing, reshuffling
-- ``table``    which cards the camera sees where: plays, flickers, conflicts, cards being collected
-- ``battle``   resolving a battle: refusals, the verdict, the counts afterwards, the end of the game
-- ``turns``    Secret Weapon: whose turn it is, face-down POWER cards, out-of-turn flags
-- ``trivia``   Spy's Trivia: clues one at a time, awards, the reader keeping a card
-- ``variants`` the options, and which combinations make sense
-- ``announce`` "Helpful notes": the sentence a player reads aloud for a play
-- ``view``     the public view the dashboard shows
+- ``game``      the ``Game``: options, the input table and its handlers (``GAME`` below)
+- ``state``     the typed state (dataclasses)
+- ``cards``     the deck: a physical card's key to its catalog card
+- ``plays``     one seat's play: is it legal under the POWER cards' wording, and what is it worth
+- ``judge``     who wins a battle (Famine, Stripling Warriors, ties), as a ``Verdict``
+- ``piles``     each seat's ARMY / BATTALION / discard counts: dealing, drawing, reshuffling
+- ``table``     which cards the camera sees where: plays, flickers, conflicts, cards being collected
+- ``battle``    resolving a battle: refusals, the counts afterwards, the end of the game
+- ``variants``  the variants as units (``BomVariant`` hooks), the small ones, and how they combine;
+                the big ones: ``mounting`` (Mounting Battles), ``turns`` (Secret Weapon),
+                ``trivia`` (Spy's Trivia)
+- ``words``     every sentence told about an outcome;  ``announce``: "Helpful notes"
+- ``view``      the public and seat views, the prompt and the tablet's buttons
 """
+from .game import BomBattle
+
+GAME = BomBattle
+
+__all__ = ["GAME", "BomBattle"]

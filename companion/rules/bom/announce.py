@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import spoken
 from .plays import Play
 
 TEMPLATES = {
@@ -22,6 +21,21 @@ TEMPLATES = {
     "stripling_warriors": "I attack with {names} and the Stripling Warriors!",
     "famine": "I attack with {names} and bring a Famine!",
 }
+
+
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+def name_parts(name: str) -> tuple[str, str]:
+    """("Coriantumr", "3") for "Coriantumr³": the index tells apart people of the same name
+    (rulebook, Helpful notes). The dashboard shows it as a superscript; speech leaves it out."""
+    base = name.rstrip(SUPERSCRIPTS)
+    index = "".join(str(SUPERSCRIPTS.index(c)) for c in name[len(base):])
+    return base, index
+
+
+def spoken(name: str) -> str:
+    return name_parts(name)[0]
 
 
 def _join(names: list[str]) -> str:

@@ -6,19 +6,10 @@ in their owner's BATTALION until the battle is resolved), so the counts always a
 """
 from __future__ import annotations
 
-from typing import Any
+from .state import Piles
 
 BATTALION = 5
-
-SeatState = dict[str, Any]
-
-
-def seat(state: dict[str, Any], number: int) -> SeatState:
-    return state["seats"][number - 1]
-
-
-def total(s: SeatState) -> int:
-    return s["army"] + s["battalion"] + s["discard"]
+SeatState = Piles
 
 
 def deal(deck_size: int, seats: int, first: int) -> list[int]:
@@ -33,8 +24,8 @@ def deal(deck_size: int, seats: int, first: int) -> list[int]:
 def reshuffle_if_empty(s: SeatState) -> None:
     """"When a player's ARMY runs out, he shuffles his discard pile and places it facedown. It now
     becomes his ARMY." The companion applies this as soon as the ARMY is empty."""
-    if s["army"] == 0 and s["discard"] > 0:
-        s["army"], s["discard"] = s["discard"], 0
+    if s.army == 0 and s.discard > 0:
+        s.army, s.discard = s.discard, 0
 
 
 def take_from_army(s: SeatState, n: int) -> int:
@@ -43,10 +34,10 @@ def take_from_army(s: SeatState, n: int) -> int:
     taken = 0
     while taken < n:
         reshuffle_if_empty(s)
-        if s["army"] == 0:
+        if s.army == 0:
             break
-        step = min(n - taken, s["army"])
-        s["army"] -= step
+        step = min(n - taken, s.army)
+        s.army -= step
         taken += step
     reshuffle_if_empty(s)
     return taken
@@ -55,25 +46,25 @@ def take_from_army(s: SeatState, n: int) -> int:
 def replenish(s: SeatState, size: int = BATTALION) -> None:
     """"Each player then draws enough cards from the top of his ARMY to replenish the number in his
     BATTALION to five.\""""
-    s["battalion"] += take_from_army(s, max(0, size - s["battalion"]))
+    s.battalion += take_from_army(s, max(0, size - s.battalion))
 
 
 def new_battalion(s: SeatState, size: int = BATTALION) -> None:
     """Power Play: "the remaining cards in each BATTALION are placed facedown in the player's discard
     pile ... five new cards are drawn to form a new BATTALION.\""""
-    s["discard"] += s["battalion"]
-    s["battalion"] = 0
+    s.discard += s.battalion
+    s.battalion = 0
     replenish(s, size)
 
 
 def swap_two(s: SeatState) -> None:
     """Two cards from the BATTALION to the discard pile, two drawn from the ARMY ("Too many POWER
     cards", and a mounting seat with no CHARACTER card)."""
-    s["battalion"] -= 2
-    s["discard"] += 2
-    s["battalion"] += take_from_army(s, 2)
+    s.battalion -= 2
+    s.discard += 2
+    s.battalion += take_from_army(s, 2)
 
 
 def only_battalion(s: SeatState) -> bool:
     """"If a player only has a BATTALION (5 cards or fewer) left": no ARMY and no discard pile."""
-    return s["army"] == 0 and s["discard"] == 0
+    return s.army == 0 and s.discard == 0

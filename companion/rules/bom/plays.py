@@ -3,15 +3,14 @@
 "From the BATTALION, each player chooses a CHARACTER card (or combination of cards if using a
 POWER card)." "POWER cards strengthen CHARACTER cards. They cannot be played individually."
 (bom-battle.txt). A play is one CHARACTER card, or CHARACTER card(s) with exactly one POWER card,
-used exactly as its card is worded. ``evaluate`` returns a ``Play`` or the sentence saying why not.
+used exactly as its card is worded. ``evaluate`` returns a ``Play`` (data: the view tells how its
+value was reached) or the refusal reason saying why not.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from card_tags.catalog import Card
-
-from .cards import POWER_NAMES, suit_text
 
 # "under 1000 (100-900)", the rulebook's own limit for Faith, Wickedness, Conversion, Title of
 # Liberty and Secret Combination.
@@ -72,10 +71,6 @@ class Fighter:
         shape (diamond over oval)." The printed value only separates a Faith 500 from a real 5000."""
         return (self.value, self.color == "gold", self.shape == "diamond", self.printed)
 
-    @property
-    def text(self) -> str:
-        return f"{self.name} ({suit_text(self.color, self.shape, self.value)})"
-
     def as_printed(self) -> "Fighter":
         return Fighter(self.key, self.name, self.printed, self.printed_color, self.shape, self.printed,
                        self.printed_color)
@@ -87,7 +82,6 @@ class Play:
     fighters: tuple[Fighter, ...]
     power: str | None       # the POWER card's rule id ("faith"...), or None
     points: int
-    detail: str             # "Alma², gold diamond 500 x10 by Faith = 5000"
     keys: tuple[str, ...]   # every physical card of the play, POWER card included
 
     @property
@@ -150,25 +144,9 @@ def evaluate(seat: int, cards: list[tuple[str, Card]]) -> Play | str:
     fighters = [_fighter(key, card) for key, card in cards if card.kind == "character"]
     powers = [card for _, card in cards if card.kind == "power"]
     power = powers[0]["power"] if powers else None
-    if power is None or power in ("stripling_warriors", "famine"):
-        f = fighters[0]
-        detail = f"{f.name}, {suit_text(f.color, f.shape, f.value)}"
-        if power:
-            detail += f" with {POWER_NAMES[power]}"
-        return Play(seat, (f,), power, f.value, detail, keys)
     if power in ("faith", "wickedness"):
-        f = fighters[0]
-        strong = Fighter(f.key, f.name, f.value * 10, f.color, f.shape, f.printed, f.printed_color)
-        detail = f"{f.name}, {suit_text(f.color, f.shape, f.value)} x10 by {POWER_NAMES[power]} = {strong.value}"
-        return Play(seat, (strong,), power, strong.value, detail, keys)
-    if power == "conversion":
-        f = fighters[0]
-        gold = Fighter(f.key, f.name, f.value + 1000, "gold", f.shape, f.printed, f.printed_color)
-        detail = (f"{f.name}, {suit_text(f.color, f.shape, f.value)} turned gold by Conversion = "
-                  f"{suit_text('gold', f.shape, gold.value)}")
-        return Play(seat, (gold,), power, gold.value, detail, keys)
-    points = sum(f.value for f in fighters) + BONUS[power]
-    parts = " + ".join(f"{f.name} {f.value}" for f in fighters)
-    detail = f"{POWER_NAMES[power]}: {parts} + {BONUS[power]} = {points}"
-    return Play(seat, tuple(fighters), power, points, detail, keys)
-
+        fighters = [replace(fighters[0], value=fighters[0].value * 10)]
+    elif power == "conversion":
+        fighters = [replace(fighters[0], value=fighters[0].value + 1000, color="gold")]
+    points = sum(f.value for f in fighters) + BONUS.get(power or "", 0)
+    return Play(seat, tuple(fighters), power, points, keys)

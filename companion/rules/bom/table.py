@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-State = dict[str, Any]
+from .state import BomState as State
 
 
 def zone_seat(zone: Any) -> int | None:
@@ -33,12 +33,12 @@ def zone_seat(zone: Any) -> int | None:
 def see(state: State, key: str, zone: str) -> str:
     """Record a card seen in a zone; returns "collecting" (a resolved battle's card), "again"
     (already seen there), or "on" (now on the battlefield)."""
-    if key in state["collecting"]:
-        zones = state["collecting"][key]
+    if key in state.collecting:
+        zones = state.collecting[key]
         if zone not in zones:
             zones.append(zone)
         return "collecting"
-    zones = state["table"].setdefault(key, [])
+    zones = state.table.setdefault(key, [])
     if zone in zones:
         return "again"
     zones.append(zone)
@@ -47,7 +47,7 @@ def see(state: State, key: str, zone: str) -> str:
 
 def gone(state: State, key: str, zone: str) -> bool:
     """Record a card leaving a zone; False when it was not seen there."""
-    for where in (state["collecting"], state["table"]):
+    for where in (state.collecting, state.table):
         zones = where.get(key)
         if zones and zone in zones:
             zones.remove(zone)
@@ -61,13 +61,13 @@ def owners(zones: list[str]) -> list[int]:
     return sorted({zone_seat(z) for z in zones if zone_seat(z) is not None})
 
 
-def conflicts(state: State) -> list[dict[str, Any]]:
-    """Cards of the current battle seen in two seats' zones at once."""
+def conflicts(state: State) -> list[tuple[str, list[str], list[int]]]:
+    """Cards of the current battle seen in two seats' zones at once: (card, zones, seats)."""
     found = []
-    for key, zones in state["table"].items():
+    for key, zones in state.table.items():
         seats = owners(zones)
         if len(seats) > 1:
-            found.append({"card": key, "zones": list(zones), "seats": seats})
+            found.append((key, list(zones), seats))
     return found
 
 
@@ -75,9 +75,9 @@ def plays(state: State) -> dict[int, list[str]]:
     """Each seat's cards in the current round, in the order they arrived (conflicts and cards
     held from an earlier round left out)."""
     by_seat: dict[int, list[str]] = {}
-    for key, zones in state["table"].items():
+    for key, zones in state.table.items():
         seats = owners(zones)
-        if len(seats) == 1 and key not in state["held"]:
+        if len(seats) == 1 and key not in state.held:
             by_seat.setdefault(seats[0], []).append(key)
     return by_seat
 
@@ -85,21 +85,27 @@ def plays(state: State) -> dict[int, list[str]]:
 def hold_round(state: State) -> None:
     """A mounting battle goes on: this round's cards stay in the battle, but are no longer a play."""
     for cards in plays(state).values():
-        state["held"].extend(cards)
+        state.held.extend(cards)
+
+
+def set_aside(state: State, keys: list[str]) -> None:
+    """Cards shown for a command, not played (a seat's POWER cards): they are being collected."""
+    for key in keys:
+        state.collecting[key] = state.table.pop(key)
 
 
 def clear_seat(state: State, seat: int) -> None:
     """Forget a seat's current cards (they go back to their owner: the timer ended the battle)."""
-    for key in plays(state).get(seat, []):
-        state["collecting"][key] = state["table"].pop(key)
+    set_aside(state, plays(state).get(seat, []))
 
 
 def close_battle(state: State) -> list[str]:
     """The battle is over: every card on the battlefield is now being collected. Returns the
     cards that were still seen."""
-    closing = list(state["table"])
-    for key, zones in state["table"].items():
-        state["collecting"][key] = zones
-    state["table"] = {}
-    state["held"] = []
+    closing = list(state.table)
+    for key, zones in state.table.items():
+        state.collecting[key] = zones
+    state.table = {}
+    state.held = []
+    state.battle_keys = []
     return closing

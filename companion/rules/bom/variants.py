@@ -1,15 +1,38 @@
-"""The rulebook's variants as options chosen at game start, and which combinations make sense.
+"""The rulebook's variants, each a unit (``BomVariant`` subclass) switched on by its option.
 
 "SPECIAL RULES AND GAMES (These rules can be combined.)" -- but not every pair can: Spy's Trivia
 is a different game (no battles), and the Rules for Young Players have no POWER cards and no
-BATTALION. A combination that makes no sense is refused at setup with the reason.
+BATTALION. Each variant names the ones it does not combine with (``excludes``) and why
+(``reasons``); the start is refused with the reason.
+
+``BomVariant`` holds the hooks the game calls, each with the basic game's rule as its default. A
+variant overrides only the hooks its rule changes; ``Rules`` combines the variants in play: a
+question is answered by the first variant in play that answers it (``None``: no answer), else by
+the basic rule; an event (``start``, ``after_battle``, ``new_round``, ``on_card``) goes to every
+variant that listens. The big variants live in their own modules (mounting.py, turns.py,
+trivia.py); the small ones are here.
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..base import Option, SetupError
+from card_tags.catalog import Card
 
+from ..base import Option
+from ..contract import Variant
+from . import piles
+from .cards import POWER
+from .state import BomState, Mode, Piles
+
+if TYPE_CHECKING:
+    from . import BomBattle
+    from .judge import Verdict
+    from .plays import Play
+
+MAX_MINUTES = 24 * 60
+
+# The start options: a setting (first_seat) and the six variants, by the option that switches each on.
 OPTIONS = (
     Option("first_seat", 1, "The seat on the dealer's left: dealt the first card, first to play under Secret "
                             "Weapon, first reader in Spy's Trivia."),
@@ -27,49 +50,283 @@ OPTIONS = (
                                  "the card."),
 )
 
-MAX_MINUTES = 24 * 60
-
-# (option, option) -> why they cannot be combined
-NONSENSE = {
-    ("spys_trivia", "mounting_battles"): "Spy's Trivia has no battles to mount: cards are won by naming characters.",
-    ("spys_trivia", "secret_weapon"): "Spy's Trivia has no battles and no POWER cards to lay face down.",
-    ("spys_trivia", "power_play"): "Spy's Trivia uses just the CHARACTER cards and has no BATTALION for Power "
-                                   "Play to redraw.",
-    ("spys_trivia", "young_players"): "Spy's Trivia and the Rules for Young Players are two different games: one "
-                                      "names characters from their clues, the other turns up the top card of the "
-                                      "ARMY. Choose one.",
-    ("young_players", "power_play"): "The Rules for Young Players remove the POWER cards and have no BATTALION, "
-                                     "so Power Play has nothing to redraw.",
-    ("young_players", "secret_weapon"): "Under the Rules for Young Players each player turns up the top card of his "
-                                        "ARMY: there is no card to choose after seeing the others', and no POWER "
-                                        "card to lay face down, so Secret Weapon changes nothing.",
-}
 
 
-def check(options: dict[str, Any], seats: int) -> None:
-    """Raise SetupError with every reason these options cannot be played together."""
-    problems = [why for (a, b), why in NONSENSE.items() if options[a] and options[b]]
-    if not 1 <= options["first_seat"] <= seats:
-        problems.append(f"first_seat must be a seat of this table (1-{seats}), not {options['first_seat']}.")
-    if not 0 <= options["shorter_game_minutes"] <= MAX_MINUTES:
-        problems.append(f"shorter_game_minutes must be 0 (no timer) to {MAX_MINUTES}, "
-                        f"not {options['shorter_game_minutes']}.")
-    if problems:
-        raise SetupError(" ".join(problems))
+def seat_names(state: BomState, seats, joiner: str = " and ") -> str:
+    """Seats as refusal reasons name them: "Seat 1 (Ann) and Seat 2 (Bo)"."""
+    return joiner.join(f"Seat {n} ({state.name(n)})" for n in seats)
+ANSWERS = ("mode", "with_powers", "refuse_card", "by_value_only", "hand", "commit", "refill", "spoils",
+           "one_card", "enough_for_tie", "order", "on_tie")
+EVENTS = ("start", "after_battle", "new_round", "on_card")
 
 
-def mode(options: dict[str, Any]) -> str:
-    """battle (the basic game and its variants), young (Rules for Young Players) or trivia."""
-    if options["spys_trivia"]:
-        return "trivia"
-    return "young" if options["young_players"] else "battle"
+class BomVariant(Variant):
+    """A variant's hooks, each returning None (or doing nothing) unless the variant changes it."""
+
+    reasons: ClassVar[dict[str, str]] = {}   # excluded option -> why the two are not played together
+
+    def problems(self, options: dict[str, Any], seats: int) -> list[str]:
+        """What is wrong with this variant's own option values."""
+        return []
+
+    # -- questions (the first variant answering decides; None: the basic rule) -----------------------
+    def mode(self) -> Mode | None:
+        return None
+
+    def with_powers(self) -> bool | None:
+        """Whether the POWER cards are dealt."""
+        return None
+
+    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+        """Why this card may not be played by this seat now (the refusal's reason), or None."""
+        return None
+
+    def by_value_only(self) -> bool | None:
+        """Battles decided strictly by point value (ties are not broken by colour or shape)."""
+        return None
+
+    def hand(self, state: BomState, s: Piles) -> int | None:
+        """How many cards the seat may put on the battlefield this round."""
+        return None
+
+    def commit(self, s: Piles, n: int) -> bool | None:
+        """Take n played cards out of the seat's piles; True when done."""
+        return None
+
+    def refill(self, s: Piles) -> bool | None:
+        """Refill the seat's BATTALION after a battle; True when done."""
+        return None
+
+    def spoils(self) -> bool | None:
+        """Whether a seat left with only a BATTALION gives it up when it loses."""
+        return None
+
+    def one_card(self, state: BomState) -> str | None:
+        """Why each seat plays exactly one CHARACTER card this round (a reason kind), or None."""
+        return None
+
+    def enough_for_tie(self, s: Piles) -> bool | None:
+        return None
+
+    def order(self, state: BomState, seats: list[int]) -> list[int] | None:
+        return None
+
+    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict"):
+        return None
+
+    # -- events (every variant in play that listens) -------------------------------------------------
+    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
+        pass
+
+    def after_battle(self, state: BomState) -> None:
+        pass
+
+    def new_round(self, state: BomState) -> None:
+        pass
+
+    def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
+        pass
 
 
-def active(options: dict[str, Any]) -> list[str]:
-    """The variants in play, by name, for the view."""
-    names = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
-             "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
-    chosen = [label for key, label in names.items() if options[key]]
-    if options["shorter_game_minutes"]:
-        chosen.append(f"Rules for a Shorter Game ({options['shorter_game_minutes']} minutes)")
-    return chosen
+class Basic(BomVariant):
+    """The basic game's rules: the defaults every variant changes from."""
+
+    option = ""
+    title = "Basic play"
+
+    def mode(self) -> Mode:
+        return Mode.BATTLE
+
+    def with_powers(self) -> bool:
+        return True
+
+    def refuse_card(self, state: BomState, seat: int, card: Card) -> None:
+        return None
+
+    def by_value_only(self) -> bool:
+        return False
+
+    def hand(self, state: BomState, s: Piles) -> int:
+        return s.battalion
+
+    def commit(self, s: Piles, n: int) -> bool:
+        s.battalion -= n
+        return True
+
+    def refill(self, s: Piles) -> bool:
+        """"Each player then draws enough cards from the top of his ARMY to replenish the number in
+        his BATTALION to five.\""""
+        piles.replenish(s)
+        return True
+
+    def spoils(self) -> bool:
+        return True
+
+    def one_card(self, state: BomState) -> str | None:
+        return None
+
+    def enough_for_tie(self, s: Piles) -> bool:
+        """Three ARMY cards face down, then a new CHARACTER card from the BATTALION."""
+        return s.army + s.discard >= 3 and s.battalion >= 1
+
+    def order(self, state: BomState, seats: list[int]) -> list[int]:
+        n = len(state.piles)
+        first = state.options["first_seat"]
+        return sorted(seats, key=lambda s: (s - first) % n)
+
+
+class Rules:
+    """The variants in play, combined: ``rules.hand(state, s)`` asks them in turn."""
+
+    def __init__(self, variants: list[BomVariant]):
+        self.variants = variants
+        self.basic = Basic({})
+
+    def has(self, kind: type[BomVariant]) -> BomVariant | None:
+        return next((v for v in self.variants if isinstance(v, kind)), None)
+
+    def __getattr__(self, hook: str):
+        if hook in ANSWERS:
+            def ask(*args):
+                for v in self.variants:
+                    if type(v).__dict__.get(hook) is not None:
+                        answer = getattr(v, hook)(*args)
+                        if answer is not None:
+                            return answer
+                return getattr(self.basic, hook)(*args)
+            return ask
+        if hook in EVENTS:
+            def tell(*args):
+                for v in self.variants:
+                    getattr(v, hook)(*args)
+            return tell
+        raise AttributeError(hook)
+
+
+# -- the small variants -------------------------------------------------------------------------------
+class YoungPlayers(BomVariant):
+    """"Remove all the POWER cards from the deck, then shuffle and deal out the CHARACTER cards.
+    Each player draws the top card from his ARMY and lays it down faceup. The player with the
+    highest card wins and takes the other players' cards and puts them in his discard pile. ...
+    The winner is the one with the most cards when you stop playing.\""""
+
+    option = "young_players"
+    title = "Rules for Young Players"
+    excludes = ("power_play", "secret_weapon", "spys_trivia")
+    reasons = {
+        "power_play": "The Rules for Young Players remove the POWER cards and have no BATTALION, so Power Play "
+                      "has nothing to redraw.",
+        "secret_weapon": "Under the Rules for Young Players each player turns up the top card of his ARMY: there is "
+                         "no card to choose after seeing the others', and no POWER card to lay face down, so Secret "
+                         "Weapon changes nothing.",
+    }
+
+    def mode(self) -> Mode:
+        return Mode.YOUNG
+
+    def with_powers(self) -> bool:
+        return False
+
+    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+        return "Rules for Young Players: \"Remove all the POWER cards from the deck.\"" if card.kind == POWER else None
+
+    def hand(self, state: BomState, s: Piles) -> int:
+        return s.army + s.discard
+
+    def commit(self, s: Piles, n: int) -> bool:
+        s.army -= n  # the top card of the ARMY; a reshuffle waits until the battle is over
+        return True
+
+    def refill(self, s: Piles) -> bool:
+        return True  # no BATTALION to refill
+
+    def spoils(self) -> bool:
+        return False
+
+    def one_card(self, state: BomState) -> str:
+        return "young"
+
+    def enough_for_tie(self, s: Piles) -> bool:
+        """Three ARMY cards face down, then the next ARMY card."""
+        return s.army + s.discard >= 4
+
+
+class PowerPlay(BomVariant):
+    """"Before each battle, the remaining cards in each BATTALION are placed facedown in the
+    player's discard pile. Each time a player takes a turn, five new cards are drawn to form a new
+    BATTALION." Before each battle means before the first one too: the BATTALION drawn at the deal
+    goes to the discard pile and five new cards are drawn."""
+
+    option = "power_play"
+    title = "Power Play"
+
+    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
+        for s in state.piles:
+            piles.new_battalion(s)
+
+    def refill(self, s: Piles) -> bool:
+        piles.new_battalion(s)
+        return True
+
+
+class ShorterGame(BomVariant):
+    """"Set a timer for 15 minutes (or the desired time of play). The player with the most cards
+    when the timer goes off wins. In case of a tie, tied players shuffle their CHARACTER cards and
+    draw one card randomly for battle." The timer is the tablet's; ``time_up`` ends the game (see
+    battle.time_up); the tied seats' last battle is refereed here."""
+
+    option = "shorter_game_minutes"
+    title = "Rules for a Shorter Game"
+
+    def problems(self, options: dict[str, Any], seats: int) -> list[str]:
+        minutes = options[self.option]
+        if not 0 <= minutes <= MAX_MINUTES:
+            return [f"shorter_game_minutes must be 0 (no timer) to {MAX_MINUTES}, not {minutes}."]
+        return []
+
+    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+        if state.tiebreak is None:
+            return None
+        if card.kind == POWER:
+            return "The last battle after the timer is fought with CHARACTER cards only."
+        if seat not in state.tiebreak:
+            return f"Only the tied players ({seat_names(state, state.tiebreak, ' and ')}) fight the last battle after the timer."
+        return None
+
+    def hand(self, state: BomState, s: Piles) -> int | None:
+        return 1 if state.tiebreak else None  # one card drawn at random from the seat's own cards
+
+    def one_card(self, state: BomState) -> str | None:
+        return "tiebreak" if state.tiebreak else None
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(chosen: tuple[tuple[str, Any], ...]) -> Rules:
+    options = dict(chosen)
+    return Rules([v(options) for v in variant_classes() if v.on(options)])
+
+
+def rules_for(options: dict[str, Any]) -> Rules:
+    """The variants a game's options switch on, combined (the same object for the same options)."""
+    return _rules(tuple(sorted(options.items())))
+
+
+def variant_classes() -> tuple[type[BomVariant], ...]:
+    from .mounting import MountingBattles
+    from .trivia import SpysTrivia
+    from .turns import SecretWeapon
+
+    return (SpysTrivia, YoungPlayers, MountingBattles, SecretWeapon, PowerPlay, ShorterGame)
+
+
+def clashes(variants: list[type[BomVariant]]) -> list[str]:
+    """Why the chosen variants are not played together (each pair once, with its reason)."""
+    found = []
+    for v in variants:
+        for w in variants:
+            if w.option in v.excludes:
+                reason = v.reasons.get(w.option) or w.reasons.get(v.option) or \
+                    f"{v.title} and {w.title} are not played together."
+                if reason not in found:
+                    found.append(reason)
+    return found

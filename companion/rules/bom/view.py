@@ -1,194 +1,267 @@
-"""What the table's tablet shows. Nothing in this game is secret except face-down cards, which
-the companion never sees (a Secret Weapon card read face down is kept out of it), and in Spy's
-Trivia the card being read, whose name appears only once the card is won."""
+"""What the table's tablet shows, and every word it shows: outcome sentences (words.py), the prompt,
+button labels, the public and seat views. Nothing in this game is secret except face-down cards,
+which the companion never sees (a Secret Weapon card read face down is kept out of it), and in
+Spy's Trivia the card being read, whose name appears only once the card is won."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import piles, table, turns, variants
-from .announce import announce
-from .battle import check, participants, seat_problem, who_of
-from .cards import Deck
+from ..base import Outcome, Term
+from ..contract import Offer, View
+from . import table, turns
+from .announce import announce, name_parts
+from .battle import FACE_DOWN_WAITING, NOT_PLAYED, participants, seat_problem
 from .plays import Play
-from .trivia import QUESTION
+from .state import BomState, Mode, Piles
+from .words import QUESTION, TIE_QUESTION, Words, suit
 
-State = dict[str, Any]
+if TYPE_CHECKING:
+    from . import BomBattle
 
-
-def public_view(deck: Deck, state: State) -> dict[str, Any]:
-    current = table.plays(state)
-    fighting = participants(state) if not state["over"] else []
-    ready = _ready(deck, state)
-    turn = turns.whose_turn(state, fighting, current) if turns.enabled(state) and fighting else None
-    view = {
-        "mode": state["mode"], "phase": _phase(state), "battle": state["battle"], "deck_size": state["deck_size"],
-        "variants": variants.active(state["options"]), "options": state["options"],
-        "seats": [_seat(deck, state, s, current, fighting) for s in state["seats"]],
-        "conflicts": [_conflict(deck, state, c) for c in table.conflicts(state)],
-        "flags": list(state["flags"]),
-        "problems": [flag["why"] for flag in state["flags"]],
-        "collecting": sorted(state["collecting"]),
-        "turn": turn["seat"] if turn else None,
-        "secret_weapon": turn,
-        "mount": _mount(deck, state),
-        "tiebreak": state["tiebreak"],
-        "timer": _timer(state),
-        "trivia": _trivia(deck, state) if state["mode"] == "trivia" else None,
-        "last_outcome": state["last"], "recent": state["recent"],
-        "ready_to_resolve": ready,
-        "prompt": _prompt(deck, state, current, fighting, turn, ready),
-        "standings": standings(state),
-        "winner": state["winner"], "winners": state["winners"], "over": state["over"],
-    }
-    return view
+VARIANT_NAMES = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
+                 "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
+BUTTONS = {
+    "withdraw": "Sits out: no CHARACTER card",
+    "too_many_powers": "Too many POWER cards (2 to the discard, draw 2)",
+    "no_character": "No CHARACTER card for the tie (swap two POWER cards)",
+    "surrender": "Surrenders (not enough cards for the tie)",
+    "face_down": "Laid a POWER card face down",
+    "trivia_clue": "Next clue",
+    "trivia_award": "Guessed it first",
+    "trivia_tie": "Tie: ask for the book and chapter",
+    "trivia_ask": "Ask for the book and chapter",
+    "trivia_nobody": "Nobody knew (the reader keeps it)",
+    "time_up": "Time is up",
+    "stop": "Stop playing",
+}
+CONFIRM = {"time_up": "End the game now: the most cards wins?",
+           "stop": "Stop now: the player with the most cards wins?",
+           "surrender": "Surrender every remaining card?"}
 
 
-def _names(state: State, seats: list[int]) -> str:
-    who = who_of(state)
-    named = [who(s) for s in seats]
-    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
+class BomView(View):
+    game: "BomBattle"
 
+    # -- outcomes -----------------------------------------------------------------------------------------
+    def say(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).say(outcome)
 
-def _prompt(deck: Deck, state: State, current: dict[int, list[str]], fighting: list[int],
-            turn: dict[str, Any] | None, ready: bool) -> str:
-    """What happens next, in one sentence for the table."""
-    who = who_of(state)
-    if state["over"]:
-        ends = [o["say"] for o in state["recent"] if o["kind"] == "game_over"]
-        return ends[-1] if ends else "The game is over."
-    if state["mode"] == "trivia" and not state["tiebreak"]:
-        trivia = state["trivia"]
-        current_card = trivia["current"]
-        if current_card is None:
-            return f"{who(trivia['reader'])} reads: put the top card of your pile in the scan tray."
-        if current_card["tie"]:
+    def terms(self, outcome: Outcome, state: BomState) -> tuple[Term, ...]:
+        return Words(self.game, state).terms(outcome)
+
+    # -- buttons -------------------------------------------------------------------------------------------
+    def button(self, offer: Offer, state: BomState) -> str:
+        return BUTTONS[offer.kind]
+
+    def confirm(self, offer: Offer, state: BomState) -> str:
+        return CONFIRM.get(offer.kind, f"{BUTTONS[offer.kind]}?")
+
+    def choice(self, offer: Offer, field: str, state: BomState) -> str:
+        """A picker's entry: the seat's name ("Ann"), or the seats' names ("Bo and Cy")."""
+        value = offer.data[field]
+        seats = [int(v) for v in value.split(",")] if isinstance(value, str) else [value]
+        return " and ".join(state.name(n) for n in seats)
+
+    # -- cards ---------------------------------------------------------------------------------------------
+    def card(self, key: str) -> dict[str, Any]:
+        """A card as the table view shows it (everything printed on its face)."""
+        card = self.game.deck.lookup(key)
+        base, index = name_parts(card.name)
+        shown: dict[str, Any] = {"key": key, "id": card.id, "name": card.name, "name_base": base,
+                                 "name_index": index, "kind": card.kind}
+        if card.kind == "character":
+            shown.update(value=card["value"], color=card["color"], shape=card["shape"],
+                         pronunciation=card.get("pronunciation", ""), reference=card.get("reference", ""),
+                         text=f"{card.name}, {suit(card['color'], card['shape'], card['value'])}")
+        else:
+            shown.update(power=card["power"], text=card.get("text", ""))
+        return shown
+
+    def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Cards scanned in the tray (Spy's Trivia: the card being read) and POWER cards read face
+        down (Secret Weapon) are not named in the public history."""
+        if kind in ("card_seen", "card_gone") and (data.get("zone") == "tray" or data.get("face_down")):
+            return {k: v for k, v in data.items() if k != "card"}
+        return super().redact(kind, data)
+
+    # -- the prompt ------------------------------------------------------------------------------------------
+    def prompt(self, state: BomState, offers: list[Offer]) -> str:
+        """What happens next, in one sentence for the table."""
+        words = Words(self.game, state)
+        if state.over:
+            ends = [t.say for t in state.recent if t.kind == "game_over"]
+            return ends[-1] if ends else "The game is over."
+        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+            return self._trivia_prompt(state, words)
+        if self.game.ready_to_resolve(state):
+            return "Everyone has played: resolve the battle."
+        current = table.plays(state)
+        fighting = participants(state)
+        turn = self._turn(state, fighting, current)
+        if turn and turn["phase"] == "reveal":
+            return f"{words.who(turn['seat'])}: turn your POWER card face up."
+        if turn and turn["phase"] == "play":
+            return f"{words.who(turn['seat'])}'s turn to play."
+        if state.tiebreak is not None:
+            return (f"Last battle after the timer: {words.names(state.tiebreak)} each draw one CHARACTER card at random "
+                    f"and play it.")
+        if state.mount:
+            return f"The battle mounts: {words.names(state.mount.seats)} each play a new CHARACTER card."
+        waiting = [s for s in fighting if not current.get(s) and not (state.turns and s in state.turns.face_down)]
+        if waiting:
+            return f"Battle {state.battle}: waiting for {words.names(waiting)}."
+        return f"Battle {state.battle}: fix the plays above before resolving."
+
+    def _trivia_prompt(self, state: BomState, words: Words) -> str:
+        current = state.trivia.current
+        if current is None:
+            return f"{words.who(state.trivia.reader)} reads: put the top card of your pile in the scan tray."
+        if current.tie:
+            return TIE_QUESTION
+        if current.asked:
             return QUESTION
-        clues = list(deck.lookup(current_card["card"]).get("description") or [])
-        n = current_card["clues"]
-        return f"Clue {n} of {len(clues)}: {clues[n - 1]}" if clues else "Who is it?"
-    if ready:
-        return "Everyone has played: resolve the battle."
-    if turn and turn["phase"] == "reveal":
-        return f"{who(turn['seat'])}: turn your POWER card face up."
-    if turn and turn["phase"] == "play":
-        return f"{who(turn['seat'])}'s turn to play."
-    waiting = [s for s in fighting if not current.get(s) and str(s) not in (state["turns"] or {}).get("face_down", {})]
-    if state["tiebreak"]:
-        return (f"Last battle after the timer: {_names(state, state['tiebreak']['seats'])} each draw one CHARACTER "
-                f"card at random and play it.")
-    if state["mount"]:
-        return f"The battle mounts: {_names(state, state['mount']['seats'])} each play a new CHARACTER card."
-    if waiting:
-        return f"Battle {state['battle']}: waiting for {_names(state, waiting)}."
-    return f"Battle {state['battle']}: fix the plays above before resolving."
+        clues = list(self.game.deck.lookup(current.card).get("description") or [])
+        return f"Clue {current.clues} of {len(clues)}: {clues[current.clues - 1]}" if clues else "Who is it?"
+
+    @staticmethod
+    def _turn(state: BomState, fighting: list[int], current: dict[int, list[str]]) -> dict[str, Any] | None:
+        return turns.whose_turn(state, fighting, current) if state.turns and fighting and not state.over else None
+
+    # -- the public and seat views ---------------------------------------------------------------------------
+    def public(self, state: BomState) -> dict[str, Any]:
+        words = Words(self.game, state)
+        current = table.plays(state)
+        fighting = participants(state) if not state.over else []
+        turn = self._turn(state, fighting, current)
+        flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
+        return {
+            "mode": state.mode.value, "battle": state.battle, "deck_size": state.deck_size,
+            "variants": self._variants(state.options), "options": state.options,
+            "seats": [self._seat(state, words, s, current, fighting) for s in state.piles],
+            "conflicts": [self._conflict(words, key, zones, seats) for key, zones, seats in table.conflicts(state)],
+            "flags": flags, "problems": [f["why"] for f in flags],
+            "collecting": sorted(state.collecting),
+            "turn": turn["seat"] if turn else None, "secret_weapon": turn,
+            "mount": self._mount(state),
+            "tiebreak": {"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
+            "timer": self._timer(state),
+            "trivia": self._trivia(state) if state.trivia is not None else None,
+            "last_outcome": self._told(state.last) if state.last else None,
+            "recent": [self._told(t) for t in state.recent],
+            "ready_to_resolve": self.game.ready_to_resolve(state),
+            "standings": standings(state),
+            "winner": state.winner, "winners": list(state.winners), "over": state.over,
+        }
+
+    def seat(self, state: BomState, seat: int) -> dict[str, Any]:
+        """The table's view, plus the identity of this seat's own face-down card if its tag was read."""
+        view = {"prompt": self.prompt(state, []), **self.public(state)}
+        key = state.turns.face_down.get(seat) if state.turns else None
+        view["my_face_down"] = self.card(key) if key else None
+        return view
+
+    @staticmethod
+    def _told(told) -> dict[str, Any]:
+        return {"kind": told.kind, "say": told.say,
+                "terms": [{"label": t.label, "value": t.value, "detail": t.detail} for t in told.terms]}
+
+    @staticmethod
+    def _variants(options: dict[str, Any]) -> list[str]:
+        chosen = [label for key, label in VARIANT_NAMES.items() if options[key]]
+        if options["shorter_game_minutes"]:
+            chosen.append(f"Rules for a Shorter Game ({options['shorter_game_minutes']} minutes)")
+        return chosen
+
+    def _conflict(self, words: Words, key: str, zones: list[str], seats: list[int]) -> dict[str, Any]:
+        name = self.card(key)["name"]
+        places = " and ".join(words.who(s) for s in seats)
+        return {"card": key, "zones": zones, "seats": seats, "name": name,
+                "say": f"{name} ({key}) is seen at {places} at once: take the duplicate away."}
+
+    def _seat(self, state: BomState, words: Words, s: Piles, current: dict[int, list[str]],
+              fighting: list[int]) -> dict[str, Any]:
+        n = s.seat
+        cards = current.get(n, [])
+        face_down = bool(state.turns and n in state.turns.face_down)
+        shown: dict[str, Any] = {
+            "seat": n, "name": s.name, "army": s.army, "battalion": s.battalion, "discard": s.discard,
+            "cards": s.total, "total": s.total, "eliminated": s.out, "withdrawn": s.withdrawn,
+            "in_battle": n in fighting, "play": [self.card(k) for k in cards], "face_down": face_down,
+            "status": "waiting", "problem": None, "points": None, "announce": None, "say": None,
+        }
+        if state.trivia is not None:
+            won = state.trivia.won[n]
+            shown.update(unread=state.trivia.unread[n], cards=won, total=won)
+        if s.out:
+            shown["status"] = "out"
+        elif s.withdrawn:
+            shown["status"] = "withdrawn"
+        elif n not in fighting:
+            shown["status"] = "sitting out" if not state.over else "waiting"
+        else:
+            result = seat_problem(self.game, state, n, cards)
+            if isinstance(result, Play) and not result.fighters:
+                shown.update(status="ready", points=0, problem=None)
+            elif isinstance(result, Play):
+                said = announce(result, self.card)
+                shown.update(status="ready", points=result.points, announce=said, say=said["text"])
+            elif face_down:
+                shown.update(status="face down", problem=FACE_DOWN_WAITING if result == FACE_DOWN_WAITING else result)
+            elif cards and result != NOT_PLAYED:
+                shown.update(status="problem", problem=self._problem(state, n, cards, result))
+        return shown
+
+    def _problem(self, state: BomState, seat: int, cards: list[str], reason: str) -> str:
+        """A seat showing 4 or more POWER cards is about to tap "Too many POWER cards"."""
+        if len(cards) >= 4 and all(self.game.deck.is_power(k) for k in cards):
+            return "4 or more POWER cards shown: tap \"Too many POWER cards\" (2 to the discard pile, draw 2)."
+        return reason
+
+    def _mount(self, state: BomState) -> dict[str, Any] | None:
+        """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
+        battle, face-down ones included) and the cards of earlier rounds the camera saw."""
+        m = state.mount
+        if not m:
+            return None
+        return {"seats": list(m.seats), "round": m.round, "face_down": {str(k): v for k, v in m.face_down.items()},
+                "surrendered": {str(k): v for k, v in m.surrendered.items()}, "pot": state.pot,
+                "cards": [self.card(k) for k in state.held]}
+
+    @staticmethod
+    def _timer(state: BomState) -> dict[str, Any] | None:
+        minutes = state.options["shorter_game_minutes"]
+        if not minutes:
+            return None
+        return {"minutes": minutes, "seconds": minutes * 60, "time_up": state.time_up}
+
+    def _trivia(self, state: BomState) -> dict[str, Any]:
+        """Never the card being read: its clues so far, how many there are, and the question."""
+        trivia = state.trivia
+        last = trivia.last
+        shown = {"reader": trivia.reader, "read": len(trivia.read), "remaining": sum(trivia.unread.values()),
+                 "current": None,
+                 "last": {**self.card(last.card), "winner": last.winner, "kept_by_reader": last.kept_by_reader}
+                 if last else None}
+        current = trivia.current
+        if current:
+            clues = list(self.game.deck.lookup(current.card).get("description") or [])
+            shown["current"] = {"clues": clues[:current.clues], "clue_count": len(clues), "tie": list(current.tie),
+                                "question": TIE_QUESTION if current.tie else QUESTION if current.asked else None}
+        return shown
 
 
-def _conflict(deck: Deck, state: State, conflict: dict[str, Any]) -> dict[str, Any]:
-    name = deck.view(conflict["card"])["name"]
-    places = " and ".join(who_of(state)(s) for s in conflict["seats"])
-    return {**conflict, "name": name,
-            "say": f"{name} ({conflict['card']}) is seen at {places} at once: take the duplicate away."}
-
-
-def _ready(deck: Deck, state: State) -> bool:
-    if state["over"] or (state["mode"] == "trivia" and not state["tiebreak"]):
-        return False
-    return not check(deck, state)[1]
-
-
-def _phase(state: State) -> str:
-    if state["over"]:
-        return "over"
-    if state["tiebreak"]:
-        return "tiebreak"
-    if state["mount"]:
-        return "mounting"
-    return "trivia" if state["mode"] == "trivia" else "battle"
-
-
-def _seat(deck: Deck, state: State, s: dict[str, Any], current: dict[int, list[str]],
-          fighting: list[int]) -> dict[str, Any]:
-    n = s["seat"]
-    cards = current.get(n, [])
-    face_down = str(n) in (state["turns"] or {}).get("face_down", {})
-    shown: dict[str, Any] = {
-        "seat": n, "name": s["name"], "army": s["army"], "battalion": s["battalion"], "discard": s["discard"],
-        "cards": piles.total(s), "total": piles.total(s), "eliminated": s["out"], "withdrawn": s["withdrawn"],
-        "in_battle": n in fighting, "play": [deck.view(k) for k in cards], "face_down": face_down,
-        "status": "waiting", "problem": None, "points": None, "announce": None, "say": None,
-    }
-    if state["mode"] == "trivia":
-        won = state["trivia"]["won"][str(n)]
-        shown.update(unread=state["trivia"]["unread"][str(n)], cards=won, total=won)
-    if s["out"]:
-        shown["status"] = "out"
-    elif s["withdrawn"]:
-        shown["status"] = "withdrawn"
-    elif n not in fighting:
-        shown["status"] = "sitting out" if not state["over"] else "waiting"
-    else:
-        result = seat_problem(deck, state, n, cards)
-        if isinstance(result, Play):
-            said = announce(result, deck.view)
-            shown.update(status="ready", points=result.points, announce=said, say=said["text"])
-        elif face_down:
-            shown.update(status="face down", problem=result)
-        elif cards:
-            shown.update(status="problem", problem=result)
-    return shown
-
-
-def _mount(deck: Deck, state: State) -> dict[str, Any] | None:
-    """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
-    battle, face-down ones included) and the cards of earlier rounds the camera saw."""
-    if not state["mount"]:
-        return None
-    return {**state["mount"], "pot": state["pot"], "cards": [deck.view(k) for k in state["held"]]}
-
-
-def _timer(state: State) -> dict[str, Any] | None:
-    minutes = state["options"]["shorter_game_minutes"]
-    if not minutes:
-        return None
-    return {"minutes": minutes, "seconds": minutes * 60, "time_up": state["time_up"]}
-
-
-def _trivia(deck: Deck, state: State) -> dict[str, Any]:
-    """Never the card being read: its clues so far, how many there are, and the tie question."""
-    trivia = state["trivia"]
-    shown = {"reader": trivia["reader"], "read": len(trivia["read"]),
-             "remaining": sum(trivia["unread"].values()), "current": None, "last": trivia["last"]}
-    current = trivia["current"]
-    if current:
-        clues = list(deck.lookup(current["card"]).get("description") or [])
-        shown["current"] = {"clues": clues[:current["clues"]], "clue_count": len(clues), "tie": current["tie"],
-                            "question": _question(current)}
-    return shown
-
-
-def _question(current: dict[str, Any]) -> str | None:
-    return QUESTION if current["tie"] else None
-
-
-def standings(state: State) -> list[dict[str, Any]]:
+def standings(state: BomState) -> list[dict[str, Any]]:
     """The score: card counts per seat, most cards first."""
     rows = []
-    for s in state["seats"]:
-        row = {"seat": s["seat"], "name": s["name"], "cards": piles.total(s), "army": s["army"],
-               "battalion": s["battalion"], "discard": s["discard"], "eliminated": s["out"]}
-        if state["mode"] == "trivia":
-            row = {"seat": s["seat"], "name": s["name"], "cards": state["trivia"]["won"][str(s["seat"])],
-                   "unread": state["trivia"]["unread"][str(s["seat"])], "eliminated": False}
+    for s in state.piles:
+        if state.trivia is not None:
+            row = {"seat": s.seat, "name": s.name, "cards": state.trivia.won[s.seat],
+                   "unread": state.trivia.unread[s.seat], "eliminated": False}
+        else:
+            row = {"seat": s.seat, "name": s.name, "cards": s.total, "army": s.army, "battalion": s.battalion,
+                   "discard": s.discard, "eliminated": s.out}
         rows.append(row)
     return sorted(rows, key=lambda r: (-r["cards"], r["seat"]))
 
 
-def seat_view(deck: Deck, state: State, seat: int) -> dict[str, Any]:
-    """The table's view, plus the identity of this seat's own face-down card if its tag was read."""
-    view = public_view(deck, state)
-    key = (state["turns"] or {}).get("face_down", {}).get(str(seat))
-    view["my_face_down"] = deck.view(key) if key else None
-    return view
-
-
-__all__ = ["public_view", "seat_view", "standings", "who_of"]
+__all__ = ["BomView", "standings"]

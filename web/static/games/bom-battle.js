@@ -184,9 +184,9 @@
       if (shown > 1) {
         parts.push(el("ol", { class: "bom-earlier" }, ...current.clues.slice(0, -1).map((c) => el("li", { text: c }))));
       }
-      if (current.tie?.length) {
-        parts.push(el("p", { class: "bom-question" }, el("b", { text: joinNames(current.tie.map((n) => seatName(view, n))) }),
-          ": ", current.question));
+      if (current.question) {  // after a tie, or asked of everyone "just to make the game more challenging"
+        const who = current.tie?.length ? joinNames(current.tie.map((n) => seatName(view, n))) : "Everyone";
+        parts.push(el("p", { class: "bom-question" }, el("b", { text: who }), ": ", current.question));
       }
     } else if (!view.over) {
       parts.push(el("p", { class: "bom-clue bom-waiting", text: `${reader} reads next: put the top card of your pile in the scan tray.` }));

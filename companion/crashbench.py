@@ -1,0 +1,178 @@
+"""Power cuts and crashes, measured: ``companion bench crash [--kills 20]`` runs `companion demo`,
+kills it with SIGKILL at random moments (after a random number of acknowledged events), restarts
+it, and counts what a power cut could cost:
+
+- acknowledged events (published to the dashboard's event stream) missing from the log, or changed;
+- views shown that the log does not replay to (the last view before each kill; the first after
+  each restart, which must be the log's own state, or the same game a few events on, as the
+  simulated players keep playing from the moment the demo is back).
+
+tests/test_crash_recovery.py runs 20 kills and expects every count but the first to be zero.
+Every wait is on a condition (an event seen), never on a time.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .session import fold, public_view
+from .store import Store
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, so the demo runs this code
+
+@dataclass
+class CrashReport:
+    kills: int = 0
+    acknowledged: int = 0
+    missing: list[str] = field(default_factory=list)        # acknowledged events lost or changed
+    restarts_differing: list[int] = field(default_factory=list)
+    views_differing: list[int] = field(default_factory=list)
+
+
+def start_demo(data: Path) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--data", str(data), "--host", "127.0.0.1", "--port", "0",
+         "--pace", "0.05", "--fps", "20", "--settle", "0.2", "--seed", "3"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    match = re.search(r"http://[^:]+:(\d+)/", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"the demo did not start: {line!r}")
+    return proc, int(match.group(1))
+
+
+class Watcher(threading.Thread):
+    """A dashboard: records the first view it is shown, then every entry and view the service
+    publishes (what it acknowledged)."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.first_view: dict | None = None
+        self.entries: list[dict] = []
+        self.connected = threading.Event()
+
+    def run(self) -> None:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            conn.request("GET", "/api/stream")
+            response = conn.getresponse()
+            event = None
+            while True:
+                line = response.readline().decode()
+                if not line:
+                    return
+                if line.startswith("event: "):
+                    event = line[7:].strip()
+                elif line.startswith("data: ") and event == "view":
+                    message = json.loads(line[6:])
+                    if message.get("entry"):  # with the view it was published with
+                        self.entries.append({**message["entry"], "game_id": message["view"]["game_id"],
+                                             "_view": message["view"]})
+                    elif self.first_view is None:
+                        self.first_view = message["view"]
+                    self.connected.set()
+        except (OSError, http.client.HTTPException, ValueError):
+            return  # the service was killed mid-line
+
+
+def as_json(value):
+    """A view as a browser receives it (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def wait_for(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def read_log(data: Path, game: int | None = None) -> tuple[int, list]:
+    """The log as it is on disk (read only: the test must not checkpoint under the service)."""
+    store = Store(data / "companion.db")
+    try:
+        game = game or store.latest_game()
+        return game, store.events(game)
+    finally:
+        store.db.close()
+
+
+def replays_to(events: list, game: int, view: dict, candidates: range) -> bool:
+    """Does some prefix of the log (of a length in ``candidates``) replay to this view?"""
+    return any(as_json(public_view(fold(events[:n]), game)) == view for n in candidates if 0 < n <= len(events))
+
+
+def run(kills: int, data: Path, seed: int = 20) -> CrashReport:
+    rng = random.Random(seed)
+    report = CrashReport()
+    killed_at = (None, 0)  # (game, events of it on disk) when the service was last killed
+    for round_number in range(kills):
+        proc, port = start_demo(data)
+        try:
+            watcher = Watcher(port)
+            watcher.start()
+            if not wait_for(lambda: watcher.first_view is not None, 60):
+                raise RuntimeError("the restarted demo showed no game within a minute")
+            wanted = rng.randint(1, 5)
+            wait_for(lambda: len(watcher.entries) >= wanted, timeout=60)
+            time.sleep(rng.uniform(0, 0.2))  # a random moment within the next event
+        finally:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+        watcher.join(5)
+        report.kills += 1
+        game, events = read_log(data, watcher.first_view["game_id"])
+        ours = [e for e in watcher.entries if e["game_id"] == game]
+        since = killed_at[1] if killed_at[0] == game else 1
+        until = ours[0]["seq"] if ours else len(events)
+        if not replays_to(events, game, watcher.first_view, range(since, until + 1)):
+            report.restarts_differing.append(round_number)
+        for game_id in {e["game_id"] for e in watcher.entries}:
+            check_acknowledged(data, game_id, [e for e in watcher.entries if e["game_id"] == game_id],
+                               round_number, report)
+        report.acknowledged += len(watcher.entries)
+        latest, on_disk = read_log(data)
+        killed_at = (latest, len(on_disk))
+    return report
+
+
+def check_acknowledged(data: Path, game: int, entries: list[dict], round_number: int, report: CrashReport) -> None:
+    """Every acknowledged event is in the log unchanged; the log replays to the view last shown."""
+    _, events = read_log(data, game)
+    logged = {e.seq: e for e in events}
+    for entry in entries:
+        kept = logged.get(entry["seq"])
+        if kept is None or kept.kind != entry["kind"]:
+            report.missing.append(f"kill {round_number}: game {game} event #{entry['seq']} ({entry['kind']})")
+    last = entries[-1]
+    prefix = [e for seq, e in sorted(logged.items()) if seq <= last["seq"]]
+    if as_json(public_view(fold(prefix), game)) != last["_view"]:
+        report.views_differing.append(round_number)
+
+
+def cmd_bench(args) -> int:
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        report = run(args.kills, Path(tmp) / "data", args.seed)
+    print(f"{report.kills} kill -9 of `companion demo` in {time.perf_counter() - started:.0f} s: "
+          f"{report.acknowledged} events acknowledged, {len(report.missing)} lost; "
+          f"restarts showing a state the log does not replay to: {len(report.restarts_differing)}; "
+          f"last views the log does not replay to: {len(report.views_differing)}")
+    for line in report.missing[:10]:
+        print("  lost:", line)
+    return 1 if report.missing or report.restarts_differing or report.views_differing else 0

@@ -1,0 +1,374 @@
+"""Book of Mormon "Battle" (bom-battle.txt) on the referee contract: the input table and its
+handlers. Each handler checks what the rulebook asks of the input and hands the work to the
+module of its concern (battle, mounting, turns, trivia); variants are asked through ``rules``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from card_tags.catalog import Card
+
+from ..base import Applied, Outcome, Refusal, Seat, SetupError
+from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
+from . import battle, mounting, piles, table, trivia, turns
+from .battle import participants, who_of
+from .cards import POWER, Deck
+from .state import BomState, Mode, Piles, TermRow, Told
+from .variants import OPTIONS, Rules, clashes, rules_for, variant_classes
+from .view import BomView
+
+BATTLE, MOUNTING, TIEBREAK, TRIVIA, OVER = "battle", "mounting", "tiebreak", "trivia", "over"
+PLAYING = (BATTLE, MOUNTING)
+RECENT = 10  # outcomes kept in the state for the view; the whole history is the game log
+RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # shown in the result box
+
+
+def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
+    """A seat's input; the tablet offers it as one button with a picker of the seats it would take."""
+    return Input(kind, f"on_{kind}", (Field("seat", SEAT),), phases, SEAT_ACTS, button=True, confirm=confirm,
+                 choices=choices, chooser="seat")
+
+
+class BomBattle(Game):
+    game = "bom-battle"
+    title = 'Book of Mormon "Battle"'
+    min_seats, max_seats = 2, 6
+    options = OPTIONS
+    zones = ("seat", "reader", "tray")
+    state_type = BomState
+    view_type = BomView
+    variants = variant_classes()
+    # The order of the rows is the order of the tablet's buttons.
+    inputs = (
+        *card_inputs(),
+        Input("resolve", "on_resolve", phases=(BATTLE, MOUNTING, TIEBREAK)),
+        _seat_input("withdraw", (BATTLE,)),
+        _seat_input("too_many_powers", PLAYING),
+        _seat_input("no_character", (MOUNTING,)),
+        _seat_input("surrender", (MOUNTING,), confirm=True),
+        _seat_input("face_down", PLAYING, choices="secret_weapon_seats"),
+        Input("trivia_clue", "on_trivia_clue", phases=(TRIVIA,), button=True),
+        _seat_input("trivia_award", (TRIVIA,)),
+        Input("trivia_tie", "on_trivia_tie", (Field("seats", SEATS),), (TRIVIA,), button=True, choices="tie_choices",
+              chooser="seats"),
+        Input("trivia_ask", "on_trivia_ask", phases=(TRIVIA,), button=True),
+        Input("trivia_nobody", "on_trivia_nobody", phases=(TRIVIA,), button=True),
+        Input("time_up", "on_time_up", phases=(BATTLE, MOUNTING, TRIVIA, TIEBREAK), button=True, confirm=True,
+              choices="with_timer"),
+        Input("stop", "on_stop", phases=PLAYING, button=True, confirm=True, choices="young_game"),
+    )
+
+    def __init__(self, catalog):
+        super().__init__(catalog)
+        self.deck = Deck(catalog)
+
+    def rules(self, state: BomState) -> Rules:
+        return rules_for(state.options)
+
+    # -- setup --------------------------------------------------------------------------------------
+    def check_variants(self, options: dict[str, Any]) -> None:
+        """"SPECIAL RULES AND GAMES (These rules can be combined.)" -- except where one variant
+        leaves nothing for the other to do: refused with the reason."""
+        problems = clashes([v for v in self.variants if v.on(options)])
+        if problems:
+            raise SetupError(" ".join(problems))
+
+    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> BomState:
+        """"Shuffle the cards and deal out the entire deck facedown. Each player now has an ARMY. All
+        players draw five cards from the top of their ARMY. This becomes the BATTALION.\""""
+        rules = self.rules_for_start(options, len(seats))
+        mode = rules.mode()
+        size = self.deck.size(with_powers=rules.with_powers())
+        dealt = piles.deal(size, len(seats), options["first_seat"])
+        hand = piles.BATTALION if mode == Mode.BATTLE else 0
+        if mode == Mode.BATTLE and min(dealt) < hand:
+            raise SetupError(f"this deck deals only {min(dealt)} cards to a seat; each player needs a BATTALION of five")
+        state = BomState(seats=seats, options=dict(options), mode=mode, deck_size=size,
+                         piles=[Piles(seat=s.number, name=s.name, army=dealt[i] - hand, battalion=hand)
+                                for i, s in enumerate(seats)])
+        rules.start(state, self, dealt)
+        return state
+
+    @staticmethod
+    def rules_for_start(options: dict[str, Any], seats: int) -> Rules:
+        problems = [] if 1 <= options["first_seat"] <= seats else \
+            [f"first_seat must be a seat of this table (1-{seats}), not {options['first_seat']}."]
+        rules = rules_for(options)
+        for v in rules.variants:
+            problems += v.problems(options, seats)
+        if problems:
+            raise SetupError(" ".join(problems))
+        return rules
+
+    # -- the contract, for this game ------------------------------------------------------------------
+    def phase(self, state: BomState) -> str:
+        if state.over:
+            return OVER
+        if state.tiebreak is not None:
+            return TIEBREAK
+        if state.mount:
+            return MOUNTING
+        return TRIVIA if state.mode == Mode.TRIVIA else BATTLE
+
+    def check_input(self, state: BomState, spec: Input, data: Any) -> dict[str, Any]:
+        """The contract's checks, with this rulebook's reason when an input comes in the wrong phase."""
+        if spec.phases and self.phase(state) not in spec.phases:
+            raise Refused(self._wrong_phase(state, spec.kind))
+        return super().check_input(state, spec, data)
+
+    def _wrong_phase(self, state: BomState, kind: str) -> str:
+        phase = self.phase(state)
+        if phase == OVER:
+            return "The game is over."
+        if kind.startswith("trivia_"):
+            return "Time is up: the tied players fight a last battle." if phase == TIEBREAK else \
+                "This command is for Spy's Trivia."
+        if kind == "time_up":
+            return "The timer has already gone off."
+        if kind == "face_down" and not state.turns:
+            return "Only Secret Weapon lays a POWER card face down."
+        what = {"withdraw": "Withdrawing from a battle", "too_many_powers": "\"Too many POWER cards\"",
+                "face_down": "A face-down POWER card", "stop": "Stopping play", "resolve": "Resolving a battle",
+                "no_character": "Swapping two POWER cards for a tie", "surrender": "Surrendering"}[kind]
+        if kind in ("no_character", "surrender"):
+            return f"{what} happens only while a tie mounts (Mounting Battles)."
+        if kind == "withdraw" and phase == MOUNTING:
+            return ("The battle is mounting; a tied player with no CHARACTER card swaps two POWER cards "
+                    "(no_character) or surrenders.")
+        if phase == TRIVIA:
+            return "Spy's Trivia has no battles to resolve: award the card being read, or tap 'nobody knew'." \
+                if kind == "resolve" else f"{what} is not part of Spy's Trivia."
+        return f"{what} is not part of the last battle after the timer."
+
+    def apply(self, state: BomState, action) -> Applied | Refusal:
+        """The contract's apply (the view words each outcome); the table's told outcomes are kept
+        for the tablet's result box and recent list."""
+        result = super().apply(state, action)
+        if not isinstance(result, Applied) or not result.outcomes:
+            return result
+        told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
+                                                         for t in o.terms)) for o in result.outcomes]
+        state.recent = (state.recent + told)[-RECENT:]
+        # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
+        # result (a battle stays on the box when it also ended the game).
+        shown = [t for t in told if t.kind in RESULTS]
+        ends = [t for t, o in zip(told, result.outcomes)
+                if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
+        if shown:
+            state.last = ends[-1] if ends else shown[0]
+        return result
+
+    def _track(self, state: BomState, kind: str, data: dict[str, Any]) -> None:
+        """A POWER card read face down (Secret Weapon) does not lie where it is seen: turned face up
+        in the same place, it is seen anew (its reveal)."""
+        if not data.get("face_down"):
+            super()._track(state, kind, data)
+
+    def ready_to_resolve(self, state: BomState) -> bool:
+        if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):
+            return False
+        return not battle.check(self, state)[1]
+
+    # The candidates the tablet's buttons are tried with (each still goes through apply): a button
+    # of a variant that is not in play is not tried at all.
+    def tie_choices(self, state: BomState) -> list[dict[str, Any]]:
+        return trivia.tie_choices(state)
+
+    def seats_in_play(self, state: BomState) -> list[dict[str, Any]]:
+        return [{"seat": s.seat} for s in state.piles if not s.out]
+
+    def secret_weapon_seats(self, state: BomState) -> list[dict[str, Any]]:
+        return self.seats_in_play(state) if state.turns else []
+
+    def with_timer(self, state: BomState) -> list[dict[str, Any]]:
+        return [{}] if state.options["shorter_game_minutes"] else []
+
+    def young_game(self, state: BomState) -> list[dict[str, Any]]:
+        return [{}] if state.mode == Mode.YOUNG else []
+
+    # -- cards on the table ---------------------------------------------------------------------------
+    def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        key, zone = data["card"], data["zone"]
+        card = self.deck.lookup(key)
+        if state.over:
+            raise Refused(f"The game is over; {card.name} starts no new battle.")
+        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+            return trivia.scan(self, state, key, zone)
+        seat = self._zone_seat(state, zone)
+        if key in state.collecting:
+            table.see(state, key, zone)  # the winner is gathering the last battle's cards
+            return None
+        self._may_play(state, seat, card)
+        if data.get("face_down"):
+            return self._face_down_card(state, seat, key, card)
+        before = table.plays(state)
+        if table.see(state, key, zone) == "again":
+            return None
+        state.seat(seat).withdrawn = False  # it found a card to play after all
+        if key not in state.battle_keys:  # a flicker (seen, gone, seen) is one play, checked once
+            state.battle_keys.append(key)
+            if key in table.plays(state).get(seat, []):
+                self.rules(state).on_card(state, seat, key, card.kind == POWER, before)
+        return None
+
+    def on_card_gone(self, state: BomState, data: dict[str, Any]) -> None:
+        key, zone = data["card"], data["zone"]
+        if data.get("face_down") and state.turns:
+            for seat, hidden in list(state.turns.face_down.items()):
+                if hidden == key:
+                    del state.turns.face_down[seat]
+            return
+        if state.mode == Mode.TRIVIA and zone == "tray":
+            return  # the reader took the card out of the tray
+        if not table.gone(state, key, zone):
+            raise Refused(f"{self.deck.lookup(key).name} ({key}) was not seen in {zone!r}; nothing to take away.")
+        if key not in state.table:
+            state.flags = [f for f in state.flags if f.card != key]
+
+    def _zone_seat(self, state: BomState, zone: str) -> int:
+        seat = table.zone_seat(zone)
+        if seat is None:
+            raise Refused(f"{self.title} reads cards in the seats' areas of the battlefield ('seat:N') or on their "
+                          f"readers ('reader:N'), not in {zone!r}.")
+        if not 1 <= seat <= len(state.piles):
+            raise Refused(f"There is no seat {seat} at this table (seats 1-{len(state.piles)}).")
+        return seat
+
+    def _may_play(self, state: BomState, seat: int, card: Card) -> None:
+        if state.seat(seat).out:
+            raise Refused(f"{who_of(state)(seat)} is out of the game and has no cards to play; take {card.name} off "
+                          f"its area.")
+        reason = self.rules(state).refuse_card(state, seat, card)
+        if reason:
+            raise Refused(reason)
+
+    def _face_down_card(self, state: BomState, seat: int, key: str, card: Card) -> tuple[Outcome, ...]:
+        if not state.turns:
+            raise Refused("Cards are laid face down only under Secret Weapon (a mounting battle's face-down "
+                          "cards are counted by the companion, not scanned).")
+        if card.kind != POWER:
+            raise Refused("Under Secret Weapon \"the CHARACTER card(s) must be laid faceup but the POWER card "
+                          "will be laid facedown\".")
+        return self._lay_face_down(state, seat, key)
+
+    def _lay_face_down(self, state: BomState, seat: int, key: str) -> tuple[Outcome, ...]:
+        who = who_of(state)
+        if state.mount:
+            raise Refused("While a battle mounts each tied player plays one CHARACTER card, no POWER card.")
+        if seat not in participants(state):
+            raise Refused(f"{who(seat)} is not in this battle.")
+        if seat in state.turns.face_down:
+            raise Refused(f"{who(seat)} already has a face-down POWER card; a play uses one POWER card at most.")
+        plays = table.plays(state)
+        if any(self.deck.is_power(k) for k in plays.get(seat, [])):
+            raise Refused(f"{who(seat)} already has a POWER card in its play.")
+        turns.lay_face_down(state, seat, key, participants(state), plays)
+        return (Outcome("face_down", data={"seat": seat}),)
+
+    # -- commands ---------------------------------------------------------------------------------------
+    def _battle_only(self, state: BomState, what: str, seat: int) -> Piles:
+        if state.mode != Mode.BATTLE:
+            raise Refused(f"{what} is not part of the Rules for Young Players.")
+        s = state.seat(seat)
+        if s.out:
+            raise Refused(f"{who_of(state)(seat)} is out of the game.")
+        return s
+
+    def on_resolve(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.resolve(self, state)
+
+    def on_withdraw(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        seat = data["seat"]
+        s = self._battle_only(state, "Withdrawing from a battle", seat)
+        who = who_of(state)
+        if s.withdrawn:
+            raise Refused(f"{who(seat)} has already withdrawn from this battle.")
+        if table.plays(state).get(seat) or (state.turns and seat in state.turns.face_down):
+            raise Refused(f"{who(seat)} has cards on the battlefield; take them back before withdrawing.")
+        if piles.only_battalion(s):
+            raise Refused(f"\"If a player only has a BATTALION (5 cards or fewer) left, he must play the card(s) for "
+                          f"his attack\": {who(seat)} cannot sit out. With no CHARACTER card, lay the whole "
+                          f"BATTALION in your area: the winner takes it as the spoils of war.")
+        s.withdrawn = True
+        return (Outcome("withdraw", data={"seat": seat, "battle": state.battle}),)
+
+    def on_too_many_powers(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        """"If a player has 4 or more POWER cards in his hand, he must choose 2 and place them in his
+        discard pile, then draw 2 more cards from the top of his ARMY." The companion cannot see a
+        hand, so the player shows his POWER cards in his area (or on his reader) and then taps."""
+        seat = data["seat"]
+        s = self._battle_only(state, "\"Too many POWER cards\"", seat)
+        shown = table.plays(state).get(seat, [])
+        characters = [self.deck.lookup(k).name for k in shown if not self.deck.is_power(k)]
+        rule = "\"If a player has 4 or more POWER cards in his hand, he must choose 2 and place them in his discard pile\""
+        if characters:
+            raise Refused(f"{rule}: show only the POWER cards; {', '.join(characters)} is a CHARACTER card.")
+        if len(shown) < 4:
+            raise Refused(f"{rule}: lay the 4 or more POWER cards in your area (or on your reader) for the "
+                          f"companion to see; {who_of(state)(seat)} shows {len(shown)}.")
+        if len(shown) > s.battalion:
+            raise Refused(f"{who_of(state)(seat)}'s BATTALION holds {s.battalion} card(s), but {len(shown)} are shown.")
+        piles.swap_two(s)
+        table.set_aside(state, shown)
+        state.flags = [f for f in state.flags if f.card not in shown]
+        state.battle_keys = [k for k in state.battle_keys if k not in shown]
+        return (Outcome("too_many_powers", data={"seat": seat, "cards": list(shown)}),)
+
+    def _tied_seat(self, state: BomState, seat: int) -> None:
+        if seat not in state.mount.seats:
+            raise Refused(f"{who_of(state)(seat)} is not one of the tied players.")
+
+    def on_no_character(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        """"If a player has no CHARACTER cards in his BATTALION, he must put two POWER cards in his
+        discard pile and draw two new cards from his ARMY.\""""
+        seat = data["seat"]
+        self._tied_seat(state, seat)
+        s = state.seat(seat)
+        if s.battalion - len(table.plays(state).get(seat, [])) < 2:
+            raise Refused(f"{who_of(state)(seat)} has fewer than two cards in its BATTALION to swap; if it cannot "
+                          f"play the tie, it surrenders.")
+        piles.swap_two(s)
+        return (Outcome("no_character", data={"seat": seat}),)
+
+    def on_surrender(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        self._tied_seat(state, data["seat"])
+        return mounting.surrender(self, state, data["seat"])
+
+    def on_face_down(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        if not state.turns:
+            raise Refused("Only Secret Weapon lays a POWER card face down.")
+        self._battle_only(state, "A face-down POWER card", data["seat"])
+        return self._lay_face_down(state, data["seat"], "")
+
+    def on_time_up(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        if not state.options["shorter_game_minutes"]:
+            raise Refused("This game has no timer: it was started without the Rules for a Shorter Game.")
+        if state.time_up:
+            raise Refused("The timer has already gone off.")
+        return battle.time_up(self, state)
+
+    def on_stop(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        if state.mode != Mode.YOUNG:
+            raise Refused("Only the Rules for Young Players end when you stop playing; the basic game ends when "
+                          "one player holds all the cards (or use the Rules for a Shorter Game's timer).")
+        if state.mount:
+            raise Refused("Finish the mounting battle first: its cards are on the battlefield, in nobody's hands.")
+        return battle.stop(state)
+
+    def on_trivia_clue(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return trivia.clue(self, state)
+
+    def on_trivia_tie(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return trivia.tie(state, data["seats"])
+
+    def on_trivia_ask(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return trivia.ask(state)
+
+    def on_trivia_award(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return trivia.award(self, state, data["seat"])
+
+    def on_trivia_nobody(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return trivia.nobody(self, state)
+
+
+__all__ = ["BomBattle", "OPTIONS"]

@@ -1,0 +1,148 @@
+"""The typed state of a Book of Mormon "Battle" game (plain data, see docs/referee/contract.md).
+
+The companion never sees a face-down card, so a seat's piles are counts, not identities: the
+counts are the score. What the camera sees is kept by card key (``table``, ``held``,
+``collecting``, see table.py).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from ..contract import GameState
+
+
+class Mode(str, enum.Enum):
+    """Which game is played: the basic game (and its variants), the Rules for Young Players, or
+    Spy's Trivia (no battles at all)."""
+
+    BATTLE = "battle"
+    YOUNG = "young"
+    TRIVIA = "trivia"
+
+
+@dataclass(kw_only=True)
+class Piles:
+    """One seat's cards, as counts: ARMY (face down), BATTALION (the hand of five), discard pile."""
+
+    seat: int
+    name: str
+    army: int
+    battalion: int
+    discard: int = 0
+    out: bool = False
+    withdrawn: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.army + self.battalion + self.discard
+
+
+@dataclass(kw_only=True)
+class Flag:
+    """Secret Weapon: something a seat did out of turn (flagged, not refused). ``kind`` is one of
+    turns.FLAGS; ``other`` the seat it concerns (whose turn it was, who reveals first)."""
+
+    seat: int
+    card: str | None
+    kind: str
+    other: int | None = None
+
+
+@dataclass(kw_only=True)
+class Mount:
+    """Mounting Battles: a tie being fought again."""
+
+    seats: list[int]
+    round: int = 1
+    face_down: dict[int, int] = field(default_factory=dict)    # seat -> ARMY cards put face down
+    surrendered: dict[int, int] = field(default_factory=dict)  # seat -> cards it gave up
+
+
+@dataclass(kw_only=True)
+class Turns:
+    """Secret Weapon: this battle's leader, whose turn it is, and the face-down POWER cards."""
+
+    leader: int
+    position: int = 0                                     # index in this round's order
+    face_down: dict[int, str] = field(default_factory=dict)  # seat -> card key ("" when tapped)
+    revealing: bool = False
+
+
+@dataclass(kw_only=True)
+class Reading:
+    """Spy's Trivia: the card being read (never in the public view)."""
+
+    card: str
+    clues: int = 1                                  # clues shown so far
+    tie: list[int] = field(default_factory=list)   # seats that guessed together
+    asked: bool = False                             # the book and chapter were asked for
+
+
+@dataclass(kw_only=True)
+class LastCard:
+    """Spy's Trivia: the last card read, and who won it (public once won)."""
+
+    card: str
+    winner: int
+    kept_by_reader: bool
+
+
+@dataclass(kw_only=True)
+class Trivia:
+    reader: int
+    unread: dict[int, int]
+    won: dict[int, int]
+    read: list[str] = field(default_factory=list)
+    current: Reading | None = None
+    last: LastCard | None = None
+
+
+@dataclass(kw_only=True, frozen=True)
+class TermRow:
+    label: str
+    value: int | None = None
+    detail: str = ""
+
+    def __deepcopy__(self, memo: dict) -> "TermRow":
+        return self  # frozen: copies of the state may share it
+
+
+@dataclass(kw_only=True, frozen=True)
+class Told:
+    """An outcome as the table was told it (the view's sentence and terms), kept for the tablet's
+    result box and the recent list; the whole history is the game log. Frozen, and shared by the
+    copies of the state the session and the tablet's buttons make."""
+
+    kind: str
+    say: str
+    terms: tuple[TermRow, ...] = ()
+
+    def __deepcopy__(self, memo: dict) -> "Told":
+        return self
+
+
+@dataclass(kw_only=True)
+class BomState(GameState):
+    mode: Mode
+    deck_size: int
+    piles: list[Piles]
+    battle: int = 1
+    table: dict[str, list[str]] = field(default_factory=dict)       # this battle's cards -> zones seen
+    held: list[str] = field(default_factory=list)                   # earlier rounds' cards (a mount)
+    collecting: dict[str, list[str]] = field(default_factory=dict)  # a resolved battle's cards still lying
+    battle_keys: list[str] = field(default_factory=list)            # cards already checked for their turn
+    pot: int = 0                                                    # cards in the battle nobody sees
+    mount: Mount | None = None
+    flags: list[Flag] = field(default_factory=list)
+    turns: Turns | None = None
+    tiebreak: list[int] | None = None                               # the Shorter Game's last battle
+    time_up: bool = False
+    trivia: Trivia | None = None
+    recent: list[Told] = field(default_factory=list)
+    last: Told | None = None                                        # the tablet's result box
+    winner: int | None = None
+    winners: list[int] = field(default_factory=list)
+
+    def seat(self, number: int) -> Piles:
+        return self.piles[number - 1]

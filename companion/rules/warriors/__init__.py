@@ -1,0 +1,248 @@
+"""Warriors of the Promised Land: the referee (docs/referee/warriors.md).
+
+The companion learns every card as it is laid or drawn: a face-up card (the primary Warrior, a
+revealed card) from the camera in the seat's area (``seat:N``); a card that must stay secret (a
+card drawn into the hand, a secondary card laid face down) from a private scan, on the seat's RFID
+reader (``reader:N``) or in the covered scan tray (``tray``). A private scan of a card already in
+the hand is that card being laid face down; of any other card, the card just drawn.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from companion.rules.base import Option, Outcome, Seat
+from companion.rules.contract import (CARD, SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Offer, Refused,
+                                      card_inputs)
+
+from . import battle, prepare
+from .cards import ABILITIES, info
+from .state import Player, Step, WarriorsState
+from .table import active, count_end, where
+from .view import WarriorsView
+
+PRIVATE_ZONES = ("reader:", "tray")
+
+
+class Warriors(Game):
+    game = "warriors"
+    title = "Warriors of the Promised Land"
+    min_seats, max_seats = 2, 6
+    options = (Option("first", 1, "The seat that goes first (\"Flip a coin, draw straws, or bicker amongst "
+                                   "yourselves\"); play proceeds clockwise.", choices=(1, 2, 3, 4, 5, 6),
+                      label="First player"),)
+    state_type = WarriorsState
+    view_type = WarriorsView
+    zones = ("seat", "reader", "tray")
+    inputs = (
+        *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
+        Input("call", "on_call", (Field("seat", SEAT),), ("primary", "secondary"), SEAT_ACTS, button=True),
+        Input("pass", "on_pass", (Field("seat", SEAT),), ("secondary",), SEAT_ACTS),
+        Input("prophecy", "on_prophecy", (Field("seat", SEAT), Field("targets", SEATS)), ("challenge",), SEAT_ACTS),
+        Input("challenge", "on_challenge", (Field("target", SEAT),), ("challenge",), button=True,
+              choices="challenge_choices"),
+        Input("reveal", "on_reveal", (Field("seat", SEAT),), ("reveal",), SEAT_ACTS, button=True),
+        Input("use", "on_use", (Field("seat", SEAT), Field("card", CARD), Field("target", CARD, optional=True)),
+              ("reveal", "duel"), SEAT_ACTS, button=True, choices="use_choices"),
+        Input("resolve", "on_resolve", phases=("reveal", "duel"), button=True),
+        Input("stop", "on_stop", button=True, confirm=True),
+    )
+
+    # -- setup and phases ---------------------------------------------------------------------------
+    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> WarriorsState:
+        if options["first"] > len(seats):
+            from companion.rules.base import SetupError
+            raise SetupError(f"the first player must be one of the {len(seats)} seats, not seat {options['first']}")
+        players = {s.number: Player() for s in seats}
+        self._deal_decks(players, options["first"])
+        first = options["first"]
+        return WarriorsState(seats=seats, options=options, players=players, leader=first, turn=first)
+
+    def _deal_decks(self, players: dict[int, Player], first: int) -> None:
+        """"Deal out both decks facedown so that each player has a deck of Warrior cards and a deck of
+        Armory cards": one card at a time, starting with the first player (where the deal does not
+        come out even, the first players get one more)."""
+        order = sorted(players, key=lambda n: (n - first) % len(players))
+        for kind, attr in (("warrior", "warrior_deck"), ("armory", "armory_deck")):
+            total = sum(c.copies for c in self.catalog.cards.values() if c.kind == kind)
+            for i, seat in enumerate(order):
+                setattr(players[seat], attr, total // len(order) + (1 if i < total % len(order) else 0))
+
+    def phase(self, state: WarriorsState) -> str:
+        return "over" if state.over else state.step.value
+
+    # -- the table's cards --------------------------------------------------------------------------
+    def on_card_seen(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        if state.over:
+            return None
+        zone, key = data["zone"], data["card"]
+        private = zone.startswith(PRIVATE_ZONES) or data.get("face_down") or data.get("hidden")
+        seat = self._seat_of(state, zone, data)
+        if private:
+            return self._private(state, seat, key)
+        return self._face_up(state, seat, key)
+
+    def on_card_gone(self, state: WarriorsState, data: dict[str, Any]) -> None:
+        return None   # a card picked up changes nothing: the companion follows the cards laid and drawn
+
+    def _seat_of(self, state: WarriorsState, zone: str, data: dict[str, Any]) -> int:
+        kind, _, number = zone.partition(":")
+        if kind in ("seat", "reader") and number.isdigit() and int(number) in state.seat_numbers():
+            return int(number)
+        if zone == "tray":
+            seat = data.get("seat") or self.tray_owner(state)
+            if seat is None:
+                raise Refused("Nobody draws or lays a card now, so the covered tray is not expecting one.")
+            return seat
+        raise Refused(f"Warriors cards are laid in the players' areas (seat:N), or scanned privately on a seat's "
+                      f"reader (reader:N) or in the covered tray (tray); not in {zone!r}.")
+
+    def tray_owner(self, state: WarriorsState) -> int | None:
+        """Whose card the covered tray reads now (the tablet's prompt names them)."""
+        if state.step in (Step.DEAL, Step.REDRAW):
+            return next(iter(prepare.dealing(state)), None)
+        if state.step in (Step.PRIMARY, Step.SECONDARY):
+            return state.drawing or state.turn
+        if state.step == Step.REFILL:
+            return next(iter(prepare.refilling(state)), None)
+        return None
+
+    def _private(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+        """A card scanned where only the companion sees it: drawn, or laid face down. Refusals here
+        never name the card."""
+        c, step, hand = self.catalog, state.step, state.players[seat].hand
+        if state.players[seat].out:
+            raise Refused(f"{state.name(seat)} has surrendered and plays no more cards.")
+        if step == Step.DEAL:
+            return (*prepare.deal_card(c, state, seat, key), *prepare.finish_deal(state))
+        if step == Step.REDRAW:
+            return battle.redraw(c, state, seat, key)
+        if step == Step.REFILL:
+            return battle.refill_draw(c, state, seat, key)
+        if step in (Step.PRIMARY, Step.SECONDARY):
+            if state.drawing == seat:
+                if key in hand:
+                    raise Refused(f"{state.name(seat)} draws a new card now: scan the card just drawn.")
+                return prepare.draw_after_lay(c, state, seat, key)
+            if step == Step.PRIMARY and key in hand:
+                raise Refused(f"{state.name(seat)}: the primary Warrior is laid face up, where the camera sees it "
+                              f"(\"chooses a Warrior to play as his/her primary card ... and lays him faceup\").")
+            if key in hand:
+                return prepare.lay_secondary(c, state, seat, key)
+            if seat == state.turn and step == Step.SECONDARY:
+                raise Refused(f"{state.name(seat)}: that card is not in your hand as scanned. Lay a card from your hand "
+                              f"(every card drawn is scanned as it is drawn).")
+            raise Refused(f"It is {state.name(state.drawing or state.turn)}'s turn to "
+                          f"{'draw' if state.drawing else 'lay a card'}; {state.name(seat)} scans a card when "
+                          f"laying it face down or drawing it.")
+        if step == Step.REVEAL and state.challenge.deception == seat and key in hand:
+            return battle.deception_card(c, state, seat, key)
+        raise Refused(f"No card is drawn or laid face down now ({self.view.step_name(state)}).")
+
+    def _face_up(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...] | None:
+        c, step = self.catalog, state.step
+        found = where(state, key)
+        if found is not None and found[1] == "discard":
+            return None    # a Discard pile's top card, seen again
+        if found is not None and found[1] == "play":
+            owner = found[0]
+            laid = next(x for x in state.players[owner].play if x.card == key)
+            if not laid.face_down:
+                return None   # already face up
+            if step != Step.REVEAL:
+                raise Refused(f"{state.name(owner)}'s facedown cards stay face down until the Challenge: \"The player "
+                              f"who made the Challenge then reveals the first facedown card on the right of his/her Warrior.\"")
+            return battle.reveal(c, state, owner, key)
+        name = c.cards[key.partition("#")[0]].name
+        if found is None or found[0] != seat:
+            raise Refused(f"{name} is not in {state.name(seat)}'s hand as scanned: scan every card you draw on your "
+                          f"reader or in the covered tray.")
+        if step == Step.PRIMARY and not state.players[seat].play:
+            return prepare.lay_primary(c, state, seat, key)
+        if step == Step.REVEAL and state.challenge.deception == seat:
+            return battle.deception_card(c, state, seat, key)
+        if step == Step.DUEL and seat in (state.challenge.challenger, state.challenge.defender):
+            return battle.duel_card(c, state, seat, key)
+        if step == Step.SECONDARY:
+            raise Refused(f"A secondary card is laid facedown (\"lays another card (secondary card) facedown to the right "
+                          f"of his/her Warrior\"): scan {name} on your reader or in the covered tray, then lay it face down.")
+        raise Refused(f"{name} stays in {state.name(seat)}'s hand now ({self.view.step_name(state)}).")
+
+    # -- the tablet's inputs ------------------------------------------------------------------------
+    def on_call(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return prepare.call_to_battle(state, data["seat"])
+
+    def on_pass(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return prepare.pass_turn(self.catalog, state, data["seat"])
+
+    def on_prophecy(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.prophecy(self.catalog, state, data["seat"], data["targets"])
+
+    def on_challenge(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.challenge(self.catalog, state, data["target"])
+
+    def on_reveal(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.reveal(self.catalog, state, data["seat"], None)
+
+    def on_use(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.use(self.catalog, state, data["seat"], data["card"], data.get("target"))
+
+    def on_resolve(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return battle.decide(self.catalog, state)
+
+    def on_stop(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        """"If players decide to stop the game before that, players simply count up all their cards.
+        The player with the most Warrior cards wins.\""""
+        return (count_end(self.catalog, state, "stopped"),)
+
+    def ready_to_resolve(self, state: WarriorsState) -> bool:
+        return state.step in (Step.REVEAL, Step.DUEL) and battle.why_not_decide(state) is None and \
+            not any(o.kind == "use" for o in self.offers(state))
+
+    # -- the buttons --------------------------------------------------------------------------------
+    def challenge_choices(self, state: WarriorsState) -> list[dict[str, Any]]:
+        return [{"target": n} for n in battle.to_battle(state)]
+
+    def use_choices(self, state: WarriorsState) -> list[dict[str, Any]]:
+        ch = state.challenge
+        if ch is None:
+            return []
+        found = []
+        for seat in (ch.challenger, ch.defender):
+            theirs = state.players[battle.opponent(state, seat)].play[1:]
+            for c in state.players[seat].play:
+                kind = info(self.catalog, c.card).armory
+                if c.face_down or kind not in ABILITIES:
+                    continue
+                if kind == "deception":
+                    found.append({"seat": seat, "card": c.card})
+                else:
+                    found += [{"seat": seat, "card": c.card, "target": t.card} for t in theirs if not t.face_down]
+        return found
+
+    def offers(self, state: WarriorsState) -> list[Offer]:
+        """The declared buttons, plus two offered on what the table can see only: whether a seat
+        could pass or use Prophecy depends on its secret cards, so those are offered whenever the
+        public situation allows and refused (with the rule) if the cards do not."""
+        return super().offers(state) + self._public_offers(state)
+
+    def _public_offers(self, state: WarriorsState) -> list[Offer]:
+        if state.over:
+            return []
+        if state.step == Step.SECONDARY and state.drawing is None:
+            return [Offer("pass", {"seat": state.turn})]
+        if state.step == Step.CHALLENGE and not state.prophecy_used and state.challenger is not None:
+            others = [n for n in active(state) if n != state.challenger and battle.face_down(state, n)]
+            pairs = [list(p) for p in itertools.combinations(others, 2)] or [[n] for n in others]
+            return [Offer("prophecy", {"seat": state.challenger, "targets": p}) for p in pairs]
+        return []
+
+
+GAME = Warriors
+
+
+def __getattr__(name: str):
+    if name == "DEMO":   # imported on demand: the demo players are not part of the referee
+        from .demo import WarriorsDemo
+        return WarriorsDemo
+    raise AttributeError(name)

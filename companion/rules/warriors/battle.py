@@ -1,0 +1,336 @@
+"""Phase Two: Call to Battle. Challenges, reveals with the points running, the Armory cards used
+at the table (Conversion, Dissenter, Deception, Escape, Prophecy), the decision, the captures and
+the Coriantumr-and-Shiz special battle.
+
+"The player who made the Call to Battle chooses another player ... and challenges him/her." "The
+player who made the Challenge then reveals the first facedown card on the right of his/her
+Warrior. His/her opponent does the same." "The player with the most points wins the Challenge and
+takes his/her opponent's cards in play." "If the battle between two players ends in a tie, the
+player who made the Challenge has the advantage and wins the battle." "The winner then challenges
+another player ... This continues until all players have battled."
+"""
+from __future__ import annotations
+
+from card_tags.catalog import Catalog
+from companion.rules.base import Outcome
+from companion.rules.contract import Refused
+
+from .cards import ABILITIES, info, usable
+from .points import Side, score
+from .prepare import DEAL_EACH, begin_refill, dealing
+from .state import Challenge, Laid, Result, Step, TermRow, WarriorsState
+from .table import active, draw, to_discard
+
+COMPETING = ("\"As soon as a card is revealed, it may be used. If a player chooses not to use the card's "
+             "abilities before the next card is revealed in the Challenge, it may be taken or disabled by an "
+             "opponent.\"")
+ONCE_PER_ROUND = {"conversion": "\"You can only use the Conversion card once per Battle round.\"",
+                  "dissenter": "\"You can only use the Dissenter card once per Battle round.\"",
+                  "deception": "\"The Deception card may only be used once per Battle round.\""}
+
+
+def opponent(state: WarriorsState, seat: int) -> int:
+    ch = state.challenge
+    return ch.defender if seat == ch.challenger else ch.challenger
+
+
+def face_down(state: WarriorsState, seat: int) -> list[Laid]:
+    return [c for c in state.players[seat].play if c.face_down]
+
+
+def to_battle(state: WarriorsState) -> list[int]:
+    return [n for n in active(state) if n not in state.battled and n != state.challenger]
+
+
+def challenge(catalog: Catalog, state: WarriorsState, target: int) -> tuple[Outcome, ...]:
+    if state.challenger is None:
+        raise Refused("Nobody has called to battle.")
+    if target == state.challenger:
+        raise Refused(f"{state.name(target)} is the challenger: \"chooses another player\".")
+    if target not in to_battle(state):
+        raise Refused(f"{state.name(target)} has already battled this round: the winner challenges another player "
+                      f"\"until all players have battled\".")
+    a = state.challenger
+    for seat in (a, target):
+        for c in state.players[seat].play:
+            c.used_challenge, c.revealed_at = False, 0
+    state.battled += [s for s in (a, target) if s not in state.battled]
+    state.challenge = Challenge(challenger=a, defender=target, next=a if face_down(state, a) else target)
+    state.step = Step.REVEAL
+    outcomes = [Outcome("challenge", data={"challenger": a, "defender": target})]
+    return (*outcomes, *_maybe_duel(catalog, state))
+
+
+def _maybe_duel(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    ch = state.challenge
+    if ch.duel or not all_revealed(state) or not duel_faces(catalog, state):
+        return ()
+    ch.duel = True
+    state.step = Step.DUEL
+    return (Outcome("duel", data={"seats": [ch.challenger, ch.defender]}),)
+
+
+def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[int]) -> tuple[Outcome, ...]:
+    """"if you are the challenger, you may privately look at two players' facedown cards before
+    deciding which player to challenge." The cards go to the challenger's seat view only."""
+    if seat != state.challenger:
+        raise Refused("Only the challenger may use Prophecy: \"if you are the challenger, you may privately look at "
+                      "two players' facedown cards before deciding which player to challenge.\"")
+    if state.prophecy_used:
+        raise Refused(f"{state.name(seat)} has already looked before this Challenge.")
+    if not any(info(catalog, c.card).armory == "prophecy" and not c.disabled for c in state.players[seat].play):
+        raise Refused(f"{state.name(seat)} has no Prophecy card in play.")
+    others = [t for t in dict.fromkeys(targets) if t != seat]
+    if not 1 <= len(others) <= 2 or len(others) != len(targets):
+        raise Refused("Prophecy looks at \"two players' facedown cards\": choose one or two other players.")
+    if any(not face_down(state, t) for t in others):
+        raise Refused("Prophecy looks at facedown cards; choose players who still have some.")
+    state.prophecy_used = True
+    state.peeks.setdefault(seat, [])
+    state.peeks[seat] += [c.card for t in others for c in face_down(state, t) if c.card not in state.peeks[seat]]
+    return (Outcome("prophecy", data={"seat": seat, "targets": others}, reveals=True),)
+
+
+def reveal(catalog: Catalog, state: WarriorsState, seat: int, key: str | None) -> tuple[Outcome, ...]:
+    """Turn over the seat's next face-down card (the camera saw ``key`` face up, or the tablet said so)."""
+    ch = state.challenge
+    if seat not in (ch.challenger, ch.defender):
+        raise Refused(f"{state.name(seat)} is not in this Challenge; it is {state.name(ch.challenger)} against "
+                      f"{state.name(ch.defender)}.")
+    waiting = face_down(state, seat)
+    if not waiting:
+        raise Refused(f"{state.name(seat)} has no facedown card left.")
+    if ch.next != seat:
+        raise Refused(f"{state.name(ch.next)} turns a card next: \"The player who made the Challenge then reveals the first "
+                      f"facedown card on the right of his/her Warrior. His/her opponent does the same.\"")
+    if key is not None and waiting[0].card != key:
+        raise Refused(f"{state.name(seat)} reveals \"the first facedown card on the right of his/her Warrior\" "
+                      f"first, then the next, in order.")
+    card = waiting[0]
+    card.face_down = False
+    ch.reveals += 1
+    card.revealed_at = ch.reveals
+    other = opponent(state, seat)
+    ch.next = other if face_down(state, other) else seat
+    outcome = Outcome("reveal", data={"seat": seat, "card": card.card, **running(catalog, state)}, reveals=True)
+    return (outcome, *_maybe_duel(catalog, state))
+
+
+def all_revealed(state: WarriorsState) -> bool:
+    ch = state.challenge
+    return not face_down(state, ch.challenger) and not face_down(state, ch.defender)
+
+
+def duel_faces(catalog: Catalog, state: WarriorsState) -> bool:
+    """"If a battle finds Coriantumr and Shiz facing off against each other (whether as primary or
+    secondary cards), a special battle ensues." (The catalog names them in each other's ``duel``.)"""
+    ch = state.challenge
+    mine = {info(catalog, c.card).id: info(catalog, c.card) for c in state.players[ch.challenger].play if not c.face_down}
+    theirs = {info(catalog, c.card).id for c in state.players[ch.defender].play if not c.face_down}
+    return any(card.duel and card.duel in theirs for card in mine.values())
+
+
+def running(catalog: Catalog, state: WarriorsState) -> dict:
+    ch = state.challenge
+    a, b = state.players[ch.challenger].play, state.players[ch.defender].play
+    return {"points": {ch.challenger: score(catalog, a, b).as_dict(), ch.defender: score(catalog, b, a).as_dict()}}
+
+
+def protected(state: WarriorsState, catalog: Catalog, card: Laid) -> bool:
+    """An ability card just turned, not yet used: its owner may use it before the next reveal."""
+    ch = state.challenge
+    return info(catalog, card.card).armory in ABILITIES and card.revealed_at == ch.reveals and \
+        not card.used_round and not card.used_challenge
+
+
+def use(catalog: Catalog, state: WarriorsState, seat: int, key: str, target: str | None) -> tuple[Outcome, ...]:
+    ch = state.challenge
+    if ch is None or seat not in (ch.challenger, ch.defender):
+        raise Refused("Only the two players of the Challenge use their cards in it.")
+    mine = state.players[seat].play
+    card = next((c for c in mine if c.card == key), None)
+    if card is None or card.face_down:
+        raise Refused(f"{state.name(seat)} has no such card face up in play: \"As soon as a card is revealed, it may be used.\"")
+    kind = info(catalog, key).armory
+    if kind not in ABILITIES:
+        raise Refused(f"{info(catalog, key).name} is not used by choice; its points count by themselves.")
+    if card.disabled:
+        raise Refused(f"{info(catalog, key).name} is disabled (turned 90 degrees).")
+    if card.how != "laid" and not usable(info(catalog, key), [info(catalog, c.card) for c in mine if c.how == "laid"]):
+        raise Refused(f"{info(catalog, key).name} cannot be used with {state.name(seat)}'s cards in play.")
+    if kind in ONCE_PER_ROUND and card.used_round:
+        raise Refused(ONCE_PER_ROUND[kind])
+    if kind == "escape" and card.used_challenge:
+        raise Refused("\"This card may be used once in each Challenge of a Battle round.\"")
+    if kind == "deception":
+        return _deception(state, seat, card)
+    taken = _target(catalog, state, seat, target, kind)
+    if kind == "escape":
+        card.used_challenge = True
+        taken.disabled = True
+        return (Outcome("escape", data={"seat": seat, "card": key, "target": taken.card, **running(catalog, state)}),)
+    card.used_round = True
+    state.players[opponent(state, seat)].play.remove(taken)
+    # A taken card keeps its uses: a Conversion already used this round is not used again.
+    mine.append(Laid(card=taken.card, owner=taken.owner, how="taken", used_round=taken.used_round,
+                     used_challenge=taken.used_challenge))
+    return (Outcome("take", data={"seat": seat, "card": key, "target": taken.card,
+                                  "usable": usable(info(catalog, taken.card), [info(catalog, c.card) for c in mine if c.how == "laid"]),
+                                  **running(catalog, state)}),)
+
+
+def _target(catalog: Catalog, state: WarriorsState, seat: int, target: str | None, kind: str) -> Laid:
+    theirs = state.players[opponent(state, seat)].play
+    # A face-down card is answered like a card that is not there: the refusal must not tell anyone
+    # which cards lie face down.
+    found = next((c for c in theirs[1:] if c.card == target and not c.face_down), None) if target else None
+    if found is None:
+        rule = ("\"you may disable one of your opponent's secondary cards\"" if kind == "escape"
+                else "\"Take one secondary card from your opponent\"")
+        raise Refused(f"Choose one of {state.name(opponent(state, seat))}'s revealed secondary cards: {rule}.")
+    if found.disabled:
+        raise Refused(f"{info(catalog, found.card).name} is already disabled.")
+    if protected(state, catalog, found):
+        raise Refused(f"{info(catalog, found.card).name} was just revealed: {COMPETING} Wait for the next card.")
+    return found
+
+
+def _deception(state: WarriorsState, seat: int, card: Laid) -> tuple[Outcome, ...]:
+    """"Take a card from the six cards in your hand to add it to the cards in play." The player
+    lays it face up; the camera sees it come from the hand."""
+    if not state.players[seat].hand:
+        raise Refused(f"{state.name(seat)} has no card in hand to add.")
+    if state.challenge.duel:
+        raise Refused("In the special battle every card of the hand is laid down already: \"each opponent must lay "
+                      "down all six cards in his/her hand\".")
+    card.used_round = True
+    state.challenge.deception = seat
+    return (Outcome("deception", data={"seat": seat, "card": card.card}),)
+
+
+def deception_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+    state.players[seat].hand.remove(key)
+    state.players[seat].play.append(Laid(card=key, owner=seat, how="deception"))
+    state.challenge.deception = None
+    return (Outcome("deception_card", data={"seat": seat, "card": key, **running(catalog, state)}),)
+
+
+def duel_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+    """"each opponent must lay down all six cards in his/her hand to help in the battle.\""""
+    state.players[seat].hand.remove(key)
+    state.players[seat].play.append(Laid(card=key, owner=seat, how="duel"))
+    return (Outcome("duel_card", data={"seat": seat, "card": key, "left": len(state.players[seat].hand),
+                                       **running(catalog, state)}),)
+
+
+def why_not_decide(state: WarriorsState) -> str | None:
+    ch = state.challenge
+    if ch is None:
+        return "No Challenge is being fought."
+    if not all_revealed(state):
+        return f"{state.name(ch.next)} still has a facedown card to reveal: \"Players continue this sequence with each secondary card\"."
+    if ch.deception is not None:
+        return f"{state.name(ch.deception)} lays the card from Deception first."
+    if ch.duel and any(state.players[s].hand for s in (ch.challenger, ch.defender)):
+        return ("\"each opponent must lay down all six cards in his/her hand to help in the battle\": "
+                + ", ".join(state.name(s) for s in (ch.challenger, ch.defender) if state.players[s].hand) + " still hold cards.")
+    return None
+
+
+def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    reason = why_not_decide(state)
+    if reason:
+        raise Refused(reason)
+    ch = state.challenge
+    a, b = ch.challenger, ch.defender
+    sides: dict[int, Side] = {a: score(catalog, state.players[a].play, state.players[b].play),
+                              b: score(catalog, state.players[b].play, state.players[a].play)}
+    winner = a if sides[a].total >= sides[b].total else b   # "the player who made the Challenge ... wins"
+    loser = b if winner == a else a
+    won, lost = state.players[winner], state.players[loser]
+    for c in won.play:
+        c.disabled = False   # "If the opponent wins the Challenge, he may return the disabled card to the upright position"
+    captured = to_discard(state, winner, lost.play)
+    lost.play = []
+    extra = _captures_ability(catalog, state, winner, loser)
+    if ch.duel:   # "including the six from the winner's own hand"
+        captured += to_discard(state, winner, [c for c in won.play if c.how == "duel"])
+        won.play = [c for c in won.play if c.how != "duel"]
+    state.results.append(Result(challenger=a, defender=b, winner=winner, points={s: v.total for s, v in sides.items()},
+                                captured=len(captured) + len(extra),
+                                terms={s: [TermRow(label=t.label, value=t.value, detail=t.detail) for t in v.terms]
+                                       for s, v in sides.items()}))
+    state.last_winner = state.challenger = winner
+    state.challenge = None
+    state.prophecy_used = False
+    outcomes = [Outcome("decided", terms=sides[a].terms + sides[b].terms,
+                        data={"challenger": a, "defender": b, "winner": winner, "loser": loser,
+                              "tie": sides[a].total == sides[b].total, "duel": ch.duel,
+                              "points": {s: v.as_dict() for s, v in sides.items()},
+                              "captured": captured, "from_discard": extra})]
+    if ch.duel:
+        for seat in (a, b):
+            state.players[seat].deal_warriors = state.players[seat].deal_armory = 0
+        state.step = Step.REDRAW
+        return (*outcomes, *after_redraw(catalog, state))
+    return (*outcomes, *next_challenge(catalog, state))
+
+
+def _captures_ability(catalog: Catalog, state: WarriorsState, winner: int, loser: int) -> list[str]:
+    """"exceptions may be found in the 'Special Abilities' on certain cards": a Warrior with
+    ``captures`` also takes that many cards from the top of the loser's Discard pile."""
+    count = sum(info(catalog, c.card).captures for c in state.players[winner].play if not c.disabled)
+    pile = state.players[loser].discard
+    taken = pile[len(pile) - min(count, len(pile)):] if count else []
+    del pile[len(pile) - len(taken):]
+    state.players[winner].discard += taken
+    return taken
+
+
+def redraw(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+    """"Both players ... must choose six new cards from their decks (3 Warrior and 3 Armory).\""""
+    player = state.players[seat]
+    if seat not in dealing(state):
+        raise Refused(f"{state.name(seat)} has drawn the six new cards (3 Warrior and 3 Armory).")
+    card = info(catalog, key)
+    if (player.deal_warriors if card.warrior else player.deal_armory) >= DEAL_EACH:
+        raise Refused(f"{state.name(seat)} already drew 3 {'Warrior' if card.warrior else 'Armory'} cards: "
+                      f"\"six new cards from their decks (3 Warrior and 3 Armory)\".")
+    outcome = draw(catalog, state, seat, key, need_warrior=False)
+    if card.warrior:
+        player.deal_warriors += 1
+    else:
+        player.deal_armory += 1
+    return (outcome, *after_redraw(catalog, state))
+
+
+def after_redraw(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    if dealing(state):
+        return ()
+    return next_challenge(catalog, state)
+
+
+def next_challenge(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    if to_battle(state):
+        state.step = Step.CHALLENGE
+        return ()
+    return end_round(catalog, state)
+
+
+def end_round(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    """"When all players have battled, they put their remaining cards (not including the cards in
+    their Warrior and Armory decks) in their Discard piles": the cards still in play."""
+    for seat in active(state):
+        to_discard(state, seat, state.players[seat].play)
+        state.players[seat].play = []
+    state.peeks = {}
+    outcome = Outcome("round_over", data={"winner": state.last_winner, "battle_round": state.battle_round})
+    return (outcome, *begin_refill(catalog, state))
+
+
+def refill_draw(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+    from .prepare import finish_refill, refilling
+
+    if seat not in refilling(state):
+        raise Refused(f"{state.name(seat)}'s hand is back up to six (or both decks are empty).")
+    return (draw(catalog, state, seat, key), *finish_refill(catalog, state))

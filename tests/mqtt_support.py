@@ -1,0 +1,156 @@
+"""A real Mosquitto broker on a free loopback port for the hub's tests, and a TCP link that can be
+cut (a table's Wi-Fi dropping) between a table and the broker."""
+from __future__ import annotations
+
+import getpass
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+class Mosquitto:
+    """``start()``, ``stop()``, ``restart()``; ``url`` for clients. ``extra`` lines go into its config
+    (a password file, an ACL)."""
+
+    def __init__(self, folder: Path, extra: str = "", port: int | None = None):
+        if not Path(MOSQUITTO).exists():
+            pytest.skip("mosquitto is not installed (scripts/setup.sh installs it)")
+        self.folder = folder
+        self.port = port or free_port()
+        self.config = folder / "mosquitto.conf"
+        # Run as whoever runs the tests: as root, mosquitto would drop to its own user, who may not
+        # read the test's temporary folder (its password file, its ACL).
+        self.config.write_text(f"listener {self.port} 127.0.0.1\nuser {getpass.getuser()}\n"
+                               f"{'allow_anonymous true' if 'password_file' not in extra else 'allow_anonymous false'}\n"
+                               f"persistence false\nlog_dest stderr\n{extra}\n")
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> "Mosquitto":
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                     stderr=open(self.folder / "mosquitto.log", "ab"))
+        wait_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+class CuttableLink(threading.Thread):
+    """A TCP relay from a local port to the broker; ``cut()`` drops every connection and refuses new
+    ones until ``mend()``, as a table's Wi-Fi going away and coming back."""
+
+    def __init__(self, target_port: int):
+        super().__init__(daemon=True)
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.up = threading.Event()
+        self.up.set()
+        self.conns: list[socket.socket] = []
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def run(self) -> None:
+        while True:
+            client, _ = self.listener.accept()
+            if not self.up.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while chunk := a.recv(65536):
+                b.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self) -> None:
+        self.up.clear()
+        for conn in self.conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.conns.clear()
+
+    def mend(self) -> None:
+        self.up.set()
+
+
+class Everything:
+    """A client subscribed to every topic, keeping every payload it sees."""
+
+    def __init__(self, url: str, username: str | None = None, password: str | None = None):
+        from companion.hub.broker import Broker
+
+        self.payloads: list[tuple[str, bytes]] = []
+        self.client = Broker.parse(url).client("everything-watcher")
+        if username:
+            self.client.username_pw_set(username, password)
+        self.ready = threading.Event()
+        self.client.on_connect = lambda c, u, f, r, p=None: (c.subscribe("#", qos=1), self.ready.set())
+        self.client.on_message = lambda c, u, m: self.payloads.append((m.topic, m.payload))
+        host, port = url.split("//")[1].split(":")
+        self.client.connect(host, int(port))
+        self.client.loop_start()
+        assert self.ready.wait(30)
+
+    def text(self) -> str:
+        return "\n".join(f"{t} {p.decode(errors='replace')}" for t, p in list(self.payloads))
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,208 @@
+"""The dashboard against a determined player on the same Wi-Fi: PIN guesses slowed, changes taken
+only from the table's own pages, bad requests refused with a sentence (never a 500) and never
+written to the game log. Uses the small counting game of test_session."""
+import json
+import os
+import stat
+
+import pytest
+
+import companion.rules
+from companion import security
+from companion.app import create_app
+from companion.service import Service, load_table_secrets
+from tests.tally_game import Tally
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def service(tmp_path, monkeypatch):
+    monkeypatch.setattr(companion.rules, "make", lambda game, deck=None: Tally())
+    service = Service(tmp_path / "data")
+    service.start_game("tally", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
+    yield service
+    service.store.db.close()
+
+
+@pytest.fixture
+def app(service):
+    app = create_app(service)
+    app.config["PIN_GUARD"] = security.PinGuard(clock=Clock())
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def logged(service) -> list[str]:
+    return [e.kind for e in service.session.events()]
+
+
+def wrong_pin(service) -> str:
+    return "0000" if service.pin != "0000" else "1111"
+
+
+def score(client, pin, **headers):
+    return client.post("/api/command", json={"kind": "score", "data": {"seat": 1}}, headers={"X-Table-PIN": pin, **headers})
+
+
+# -- the PIN ---------------------------------------------------------------------------------------
+def test_after_five_wrong_pins_a_client_must_wait_and_is_told_how_long(app, client, service):
+    clock = app.config["PIN_GUARD"].clock
+    for _ in range(security.FREE_TRIES):
+        assert score(client, wrong_pin(service)).status_code == 403
+    waiting = score(client, service.pin)  # even the right PIN waits: otherwise guessing goes on
+    assert waiting.status_code == 429 and waiting.headers["Retry-After"] == "1"
+    assert "try again in 1 s" in waiting.get_json()["error"]
+    clock.now += 1
+    assert score(client, wrong_pin(service)).status_code == 403
+    assert score(client, service.pin).headers["Retry-After"] == "2", "the wait doubles"
+    clock.now += 2
+    assert score(client, service.pin).status_code == 200, "the right PIN, once allowed, works"
+    assert score(client, wrong_pin(service)).status_code == 403, "and clears the count"
+    assert logged(service) == ["start", "score"]
+
+
+def test_the_wait_is_counted_per_client(app, service):
+    client = app.test_client()
+    for _ in range(security.FREE_TRIES):
+        score(client, wrong_pin(service))
+    assert score(client, service.pin).status_code == 429
+    other = app.test_client()
+    assert other.post("/api/command", json={"kind": "score", "data": {"seat": 1}}, headers={"X-Table-PIN": service.pin},
+                      environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
+
+
+def test_trying_every_four_digit_pin_from_one_client_takes_more_than_a_day():
+    assert security.seconds_to_try_every_pin(4) > 24 * 3600
+    guard = security.PinGuard(clock=Clock())
+    for _ in range(40):
+        guard.wrong("x")
+        guard.clock.now += guard.retry_after("x")
+    assert guard.retry_after("x") == 0 and security.PinGuard.wait_after(40) == security.MAX_WAIT_S
+
+
+def test_a_pin_that_is_not_ascii_is_a_wrong_pin(client, service):
+    reply = client.post("/api/command", json={"kind": "score", "data": {"seat": 1}},
+                        headers=[("X-Table-PIN", "١٢٣٤".encode().decode("latin-1"))])
+    assert reply.status_code == 403 and "wrong table PIN" in reply.get_json()["error"]
+
+
+def test_table_settings_are_readable_by_their_owner_only(tmp_path):
+    load_table_secrets(tmp_path)
+    assert stat.S_IMODE(os.stat(tmp_path / "table.json").st_mode) == 0o600
+    os.chmod(tmp_path / "table.json", 0o644)  # as an older version left it
+    load_table_secrets(tmp_path)
+    assert stat.S_IMODE(os.stat(tmp_path / "table.json").st_mode) == 0o600
+
+
+def test_a_longer_pin_can_be_made_and_seat_links_stay(tmp_path, service):
+    from companion.cli import main
+
+    data = service.data_dir
+    token = service.seat_token(service.session.game_id, 1)
+    assert main(["pin", "--data", str(data), "--new", "--digits", "8"]) == 0
+    again = Service(data)
+    assert len(again.pin) == 8 and again.pin.isdigit()
+    assert again.seat_for_token(token) == 1
+    again.store.db.close()
+
+
+# -- where a change comes from ---------------------------------------------------------------------
+def test_a_form_posted_from_another_site_is_refused_even_with_the_pin(client, service):
+    reply = client.post("/api/command", data={"pin": service.pin, "kind": "score"},
+                        headers={"Origin": "http://evil.example"})
+    assert reply.status_code == 403 and "another web page" in reply.get_json()["error"]
+    reply = client.post("/api/command", json={"kind": "score", "data": {"seat": 1}},
+                        headers={"X-Table-PIN": service.pin, "Sec-Fetch-Site": "cross-site"})
+    assert reply.status_code == 403
+    assert logged(service) == ["start"]
+
+
+def test_a_change_under_a_public_host_name_is_refused(client, service):
+    """DNS rebinding: a page of rebind.example, re-pointed at the table, sends Host: rebind.example."""
+    reply = score(client, service.pin, Host="rebind.example", Origin="http://rebind.example")
+    assert reply.status_code == 403 and "own address" in reply.get_json()["error"]
+    assert logged(service) == ["start"]
+
+
+@pytest.mark.parametrize("host", ["192.168.1.20:8080", "localhost:8080", "raspberrypi.local", "table3", "[fe80::1]:8080"])
+def test_the_dashboard_from_its_own_page_is_taken(client, service, host):
+    assert score(client, service.pin, Host=host, Origin=f"http://{host}").status_code == 200
+
+
+def test_an_owner_may_allow_a_host_name(service):
+    client = create_app(service, ("table.club.org",)).test_client()
+    assert score(client, service.pin, Host="table.club.org").status_code == 200
+
+
+# -- bad bodies ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("body, words", [
+    (b"[1, 2]", "must be a JSON object, not a list"),
+    (b"null", "must be a JSON object, not null"),
+    (b'"score"', "must be a JSON object, not a string"),
+    (b"{", "not valid JSON"),
+    (b'{"kind": "score", "data": {"seat": NaN}}', "not valid JSON"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b"[" * 5000 + b"]" * 5000, "not valid JSON"),
+    (json.dumps({"kind": "score", "data": {"a": [[[[[[[[[[1]]]]]]]]]]}}).encode(), "nests deeper"),
+    (b'{"kind": 5}', "'kind' must be a text"),
+    (b'{"kind": "score", "data": [1]}', "'data' must be an object"),
+])
+def test_a_malformed_command_gets_a_sentence_and_is_not_logged(client, service, body, words):
+    reply = client.post("/api/command", data=body, content_type="application/json", headers={"X-Table-PIN": service.pin})
+    assert reply.status_code == 400 and words in reply.get_json()["error"]
+    assert logged(service) == ["start"]
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "tally", "players": "Ann, Ben"}, "'players' must be a list of names"),
+    ({"game": "tally", "players": [1, 2]}, "must be a name (text)"),
+    ({"game": "tally", "players": ["Ann", "Ben"], "options": ["fast"]}, "'options' must be an object"),
+    ({"game": ["tally"], "players": ["Ann", "Ben"]}, "'game' must be a text"),
+])
+def test_a_malformed_new_game_gets_a_sentence(client, service, body, words):
+    reply = client.post("/api/games", json=body, headers={"X-Table-PIN": service.pin})
+    assert reply.status_code == 400 and words in reply.get_json()["error"]
+    assert service.store.latest_game() == service.session.game_id == 1
+
+
+def test_a_huge_body_is_refused_on_its_length_before_the_pin(client, service):
+    huge = b'{"kind": "score", "data": {"note": "' + b"x" * (20 * 1024 * 1024) + b'"}}'
+    for pin in ("", service.pin):
+        reply = client.post("/api/command", data=huge, content_type="application/json", headers={"X-Table-PIN": pin})
+        assert reply.status_code == 413 and "at most 65536 bytes" in reply.get_json()["error"]
+    assert logged(service) == ["start"]
+
+
+def test_a_seat_link_with_foreign_digits_opens_nothing(client, service):
+    token = service.seat_token(service.session.game_id, 1)
+    for forged in (token.replace("1", "١", 1), "1-1-" + "é" * 20, "9" * 40 + "-1-" + "0" * 20):
+        reply = client.get(f"/api/seat/{forged}")
+        assert reply.status_code == 403 and "not a seat link" in reply.get_json()["error"]
+
+
+def test_the_raw_log_needs_the_pin(client, service):
+    service.session.submit("card_seen", {"zone": "seat:1", "card": "SECRET#1", "hidden": True}, "camera")
+    refused = client.get("/api/export.jsonl")
+    assert refused.status_code == 403 and "SECRET" not in refused.get_data(as_text=True)
+    given = client.get("/api/export.jsonl", headers={"X-Table-PIN": service.pin})
+    assert given.status_code == 200 and "SECRET#1" in given.get_data(as_text=True)
+
+
+def test_a_full_disk_is_said_in_words_and_changes_nothing(client, service):
+    pages = service.store.db.execute("PRAGMA page_count").fetchone()[0]
+    service.store.db.execute(f"PRAGMA max_page_count = {pages}")
+    big = {"kind": "score", "data": {"seat": 1, "note": "x" * 30000}}
+    reply = client.post("/api/command", json=big, headers={"X-Table-PIN": service.pin})
+    assert reply.status_code == 507 and reply.get_json()["error"] == "the data folder is full; nothing was changed"
+    assert logged(service) == ["start"] and service.session.state["points"]["1"] == 0

@@ -1,0 +1,83 @@
+"""Warriors on the real dashboard, in headless Chromium, at tablet (1280x800) and phone (390x844)
+size: the table shows the Challenge's running points term by term, the round's order, the decks
+and no face-down card; its buttons work; a player's phone shows the hand as scanned and the
+face-down cards. Screenshots are saved in the test's tmp dir."""
+from __future__ import annotations
+
+import pytest
+
+from companion.service import Service
+from tests.browser import chromium, serving
+from tests.test_warriors_secrets import BEN_HAND, face_up, reader, tray
+from tests.test_warriors_support import key_of
+
+ANN_HAND = ["Moroni", "Abinadi", "Lehi", "Sword", "Faith: Steadfast", "Arrow"]
+
+
+@pytest.fixture
+def site(tmp_path):
+    service = Service(tmp_path / "data")
+    service.start_game("warriors", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "name": "Cy"}])
+    for i, name in enumerate(ANN_HAND):
+        reader(service, 1, name, f"04A1{i:04d}")
+    for name in BEN_HAND:
+        tray(service, name)
+    for i, name in enumerate(["Nephi", "Sam", "Jacob", "Plates", "Prayer", "Liahona"]):
+        reader(service, 3, name, f"04C1{i:04d}")
+    face_up(service, 1, "Moroni"), reader(service, 1, "Helaman", "04A10010")
+    face_up(service, 2, "Laman"), tray(service, "Amlici")
+    face_up(service, 3, "Nephi"), reader(service, 3, "Enos", "04C10010")
+    reader(service, 1, "Sword", "04A10003"), reader(service, 1, "Gid", "04A10011")
+    tray(service, "Lib"), tray(service, "Morianton")
+    reader(service, 3, "Plates", "04C10003"), reader(service, 3, "Ether", "04C10011")
+    reader(service, 1, "Faith: Steadfast", "04A10004"), reader(service, 1, "Gideon", "04A10012")
+    service.session.submit("call", {"seat": 1})
+    tray(service, "Wickedness: Greed"), tray(service, "Shared")
+    reader(service, 3, "Prayer", "04C10004"), reader(service, 3, "Omner", "04C10012")
+    assert service.session.public_view()["step"] == "challenge"
+    with serving(service) as url, chromium() as browser:
+        yield service, url, browser
+
+
+def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site, tmp_path):
+    service, url, browser = site
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url + "/")
+    page.wait_for_selector("#wr-order")
+    page.fill("#pin", service.pin)
+    page.click("text=Ann challenges Ben")
+    page.wait_for_selector("[data-wr-side='2']")
+    service.session.submit("card_seen", {"zone": "seat:1", "card": key_of("Sword")}, "camera")
+    service.session.submit("card_seen", {"zone": "seat:2", "card": key_of("Lib")}, "camera")
+    page.wait_for_selector("[data-wr-side='2'] li >> text=Lib")
+    ann = page.inner_text("[data-wr-side='1']")
+    assert "Ann (challenger)" in ann and "Moroni: +3" in ann and "Sword: +2 (weapon)" in ann and "5" in ann
+    assert "turns a card next" in ann
+    assert "Laman: +2" in page.inner_text("[data-wr-side='2']")
+    order = page.inner_text("#wr-order")
+    assert "Ann challenges" in order and "Ben defends" in order and "Cy to battle" in order
+    assert "Warrior deck" in page.inner_text("article.seat[data-seat='3']")
+    assert page.locator("article.seat[data-seat='1'] .card.wr-down").count() == 1
+    page.screenshot(path=str(tmp_path / "warriors-tablet.png"), full_page=True)
+    text = page.content()
+    for name in ("Faith: Steadfast", "Wickedness: Greed", "Abinadi", "Prayer"):
+        assert name not in text, name
+    for key in (key_of("Faith: Steadfast"), key_of("Wickedness: Greed"), key_of("Prayer")):
+        assert key not in text
+
+
+def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_path):
+    service, url, browser = site
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(url + "/seat/" + service.seat_token(service.session.game_id, 1))
+    page.wait_for_selector(".wr-hand")
+    body = page.inner_text("#seat-view")
+    assert "Your hand as scanned (6)" in body
+    for name in ("Abinadi", "Lehi", "Arrow", "Helaman", "Gid", "Gideon"):
+        assert name in body, name
+    assert page.locator("article.seat .card.wr-down").count() == 2 and "Warrior deck" in body
+    assert "Your face-down cards" in body and "Faith: Steadfast" in body and "Sword" in body
+    arrow = page.inner_text(f"[data-card='{key_of('Arrow')}']")
+    assert "Secondary cards need to have at least one icon" in arrow
+    assert "Wickedness: Greed" not in body and "Prayer" not in body
+    page.screenshot(path=str(tmp_path / "warriors-phone.png"), full_page=True)
