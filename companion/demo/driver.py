@@ -70,6 +70,7 @@ class Demo(threading.Thread):
         self._hands = threading.Lock()  # laying a card and stepping aside never interleave
         self.lying: dict[str, tuple[str, CardRef, int]] = {}  # card key -> (zone, ref, slot) as laid
         self.buried: set[str] = set()   # cards covered by a card laid on top of them (a pile)
+        self.on_reader: dict[str, str] = {}  # card key -> the reader zone it was tapped on
         self.zones: ZoneMap | None = None
         service.on_new_game(self.on_new_game)
 
@@ -93,6 +94,7 @@ class Demo(threading.Thread):
             for _, ref, _ in self.lying.values():
                 self.table.remove(ref)
             self.lying.clear()
+            self.on_reader.clear()
             self.buried.clear()
         log.info("a game was started at the table (game %s): the demo players step aside", session.game_id)
 
@@ -187,9 +189,21 @@ class Demo(threading.Thread):
         if isinstance(first, Command):
             session.submit(first.kind, first.data, "dashboard")
         elif isinstance(first, Lay):
-            self._lay_all(session, [m for m in batch if m.card not in self.lying])
+            on_mat = [m for m in batch if m.card not in self.lying and m.card not in self.on_reader]
+            for move in [m for m in on_mat if m.zone not in self.zones.by_name]:
+                self._tap(session, move)  # a seat's RFID reader: not on the camera's mat
+            self._lay_all(session, [m for m in on_mat if m.zone in self.zones.by_name])
         else:
+            for key in [m.card for m in batch if m.card in self.on_reader]:
+                session.submit("card_gone", {"zone": self.on_reader.pop(key), "card": key}, "rfid")
             self._lift_all(session, [m.card for m in batch if m.card in self.lying])
+
+    def _tap(self, session: Session, move: Lay) -> None:
+        """A card held to a seat's reader: the reader service reports it as the RFID bridge does."""
+        with self._hands:
+            self._check(session)
+            session.submit("card_seen", {"zone": move.zone, "card": move.card}, "rfid")
+            self.on_reader[move.card] = move.zone
 
     def _lay_all(self, session: Session, lays: list[Lay]) -> None:
         for _ in range(3):
@@ -274,6 +288,7 @@ class Demo(threading.Thread):
             for _, ref, _ in self.lying.values():
                 self.table.remove(ref)
             self.lying.clear()
+            self.on_reader.clear()
             self.buried.clear()
 
 
