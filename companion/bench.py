@@ -5,7 +5,9 @@ a baseline measured in the same run and the ratio between them.
 
 - ``companion bench latency``: a card entering the virtual camera's view until the dashboard's
   event stream delivers it, p50 and p95 over N placements at 30 frames per second. Baseline: a
-  dashboard command's round trip to the same event stream (the part that is not camera).
+  dashboard command's round trip to the same event stream (the part that is not camera). Then
+  the last card still -> the result on the stream, for the quick settle (every play complete) and
+  the long one side by side (bench_settle.py).
 - ``companion bench memory``: resident memory of ``companion demo`` over time. Baseline: its
   resident memory once the first battle is resolved.
 - ``companion bench resume``: a restart and an undo with snapshots, against folding the whole log
@@ -33,6 +35,7 @@ def register_bench(bench_sub) -> None:
     latency.add_argument("--placements", type=int, default=200)
     latency.add_argument("--fps", type=float, default=30.0)
     latency.add_argument("--decoder", default="zxing")
+    latency.add_argument("--settles", type=int, default=30, help="plays resolved on their own (half quick, half long)")
     latency.set_defaults(func=cmd_latency)
     memory = bench_sub.add_parser("memory", help="resident memory of `companion demo` over time")
     memory.add_argument("--minutes", type=float, default=10.0)
@@ -147,6 +150,12 @@ def cmd_latency(args) -> int:
             arrived = client.wait_for(lambda e: e["kind"] == "ping_latency")
             if arrived is not None:
                 baseline.append((arrived - sent) * 1000)
+        from . import bench_settle
+
+        service.settle_seconds, service.quick_settle_seconds = bench_settle.SETTLE, bench_settle.QUICK
+        service.start_background()
+        table.clear()
+        settled = bench_settle.measure(service, table, pipeline, client, args.settles)
         server.shutdown()
         service.stop()
     report = {
@@ -158,6 +167,7 @@ def cmd_latency(args) -> int:
         "frame_interval_ms": round(1000 / args.fps, 1),
         "p95_in_frame_intervals": round(percentile(camera, 95) / (1000 / args.fps), 2),
         "target": "p95 under 150 ms",
+        **bench_settle.report(settled, percentile),
     }
     print(json.dumps(report, indent=2))
     return 0

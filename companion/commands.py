@@ -24,7 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     demo = sub.add_parser("demo", help="serve with a virtual table camera on which simulated players play real tagged cards")
     _serve_options(demo)
-    demo.add_argument("--seats", type=int, default=3, help="simulated players (2-6)")
+    demo.add_argument("--game", default="bom-battle",
+                      help="the game the simulated players play: bom-battle, stratego, gt-battle, or any game "
+                           "whose package brings demo players (default: bom-battle)")
+    demo.add_argument("--seats", type=int, default=None,
+                      help="simulated players (default: 3, or what the game needs: 2 for Stratego, 4 for Gather Together)")
     demo.add_argument("--seed", type=int, default=1, help="seed of the simulated players' shuffles and choices")
     demo.add_argument("--pace", type=float, default=1.0,
                       help="seconds between a battle's cards being placed (smaller is faster)")
@@ -89,6 +93,8 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decoder", default="zxing", choices=["zxing", "pyzbar", "opencv"], help="QR decoder")
     parser.add_argument("--settle", type=float, default=1.5,
                         help="seconds the table must be still, every seat having played, before a battle resolves itself")
+    parser.add_argument("--quick-settle", type=float, default=0.5,
+                        help="the same, when every play is complete by the rules (nothing could still be added to it)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="a host name (beyond IP addresses, localhost and .local names) tablets may use "
                              "to reach the dashboard; repeatable")
@@ -120,7 +126,8 @@ def _open_service(args):
     if not args.verbose:  # one line per tablet request drowns what matters
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        return Service(args.data, settle_seconds=args.settle)
+        return Service(args.data, settle_seconds=args.settle,
+                       quick_settle_seconds=min(args.quick_settle, args.settle))
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -223,11 +230,22 @@ def cmd_serve(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .demo.driver import start_demo
+    from .demo.driver import demo_class, demo_games, start_demo
+    from .rules import SetupError, ruleset_class
 
+    try:
+        cls = ruleset_class(args.game)
+        if demo_class(args.game) is None:
+            raise SetupError(f"{args.game} brings no demo players; games with demo players: {', '.join(demo_games())}")
+        if args.seats is not None and not cls.min_seats <= args.seats <= cls.max_seats:
+            raise SetupError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {args.seats}")
+    except SetupError as exc:
+        print(f"companion demo: {exc}", file=sys.stderr)
+        return 2
     service = _open_service(args)
     server = _bind(service, args)
-    start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder)
+    start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder,
+               game=args.game)
     return _run_web(service, args, server)
 
 

@@ -77,13 +77,16 @@ def _owner_only(path: Path) -> None:
 
 
 class Service:
-    def __init__(self, data_dir: str | Path, settle_seconds: float = 1.5, clock: Callable[[], float] = time.time):
+    def __init__(self, data_dir: str | Path, settle_seconds: float = 1.5, clock: Callable[[], float] = time.time,
+                 quick_settle_seconds: float = 0.5):
         self.data_dir = Path(data_dir)
         self.store: Store = open_store(self.data_dir)
         table = load_table_secrets(self.data_dir)
         self.pin = table["pin"]
         self._token_secret = table["token_secret"].encode()
         self.settle_seconds = settle_seconds
+        # Every play complete by the rules (nothing could still be added): a shorter wait will do.
+        self.quick_settle_seconds = quick_settle_seconds
         self.clock = clock
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
@@ -175,7 +178,7 @@ class Service:
             session = self.session
             if session is not None:
                 try:
-                    session.maybe_auto_resolve(self.settle_seconds)
+                    session.maybe_auto_resolve(self.settle_seconds, self.quick_settle_seconds)
                 except Exception:  # never let one bad tick stop the referee
                     log.exception("auto-resolve failed")
 

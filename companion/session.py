@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 # (take the card away instead).
 TABLE_KINDS = {"card_seen", "card_gone"}
 NOT_UNDOABLE = TABLE_KINDS | {"start", "undo"}
+NOTHING_TO_UNDO = ("there is nothing to undo yet: undo takes back a command (a button, a resolve); cards the "
+                   "camera saw are what lies on the table, so to take one back, take the card away")
 
 
 @dataclass
@@ -93,7 +95,7 @@ def _undo_target(entries: list[Entry], data: dict[str, Any]) -> tuple[int | None
             if wanted is not None and wanted != entry.event.seq:
                 return None, f"only the latest command (#{entry.event.seq}) can be undone, not #{wanted}"
             return index, ""
-    return None, "there is nothing to undo yet"
+    return None, NOTHING_TO_UNDO
 
 
 def fold(events: Iterable[Event]) -> Derived:
@@ -224,6 +226,9 @@ class Session:
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()
         self.last_table_change = clock()
+        # After a restart the log remembers cards the table may no longer hold: nothing resolves on
+        # its own until the camera (or a reader) has reported the table again.
+        self.table_seen = False
 
     @classmethod
     def start(cls, store: Store, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
@@ -286,17 +291,23 @@ class Session:
             entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
+                self.table_seen = True
             if entry.status == "applied" and self.ruleset.is_over(self.state):
                 self.store.checkpoint()  # a game's end is a safe point: companion.db alone holds it
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
-    def maybe_auto_resolve(self, settle_seconds: float) -> Submitted | None:
-        """Resolve without a tap once every active seat has played and the table has been still."""
+    def maybe_auto_resolve(self, settle_seconds: float, quick_seconds: float | None = None) -> Submitted | None:
+        """Resolve without a tap once every active seat has played and the table has been still:
+        ``settle_seconds``, or ``quick_seconds`` when every play is complete (nothing could still
+        be added to it). Never again a resolve the players undid while the table stays as it was."""
         with self._lock:
-            if self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
+            if not self.table_seen or self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
                 return None
-            if self.clock() - self.last_table_change < settle_seconds:
+            wait = settle_seconds
+            if quick_seconds is not None and plays_complete(self.ruleset, self.state):
+                wait = min(quick_seconds, settle_seconds)
+            if self.clock() - self.last_table_change < wait or resolve_undone(self.derived.entries):
                 return None
             return self.submit("resolve", {}, source="auto")
 
@@ -326,6 +337,24 @@ class Session:
                 q.put_nowait(message)
             except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
                 self.unsubscribe(q)
+
+
+def plays_complete(ruleset: Ruleset, state: State) -> bool:
+    """The game's ``plays_complete`` hook (contract.Game), False for a referee without one."""
+    hook = getattr(ruleset, "plays_complete", None)
+    return bool(hook is not None and hook(state))
+
+
+def resolve_undone(entries: list[Entry]) -> bool:
+    """True when the latest undo took back a resolve and the table has not changed since: the
+    players took that result back, so the same cards must not be resolved again on their own."""
+    for entry in reversed(entries):
+        if entry.event.kind in TABLE_KINDS or (entry.event.kind == "resolve" and entry.status == "applied"):
+            return False
+        if entry.status == "undo":
+            target = entry.outcomes[0]["data"]["seq"] if entry.outcomes else None
+            return any(e.event.seq == target and e.event.kind == "resolve" for e in entries)
+    return False
 
 
 def public_view(derived: Derived, game_id: int) -> dict[str, Any]:

@@ -25,13 +25,23 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipel
     from .scan.sources import open_source
 
     source = source_spec if hasattr(source_spec, "read") else _source(source_spec, open_source)
-    pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service),
-                            on_event=lambda kind, data: service.table_input(kind, data, "camera"),
+    laid_out = {"game_id": service.session.game_id if service.session else None}
+
+    def on_event(kind, data):
+        # From the new game's start until the camera has its zones, what it reports is the old
+        # game's table (the old layout's zones): never the new game's input.
+        session = service.session
+        if session is not None and session.game_id != laid_out["game_id"]:
+            return None
+        return service.table_input(kind, data, "camera")
+
+    pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service), on_event=on_event,
                             **pipeline_options)
     service.pipeline = pipeline
 
     def relayout(session):
         pipeline.set_layout(zones_for(service), current_game(service))
+        laid_out["game_id"] = session.game_id
 
     service.on_new_game(relayout)
     pipeline.start()

@@ -99,6 +99,9 @@ class HighCard(Game):
     def ready_to_resolve(self, state: HighCardState) -> bool:
         return not state.over and len(state.played) == len(state.seats)
 
+    def plays_complete(self, state: HighCardState) -> bool:
+        return self.ready_to_resolve(state)  # one card is a whole play: a second one is refused
+
     def on_resolve(self, state: HighCardState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         if len(state.played) < len(state.seats):
             raise Refused("Every player lays a card before the battle is decided.")

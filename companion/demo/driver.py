@@ -1,12 +1,16 @@
-"""Demo mode: simulated players play real tagged cards on a virtual table camera.
+"""Demo mode: a game's simulated players lay real tagged cards on a virtual table camera.
 
-Nothing here talks to the referee directly. The players put cards on the virtual table; the
-virtual camera renders frames; the real pipeline decodes, debounces and zones them; the session
-logs and referees them, and resolves each battle once the table is still. The players only read
-the published result, to know who picked up the cards, exactly as people at a table would.
+Nothing here talks to the referee about cards. The players (the game's ``DEMO``, see protocol.py)
+say what they do; this driver puts their cards on the virtual table and lifts them off again, and
+taps their buttons. The virtual camera renders frames; the real pipeline decodes, debounces and
+zones them; the session logs and referees them, and resolves on its own once the table is still.
+The players only read the views, as people at a table would.
 
-A restarted demo continues the game in the log: the players' shuffles are seeded, and the seed is
-kept per game in ``<data>/demo.json``, so replaying the recorded results rebuilds their hands.
+The demo steps aside for people: the moment a game it did not start begins (someone pressed
+New game on the tablet), the simulated players lift their cards, before the camera lays out the
+new game's zones, and stop. A restarted demo leaves a person's game alone (latest game first).
+Its own game it continues when its players can rebuild their hands from the log (``resume``);
+the seed of each demo game is kept in ``<data>/demo.json``.
 """
 from __future__ import annotations
 
@@ -15,199 +19,320 @@ import logging
 import random
 import threading
 import time
+from importlib import import_module
+from typing import Any
 
 from card_tags.payload import CardRef
 
+from .. import rules
+from ..scan.zones import ZoneMap
 from ..service import Service
-from ..wiring import attach_camera, zones_for
-from .bom_players import SimulatedTable
+from ..session import Session
+from ..wiring import attach_camera
+from .protocol import Command, Lay, Lift, Move, tell
 
 log = logging.getLogger(__name__)
 
+SOURCE = "demo"  # the start event of a game the demo began
 GAME = "bom-battle"
-NAMES = ["Ann", "Ben", "Cal", "Dee", "Eli", "Fay"]
+# Games whose package does not expose DEMO yet (the BoM rewrite will): their players, found here.
+FALLBACK = {"bom-battle": "companion.demo.bom_demo:BomDemo"}
+TAKEN_SECONDS = 15.0   # a card the camera has not reported by then is nudged (lifted and laid again)
+WAIT_SECONDS = 60.0    # nothing happened for this long: say so in the log
 
 
-class DemoPlayers(threading.Thread):
-    def __init__(self, service: Service, table, seats: int, seed: int, pace: float, games: int | None = None):
+def demo_class(game: str):
+    """The game's simulated players: its package's ``DEMO``, or None if it brings none."""
+    players = rules.demo_players(game)
+    if players is None and game in FALLBACK:
+        module, _, name = FALLBACK[game].partition(":")
+        players = getattr(import_module(module), name)
+    return players
+
+
+class StepAside(Exception):
+    """A person started a game: the demo's players stop where they are."""
+
+
+class Demo(threading.Thread):
+    def __init__(self, service: Service, table, game: str, seats: int, seed: int, pace: float,
+                 games: int | None = None):
         super().__init__(name="demo-players", daemon=True)
-        self.service, self.table, self.seats, self.seed, self.pace = service, table, seats, seed, pace
+        self.service, self.table, self.game, self.seats, self.seed, self.pace = service, table, game, seats, seed, pace
+        self.players_type = demo_class(game)
+        if self.players_type is None:
+            raise ValueError(f"{game} brings no demo players; games with demo players: {', '.join(demo_games())}")
         self.games_left = games  # None: one game after another, for as long as the demo runs
         self.rng = random.Random(seed)
         self.stopped = threading.Event()
+        self.aside = threading.Event()
         self.seeds_path = service.data_dir / "demo.json"
+        self._hands = threading.Lock()  # laying a card and stepping aside never interleave
+        self.lying: dict[str, tuple[str, CardRef, int]] = {}  # card key -> (zone, ref, slot) as laid
+        self.buried: set[str] = set()   # cards covered by a card laid on top of them (a pile)
+        self.on_reader: dict[str, str] = {}  # card key -> the reader zone it was tapped on
+        self.zones: ZoneMap | None = None
+        service.on_new_game(self.on_new_game)
 
-    # -- the game and the players' hands --------------------------------------------------------
+    # -- whose game is it ---------------------------------------------------------------------------
     def _seeds(self) -> dict[str, int]:
         try:
             return json.loads(self.seeds_path.read_text())
         except (FileNotFoundError, json.JSONDecodeError):
             return {}
 
-    def _game(self):
-        """The demo game in progress, or a new one when there is none (or it is over)."""
-        session = self.service.session
-        seeds = self._seeds()
-        if (session is None or session.derived.start["game"] != GAME or session.ruleset.is_over(session.state)
-                or str(session.game_id) not in seeds):
-            session = self.service.start_game(GAME, [{"seat": n, "name": NAMES[n - 1]} for n in range(1, self.seats + 1)],
-                                              source="auto")
-            seeds[str(session.game_id)] = self.seed + session.game_id
-            tmp = self.seeds_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(seeds))
-            tmp.replace(self.seeds_path)
-        return session, seeds[str(session.game_id)]
+    def owns(self, session: Session) -> bool:
+        return session.derived.entries[0].event.source == SOURCE or str(session.game_id) in self._seeds()
 
-    @staticmethod
-    def battles(session) -> list[dict]:
-        """Every battle result so far (the players only read results, as people at a table do)."""
-        return [o for e in list(session.derived.entries) if e.status == "applied" for o in e.outcomes
-                if o["kind"] == "battle"]
-
-    def _players_for(self, session, seed: int) -> SimulatedTable:
-        """The simulated players, their hands rebuilt from the results already in the log."""
-        players = SimulatedTable(len(session.derived.start["seats"]), seed)
-        for outcome in self.battles(session):
-            players.commands_before_battle()
-            players.next_plays()
-            players.battle_resolved(outcome["data"])
-        return players
-
-    def _restore_table(self, session) -> None:
-        """After a restart the virtual table is empty, but the log says which cards were still lying
-        on it: a resolved battle's cards being gathered. Put them back and gather them, as the
-        players would, so the camera reports them gone."""
-        collecting = session.public_view().get("collecting") or []
-        if not collecting:
+    def on_new_game(self, session: Session) -> None:
+        """Called as a game starts, before the camera lays out its zones: a game the demo did not
+        start makes its players lift every card and stop."""
+        if self.owns(session):
             return
-        zones = zones_for(self.service)
-        refs = [CardRef.from_key(GAME, key) for key in collecting]
-        for index, ref in enumerate(refs):
-            self.table.place(ref, zones.slot("seat:1", index), 0.0)
-        self.stopped.wait(max(0.5, self.pace * 2))
-        for ref in refs:
-            self.table.remove(ref)
+        with self._hands:
+            self.aside.set()
+            for _, ref, _ in self.lying.values():
+                self.table.remove(ref)
+            self.lying.clear()
+            self.on_reader.clear()
+            self.buried.clear()
+        log.info("a game was started at the table (game %s): the demo players step aside", session.game_id)
 
-    # -- one battle -----------------------------------------------------------------------------
+    # -- the game and its players -------------------------------------------------------------------
+    def _game(self) -> tuple[Session, Any] | None:
+        """The demo's game in progress with its players, a new one, or None: a person's game is on."""
+        session = self.service.session
+        if session is not None and not self.owns(session):
+            return None
+        seeds = self._seeds()
+        if session is not None and not session.ruleset.is_over(session.state) \
+                and session.derived.start["game"] == self.game:
+            players = self.players_type(len(session.derived.start["seats"]), seeds[str(session.game_id)]) \
+                if str(session.game_id) in seeds else None
+            if players is not None and getattr(players, "resume", lambda outcomes: False)(outcomes(session)):
+                return session, players
+        seed = self.seed + len(seeds) + 1
+        players = self.players_type(self.seats, seed)
+        seats, options = players.start()
+        session = self.service.start_game(self.game, seats, options, source=SOURCE)
+        seeds[str(session.game_id)] = seed
+        tmp = self.seeds_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(seeds))
+        tmp.replace(self.seeds_path)
+        return session, players
+
     def run(self) -> None:
-        while not self.stopped.is_set():
+        while not self.stopped.is_set() and not self.aside.is_set():
             try:
-                session, seed = self._game()
-                players = self._players_for(session, seed)
-                self._restore_table(session)
-                while not self.stopped.is_set() and not session.ruleset.is_over(session.state):
-                    if session is not self.service.session:  # someone started another game
-                        break
-                    self._battle(session, players, len(self.battles(session)))
+                found = self._game()
+                if found is None:
+                    log.info("the game at the table was started by a person: the demo players sit it out")
+                    return
+                session, players = found
+                self.zones = ZoneMap.for_game(self.game, len(session.derived.start["seats"]))
+                self._sit_down()
+                self._play(session, players)
                 if self.games_left is not None:
                     self.games_left -= 1
                     if self.games_left <= 0:
                         return
                 self.stopped.wait(8 * self.pace)  # let people read the final result
+                self._clear()
+            except StepAside:
+                return
             except Exception:
                 log.exception("demo players stumbled; starting over in a moment")
                 self.stopped.wait(2)
 
-    def _battle(self, session, players: SimulatedTable, battles_before: int) -> None:
-        already = {(e["kind"], json.dumps(e["data"], sort_keys=True)) for e in self._since_last_battle(session)}
-        shown: list[CardRef] = []
-        for kind, data in players.commands_before_battle():
-            if kind == "card_seen":  # a seat shows its POWER cards for "too many POWER cards"
-                shown.append(CardRef.from_key(GAME, data["card"]))
-                continue
-            if kind == "card_gone":
-                if shown:
-                    self._gather(session, shown)
-                    shown = []
-                continue
-            if shown:
-                self._show(session, int(data["seat"]), shown)
-            if (kind, json.dumps(data, sort_keys=True)) not in already:
-                session.submit(kind, data, "dashboard")
-        plays = players.next_plays()
-        while not self.stopped.is_set():
-            placed = self._lay_down(plays)
-            outcome = self._wait_for_result(session, battles_before)
-            if outcome is not None:
+    def _sit_down(self, timeout: float = 30.0) -> None:
+        """Players lay nothing before the camera reads the table (it is open and has found the
+        mat's markers), and take a moment to sit down: a restart's dashboard shows the table first."""
+        deadline = time.monotonic() + timeout
+        pipeline = self.service.pipeline
+        while pipeline is not None and not self.stopped.is_set() and time.monotonic() < deadline:
+            if pipeline.state == "running" and pipeline.calibration.ready:
                 break
-            # Nobody resolved it (a card the camera never read?): pick the cards up and lay them again.
-            log.warning("the battle was not resolved within a minute; the demo players lay their cards again")
-            self._gather(session, placed)
+            self.stopped.wait(0.05)
+        self.stopped.wait(max(0.5, 2 * self.pace))
+
+    def _play(self, session: Session, players) -> None:
+        quiet_since = time.monotonic()
+        heard = len(session.derived.entries)
+        while not self.stopped.is_set():
+            self._check(session)
+            heard = tell(players, session, heard)
+            if session.ruleset.is_over(session.state):
+                return
+            seats = [s["seat"] for s in session.derived.start["seats"]]
+            moves = players.next_moves(session.public_view(), {n: session.seat_view(n) for n in seats})
+            if moves:
+                for batch in batches(moves):
+                    self._carry_out(session, batch)
+                quiet_since = time.monotonic()
+                continue
+            if not self._wait_for_change(session, len(session.derived.entries), WAIT_SECONDS) \
+                    and time.monotonic() - quiet_since > WAIT_SECONDS:
+                log.warning("the demo game has not moved for a minute: %s", session.public_view().get("prompt"))
+                quiet_since = time.monotonic()
+
+    def _check(self, session: Session) -> None:
+        if self.aside.is_set() or session is not self.service.session:
+            raise StepAside()
+
+    # -- carrying out the moves ---------------------------------------------------------------------
+    def _carry_out(self, session: Session, batch: list[Move]) -> None:
+        """A command, or cards laid (or lifted) together: all of them go down (or up) at once, then
+        the driver waits until the camera has reported each one, as players wait for the table."""
+        self.stopped.wait(self.pace * self.rng.uniform(0.1, 0.4))
+        self._check(session)
+        first = batch[0]
+        if isinstance(first, Command):
+            session.submit(first.kind, first.data, "dashboard")
+        elif isinstance(first, Lay):
+            on_mat = [m for m in batch if m.card not in self.lying and m.card not in self.on_reader]
+            for move in [m for m in on_mat if m.zone not in self.zones.by_name]:
+                self._tap(session, move)  # a seat's RFID reader: not on the camera's mat
+            self._lay_all(session, [m for m in on_mat if m.zone in self.zones.by_name])
         else:
+            for key in [m.card for m in batch if m.card in self.on_reader]:
+                session.submit("card_gone", {"zone": self.on_reader.pop(key), "card": key}, "rfid")
+            self._lift_all(session, [m.card for m in batch if m.card in self.lying])
+
+    def _tap(self, session: Session, move: Lay) -> None:
+        """A card held to a seat's reader: the reader service reports it as the RFID bridge does."""
+        with self._hands:
+            self._check(session)
+            session.submit("card_seen", {"zone": move.zone, "card": move.card}, "rfid")
+            self.on_reader[move.card] = move.zone
+
+    def _lay_all(self, session: Session, lays: list[Lay]) -> None:
+        for _ in range(3):
+            if not lays:
+                return
+            mark = len(session.derived.entries)
+            for move in lays:
+                self._lay(session, move, CardRef.from_key(self.game, move.card))
+            missed = self._wait_for_table(session, mark, "card_seen", {m.card for m in lays})
+            lays = [m for m in lays if m.card in missed]
+            if lays:
+                log.warning("the camera did not read %s; the demo players lay them again",
+                            ", ".join(f"{m.card} in {m.zone}" for m in lays))
+                self._lift_all(session, [m.card for m in lays])
+        # Three tries: go on without them (the players' next moves see what the table took).
+
+    def _lift_all(self, session: Session, keys: list[str]) -> None:
+        if not keys:
             return
-        players.battle_resolved(outcome["data"])
-        self.stopped.wait(self.pace * 2.5)  # the result stays on the table for a moment
-        self._gather(session, placed)
+        mark = len(session.derived.entries)
+        watched = {key for key in keys if key not in self.buried}
+        for key in keys:
+            self._lift(session, key)
+        self._wait_for_table(session, mark, "card_gone", watched)
 
-    def _lay_down(self, plays: dict[int, list[str]]) -> list[CardRef]:
-        zones = zones_for(self.service)
-        placed = []
-        for seat in sorted(plays):
-            self.stopped.wait(self.pace * self.rng.uniform(0.3, 1.0))
-            for index, key in enumerate(plays[seat]):
-                ref = CardRef.from_key(GAME, key)
-                x, y = zones.slot(f"seat:{seat}", index)
-                # Side by side, a little askew (the zone's slots leave room for about 10 degrees),
-                # turned to face the player: the far edge's seats see them upside down.
-                self.table.place(ref, (x + self.rng.uniform(-4, 4), y + self.rng.uniform(-4, 4)),
-                                 self.rng.uniform(-8, 8) + (180 if seat > (self.seats + 1) // 2 else 0))
-                placed.append(ref)
-        return placed
+    def _lay(self, session: Session, move: Lay, ref: CardRef) -> None:
+        with self._hands:
+            self._check(session)
+            index = self._slot(move.zone)
+            x, y = self.zones.slot(move.zone, index)
+            seat = int(move.zone.partition(":")[2]) if move.zone.startswith("seat:") else move.seat
+            # A little askew, turned to face its player: the far edge's seats see it upside down.
+            far = seat > (self.zones.seats + 1) // 2
+            self.table.place(ref, (x + self.rng.uniform(-4, 4), y + self.rng.uniform(-4, 4)),
+                             self.rng.uniform(-8, 8) + (180 if far else 0))
+            self.lying[move.card] = (move.zone, ref, index)
 
-    def _show(self, session, seat: int, cards: list[CardRef], timeout: float = 30.0) -> None:
-        """A seat lays cards in its area for the camera, and waits until the table has seen them."""
-        zones = zones_for(self.service)
-        for index, ref in enumerate(cards):
-            x, y = zones.slot(f"seat:{seat}", index)
-            self.table.place(ref, (x, y), 180 if seat > (self.seats + 1) // 2 else 0)
-        keys = {ref.key for ref in cards}
-        deadline = time.monotonic() + timeout
-        while not self.stopped.is_set() and time.monotonic() < deadline:
-            view = session.public_view()
-            seen = {c["key"] for s in view.get("seats", []) if s["seat"] == seat for c in s.get("play", [])}
-            if keys <= seen:
-                return
-            self.stopped.wait(0.05)
+    def _slot(self, zone: str) -> int:
+        """The first free place in the zone; in a full zone, on top of the oldest card (a pile)."""
+        here = {key: index for key, (z, _, index) in self.lying.items() if z == zone and key not in self.buried}
+        free = [i for i in range(self.zones.capacity(zone)) if i not in here.values()]
+        if free:
+            return free[0]
+        oldest = next(iter(here))
+        self.buried.add(oldest)
+        return here[oldest]
 
-    def _gather(self, session, placed: list[CardRef], timeout: float = 10.0) -> None:
-        """The winner gathers the cards; the next battle waits until the camera has seen them go,
-        as players would not lay a card they are still picking up."""
-        for ref in placed:
+    def _lift(self, session: Session, key: str) -> None:
+        with self._hands:
+            self._check(session)
+            _, ref, _ = self.lying.pop(key)
+            self.buried.discard(key)
             self.table.remove(ref)
+
+    def _wait_for_table(self, session: Session, mark: int, kind: str, keys: set[str]) -> set[str]:
+        """Wait until the session has logged the camera reporting each card (taken or refused);
+        the cards it has not reported in time."""
+        deadline = time.monotonic() + TAKEN_SECONDS
+        left = set(keys)
+        while left and not self.stopped.is_set() and time.monotonic() < deadline:
+            self._check(session)
+            entries = session.derived.entries
+            for entry in entries[mark:]:
+                if entry.event.kind == kind:
+                    left.discard(entry.event.data.get("card"))
+            mark = len(entries)
+            if left:
+                self.stopped.wait(0.03)
+        return left
+
+    def _wait_for_change(self, session: Session, mark: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
-        keys = {ref.key for ref in placed}
         while not self.stopped.is_set() and time.monotonic() < deadline:
-            view = session.public_view()
-            on_table = set(view.get("collecting") or []) | {c["key"] for s in view.get("seats", []) for c in s.get("play", [])}
-            if not keys & on_table:
-                return
+            self._check(session)
+            if len(session.derived.entries) != mark:
+                return True
             self.stopped.wait(0.05)
+        return False
 
-    def _since_last_battle(self, session) -> list[dict]:
-        entries = session.history()
-        for index in range(len(entries) - 1, -1, -1):
-            if any(o["kind"] == "battle" for o in entries[index]["outcomes"]):
-                return [e for e in entries[index + 1:] if e["status"] == "applied"]
-        return [e for e in entries if e["status"] == "applied"]
-
-    def _wait_for_result(self, session, battles_before: int, timeout: float = 60.0):
-        deadline = time.monotonic() + timeout
-        while not self.stopped.is_set() and time.monotonic() < deadline:
-            battles = self.battles(session)
-            if len(battles) > battles_before:
-                return battles[-1]
-            self.stopped.wait(0.05)
-        return None
+    def _clear(self) -> None:
+        with self._hands:
+            for _, ref, _ in self.lying.values():
+                self.table.remove(ref)
+            self.lying.clear()
+            self.on_reader.clear()
+            self.buried.clear()
 
 
-def start_demo(service: Service, seats: int = 3, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
-               decoder: str = "zxing", games: int | None = None) -> DemoPlayers:
+def batches(moves: list[Move]) -> list[list[Move]]:
+    """Consecutive card moves of one kind go together (an army laid out, a play put down); a
+    command, and a change from laying to lifting, start a new batch."""
+    found: list[list[Move]] = []
+    for move in moves:
+        if found and not isinstance(move, Command) and type(found[-1][0]) is type(move):
+            found[-1].append(move)
+        else:
+            found.append([move])
+    return found
+
+
+def outcomes(session: Session) -> list[dict[str, Any]]:
+    """Every outcome of the game so far, in log order (what a resumed demo rebuilds hands from)."""
+    return [o for e in list(session.derived.entries) if e.status == "applied" for o in e.outcomes]
+
+
+def demo_games() -> list[str]:
+    return [g for g in rules.available() if _brings_players(g)]
+
+
+def _brings_players(game: str) -> bool:
+    try:
+        return demo_class(game) is not None
+    except Exception:  # a game whose package does not import is not offered
+        return False
+
+
+def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
+               decoder: str = "zxing", games: int | None = None, game: str = GAME) -> Demo:
     from ..scan.sources import VirtualTableSource
     from ..scan.virtual_table import VirtualTable
 
+    cls = rules.ruleset_class(game)
+    seats = seats if seats is not None else max(cls.min_seats, min(3, cls.max_seats))
+    if not cls.min_seats <= seats <= cls.max_seats:
+        raise ValueError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {seats}")
     table = VirtualTable(seed=seed)
+    # The players' listener comes first: they lift their cards before the camera lays out a new game.
+    players = Demo(service, table, game, seats, seed, pace, games)
     attach_camera(service, VirtualTableSource(table, fps=fps), decoder)
-    players = DemoPlayers(service, table, seats, seed, pace, games)
     players.start()
     service.demo = players
     return players

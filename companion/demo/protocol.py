@@ -9,11 +9,15 @@ renders it and the real camera pipeline reads it, or a test turns it straight in
 The driver (the demo's, or a test's) loops: ask ``next_moves(view, seat_views)``; carry out the
 moves in order, waiting after each card move until the table has taken it; when the list is
 empty and the game is not over, wait for the view to change (an automatic resolve, a result).
+
+Players remember what they laid (to lift it again) and what they hold; the driver only carries
+out moves. A restarted demo continues its game only if the players can rebuild what they held
+from the log's results (``resume``, optional); otherwise it starts a new game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 
 @dataclass(frozen=True)
@@ -55,12 +59,37 @@ class DemoPlayers(Protocol):
     def next_moves(self, view: dict[str, Any], seat_views: dict[int, dict[str, Any]]) -> list[Move]:
         """What the players do next, given the public view and each seat's own view."""
 
+    # Optional:
+    #   told(outcome: dict) -> None
+    #       Each outcome the referee decides, in log order, as the table hears it announced (a
+    #       battle's winner and spoils): called before the next ``next_moves``.
+    #   resume(outcomes: list[dict]) -> bool
+    #       Rebuild the players' hands from every outcome of the game so far (in log order), after a
+    #       restart; the virtual table starts empty. False (or no such method): start a new game.
 
-def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000) -> int:
+
+def tell(players: DemoPlayers, session, heard: int) -> int:
+    """Tell the players every outcome logged after entry ``heard``; returns the new mark."""
+    entries = list(session.derived.entries)
+    told = getattr(players, "told", None)
+    if told is not None:
+        for entry in entries[heard:]:
+            if entry.status == "applied":
+                for outcome in entry.outcomes:
+                    told(outcome)
+    return len(entries)
+
+
+def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000,
+                after: Callable[[Any], None] | None = None) -> int:
     """Play the players' moves straight into a session, as the camera would report them (for
-    tests and benchmarks: no rendering). Returns the number of rounds of moves played."""
+    tests and benchmarks: no rendering). ``after(session)`` is called after each round of moves
+    (a test compares the players' true hands with the companion's counts there). Returns the
+    number of rounds of moves played."""
     lying: dict[str, str] = {}
+    heard = len(session.derived.entries)
     for rounds in range(max_rounds):
+        heard = tell(players, session, heard)
         if session.ruleset.is_over(session.state):
             return rounds
         seats = [s["seat"] for s in session.derived.start["seats"]]
@@ -80,4 +109,6 @@ def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000) -> int:
                     session.submit("card_gone", {"zone": lying.pop(move.card), "card": move.card}, "camera")
             else:
                 session.submit(move.kind, move.data, "dashboard")
+        if after is not None:
+            after(session)
     raise RuntimeError(f"the game did not end in {max_rounds} rounds of moves")

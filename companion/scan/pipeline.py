@@ -167,6 +167,7 @@ class ScanPipeline:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reader: _Reader | None = None
+        self._stale: tuple[_Reader | None, int] = (None, 0)  # frames read before the last new layout
         self.state = "stopped"
         self.last_error = ""
         self.last_error_at: float | None = None
@@ -205,11 +206,14 @@ class ScanPipeline:
             seen = [self._understand(d) for d in detections]
             self._count_ignored(seen, now)
             events = self._track(seen, now)
+            tracker = self.tracker
             self._last_frame, self._last_seen = frame, seen
             self.frames += 1
             self._frame_times.append(now)
             self._process_ms.append((time.perf_counter() - started) * 1000)
         for kind, data in events:
+            if tracker is not self.tracker:
+                break  # a new game was laid out meanwhile: these were the old game's cards
             self._send(kind, data)
         return events
 
@@ -299,6 +303,10 @@ class ScanPipeline:
             self.game = game
             self.zones = zones
             self.tracker = Tracker(zones, self.tracker_settings)
+            # Frames already read (and the one being read) may show the cards lifted just before
+            # the new game began: the new game's tracker starts from the frames after them.
+            reader = self._reader
+            self._stale = (reader, reader.seq + 1) if reader is not None else (None, 0)
             if self.calibration.mat_mm != zones.mat_mm:
                 self.calibration = Calibration(zones.mat_mm)
                 self._calibrate_at = None
@@ -360,6 +368,8 @@ class ScanPipeline:
                     self.tracker.resume(now)  # an outage is not an absence
                     self._set_state("running")
                 last_frame = now
+                if self._stale[0] is reader and seq <= self._stale[1]:
+                    continue
                 try:
                     self.process(frame, now)
                 except Exception as exc:  # a bad frame must not kill the camera thread

@@ -24,7 +24,10 @@ The words (the view layer; the rules above return data and refusal reasons only)
 Shared: ``state`` (the typed state), ``plays`` (what beats what), ``seats`` (names, order round the
 table), ``cards`` (card keys to catalog cards), ``rulebook`` (the sentences quoted), ``report``
 (what one input did, gathered as data).
+
+``demo`` holds the simulated players of ``companion demo --game gt-battle`` (``DEMO``).
 """
+from .demo import DEMO
 from .game import GAME, GatherTogetherBattle
 
-__all__ = ["GAME", "GatherTogetherBattle"]
+__all__ = ["DEMO", "GAME", "GatherTogetherBattle"]

@@ -227,5 +227,8 @@ class GatherTogetherBattle(Game):
         return bool(state.phase == Phase.BATTLE and pending and not state.count_check and not state.awaiting
                     and plays.play_problem(self.deck, state, pending) is None)
 
+    def plays_complete(self, state: BattleState) -> bool:
+        return self.ready_to_resolve(state) and plays.complete(self.deck, state, state.pending)
+
 
 GAME = GatherTogetherBattle

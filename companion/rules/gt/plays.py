@@ -60,3 +60,21 @@ def play_problem(deck: Deck, state: BattleState, pending: Pending) -> str | None
         return None
     return (f"{describe(count, rank).capitalize()} does not beat {describe(top.count, top.rank)} played by "
             f"{seats.name(state, top.seat)}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
+
+
+def complete(deck: Deck, state: BattleState, pending: Pending) -> bool:
+    """True when nothing could still be added to the pending play, so the table need not wait long
+    before it is resolved: an action card other than NEW BATTLE ("played on its own"), the last
+    cards the player's counted hand holds, or every copy of its fight rank (on the pile or in it)."""
+    cards = [deck.card(k) for k in pending.cards]
+    if len(cards) == 1 and cards[0].kind == "action" and cards[0]["action"] != "new_battle":
+        return True
+    if state.hands[pending.seat] <= len(pending.cards):
+        return True
+    ranks = {c["rank"] for c in cards if c.kind == "fight"}
+    if len(ranks) != 1:
+        return False
+    rank = ranks.pop()
+    copies = sum(c.copies for c in deck.catalog.cards.values() if c.kind == "fight" and c["rank"] == rank)
+    shown = {k for k in [*state.pile, *pending.cards] if deck.card(k).kind == "fight" and deck.card(k)["rank"] == rank}
+    return len(shown) >= copies

@@ -155,5 +155,7 @@ class Stratego(Game):
 
 GAME = Stratego
 
-__all__ = ["GAME", "NoSuchSeat", "Quote", "RANK_NAME", "Stratego", "StrategoState", "Verdict",
+from .demo import DEMO  # noqa: E402  (the demo players, found through the registry)
+
+__all__ = ["DEMO", "GAME", "NoSuchSeat", "Quote", "RANK_NAME", "Stratego", "StrategoState", "Verdict",
            "defender_revealed", "fight", "variants_in"]

@@ -1,0 +1,187 @@
+"""The session's automatic resolve: undo sticks until the table changes, and a complete play
+resolves after a short stillness while a play that may still grow waits the long one."""
+from __future__ import annotations
+
+import pytest
+
+from companion import rules
+from companion.session import Session, open_store
+from tests.test_gt_battle_support import NAMES, identity_keys
+
+rules.register("toy-high-card", "tests.toy_game:HighCard")
+
+SETTLE, QUICK = 1.5, 0.5
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def high_card(tmp_path, clock):
+    return Session.start(open_store(tmp_path), "toy-high-card",
+                         [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], clock=clock)
+
+
+def lay(session, seat, key):
+    return session.submit("card_seen", {"zone": f"seat:{seat}", "card": key}, "camera")
+
+
+def battles(session) -> int:
+    return sum(1 for e in session.derived.entries if e.status == "applied" and e.event.kind == "resolve")
+
+
+def test_an_undone_automatic_resolve_is_not_resolved_again_while_the_cards_lie_as_they_did(high_card, clock):
+    lay(high_card, 1, "N7#1")
+    lay(high_card, 2, "N3#1")
+    clock.now = 5.0
+    assert high_card.maybe_auto_resolve(SETTLE, QUICK).ok
+    assert high_card.submit("undo").ok
+    assert high_card.ruleset.ready_to_resolve(high_card.state), "the cards still lie there"
+    clock.now = 60.0
+    assert high_card.maybe_auto_resolve(SETTLE, QUICK) is None, "the players took that result back"
+    assert battles(high_card) == 0
+
+
+def test_after_an_undone_resolve_the_next_change_on_the_table_resolves_again(high_card, clock):
+    lay(high_card, 1, "N7#1")
+    lay(high_card, 2, "N3#1")
+    clock.now = 5.0
+    high_card.maybe_auto_resolve(SETTLE, QUICK)
+    high_card.submit("undo")
+    high_card.submit("card_gone", {"zone": "seat:2", "card": "N3#1"}, "camera")  # the misread card, laid again
+    clock.now = 6.0
+    lay(high_card, 2, "N5#1")
+    clock.now = 10.0
+    resolved = high_card.maybe_auto_resolve(SETTLE, QUICK)
+    assert resolved is not None and resolved.ok and resolved.entry.outcomes[0]["data"]["value"] == 7
+
+
+def test_undo_before_any_command_says_sightings_are_taken_back_by_lifting_the_card(high_card):
+    lay(high_card, 1, "N7#1")
+    refused = high_card.submit("undo")
+    assert not refused.ok
+    assert "nothing to undo yet" in refused.entry.reason and "take the card away" in refused.entry.reason
+
+
+def test_a_complete_play_resolves_after_the_short_stillness(high_card, clock):
+    lay(high_card, 1, "N7#1")
+    lay(high_card, 2, "N3#1")  # High Card: one card is a whole play, a second is refused
+    assert high_card.ruleset.plays_complete(high_card.state)
+    clock.now = QUICK - 0.1
+    assert high_card.maybe_auto_resolve(SETTLE, QUICK) is None
+    clock.now = QUICK + 0.1
+    assert high_card.maybe_auto_resolve(SETTLE, QUICK).ok
+
+
+@pytest.fixture
+def gt_battle(tmp_path, clock):
+    """Gather Together, 4 players, in the battle phase with Ben to start (BATTLE flipped first)."""
+    session = Session.start(open_store(tmp_path), "gt-battle",
+                            [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)], clock=clock)
+    for seat, key in enumerate(identity_keys("HVHV"), 1):
+        session.submit("card_seen", {"zone": f"reader:{seat}", "card": key}, "rfid")
+    session.submit("card_seen", {"zone": "center", "card": "BATTLE#1"}, "camera")
+    return session
+
+
+def test_a_pair_that_may_become_three_waits_the_long_stillness(gt_battle, clock):
+    """"Fight cards of similar rank are played together": Ben may still add a third 8."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
+    assert gt_battle.ruleset.ready_to_resolve(gt_battle.state)
+    assert not gt_battle.ruleset.plays_complete(gt_battle.state)
+    clock.now = 1.0
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK) is None
+    clock.now = 1.6
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK).ok
+
+
+def test_an_action_card_played_on_its_own_is_complete(gt_battle, clock):
+    """"SKIP is an action card and is played on its own": nothing can join it."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "SKIP#1"}, "camera")
+    assert gt_battle.ruleset.plays_complete(gt_battle.state)
+    clock.now = 0.6
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK).ok
+
+
+def test_new_battle_waits_for_the_fight_cards_that_follow_it(gt_battle):
+    gt_battle.submit("card_seen", {"zone": "center", "card": "NEWBTL#1"}, "camera")
+    assert not gt_battle.ruleset.plays_complete(gt_battle.state)
+
+
+def test_every_copy_of_a_rank_is_a_complete_play(gt_battle):
+    for copy in range(1, 7):  # the deck has six 8s
+        gt_battle.submit("card_seen", {"zone": "center", "card": f"F8#{copy}"}, "camera")
+    gt_battle.submit("confirm_count", {"seat": 2, "cards": 12})
+    assert gt_battle.ruleset.plays_complete(gt_battle.state)
+
+
+def test_the_last_cards_of_a_counted_hand_are_a_complete_play(gt_battle):
+    gt_battle.submit("confirm_count", {"seat": 2, "cards": 2})
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    assert not gt_battle.ruleset.plays_complete(gt_battle.state)
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
+    assert gt_battle.ruleset.plays_complete(gt_battle.state)
+
+
+# -- Book of Mormon (the hook lives in companion/demo/bom_settle.py until its rewrite lands) ------
+def bom_session(tmp_path, clock, **options):
+    return Session.start(open_store(tmp_path), "bom-battle",
+                         [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], options, clock=clock)
+
+
+def test_bom_a_character_card_alone_may_still_get_its_power_card(tmp_path, clock):
+    from companion.demo.bom_settle import plays_complete
+
+    session = bom_session(tmp_path, clock)
+    lay(session, 1, "GD500#1")
+    lay(session, 2, "BO300#1")
+    assert session.ruleset.ready_to_resolve(session.state)
+    assert not plays_complete(session.ruleset, session.state)
+
+
+def test_bom_faith_with_its_one_gold_card_is_complete(tmp_path, clock):
+    """"Faith only multiplies a gold CHARACTER card under 1000": one card, and it is there."""
+    from companion.demo.bom_settle import plays_complete
+
+    session = bom_session(tmp_path, clock)
+    lay(session, 1, "GD500#1")
+    lay(session, 1, "FAITH#1")
+    lay(session, 2, "GD400#1")
+    lay(session, 2, "FAITH#2")
+    assert plays_complete(session.ruleset, session.state)
+    lay(session, 2, "GD300#1")  # a second card where Faith takes one: no longer a legal play
+    assert not plays_complete(session.ruleset, session.state)
+
+
+def test_bom_young_players_play_one_card_each(tmp_path, clock):
+    from companion.demo.bom_settle import plays_complete
+
+    session = bom_session(tmp_path, clock, young_players=True)
+    lay(session, 1, "GD500#1")
+    assert not plays_complete(session.ruleset, session.state)
+    lay(session, 2, "BO300#1")
+    assert plays_complete(session.ruleset, session.state)
+
+
+def test_after_a_restart_nothing_resolves_on_its_own_until_the_table_is_seen_again(high_card, clock, tmp_path):
+    """The log remembers both cards, but the power may have been off while someone took one back."""
+    lay(high_card, 1, "N7#1")
+    lay(high_card, 2, "N3#1")
+    restarted = Session.resume(high_card.store, clock=clock)
+    clock.now = 60.0
+    assert restarted.ruleset.ready_to_resolve(restarted.state)
+    assert restarted.maybe_auto_resolve(SETTLE, QUICK) is None
+    lay(restarted, 2, "N3#1")  # the camera reads the table again: the same card where it lay
+    clock.now = 61.0
+    assert restarted.maybe_auto_resolve(SETTLE, QUICK).ok
