@@ -48,7 +48,7 @@ def played_game(length: int, first_seed: int = 3) -> tuple[int, list[Any]]:
     """The first ``length`` events of a game the simulated players play (the first seed whose game
     lasts that long), as the session would have logged them."""
     from . import rules
-    from .demo.bom_players import SimulatedTable, play
+    from .rules.bom.players import SimulatedTable, play
     from .rules import Action, Applied, Seat
     from .store import Event
 

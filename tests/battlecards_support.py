@@ -3,7 +3,7 @@ make (cards drawn into the hand, deployed, kept, turned onto the discard pile) n
 from __future__ import annotations
 
 from companion.rules import Seat, make
-from companion.rules.battlecards.state import Battle, Stage
+from companion.rules.battlecards.state import Stage
 from tests.rules_harness import RulesTable
 
 RULES = make("battlecards-pacific")

@@ -134,14 +134,14 @@ def test_the_last_cards_of_a_counted_hand_are_a_complete_play(gt_battle):
     assert gt_battle.ruleset.plays_complete(gt_battle.state)
 
 
-# -- Book of Mormon (the hook lives in companion/demo/bom_settle.py until its rewrite lands) ------
+# -- Book of Mormon (companion/rules/bom/settle.py) ------------------------------------------------
 def bom_session(tmp_path, clock, **options):
     return Session.start(open_store(tmp_path), "bom-battle",
                          [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], options, clock=clock)
 
 
 def test_bom_a_character_card_alone_may_still_get_its_power_card(tmp_path, clock):
-    from companion.demo.bom_settle import plays_complete
+    from companion.rules.bom.settle import plays_complete
 
     session = bom_session(tmp_path, clock)
     lay(session, 1, "GD500#1")
@@ -152,7 +152,7 @@ def test_bom_a_character_card_alone_may_still_get_its_power_card(tmp_path, clock
 
 def test_bom_faith_with_its_one_gold_card_is_complete(tmp_path, clock):
     """"Faith only multiplies a gold CHARACTER card under 1000": one card, and it is there."""
-    from companion.demo.bom_settle import plays_complete
+    from companion.rules.bom.settle import plays_complete
 
     session = bom_session(tmp_path, clock)
     lay(session, 1, "GD500#1")
@@ -165,7 +165,7 @@ def test_bom_faith_with_its_one_gold_card_is_complete(tmp_path, clock):
 
 
 def test_bom_young_players_play_one_card_each(tmp_path, clock):
-    from companion.demo.bom_settle import plays_complete
+    from companion.rules.bom.settle import plays_complete
 
     session = bom_session(tmp_path, clock, young_players=True)
     lay(session, 1, "GD500#1")

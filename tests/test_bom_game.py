@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.demo.bom_players import SimulatedTable, play
+from companion.rules.bom.players import SimulatedTable, play
 from companion.rules import Action, Applied, Seat
 from companion.session import fold, from_jsonl, replay_report
 from tests.test_bom_support import RULES

@@ -8,7 +8,7 @@ import pytest
 
 from card_tags.games.stratego import ARMY_SIZE
 from companion import rules
-from companion.demo.bom_demo import BomDemo
+from companion.rules.bom.demo import BomDemo
 from companion.demo.driver import demo_class, demo_games
 from companion.demo.protocol import play_direct
 from companion.rules.gt.demo import TARGET, GatherDemo
@@ -28,7 +28,7 @@ def refused(session: Session) -> list[tuple[str, dict, str]]:
 def test_the_demo_players_of_each_game_are_found_through_the_registry():
     assert rules.demo_players("stratego") is StrategoDemo
     assert rules.demo_players("gt-battle") is GatherDemo
-    assert demo_class("bom-battle") is BomDemo  # until the Book of Mormon package exposes DEMO itself
+    assert demo_class("bom-battle") is BomDemo
     assert {"bom-battle", "stratego", "gt-battle"} <= set(demo_games())
 
 

@@ -19,7 +19,6 @@ import logging
 import random
 import threading
 import time
-from importlib import import_module
 from typing import Any
 
 from card_tags.payload import CardRef
@@ -29,25 +28,19 @@ from ..scan.zones import ZoneMap
 from ..service import Service
 from ..session import Session
 from ..wiring import attach_camera
-from .protocol import Command, Lay, Lift, Move, tell
+from .protocol import Command, Lay, Move, tell
 
 log = logging.getLogger(__name__)
 
 SOURCE = "demo"  # the start event of a game the demo began
 GAME = "bom-battle"
-# Games whose package does not expose DEMO yet (the BoM rewrite will): their players, found here.
-FALLBACK = {"bom-battle": "companion.demo.bom_demo:BomDemo"}
 TAKEN_SECONDS = 15.0   # a card the camera has not reported by then is nudged (lifted and laid again)
 WAIT_SECONDS = 60.0    # nothing happened for this long: say so in the log
 
 
 def demo_class(game: str):
     """The game's simulated players: its package's ``DEMO``, or None if it brings none."""
-    players = rules.demo_players(game)
-    if players is None and game in FALLBACK:
-        module, _, name = FALLBACK[game].partition(":")
-        players = getattr(import_module(module), name)
-    return players
+    return rules.demo_players(game)
 
 
 class StepAside(Exception):

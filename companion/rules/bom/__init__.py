@@ -14,9 +14,13 @@ module:
                 ``trivia`` (Spy's Trivia)
 - ``words``     every sentence told about an outcome;  ``announce``: "Helpful notes"
 - ``view``      the public and seat views, the prompt and the tablet's buttons
+- ``settle``    when every play is complete (the quick settle)
+- ``players``, ``demo``  the demo's simulated players (seeded; never used by the referee)
 """
+from .demo import BomDemo
 from .game import BomBattle
 
 GAME = BomBattle
+DEMO = BomDemo  # the simulated players of `companion demo --game bom-battle` (players.py, demo.py)
 
-__all__ = ["GAME", "BomBattle"]
+__all__ = ["DEMO", "GAME", "BomBattle", "BomDemo"]

@@ -10,7 +10,7 @@ from card_tags.catalog import Card
 
 from ..base import Applied, Outcome, Refusal, Seat, SetupError
 from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
-from . import battle, mounting, piles, table, trivia, turns
+from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants, who_of
 from .cards import POWER, Deck
 from .state import BomState, Mode, Piles, TermRow, Told
@@ -169,6 +169,10 @@ class BomBattle(Game):
         if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):
             return False
         return not battle.check(self, state)[1]
+
+    def plays_complete(self, state: BomState) -> bool:
+        """Nothing could still join any seat's play: the battle may resolve after a short stillness."""
+        return settle.plays_complete(self, state)
 
     # The candidates the tablet's buttons are tried with (each still goes through apply): a button
     # of a variant that is not in play is not tried at all.

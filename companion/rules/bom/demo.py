@@ -1,5 +1,5 @@
 """Book of Mormon "Battle"'s demo players on the demo protocol (protocol.py): an adapter over the
-seeded simulation in bom_players.py, which holds every seat's true ARMY, BATTALION and discard pile.
+seeded simulation in players.py, which holds every seat's true ARMY, BATTALION and discard pile.
 
 A battle: the taps the players make first ("too many POWER cards", "withdraw"), then each seat's
 cards laid in its area; the session resolves once the table is still; the players read the result
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bom_players import SimulatedTable
-from .protocol import Command, Lay, Lift, Move
+from companion.demo.protocol import Command, Lay, Lift, Move
+
+from .players import SimulatedTable
 
 NAMES = ["Ann", "Ben", "Cal", "Dee", "Eli", "Fay"]
 

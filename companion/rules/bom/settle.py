@@ -1,8 +1,7 @@
 """Book of Mormon "Battle": when every seat's play is complete by the rules, for the quick settle.
 
 This is the ``plays_complete`` hook of the referee contract (contract.Game.plays_complete) for
-Book of Mormon, kept here while its package is another helper's: the lead adds it to the BoM game
-(companion/rules/bom/game.py) as ``def plays_complete(self, state): return plays_complete(self, state)``.
+Book of Mormon (``BomBattle.plays_complete``).
 
 A play can still grow while a card could join it: a CHARACTER card alone may still get its POWER
 card, Battle takes any number of CHARACTER cards. It is complete when it cannot: one card is the
@@ -14,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.bom import battle
-from companion.rules.bom.plays import POWER_RULES
-from companion.rules.bom.state import BomState, Mode
+from . import battle
+from .plays import POWER_RULES
+from .state import BomState, Mode
 
 
 def plays_complete(game: Any, state: BomState) -> bool:

@@ -24,8 +24,8 @@ from itertools import combinations
 from typing import Any, Callable
 
 from card_tags.catalog import Catalog, load_game
-from companion.rules.bom.piles import BATTALION
-from companion.rules.bom.plays import evaluate
+from .piles import BATTALION
+from .plays import evaluate
 
 SUPPORTED = {"power_play", "young_players", "first_seat"}
 
