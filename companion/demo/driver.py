@@ -313,13 +313,24 @@ def _brings_players(game: str) -> bool:
         return False
 
 
+def default_seats(game: str) -> int:
+    """How many the game's simulated players are when nobody says: their own default (BATTLECARDS'
+    play the two-player Pacific game), else three or what the game allows nearest to it."""
+    import inspect
+
+    cls = rules.ruleset_class(game)
+    players = rules.demo_players(game)
+    default = inspect.signature(players).parameters["seats"].default if players is not None else None
+    return default if isinstance(default, int) else max(cls.min_seats, min(3, cls.max_seats))
+
+
 def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
                decoder: str = "zxing", games: int | None = None, game: str = GAME) -> Demo:
     from ..scan.sources import VirtualTableSource
     from ..scan.virtual_table import VirtualTable
 
     cls = rules.ruleset_class(game)
-    seats = seats if seats is not None else max(cls.min_seats, min(3, cls.max_seats))
+    seats = seats if seats is not None else default_seats(game)
     if not cls.min_seats <= seats <= cls.max_seats:
         raise ValueError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {seats}")
     table = VirtualTable(seed=seed)
