@@ -412,7 +412,8 @@ def test_secret_weapon_orders_the_last_battle_after_the_timer_too():
 
 def test_the_view_says_what_happens_next():
     t = Table(3)
-    assert t.view()["prompt"] == "Battle 1: waiting for Seat 1 (Ann), Seat 2 (Bo) and Seat 3 (Cy)."
+    assert t.view()["prompt"] == ("Battle 1: Seat 1 (Ann), Seat 2 (Bo) and Seat 3 (Cy), lay your play in your area "
+                                  "of the battlefield (or on your reader).")
     t.play({1: ["GD500"], 2: ["BD100"], 3: ["GO100", "GO200"]})
     assert t.view()["prompt"] == "Battle 1: fix the plays above before resolving."
     t.gone(3, "GO200")

@@ -35,19 +35,20 @@ MAX_MINUTES = 24 * 60
 # The start options: a setting (first_seat) and the six variants, by the option that switches each on.
 OPTIONS = (
     Option("first_seat", 1, "The seat on the dealer's left: dealt the first card, first to play under Secret "
-                            "Weapon, first reader in Spy's Trivia."),
+                            "Weapon, first reader in Spy's Trivia.", label="First player (left of the dealer)"),
     Option("young_players", False, "Rules for Young Players: no POWER cards; each player turns the top card of "
-                                   "his ARMY; the most cards when you stop wins."),
+                                   "his ARMY; the most cards when you stop wins.", label="Rules for Young Players"),
     Option("shorter_game_minutes", 0, "Rules for a Shorter Game: minutes on the timer (the rulebook suggests 15); "
-                                      "0 plays without a timer. The most cards when it goes off wins."),
+                                      "0 plays without a timer. The most cards when it goes off wins.",
+           label="Rules for a Shorter Game (minutes)"),
     Option("mounting_battles", False, "Mounting Battles: battles by point value only; tied players add three "
-                                      "face-down ARMY cards and play again."),
+                                      "face-down ARMY cards and play again.", label="Mounting Battles"),
     Option("secret_weapon", False, "Secret Weapon: one player at a time from the dealer's left, POWER cards "
-                                   "face down until everyone has played."),
+                                   "face down until everyone has played.", label="Secret Weapon"),
     Option("power_play", False, "Power Play: before each battle the rest of each BATTALION goes to the discard "
-                                "pile and five new cards are drawn."),
+                                "pile and five new cards are drawn.", label="Power Play"),
     Option("spys_trivia", False, "Spy's Trivia: CHARACTER cards only; name the character from the clues to win "
-                                 "the card."),
+                                 "the card.", label="Spy's Trivia"),
 )
 
 

@@ -108,8 +108,9 @@ class BomView(View):
         if state.mount:
             return f"The battle mounts: {words.names(state.mount.seats)} each play a new CHARACTER card."
         waiting = [s for s in fighting if not current.get(s) and not (state.turns and s in state.turns.face_down)]
-        if waiting:
-            return f"Battle {state.battle}: waiting for {words.names(waiting)}."
+        if waiting:  # where the cards go: the seat's own area of the mat, or its reader
+            return (f"Battle {state.battle}: {words.names(waiting)}, lay your play in your area of the battlefield "
+                    f"(or on your reader).")
         return f"Battle {state.battle}: fix the plays above before resolving."
 
     def _trivia_prompt(self, state: BomState, words: Words) -> str:

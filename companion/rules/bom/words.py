@@ -75,7 +75,7 @@ class Words:
             turns.AFTER_REVEALS: f"{who} laid a card after the reveals began.",
             turns.ADDED_LATE: f"{who} added a card after {self.who(other or 0)} had played.",
             turns.OUT_OF_TURN: f"{who} played out of turn: it is {self.who(other or 0)}'s turn.",
-            turns.POWER_FACE_UP: f"{who} laid its POWER card face up; under Secret Weapon it goes face down until "
+            turns.POWER_FACE_UP: f"{who} laid their POWER card face up; under Secret Weapon it goes face down until "
                                  f"the reveals.",
         }[kind]
 
@@ -224,7 +224,7 @@ class Words:
             if o.kind == "battle" and d["battle"] != "after the timer":
                 terms += tuple(Term("out of turn", None, self.flag(f["seat"], f["flag"], f["other"]))
                                for f in d["flags"])
-                terms += (Term("cards taken", d["cards_taken"], f"{self.who(d['winner'])} puts them in its discard "
+                terms += (Term("cards taken", d["cards_taken"], f"{self.who(d['winner'])} puts them in their discard "
                                                                 f"pile"),)
             return terms
         if o.kind in ("time_up", "game_over") and isinstance(d.get("cards"), dict) and d.get("why") != "all_read":
