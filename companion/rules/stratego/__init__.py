@@ -48,10 +48,10 @@ class Stratego(Game):
     options = (
         Option("ties", "both_removed", "Equal ranks: both pieces are removed (classic), or \"in the event "
                "of a tie, the attacker wins\".", ("both_removed", "attacker_wins")),
-        Option("spy_attack", "marshal_only", "The attacking Spy defeats only the Marshal (classic), or "
-               "\"Spys, which defeat anythign on attack (except bombs)\".", ("marshal_only", "anything_but_bombs")),
-        Option("reveal", "both", "Both ranks are revealed in every combat (classic), or \"the defender only "
-               "reveals their piece if it's defeated, or If it is attacked by a Scout\".",
+        Option("spy_attack", "marshal_only", "The attacking Spy defeats only the Marshal (classic), or the other "
+               "edition: an attacking Spy defeats any piece except a Bomb.", ("marshal_only", "anything_but_bombs")),
+        Option("reveal", "both", "Both ranks are revealed in every combat (classic), or the other edition: the "
+               "defender shows its rank only if it is defeated or attacked by a Scout.",
                ("both", "defeated_or_scout")),
         Option("rescue", False, "A piece reaching the enemy's back row may rescue one defeated piece."),
         Option("scout_move_attack", False, "A Scout may move and attack in the same turn."),
