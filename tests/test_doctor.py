@@ -109,3 +109,22 @@ def test_the_command_prints_one_line_per_check_and_fails_on_a_failure(tmp_path):
     assert [line.split()[1] for line in lines[:-1]] == ["readers", "disk", "clock", "temperature", "power"]
     assert lines[-1] == "Something needs fixing (FAIL above)."
     assert "Traceback" not in done.stderr
+
+
+def test_the_devices_page_warns_in_words_when_the_pi_throttles(tmp_path):
+    """The Devices page shows the doctor's machine checks; under-voltage is a failure in words."""
+    from companion.service import Service
+    from tests.browser import chromium, serving
+
+    service = Service(tmp_path / "data")
+    service.facts = Facts(vcgencmd=fake_command(tmp_path, "vcgencmd", "throttled=0x50005"),
+                          sysfs=fake_sysfs(tmp_path / "sys", 83000))
+    checks = {c["name"]: c for c in service.devices()["health"]}
+    assert checks["power"]["status"] == FAIL and checks["temperature"]["status"] == WARN
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(url + "/devices")
+        page.wait_for_selector("#health .check.fail[data-check='power']")
+        assert "under-voltage now" in page.inner_text("#health [data-check='power']")
+        assert "83 C" in page.inner_text("#health [data-check='temperature']")
+        page.screenshot(path=str(tmp_path / "devices-throttled.png"))

@@ -261,7 +261,8 @@ function renderDevices(d) {
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));
   $("#database").replaceChildren(...dl({ file: d.database }));
   // The Pi's health in words (companion doctor's checks): a warning first, big, when it throttles.
-  $("#health").replaceChildren(...(d.health || []).map((c) =>
+  const worst = { fail: 0, warn: 1, ok: 2 };
+  $("#health").replaceChildren(...(d.health || []).slice().sort((a, b) => worst[a.status] - worst[b.status]).map((c) =>
     el("div", { class: `check ${c.status}`, "data-check": c.name }, el("b", { text: `${c.name}: ` }), c.says)));
 }
 
