@@ -145,3 +145,95 @@ def test_aid_to_an_ally(rules):
     history = [rules.redact(e, d) for e, d in (("trade", {"seat": 1, "give": "GBF109#2", "take": "JVAL#1"}),
                                                ("transfer", {"seat": 3, "unit": "JZERO#1"}))]
     assert "JVAL#1" not in str(history) and "JZERO#1" not in str(history)
+
+
+def _to_pacific_turn(t: RulesTable, seat: int) -> None:
+    """Germany and Britain play their turns from the Western deck (and Japan from the Pacific one) until ``seat`` draws."""
+    t.ok("card_seen", zone="center", card="WSPY#1")         # Germany
+    t.ok("card_seen", zone="center", card="WREINF#1")       # Britain draws 2
+    t.ok("card_seen", zone="reader:2", card="BSPIT#5")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#6")
+    if seat == US:
+        t.ok("card_seen", zone="center", card="SPY1#1")     # Japan
+    assert t.state.turn == seat
+
+
+def _stacks(t: RulesTable, rules, seat: int, keys: list[str]) -> None:
+    """Deployed forces as a test needs them (as if deployed in earlier turns)."""
+    army = t.state.armies[seat]
+    army.stacks = {k: [] for k in army.stacks}
+    for key in keys:
+        army.hand = [h for h in army.hand if h != key]
+        army.stacks[rules.deck.unit_type(key)].append(key)
+
+
+def _invade(t: RulesTable, rules, card: str, aggressor: int, defender: int) -> None:
+    """The invasion fought with no defending Ground unit: "the elimination of all enemy Ground units" is met at once."""
+    t.ok("card_seen", zone="center", card=card)
+    t.ok("decide", seat=aggressor, fight=True)
+    assert t.state.stage == Stage.HOMELAND
+    t.ok("hold", seat=defender)
+
+
+def test_an_eliminated_player_is_captured_discarded_and_loses_his_turns(rules):
+    """"4) When you win a battle that eliminates an opponent from the theatre, he no longer gets a turn, and you
+    instantly capture all his remaining deployed forces. All of the eliminated player's reserve cards are
+    discarded, and all battles won by the eliminated player in his theatre are placed in discard stack.\""""
+    from companion.rules.battlecards import ending
+
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, US)
+    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
+    t.state.armies[JAPAN].won, t.state.armies[JAPAN].vp = ["CORAL#1"], 4
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JAKAGI#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])            # a general: he cannot defend Japan
+    _stacks(t, rules, BRITAIN, [])
+    reserve = list(t.state.armies[JAPAN].hand)
+    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    japan, us = t.state.armies[JAPAN], t.state.armies[US]
+    assert japan.eliminated and not t.state.over          # the Allies must invade Germany too
+    assert {"JZERO#1", "JAKAGI#1"} <= set(us.deployed()) and japan.deployed() == []
+    assert japan.hand == [] and set(reserve) <= set(japan.arsenal_discard)
+    assert japan.won == [] and japan.vp == 0 and "CORAL#1" in t.state.conflict_discard["pacific"]
+    assert t.state.turn == GERMANY
+    t.state.turn = BRITAIN
+    ending.end_turn(t.state, [])
+    assert t.state.turn == US                              # Japan no longer gets a turn
+
+
+def test_the_us_keeps_his_turns_and_fights_in_the_west_after_the_invasion_of_australia(rules):
+    """"EXCEPTION: This applies somewhat differently in the Invasion of Australia. The US player still takes his
+    turns and may continue to participate in Western European Theatre battles.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])                  # no Ground unit defends Australia
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    assert t.state.armies[US].eliminated and "UENTERP#1" in t.state.armies[JAPAN].deployed()
+    assert t.state.turn == US                              # he still takes his turns
+    _stacks(t, rules, US, ["UWILDCAT#1"])                  # an air unit deployed since
+    t.ok("card_seen", zone="center", card="REINF1#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    assert t.state.turn == GERMANY
+    t.ok("card_seen", zone="center", card="WBRIT#1")      # Germany against Britain: Air
+    t.ok("decide", seat=GERMANY, fight=True)
+    assert US in t.state.battle.defenders and "UWILDCAT#1" in t.state.battle.units
+
+
+@pytest.mark.parametrize("fallen, card, aggressor, defender, held, winners", [
+    (GERMANY, "JAPAN#1", US, JAPAN, ["IWOJIMA#1", "OKINAWA#1"], [BRITAIN, US]),
+    (BRITAIN, "AUSTRAL#1", JAPAN, US, ["MORESBY#1", "JAVASEA#1"], [GERMANY, JAPAN]),
+])
+def test_total_victory_needs_both_enemy_homelands_invaded(rules, fallen, card, aggressor, defender, held, winners):
+    """"5) ... To win a TOTAL VICTORY, the Allies must invade Germany and Japan, and the Axis must invade Britain
+    and Australia.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, aggressor)
+    t.state.armies[fallen].eliminated = True               # invaded earlier, in the West
+    _stacks(t, rules, fallen, [])
+    t.state.armies[aggressor].won = list(held)
+    _stacks(t, rules, defender, ["JZERO#1"] if defender == JAPAN else ["UENTERP#1"])
+    _invade(t, rules, card, aggressor, defender)
+    assert t.state.over and t.state.victory == "total" and sorted(t.state.winners) == winners

@@ -18,6 +18,14 @@ def allies(state: PacificState, seat: int) -> list[int]:
     return [s for s, a in state.armies.items() if (a.side in axis) == mine]
 
 
+def eligible(deck: Deck, state: PacificState, seat: int, card: str) -> bool:
+    """An eliminated player fights no battle of his theatre until liberated ("Once liberated, a player ... is
+    eligible for battles in his theatre again"); the US, who "still takes his turns" after the Invasion of
+    Australia, "may continue to participate in Western European Theatre battles"."""
+    army = state.armies[seat]
+    return not army.eliminated or (ending.takes_turns(state, seat) and army.theatre != deck.theatre(card))
+
+
 def aggressor_seat(deck: Deck, state: PacificState, card: str) -> int:
     side = deck.card(card)["aggressor"]
     return next(s for s, a in state.armies.items() if a.side == side)
@@ -61,8 +69,8 @@ def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[
         out = [Outcome("battle_declined", data={"card": card, "seat": seat})]
         ending.end_turn(state, out)
         return tuple(out)
-    attackers = allies(state, aggressor)
-    defenders = [s for s in state.armies if s not in attackers and not state.armies[s].eliminated]
+    attackers = [s for s in allies(state, aggressor) if eligible(deck, state, s, card)]
+    defenders = [s for s in state.armies if s not in allies(state, aggressor) and eligible(deck, state, s, card)]
     battle = Battle(card=card, aggressors=attackers, defenders=defenders)
     state.pending, state.battle = None, battle
     a_units, d_units = involved(deck, state, attackers, card), involved(deck, state, defenders, card)
