@@ -237,3 +237,20 @@ def test_total_victory_needs_both_enemy_homelands_invaded(rules, fallen, card, a
     _stacks(t, rules, defender, ["JZERO#1"] if defender == JAPAN else ["UENTERP#1"])
     _invade(t, rules, card, aggressor, defender)
     assert t.state.over and t.state.victory == "total" and sorted(t.state.winners) == winners
+
+
+def test_the_tablet_shows_both_theatres_conflict_piles(rules):
+    """"Conflict decks will not be combined from different sets": each theatre's discard pile lies face up on the
+    table, so the tablet shows the other theatre's pile too, not only the drawing player's."""
+    t = table(rules, HANDS)
+    t.ok("card_seen", zone="center", card="WSPY#1")         # Germany, from the Western deck
+    t.ok("card_seen", zone="center", card="WREINF#1")       # Britain
+    t.ok("card_seen", zone="reader:2", card="BSPIT#5")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#6")
+    t.ok("card_seen", zone="center", card="SPY1#1")         # Japan, from the Pacific deck
+    view = rules.view.public(t.state)
+    assert t.state.turn == US and view["conflict"]["theatre"] == "pacific"
+    assert view["conflict"]["pile"] == ["SPY1#1"] and view["conflict"]["theatre_name"] == "Pacific"
+    [western] = view["other_piles"]
+    assert western["theatre_name"] == "Western European" and western["pile"] == ["WSPY#1", "WREINF#1"]
+    assert western["top"]["name"] == "Reinforcements" and western["left"] == 1

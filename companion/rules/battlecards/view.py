@@ -10,6 +10,7 @@ from . import combat, forecast
 from .cards import SIDE_NAMES
 from .state import PacificState, Stage, TYPES
 
+THEATRE_NAMES = {"pacific": "Pacific", "western": "Western European"}
 PHASE_WORDS = {1: "phase 1", 2: "phase 2", 3: "phase 3", 4: "phase 4"}
 
 
@@ -195,15 +196,14 @@ class PacificView(View):
                   "won": [self.card(k) for k in a.won]}
                  for s, a in ((s, state.armies[s.number]) for s in state.seats)]
         theatre = state.armies[state.turn].theatre if state.turn else "pacific"
-        discard = state.conflict_discard.get(theatre, [])
         return {"game": self.game.game, "stage": state.stage.value, "turn": state.turn, "turn_number": state.turn_number,
                 "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
                 "vp_target": target, "seats": seats,
                 "standings": sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
                                     key=lambda r: -r["points"]),
-                "conflict": {"theatre": theatre, "left": state.conflict_left.get(theatre, 0), "discard": len(discard),
-                             "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
-                             "unseen": len(state.conflict_pool.get(theatre, []))},
+                "conflict": self.pile(state, theatre),
+                # Combined sets: the other theatre's pile too, face up on the table like this one.
+                "other_piles": [self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
                 "pending": self.card(state.pending) if state.pending else None,
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
@@ -211,6 +211,14 @@ class PacificView(View):
                 "recent": [{"kind": t.kind, "say": t.say, "terms": [r.__dict__ for r in t.terms]} for t in state.recent],
                 "last_outcome": ({"say": state.recent[-1].say, "terms": [r.__dict__ for r in state.recent[-1].terms]}
                                  if state.recent else None)}
+
+    def pile(self, state: PacificState, theatre: str) -> dict[str, Any]:
+        """One theatre's CONFLICT deck and discard pile (public: every card on the pile is face up)."""
+        discard = state.conflict_discard.get(theatre, [])
+        return {"theatre": theatre, "theatre_name": THEATRE_NAMES.get(theatre, theatre),
+                "left": state.conflict_left.get(theatre, 0), "discard": len(discard),
+                "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
+                "unseen": len(state.conflict_pool.get(theatre, []))}
 
     def battle(self, state: PacificState) -> dict[str, Any] | None:
         battle = state.battle

@@ -57,12 +57,20 @@
         text: `${s.name} holds ${s.won.map((c) => `${c.name} (${c.vp})`).join(", ")}` })));
   }
 
+  // With the Western European set combined each theatre has its own deck and pile: both are named, the
+  // drawing player's first, the other one smaller.
+  function pileLine(c, named, other) {
+    const top = c.top ? `${c.top.name}, Action Number ${c.top.action}` : "empty";
+    return el("div", { class: other ? "small bp-pile" : "bp-pile", "data-theatre": c.theatre,
+      text: `${named ? `${c.theatre_name} ` : ""}CONFLICT deck: ${c.left} cards · discard pile: ${c.discard} (top: ${top})` });
+  }
+
   function turnPanel(view) {
     const c = view.conflict;
-    const top = c.top ? `${c.top.name}, Action Number ${c.top.action}` : "empty";
     return el("section", { class: "panel bp-turn" },
       el("h2", { text: view.over ? "The war is over" : view.stage === "setup" ? "Setup" : `Turn ${view.turn_number}: ${seatName(view, view.turn)} draws` }),
-      el("div", { text: `CONFLICT deck: ${c.left} cards · discard pile: ${c.discard} (top: ${top})` }),
+      pileLine(c, (view.other_piles || []).length > 0),
+      ...(view.other_piles || []).map((p) => pileLine(p, true, true)),
       view.pending ? el("div", { class: "big-odds", text: `${view.pending.name} · ${view.pending.vp} VP` }) : null,
       el("ol", { class: "bp-recent" }, ...(view.recent || []).slice(-6).map((r) => el("li", { text: r.say }))));
   }
