@@ -173,6 +173,9 @@ def _invade(t: RulesTable, rules, card: str, aggressor: int, defender: int) -> N
     t.ok("decide", seat=aggressor, fight=True)
     assert t.state.stage == Stage.HOMELAND
     t.ok("hold", seat=defender)
+    if t.state.stage == Stage.REGROUP:                     # allies fought side by side (rule 3): nothing moves
+        for seat in sorted(t.state.regroup.ally):
+            t.ok("done", seat=seat)
 
 
 def test_an_eliminated_player_is_captured_discarded_and_loses_his_turns(rules):
@@ -254,3 +257,64 @@ def test_the_tablet_shows_both_theatres_conflict_piles(rules):
     [western] = view["other_piles"]
     assert western["theatre_name"] == "Western European" and western["pile"] == ["WSPY#1", "WREINF#1"]
     assert western["top"]["name"] == "Reinforcements" and western["left"] == 1
+
+
+def _fight_to_the_end(t: RulesTable, rules) -> None:
+    """Every aggressor shot hits, every defender shot misses (cards of the right Action Number turned from the deck)."""
+    from companion.rules.battlecards import combat
+
+    for _ in range(40):
+        battle = t.state.battle
+        if t.state.stage != Stage.COMBAT:
+            return
+        shooter = battle.queue[0]
+        target = battle.aim or combat.legal_targets(rules.deck, battle, shooter)[0]
+        if not battle.aim:
+            t.ok("aim", seat=battle.owner[shooter], target=target)
+        attack, defense, _, _ = combat.values(rules.deck, t.state.battle, shooter, target, t.state.battle.support)
+        hit = battle.firing == "aggressor"
+        key = next(k for k in t.state.conflict_pool["pacific"] if rules.deck.card(k).kind in ("draw", "intel")
+                   and combat.hits(rules.deck.card(k)["action"], attack, defense) is hit)
+        t.ok("card_seen", zone="center", card=key)
+
+
+def test_allies_send_the_involved_forces_to_either_ones_stacks_after_the_battle(rules):
+    """"3) ... At the end of the battle, all involved forces may be sent to either of the participant's deployed
+    stacks.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    _stacks(t, rules, GERMANY, ["GPANZER#1", "GBF109#1"])
+    _stacks(t, rules, JAPAN, ["JGUARDS#1", "JAKAGI#1", "JZERO#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _stacks(t, rules, US, ["UMAR1#1", "UWILDCAT#1"])
+    t.ok("card_seen", zone="center", card="GUAM#1")        # Ground and Sea
+    t.ok("decide", seat=JAPAN, fight=True)
+    _fight_to_the_end(t, rules)
+    assert t.state.stage == Stage.REGROUP and t.state.turn == JAPAN
+    assert sorted(t.state.regroup.units) == ["GPANZER#1", "JAKAGI#1", "JGUARDS#1"]
+    assert "did not take part" in t.refused("regroup", seat=BRITAIN, unit="BSPIT#1")
+    assert "forces involved in the battle" in t.refused("regroup", seat=JAPAN, unit="JZERO#1")   # not involved
+    assert "forces involved in the battle" in t.refused("regroup", seat=JAPAN, unit="GPANZER#1")  # Germany's
+    t.ok("regroup", seat=JAPAN, unit="JAKAGI#1")
+    t.ok("regroup", seat=GERMANY, unit="GPANZER#1")
+    assert "JAKAGI#1" in t.state.armies[GERMANY].stacks["sea"] and "GPANZER#1" in t.state.armies[JAPAN].stacks["ground"]
+    buttons = [a for a in rules.actions(t.state) if a["kind"] == "regroup"]
+    assert {(b["data"]["seat"], b["data"].get("unit")) for b in buttons} >= {(GERMANY, "JAKAGI#1"), (JAPAN, "GPANZER#1")}
+    t.ok("done", seat=JAPAN)
+    assert t.state.stage == Stage.REGROUP          # Germany has not said Done
+    t.ok("done", seat=GERMANY)
+    assert t.state.stage == Stage.DRAW and t.state.turn == US and t.state.regroup is None
+
+
+def test_no_regrouping_after_a_battle_fought_alone(rules):
+    """Rule 3 is for forces "called into battle along with an ally": one seat alone on its side sends nothing."""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    _stacks(t, rules, GERMANY, ["GBF109#1"])           # no Ground or Sea unit: Germany brings nothing to Guam
+    _stacks(t, rules, JAPAN, ["JGUARDS#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _stacks(t, rules, US, ["UMAR1#1"])
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    t.ok("decide", seat=JAPAN, fight=True)
+    _fight_to_the_end(t, rules)
+    assert t.state.stage == Stage.DRAW and t.state.turn == US

@@ -25,7 +25,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, turns
+from . import aid, battle as battles, combat, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -62,11 +62,15 @@ class Pacific(Game):
         Input("fight_on", "on_fight_on", (SEAT_FIELD,), ("withdrawal",), SEAT_ACTS, button=True),
         Input("look", "on_look", (SEAT_FIELD, Field("stack", STR)), ("look",), SEAT_ACTS, button=True,
               choices="look_choices"),
-        Input("done", "on_done", (SEAT_FIELD,), ("arsenal", "aid"), SEAT_ACTS, button=True),
+        Input("done", "on_done", (SEAT_FIELD,), ("arsenal", "aid", "regroup"), SEAT_ACTS, button=True,
+              choices="done_choices"),
         # Combining sets, rule 2: from the seat's phone (the cards are secret: never buttons on the tablet).
         Input("transfer", "on_transfer", (SEAT_FIELD, Field("unit", CARD)), ("draw", "aid"), SEAT_ACTS),
         Input("trade", "on_trade", (SEAT_FIELD, Field("give", CARD), Field("take", CARD)), ("draw",), SEAT_ACTS),
         Input("send", "on_send", (SEAT_FIELD,), ("draw",), SEAT_ACTS),
+        # Rule 3: the involved forces (seen face up in the battle) to either ally's stacks, after the battle.
+        Input("regroup", "on_regroup", (SEAT_FIELD, Field("unit", CARD)), ("regroup",), SEAT_ACTS, button=True,
+              choices="regroup_choices"),
     )
 
     def __init__(self, catalog: Catalog):
@@ -220,7 +224,12 @@ class Pacific(Game):
         return turns.on_look(state, data["seat"], data["stack"])
 
     def on_done(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        if state.stage == Stage.REGROUP:
+            return regroup.on_done(state, data["seat"])
         return turns.on_done(state, data["seat"])
+
+    def on_regroup(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return regroup.on_regroup(self.deck, state, data["seat"], data["unit"])
 
     def on_transfer(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return aid.on_transfer(self.deck, state, data["seat"], data["unit"])
@@ -252,6 +261,16 @@ class Pacific(Game):
         found: list[dict[str, Any]] = [{"seat": s} for s in battle.army(battle.deciding)]
         found += [{"seat": battle.owner[k], "unit": k} for k in battle.fighting(battle.deciding)]
         return found
+
+    def regroup_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return regroup.choices(state)
+
+    def done_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        if state.stage == Stage.REGROUP:
+            return [{"seat": s} for s in sorted(state.regroup.ally) if s not in state.regroup.done]
+        if state.stage == Stage.AID:
+            return [{"seat": state.turn}]
+        return [{"seat": state.task.seat}] if state.task else []
 
     def look_choices(self, state: PacificState) -> list[dict[str, Any]]:
         return [{"seat": state.task.seat, "stack": t} for t in ("ground", "air", "sea")] if state.task else []

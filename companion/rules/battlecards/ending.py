@@ -3,6 +3,7 @@ eliminated), the end of a turn, and the end of the war."""
 from __future__ import annotations
 
 from ..base import Outcome
+from . import regroup
 from .cards import Deck
 from .state import PacificState, Stage, forget
 
@@ -32,7 +33,7 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     state.stage = Stage.DRAW
     if not state.over:
         check_victory(deck, state, out)
-    if not state.over:
+    if not state.over and not regroup.begin(deck, state, battle, out):
         end_turn(state, out)
 
 

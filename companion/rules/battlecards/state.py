@@ -19,6 +19,7 @@ class Stage(str, enum.Enum):
     HOMELAND = "homeland"      # a homeland is invaded: its defender may deploy the Reserve Hand first
     COMBAT = "combat"          # the four firing phases
     WITHDRAWAL = "withdrawal"  # after phase 4: the aggressor, then the defender, may withdraw
+    REGROUP = "regroup"        # combined sets: allies send the involved forces to either one's stacks
     OVER = "over"
 
 
@@ -115,6 +116,16 @@ class Battle:
 
 
 @dataclass(kw_only=True)
+class Regroup:
+    """Combined sets, rule 3: after a battle fought with an ally, the involved forces still deployed."""
+
+    card: str
+    units: list[str]                  # the involved units that survived, in battle order
+    ally: dict[int, int]              # each participant -> the ally he may send them to
+    done: list[int] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
 class Said:
     """One term of an outcome as the table reads it."""
 
@@ -145,6 +156,7 @@ class PacificState(GameState):
     task: Task | None = None
     pending: str | None = None       # a BATTLECARD waiting for its aggressor's decision
     battle: Battle | None = None
+    regroup: Regroup | None = None   # combined sets: after a battle fought with an ally
     convoy_played: bool = False      # a Supply Convoy at the start of this turn
     aided: bool = False              # combined sets: this turn's aid to the ally is given
     transferred: int = 0

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..base import Outcome
 from ..contract import Offer, View
-from . import combat, forecast
+from . import combat, forecast, regroup
 from .cards import SIDE_NAMES
 from .state import PacificState, Stage, TYPES
 
@@ -83,6 +83,10 @@ class PacificView(View):
             "battle_won": lambda: f"{n(d['seat'])} wins {self.name(d['card'])} and {d['vp']} VP" + {
                 "stalemate": " (stalemate).", "no forces": " without a fight.", "special": ": every defending Ground unit is destroyed.",
             }.get(d["how"], "."),
+            "regroup": lambda: f"{self.army_words(state, d['seats'])} fought {self.name(d['card'])} together: send any of "
+                               f"the {d['units']} involved unit{'s' if d['units'] != 1 else ''} to either one's stacks, then tap Done.",
+            "regrouped": lambda: f"{n(d['seat'])} sends {self.name(d['unit'])} to {n(d['ally'])}'s {d['stack'].title()} stack.",
+            "regroup_done": lambda: f"{n(d['seat'])}'s forces are where they stay.",
             "to_reserve": lambda: f"{self.name(d['unit'])} returns to {n(d['seat'])}'s Reserve Hand.",
             "eliminated": lambda: f"{n(d['seat'])} is eliminated; {n(d['by'])} captures {d['captured']} deployed units.",
             "game_over": lambda: f"{self.army_words(state, d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the war: "
@@ -136,6 +140,10 @@ class PacificView(View):
             from .battle import aggressor_seat
             return (f"{self.name(state.pending)}: {self.who(state, aggressor_seat(self.deck, state, state.pending))}, "
                     f"fight this battle or not?")
+        if stage == Stage.REGROUP:
+            waiting = [s for s in sorted(state.regroup.ally) if s not in state.regroup.done]
+            return (f"After {self.name(state.regroup.card)}: {self.army_words(state, waiting)}, send the involved forces to "
+                    f"either ally's stacks, or tap Done.")
         battle = state.battle
         if stage == Stage.HOMELAND:
             return f"{self.army_words(state, battle.defenders)}: your homeland is invaded. Deploy your Reserve Hand, or hold it."
@@ -164,6 +172,10 @@ class PacificView(View):
             return f"{self.name(state.battle.queue[0])} fires at {self.name(d['target'])}{chance}"
         if offer.kind == "decide":
             return f"{name}: fight {self.name(state.pending)}" if d["fight"] else f"{name}: do not fight"
+        if offer.kind == "regroup":
+            return f"{name} sends {self.name(d['unit'])} to {state.name(state.regroup.ally[d['seat']])}"
+        if offer.kind == "done" and state.stage == Stage.REGROUP:
+            return f"{name}: done"
         if offer.kind == "withdraw":
             return f"{name} withdraws {self.name(d['unit'])}" if d.get("unit") else f"{name} withdraws everything"
         return {"hold": f"{name}: hold the Reserve Hand", "emergency_deploy": f"{name}: emergency-deploy the Reserve Hand",
@@ -205,6 +217,9 @@ class PacificView(View):
                 # Combined sets: the other theatre's pile too, face up on the table like this one.
                 "other_piles": [self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
                 "pending": self.card(state.pending) if state.pending else None,
+                "regroup": ({"card": self.card(state.regroup.card), "units": [
+                    {**self.card(k), "seat": regroup.holder(state, k)}
+                    for k in state.regroup.units], "done": state.regroup.done} if state.regroup else None),
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
                 "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
