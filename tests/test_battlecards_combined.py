@@ -300,6 +300,8 @@ def test_allies_send_the_involved_forces_to_either_ones_stacks_after_the_battle(
     assert "JAKAGI#1" in t.state.armies[GERMANY].stacks["sea"] and "GPANZER#1" in t.state.armies[JAPAN].stacks["ground"]
     buttons = [a for a in rules.actions(t.state) if a["kind"] == "regroup"]
     assert {(b["data"]["seat"], b["data"].get("unit")) for b in buttons} >= {(GERMANY, "JAKAGI#1"), (JAPAN, "GPANZER#1")}
+    view = rules.view.public(t.state)["regroup"]
+    assert view["seats"] == [GERMANY, JAPAN] and {u["key"]: u["seat"] for u in view["units"]}["JAKAGI#1"] == GERMANY
     t.ok("done", seat=JAPAN)
     assert t.state.stage == Stage.REGROUP          # Germany has not said Done
     t.ok("done", seat=GERMANY)

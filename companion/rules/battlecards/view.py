@@ -219,7 +219,7 @@ class PacificView(View):
                 "pending": self.card(state.pending) if state.pending else None,
                 "regroup": ({"card": self.card(state.regroup.card), "units": [
                     {**self.card(k), "seat": regroup.holder(state, k)}
-                    for k in state.regroup.units], "done": state.regroup.done} if state.regroup else None),
+                    for k in state.regroup.units], "seats": sorted(state.regroup.ally), "done": state.regroup.done} if state.regroup else None),
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
                 "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
