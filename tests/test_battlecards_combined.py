@@ -320,3 +320,58 @@ def test_no_regrouping_after_a_battle_fought_alone(rules):
     t.ok("decide", seat=JAPAN, fight=True)
     _fight_to_the_end(t, rules)
     assert t.state.stage == Stage.DRAW and t.state.turn == US
+
+
+def _australia_fallen(t: RulesTable, rules) -> None:
+    """The US eliminated from the Pacific by the Invasion of Australia; then the US, Germany and Britain play
+    turns until Japan draws again."""
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    t.ok("card_seen", zone="center", card="REINF1#1")      # the US still takes his turns
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    t.ok("card_seen", zone="center", card="WBRIT#1")       # Germany (the Western deck's last card)
+    t.ok("decide", seat=GERMANY, fight=False)
+    t.ok("card_seen", zone="center", card="WSPY#1")        # Britain, from the reshuffled Western deck
+    assert t.state.turn == JAPAN
+
+
+def test_the_player_remaining_in_a_theatre_may_take_its_battle_without_a_fight(rules):
+    """"6) If an enemy is eliminated from a theatre and a battle comes up from that theatre, the player remaining in
+    that theatre may take the battle without a fight ...\""""
+    t = table(rules, HANDS)
+    _australia_fallen(t, rules)
+    vp = t.state.armies[JAPAN].vp
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    assert t.state.stage == Stage.DECISION
+    assert "raid" in t.refused("decide", seat=JAPAN, fight=True)
+    assert "remaining in that theatre" in t.refused("take", seat=GERMANY)
+    assert {a["kind"] for a in rules.actions(t.state)} == {"take", "raid"}
+    t.ok("take", seat=JAPAN)
+    assert "GUAM#1" in t.state.armies[JAPAN].won and t.state.armies[JAPAN].vp == vp + rules.deck.card("GUAM#1")["vp"]
+    assert t.state.turn == US
+
+
+def test_or_discard_it_and_raid_the_other_theatres_enemy_for_no_victory_points(rules):
+    """"... or discard the battle, and perform a raid against the enemy in the other theatre. He may make this
+    attack as a Ground and Air attack or as an Air and Sea attack. No victory points are awarded in such a raid.\""""
+    t = table(rules, HANDS)
+    _australia_fallen(t, rules)
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JGUARDS#1", "JAKAGI#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1", "BTOMMY#1"])
+    _stacks(t, rules, US, [])
+    vp = {s: a.vp for s, a in t.state.armies.items()}
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    assert "Ground and Air attack or as an Air and Sea attack" in t.refused("raid", seat=JAPAN, forces="sea")
+    t.ok("raid", seat=JAPAN, forces="air_sea")
+    battle = t.state.battle
+    assert battle.raid == ["air", "sea"] and battle.defenders == [BRITAIN, US]
+    assert sorted(battle.units) == ["BSPIT#1", "JAKAGI#1", "JZERO#1"]   # no Ground unit: an Air and Sea attack
+    _fight_to_the_end(t, rules)
+    assert {s: a.vp for s, a in t.state.armies.items()} == vp
+    assert "GUAM#1" in t.state.conflict_discard["pacific"] and not any("GUAM#1" in a.won for a in t.state.armies.values())
+    assert "BSPIT#1" in t.state.armies[BRITAIN].arsenal_discard and t.state.turn == US

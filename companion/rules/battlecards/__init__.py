@@ -25,7 +25,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, regroup, turns
+from . import aid, battle as battles, combat, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -54,6 +54,10 @@ class Pacific(Game):
               ("combat",), SEAT_ACTS, button=True, choices="aim_choices"),
         Input("decide", "on_decide", (SEAT_FIELD, Field("fight", BOOL)), ("decision",), SEAT_ACTS, button=True,
               choices="decide_choices"),
+        # Rule 6: a battle of a theatre whose enemy is eliminated: taken without a fight, or a raid instead.
+        Input("take", "on_take", (SEAT_FIELD,), ("decision",), SEAT_ACTS, button=True, choices="take_choices"),
+        Input("raid", "on_raid", (SEAT_FIELD, Field("forces", STR)), ("decision",), SEAT_ACTS, button=True,
+              choices="raid_choices"),
         Input("hold", "on_hold", (SEAT_FIELD,), ("homeland",), SEAT_ACTS, button=True),
         Input("emergency_deploy", "on_emergency", (SEAT_FIELD,), ("draw", "homeland"), SEAT_ACTS, button=True,
               confirm=True),
@@ -208,6 +212,12 @@ class Pacific(Game):
     def on_decide(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battles.on_decide(self.deck, state, data["seat"], data["fight"])
 
+    def on_take(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return raid.on_take(self.deck, state, data["seat"])
+
+    def on_raid(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return raid.on_raid(self.deck, state, data["seat"], data["forces"])
+
     def on_hold(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battles.on_hold(self.deck, state, data["seat"])
 
@@ -261,6 +271,12 @@ class Pacific(Game):
         found: list[dict[str, Any]] = [{"seat": s} for s in battle.army(battle.deciding)]
         found += [{"seat": battle.owner[k], "unit": k} for k in battle.fighting(battle.deciding)]
         return found
+
+    def take_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return [{"seat": c["seat"]} for c in raid.choices(self.deck, state)][:1]
+
+    def raid_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return raid.choices(self.deck, state)
 
     def regroup_choices(self, state: PacificState) -> list[dict[str, Any]]:
         return regroup.choices(state)

@@ -15,6 +15,9 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     """"The winner of the battle keeps the BATTLECARD face up on his side of the table, and receives the
     number of Victory Points indicated on the BATTLECARD.\""""
     battle = state.battle
+    if battle.raid:
+        _raid_over(deck, state, winner_side, how, out)
+        return
     card = deck.card(battle.card)
     winners, losers = battle.army(winner_side), battle.army("defender" if winner_side == "aggressor" else "aggressor")
     theatre = deck.theatre(battle.card)
@@ -34,6 +37,17 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     if not state.over:
         check_victory(deck, state, out)
     if not state.over and not regroup.begin(deck, state, battle, out):
+        end_turn(state, out)
+
+
+def _raid_over(deck: Deck, state: PacificState, winner_side: str, how: str, out: list[Outcome]) -> None:
+    """"No victory points are awarded in such a raid": the BATTLECARD goes to the discard pile."""
+    battle = state.battle
+    state.conflict_discard[deck.theatre(battle.card)].append(battle.card)
+    out.append(Outcome("raid_over", data={"card": battle.card, "side": winner_side, "how": how,
+                                          "seats": battle.army(winner_side)}))
+    state.battle, state.stage = None, Stage.DRAW
+    if not regroup.begin(deck, state, battle, out):
         end_turn(state, out)
 
 

@@ -86,6 +86,8 @@ class Battle:
     card: str
     aggressors: list[int]      # seats (allies fight as one army)
     defenders: list[int]
+    raid: list[str] = field(default_factory=list)   # combined sets, rule 6: a raid's force types (no VP)
+    theatre: str = ""          # where it is fought, when not the card's theatre (a raid: the other one)
     units: list[str] = field(default_factory=list)      # every unit flipped into the battle, in order
     owner: dict[str, int] = field(default_factory=dict)  # unit key -> seat
     destroyed: list[str] = field(default_factory=list)

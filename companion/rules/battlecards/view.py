@@ -6,7 +6,7 @@ from typing import Any
 
 from ..base import Outcome
 from ..contract import Offer, View
-from . import combat, forecast, regroup
+from . import combat, forecast, raid, regroup
 from .cards import SIDE_NAMES
 from .state import PacificState, Stage, TYPES
 
@@ -81,12 +81,19 @@ class PacificView(View):
             "stalemate": lambda: "Stalemate: no unit on either side can hit, whatever Action Number is pulled. "
                                  "The aggressor must withdraw.",
             "battle_won": lambda: f"{n(d['seat'])} wins {self.name(d['card'])} and {d['vp']} VP" + {
-                "stalemate": " (stalemate).", "no forces": " without a fight.", "special": ": every defending Ground unit is destroyed.",
+                "stalemate": " (stalemate).", "no forces": " without a fight.", "taken": " without a fight (rule 6).", "special": ": every defending Ground unit is destroyed.",
             }.get(d["how"], "."),
             "regroup": lambda: f"{self.army_words(state, d['seats'])} fought {self.name(d['card'])} together: send any of "
                                f"the {d['units']} involved unit{'s' if d['units'] != 1 else ''} to either one's stacks, then tap Done.",
             "regrouped": lambda: f"{n(d['seat'])} sends {self.name(d['unit'])} to {n(d['ally'])}'s {d['stack'].title()} stack.",
             "regroup_done": lambda: f"{n(d['seat'])}'s forces are where they stay.",
+            "raid_offered": lambda: f"{self.name(d['card'])}: {self.who(state, d['seat'])} is the player remaining in "
+                                    f"the theatre: take it without a fight, or discard it and raid the enemy in the other theatre.",
+            "raid": lambda: f"{n(d['seat'])} discards {self.name(d['card'])} and raids {self.army_words(state, d['defenders'])} "
+                            f"with {' and '.join(t.title() for t in d['types'])} forces (no VP).",
+            "raid_over": lambda: f"The raid is over: the {d['side']} holds the field"
+                                 + {"stalemate": " (stalemate).", "no forces": " without a fight."}.get(d["how"], ".")
+                                 + " No victory points are awarded.",
             "to_reserve": lambda: f"{self.name(d['unit'])} returns to {n(d['seat'])}'s Reserve Hand.",
             "eliminated": lambda: f"{n(d['seat'])} is eliminated; {n(d['by'])} captures {d['captured']} deployed units.",
             "game_over": lambda: f"{self.army_words(state, d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the war: "
@@ -136,6 +143,10 @@ class PacificView(View):
             return f"{state.name(turn)}: transfer up to {3 - state.transferred} more deployed cards to your ally, or tap Done."
         if stage == Stage.LOOK:
             return f"{state.name(state.task.seat)}: choose the stack to look at, on your phone or here."
+        if stage == Stage.DECISION and raid.raider(self.deck, state, state.pending) is not None:
+            seat = raid.raider(self.deck, state, state.pending)
+            return (f"{self.name(state.pending)}: {self.who(state, seat)}, take it without a fight, or discard it and "
+                    f"raid the enemy in the other theatre (Ground and Air, or Air and Sea).")
         if stage == Stage.DECISION:
             from .battle import aggressor_seat
             return (f"{self.name(state.pending)}: {self.who(state, aggressor_seat(self.deck, state, state.pending))}, "
@@ -172,6 +183,10 @@ class PacificView(View):
             return f"{self.name(state.battle.queue[0])} fires at {self.name(d['target'])}{chance}"
         if offer.kind == "decide":
             return f"{name}: fight {self.name(state.pending)}" if d["fight"] else f"{name}: do not fight"
+        if offer.kind == "take":
+            return f"{name}: take {self.name(state.pending)} without a fight"
+        if offer.kind == "raid":
+            return f"{name}: raid with " + {"ground_air": "Ground and Air", "air_sea": "Air and Sea"}[d["forces"]]
         if offer.kind == "regroup":
             return f"{name} sends {self.name(d['unit'])} to {state.name(state.regroup.ally[d['seat']])}"
         if offer.kind == "done" and state.stage == Stage.REGROUP:
@@ -245,7 +260,7 @@ class PacificView(View):
             return ("destroyed" if k in battle.destroyed else "withdrawn" if k in battle.withdrawn
                     else "hit" if k in battle.casualties else "fighting")
         return {"card": self.card(battle.card), "aggressors": battle.aggressors, "defenders": battle.defenders,
-                "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
+                "raid": battle.raid, "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
                 "shooter": battle.queue[0] if state.stage == Stage.COMBAT and battle.queue else None,
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
                 "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),

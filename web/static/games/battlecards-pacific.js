@@ -99,7 +99,9 @@
     const side = (s) => el("div", {}, el("h2", { text: `${s === "aggressor" ? "Aggressor" : "Defender"}: ${names(view, b[`${s}s`])}` }),
       ...b.units.filter((u) => u.side === s).map((u) => unitBox(u, b)));
     return el("section", { class: "panel bp-battle" },
-      el("h2", { text: `${card.name} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
+      // A raid (combined sets, rule 6) fights with the forces the raider chose and wins no VP.
+      el("h2", { text: b.raid && b.raid.length ? `Raid after ${card.name} (no VP) · ${b.raid.join(", ")}`
+        : `${card.name} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
       el("div", { class: "small", text: `Round ${b.round || 1}. ${who}` }), phases,
       b.bonuses && b.bonuses.length ? el("div", { class: "small", text: `Kept Cards played this round: ${b.bonuses.map((c) => c.name).join(", ")}` }) : null,
       el("div", { class: "armies" }, side("aggressor"), side("defender")),
