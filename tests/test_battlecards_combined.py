@@ -375,3 +375,63 @@ def test_or_discard_it_and_raid_the_other_theatres_enemy_for_no_victory_points(r
     assert {s: a.vp for s, a in t.state.armies.items()} == vp
     assert "GUAM#1" in t.state.conflict_discard["pacific"] and not any("GUAM#1" in a.won for a in t.state.armies.values())
     assert "BSPIT#1" in t.state.armies[BRITAIN].arsenal_discard and t.state.turn == US
+
+
+def test_an_ally_liberates_the_us_by_refighting_the_invasion_of_australia(rules):
+    """"7) You may liberate your ally if he is eliminated from a theatre by using a counterattack to re-fight the
+    battle that eliminated him. ... Once liberated, a player begins taking turns again as normal, and is eligible
+    for battles in his theatre again. ... EXCEPTION: US player never stopped taking turns, and so he does not get
+    to draw and deploy when Australia is liberated. US forces are eligible to participate in the liberation of
+    Australia.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    japan_vp = t.state.armies[JAPAN].vp
+    t.ok("card_seen", zone="center", card="REINF1#1")      # the US
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    t.ok("card_seen", zone="center", card="WBRIT#1")       # Germany
+    t.ok("decide", seat=GERMANY, fight=False)
+    assert t.state.turn == BRITAIN
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JKATE#1"])       # no Ground unit holds Australia
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])              # a general, deployed to the West
+    _stacks(t, rules, US, ["USHERMAN#1"])
+    hand = list(t.state.armies[US].hand)
+    t.ok("liberate", seat=BRITAIN)
+    assert t.state.armies[US].eliminated is False
+    assert "AUSTRAL#1" in t.state.armies[BRITAIN].won and t.state.armies[JAPAN].vp == japan_vp - 8
+    assert t.state.armies[US].hand == hand and t.state.stage == Stage.DRAW and t.state.turn == JAPAN   # no draw
+
+
+def test_japan_liberates_germany_only_after_invading_australia(rules):
+    """"EXCEPTION: Japan can only liberate the Germans if they first successfully invade Australia ... He also
+    immediately draws 6 and deploys 3 arsenal cards.\""""
+    from companion.rules.battlecards import ending
+
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[BRITAIN].won = ["WBRIT#1"]               # as if Britain's invasion of Germany
+    ending.eliminate(rules.deck, t.state, BRITAIN, GERMANY, [])
+    t.state.armies[GERMANY].eliminated_by = "WBRIT#1"
+    _stacks(t, rules, BRITAIN, [])
+    _stacks(t, rules, US, ["UMAR1#1"])                     # no Air unit: nothing defends the skies
+    assert "first successfully invade Australia" in t.refused("liberate", seat=JAPAN)
+    t.state.armies[JAPAN].won = ["AUSTRAL#1"]
+    assert "It is Aiko's turn" in t.refused("liberate", seat=BRITAIN)
+    t.ok("liberate", seat=JAPAN)
+    germany = t.state.armies[GERMANY]
+    assert not germany.eliminated and "WBRIT#1" in t.state.armies[JAPAN].won
+    assert t.state.stage == Stage.ARSENAL and t.state.task.seat == GERMANY
+    for key in ["GBF109#4", "GBF109#5", "GBF109#6", "GPANZER#3", "GBF109#2", "GBF109#3"]:
+        t.ok("card_seen", zone="reader:1", card=key)
+    t.ok("card_seen", zone="seat:1", card="GBF109#4", face_down=True)
+    assert "deploys 3 arsenal cards" in t.refused("done", seat=GERMANY)
+    t.ok("card_seen", zone="seat:1", card="GBF109#5", face_down=True)
+    t.ok("card_seen", zone="seat:1", card="GPANZER#3", face_down=True)
+    germany = t.state.armies[GERMANY]
+    assert len(germany.deployed()) == 3 and len(germany.hand) == 3 and t.state.turn == US
+    ending.end_turn(t.state, [])
+    assert t.state.turn == GERMANY                         # "begins taking turns again as normal"

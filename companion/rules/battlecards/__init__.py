@@ -25,7 +25,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, raid, regroup, turns
+from . import aid, battle as battles, combat, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -58,6 +58,8 @@ class Pacific(Game):
         Input("take", "on_take", (SEAT_FIELD,), ("decision",), SEAT_ACTS, button=True, choices="take_choices"),
         Input("raid", "on_raid", (SEAT_FIELD, Field("forces", STR)), ("decision",), SEAT_ACTS, button=True,
               choices="raid_choices"),
+        # Rule 7: instead of the draw, re-fight the battle that eliminated one's ally.
+        Input("liberate", "on_liberate", (SEAT_FIELD,), ("draw",), SEAT_ACTS, button=True, confirm=True),
         Input("hold", "on_hold", (SEAT_FIELD,), ("homeland",), SEAT_ACTS, button=True),
         Input("emergency_deploy", "on_emergency", (SEAT_FIELD,), ("draw", "homeland"), SEAT_ACTS, button=True,
               confirm=True),
@@ -217,6 +219,9 @@ class Pacific(Game):
 
     def on_raid(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return raid.on_raid(self.deck, state, data["seat"], data["forces"])
+
+    def on_liberate(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return liberation.on_liberate(self.deck, state, data["seat"])
 
     def on_hold(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battles.on_hold(self.deck, state, data["seat"])

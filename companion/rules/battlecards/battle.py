@@ -108,7 +108,7 @@ def call_in(deck: Deck, state: PacificState, battle: Battle) -> list[Outcome]:
     elif not a_units or not d_units:
         out.append(Outcome("no_forces", data={"card": card, "side": "aggressor" if not a_units else "defender"}))
         ending.finish(deck, state, "defender" if not a_units else "aggressor", "no forces", out)
-    elif not battle.raid and deck.card(card).get("eliminates") and any(state.armies[s].hand for s in defenders):
+    elif not battle.raid and battle.liberates is None and deck.card(card).get("eliminates") and any(state.armies[s].hand for s in defenders):
         state.stage = Stage.HOMELAND
         out.append(Outcome("homeland", data={"card": card, "seats": defenders}))
     else:

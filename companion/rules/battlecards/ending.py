@@ -18,6 +18,10 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     if battle.raid:
         _raid_over(deck, state, winner_side, how, out)
         return
+    if battle.liberates is not None:
+        from . import liberation
+        liberation.over(deck, state, winner_side, how, out)
+        return
     card = deck.card(battle.card)
     winners, losers = battle.army(winner_side), battle.army("defender" if winner_side == "aggressor" else "aggressor")
     theatre = deck.theatre(battle.card)
@@ -33,6 +37,7 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     state.battle = None
     if loser is not None:
         eliminate(deck, state, holder, loser, out)
+        state.armies[loser].eliminated_by = battle.card
     state.stage = Stage.DRAW
     if not state.over:
         check_victory(deck, state, out)
@@ -74,6 +79,8 @@ def eliminate(deck: Deck, state: PacificState, winner: int, loser: int, out: lis
         forget(state, key)
     army.stacks = {t: [] for t in army.stacks}
     army.arsenal_discard += army.hand
+    for key in army.hand:   # discarded: drawn again after a reshuffle, it is a new sighting
+        forget(state, key)
     army.hand = []
     for key in [k for k in army.won if deck.theatre(k) == army.theatre]:
         army.won.remove(key)

@@ -39,6 +39,7 @@ class Army:
     arsenal_discard: list[str] = field(default_factory=list)   # destroyed units, face up
     handless: bool = False                     # emergency-deployed: no hand until told to replenish
     eliminated: bool = False                   # eliminated from its theatre
+    eliminated_by: str = ""                    # the BATTLECARD that eliminated it (re-fought to liberate it)
     setup_drawn: int = 0
     seen: list[str] = field(default_factory=list)   # intel: opponents' cards this seat has been shown
     foreign: int = 0                           # cards an ally sent to the bottom of this ARSENAL deck
@@ -57,6 +58,7 @@ class Task:
     deploy: int = 0        # cards that may still be deployed from it
     look: str = ""         # intel: "deployed", "reserve" or "kept"
     then: str = "end"      # when done: "end" the turn, or back to the "draw" (a Supply Convoy played first)
+    exact: bool = False    # deploy exactly ``deploy`` cards (a liberated player's 3), not "up to"
 
 
 @dataclass(kw_only=True)
@@ -88,6 +90,7 @@ class Battle:
     defenders: list[int]
     raid: list[str] = field(default_factory=list)   # combined sets, rule 6: a raid's force types (no VP)
     theatre: str = ""          # where it is fought, when not the card's theatre (a raid: the other one)
+    liberates: int | None = None   # combined sets, rule 7: the eliminated ally this re-fought battle may free
     units: list[str] = field(default_factory=list)      # every unit flipped into the battle, in order
     owner: dict[str, int] = field(default_factory=dict)  # unit key -> seat
     destroyed: list[str] = field(default_factory=list)

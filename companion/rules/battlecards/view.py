@@ -94,6 +94,11 @@ class PacificView(View):
             "raid_over": lambda: f"The raid is over: the {d['side']} holds the field"
                                  + {"stalemate": " (stalemate).", "no forces": " without a fight."}.get(d["how"], ".")
                                  + " No victory points are awarded.",
+            "liberation": lambda: f"{n(d['seat'])} counterattacks to liberate {n(d['ally'])}: {self.name(d['card'])} "
+                                  f"is fought again.",
+            "liberation_failed": lambda: f"{n(d['ally'])} is not liberated: {self.name(d['card'])} stays where it is.",
+            "liberated": lambda: f"{n(d['ally'])} is liberated! {n(d['seat'])} takes {self.name(d['card'])} and "
+                                 f"{d['vp']} VP; {n(d['ally'])} takes turns again.",
             "to_reserve": lambda: f"{self.name(d['unit'])} returns to {n(d['seat'])}'s Reserve Hand.",
             "eliminated": lambda: f"{n(d['seat'])} is eliminated; {n(d['by'])} captures {d['captured']} deployed units.",
             "game_over": lambda: f"{self.army_words(state, d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the war: "
@@ -138,6 +143,8 @@ class PacificView(View):
             t = state.task
             if t.draw:
                 return f"{state.name(t.seat)}: draw {t.draw} more ARSENAL card{'s' if t.draw != 1 else ''} (show each to your reader)."
+            if t.exact:
+                return f"{state.name(t.seat)}: deploy {t.deploy} more card{'s' if t.deploy != 1 else ''} face down."
             return f"{state.name(t.seat)}: deploy up to {t.deploy} card{'s' if t.deploy != 1 else ''} face down, or tap Done."
         if stage == Stage.AID:
             return f"{state.name(turn)}: transfer up to {3 - state.transferred} more deployed cards to your ally, or tap Done."
@@ -183,6 +190,9 @@ class PacificView(View):
             return f"{self.name(state.battle.queue[0])} fires at {self.name(d['target'])}{chance}"
         if offer.kind == "decide":
             return f"{name}: fight {self.name(state.pending)}" if d["fight"] else f"{name}: do not fight"
+        if offer.kind == "liberate":
+            from .liberation import fallen_ally
+            return f"{name}: counterattack to liberate {state.name(fallen_ally(state, d['seat']))}"
         if offer.kind == "take":
             return f"{name}: take {self.name(state.pending)} without a fight"
         if offer.kind == "raid":
@@ -260,7 +270,7 @@ class PacificView(View):
             return ("destroyed" if k in battle.destroyed else "withdrawn" if k in battle.withdrawn
                     else "hit" if k in battle.casualties else "fighting")
         return {"card": self.card(battle.card), "aggressors": battle.aggressors, "defenders": battle.defenders,
-                "raid": battle.raid, "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
+                "raid": battle.raid, "liberates": battle.liberates, "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
                 "shooter": battle.queue[0] if state.stage == Stage.COMBAT and battle.queue else None,
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
                 "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),
