@@ -435,3 +435,16 @@ def test_japan_liberates_germany_only_after_invading_australia(rules):
     assert len(germany.deployed()) == 3 and len(germany.hand) == 3 and t.state.turn == US
     ending.end_turn(t.state, [])
     assert t.state.turn == GERMANY                         # "begins taking turns again as normal"
+
+
+def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rules):
+    """"... and the Germans can only liberate the Japanese if they win the Invasion of Britain.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, US)
+    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
+    _stacks(t, rules, JAPAN, ["JZERO#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
+    _stacks(t, rules, BRITAIN, [])
+    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated_by == "JAPAN#1"
+    assert "win the Invasion of Britain" in t.refused("liberate", seat=GERMANY)

@@ -100,8 +100,9 @@
       ...b.units.filter((u) => u.side === s).map((u) => unitBox(u, b)));
     return el("section", { class: "panel bp-battle" },
       // A raid (combined sets, rule 6) fights with the forces the raider chose and wins no VP.
+      // A liberation (rule 7) fights the card that eliminated the ally again.
       el("h2", { text: b.raid && b.raid.length ? `Raid after ${card.name} (no VP) · ${b.raid.join(", ")}`
-        : `${card.name} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
+        : `${card.name}${b.liberates ? ` fought again to liberate ${seatName(view, b.liberates)}` : ""} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
       el("div", { class: "small", text: `Round ${b.round || 1}. ${who}` }), phases,
       b.bonuses && b.bonuses.length ? el("div", { class: "small", text: `Kept Cards played this round: ${b.bonuses.map((c) => c.name).join(", ")}` }) : null,
       el("div", { class: "armies" }, side("aggressor"), side("defender")),
