@@ -8,6 +8,7 @@ battlecards-pacific.md). One concern per module:
 - ``battle``   a BATTLECARD's prerequisites and decision, the forces called in, the flip, withdrawal
 - ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
 - ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
+- ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
 - ``odds``     the chance of a shot and of a battle, from what is left of the CONFLICT deck (pure)
 - ``view``     every word players read, the public and seat views
 - ``demo``     simulated players
