@@ -64,3 +64,36 @@ def test_a_phone_shows_its_reserve_hand_and_kept_cards(site, tmp_path):
     for key in army.hand + army.kept:
         assert page.locator(f"#bp-seat [data-card='{key}']").count() == 1, deck.card(key).name
     page.screenshot(path=str(tmp_path / "battlecards-phone.png"), full_page=True)
+
+
+def test_the_tablet_shows_both_theatres_piles_with_four_players(tmp_path):
+    """Combining sets: "each player will draw from their own theatre's conflict deck at all times"; both
+    discard piles lie face up, and the tablet names each."""
+    import json
+
+    from card_tags.catalog import DECKS
+    from tests.test_battlecards_combined import HANDS, WESTERN
+
+    deck = json.loads((DECKS / "battlecards-pacific.json").read_text())
+    deck["cards"] += WESTERN
+    path = tmp_path / "combined.json"
+    path.write_text(json.dumps(deck))
+    service = Service(tmp_path / "data")
+    service.start_game("battlecards-pacific", [{"seat": n, "name": name} for n, name in
+                                               ((1, "Gerd"), (2, "Bea"), (3, "Aiko"), (4, "Bill"))], deck=str(path))
+    session = service.session
+    for seat, keys in HANDS.items():
+        for key in keys:
+            assert session.submit("card_seen", {"zone": f"reader:{seat}", "card": key}).ok
+        for key in keys[:3]:
+            assert session.submit("card_seen", {"zone": f"seat:{seat}", "card": key, "face_down": True}).ok
+    for zone, key in (("center", "WSPY#1"), ("center", "WREINF#1"), ("reader:2", "BSPIT#5"), ("reader:2", "BSPIT#6")):
+        assert session.submit("card_seen", {"zone": zone, "card": key}).ok
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport=TABLET)
+        page.goto(url + "/")
+        page.wait_for_selector("#bp-board .bp-pile[data-theatre='western']")
+        assert "Pacific CONFLICT deck: 54 cards" in page.inner_text("#bp-board .bp-pile[data-theatre='pacific']")
+        western = page.inner_text("#bp-board .bp-pile[data-theatre='western']")
+        assert "Western European CONFLICT deck: 1 cards" in western and "top: Reinforcements" in western
+        page.screenshot(path=str(tmp_path / "battlecards-four-players.png"), full_page=True)

@@ -145,3 +145,306 @@ def test_aid_to_an_ally(rules):
     history = [rules.redact(e, d) for e, d in (("trade", {"seat": 1, "give": "GBF109#2", "take": "JVAL#1"}),
                                                ("transfer", {"seat": 3, "unit": "JZERO#1"}))]
     assert "JVAL#1" not in str(history) and "JZERO#1" not in str(history)
+
+
+def _to_pacific_turn(t: RulesTable, seat: int) -> None:
+    """Germany and Britain play their turns from the Western deck (and Japan from the Pacific one) until ``seat`` draws."""
+    t.ok("card_seen", zone="center", card="WSPY#1")         # Germany
+    t.ok("card_seen", zone="center", card="WREINF#1")       # Britain draws 2
+    t.ok("card_seen", zone="reader:2", card="BSPIT#5")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#6")
+    if seat == US:
+        t.ok("card_seen", zone="center", card="SPY1#1")     # Japan
+    assert t.state.turn == seat
+
+
+def _stacks(t: RulesTable, rules, seat: int, keys: list[str]) -> None:
+    """Deployed forces as a test needs them (as if deployed in earlier turns)."""
+    army = t.state.armies[seat]
+    army.stacks = {k: [] for k in army.stacks}
+    for key in keys:
+        army.hand = [h for h in army.hand if h != key]
+        army.stacks[rules.deck.unit_type(key)].append(key)
+
+
+def _invade(t: RulesTable, rules, card: str, aggressor: int, defender: int) -> None:
+    """The invasion fought with no defending Ground unit: "the elimination of all enemy Ground units" is met at once."""
+    t.ok("card_seen", zone="center", card=card)
+    t.ok("decide", seat=aggressor, fight=True)
+    assert t.state.stage == Stage.HOMELAND
+    t.ok("hold", seat=defender)
+    if t.state.stage == Stage.REGROUP:                     # allies fought side by side (rule 3): nothing moves
+        for seat in sorted(t.state.regroup.ally):
+            t.ok("done", seat=seat)
+
+
+def test_an_eliminated_player_is_captured_discarded_and_loses_his_turns(rules):
+    """"4) When you win a battle that eliminates an opponent from the theatre, he no longer gets a turn, and you
+    instantly capture all his remaining deployed forces. All of the eliminated player's reserve cards are
+    discarded, and all battles won by the eliminated player in his theatre are placed in discard stack.\""""
+    from companion.rules.battlecards import ending
+
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, US)
+    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
+    t.state.armies[JAPAN].won, t.state.armies[JAPAN].vp = ["CORAL#1"], 4
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JAKAGI#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])            # a general: he cannot defend Japan
+    _stacks(t, rules, BRITAIN, [])
+    reserve = list(t.state.armies[JAPAN].hand)
+    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    japan, us = t.state.armies[JAPAN], t.state.armies[US]
+    assert japan.eliminated and not t.state.over          # the Allies must invade Germany too
+    assert {"JZERO#1", "JAKAGI#1"} <= set(us.deployed()) and japan.deployed() == []
+    assert japan.hand == [] and set(reserve) <= set(japan.arsenal_discard)
+    assert japan.won == [] and japan.vp == 0 and "CORAL#1" in t.state.conflict_discard["pacific"]
+    assert t.state.turn == GERMANY
+    t.state.turn = BRITAIN
+    ending.end_turn(t.state, [])
+    assert t.state.turn == US                              # Japan no longer gets a turn
+
+
+def test_the_us_keeps_his_turns_and_fights_in_the_west_after_the_invasion_of_australia(rules):
+    """"EXCEPTION: This applies somewhat differently in the Invasion of Australia. The US player still takes his
+    turns and may continue to participate in Western European Theatre battles.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])                  # no Ground unit defends Australia
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    assert t.state.armies[US].eliminated and "UENTERP#1" in t.state.armies[JAPAN].deployed()
+    assert t.state.turn == US                              # he still takes his turns
+    _stacks(t, rules, US, ["UWILDCAT#1"])                  # an air unit deployed since
+    t.ok("card_seen", zone="center", card="REINF1#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    assert t.state.turn == GERMANY
+    t.ok("card_seen", zone="center", card="WBRIT#1")      # Germany against Britain: Air
+    t.ok("decide", seat=GERMANY, fight=True)
+    assert US in t.state.battle.defenders and "UWILDCAT#1" in t.state.battle.units
+
+
+@pytest.mark.parametrize("fallen, card, aggressor, defender, held, winners", [
+    (GERMANY, "JAPAN#1", US, JAPAN, ["IWOJIMA#1", "OKINAWA#1"], [BRITAIN, US]),
+    (BRITAIN, "AUSTRAL#1", JAPAN, US, ["MORESBY#1", "JAVASEA#1"], [GERMANY, JAPAN]),
+])
+def test_total_victory_needs_both_enemy_homelands_invaded(rules, fallen, card, aggressor, defender, held, winners):
+    """"5) ... To win a TOTAL VICTORY, the Allies must invade Germany and Japan, and the Axis must invade Britain
+    and Australia.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, aggressor)
+    t.state.armies[fallen].eliminated = True               # invaded earlier, in the West
+    _stacks(t, rules, fallen, [])
+    t.state.armies[aggressor].won = list(held)
+    _stacks(t, rules, defender, ["JZERO#1"] if defender == JAPAN else ["UENTERP#1"])
+    _invade(t, rules, card, aggressor, defender)
+    assert t.state.over and t.state.victory == "total" and sorted(t.state.winners) == winners
+
+
+def test_the_tablet_shows_both_theatres_conflict_piles(rules):
+    """"Conflict decks will not be combined from different sets": each theatre's discard pile lies face up on the
+    table, so the tablet shows the other theatre's pile too, not only the drawing player's."""
+    t = table(rules, HANDS)
+    t.ok("card_seen", zone="center", card="WSPY#1")         # Germany, from the Western deck
+    t.ok("card_seen", zone="center", card="WREINF#1")       # Britain
+    t.ok("card_seen", zone="reader:2", card="BSPIT#5")
+    t.ok("card_seen", zone="reader:2", card="BSPIT#6")
+    t.ok("card_seen", zone="center", card="SPY1#1")         # Japan, from the Pacific deck
+    view = rules.view.public(t.state)
+    assert t.state.turn == US and view["conflict"]["theatre"] == "pacific"
+    assert view["conflict"]["pile"] == ["SPY1#1"] and view["conflict"]["theatre_name"] == "Pacific"
+    [western] = view["other_piles"]
+    assert western["theatre_name"] == "Western European" and western["pile"] == ["WSPY#1", "WREINF#1"]
+    assert western["top"]["name"] == "Reinforcements" and western["left"] == 1
+
+
+def _fight_to_the_end(t: RulesTable, rules) -> None:
+    """Every aggressor shot hits, every defender shot misses (cards of the right Action Number turned from the deck)."""
+    from companion.rules.battlecards import combat
+
+    for _ in range(40):
+        battle = t.state.battle
+        if t.state.stage != Stage.COMBAT:
+            return
+        shooter = battle.queue[0]
+        target = battle.aim or combat.legal_targets(rules.deck, battle, shooter)[0]
+        if not battle.aim:
+            t.ok("aim", seat=battle.owner[shooter], target=target)
+        attack, defense, _, _ = combat.values(rules.deck, t.state.battle, shooter, target, t.state.battle.support)
+        hit = battle.firing == "aggressor"
+        key = next(k for k in t.state.conflict_pool["pacific"] if rules.deck.card(k).kind in ("draw", "intel")
+                   and combat.hits(rules.deck.card(k)["action"], attack, defense) is hit)
+        t.ok("card_seen", zone="center", card=key)
+
+
+def test_allies_send_the_involved_forces_to_either_ones_stacks_after_the_battle(rules):
+    """"3) ... At the end of the battle, all involved forces may be sent to either of the participant's deployed
+    stacks.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    _stacks(t, rules, GERMANY, ["GPANZER#1", "GBF109#1"])
+    _stacks(t, rules, JAPAN, ["JGUARDS#1", "JAKAGI#1", "JZERO#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _stacks(t, rules, US, ["UMAR1#1", "UWILDCAT#1"])
+    t.ok("card_seen", zone="center", card="GUAM#1")        # Ground and Sea
+    t.ok("decide", seat=JAPAN, fight=True)
+    _fight_to_the_end(t, rules)
+    assert t.state.stage == Stage.REGROUP and t.state.turn == JAPAN
+    assert sorted(t.state.regroup.units) == ["GPANZER#1", "JAKAGI#1", "JGUARDS#1"]
+    assert "did not take part" in t.refused("regroup", seat=BRITAIN, unit="BSPIT#1")
+    assert "forces involved in the battle" in t.refused("regroup", seat=JAPAN, unit="JZERO#1")   # not involved
+    assert "forces involved in the battle" in t.refused("regroup", seat=JAPAN, unit="GPANZER#1")  # Germany's
+    t.ok("regroup", seat=JAPAN, unit="JAKAGI#1")
+    t.ok("regroup", seat=GERMANY, unit="GPANZER#1")
+    assert "JAKAGI#1" in t.state.armies[GERMANY].stacks["sea"] and "GPANZER#1" in t.state.armies[JAPAN].stacks["ground"]
+    buttons = [a for a in rules.actions(t.state) if a["kind"] == "regroup"]
+    assert {(b["data"]["seat"], b["data"].get("unit")) for b in buttons} >= {(GERMANY, "JAKAGI#1"), (JAPAN, "GPANZER#1")}
+    view = rules.view.public(t.state)["regroup"]
+    assert view["seats"] == [GERMANY, JAPAN] and {u["key"]: u["seat"] for u in view["units"]}["JAKAGI#1"] == GERMANY
+    t.ok("done", seat=JAPAN)
+    assert t.state.stage == Stage.REGROUP          # Germany has not said Done
+    t.ok("done", seat=GERMANY)
+    assert t.state.stage == Stage.DRAW and t.state.turn == US and t.state.regroup is None
+
+
+def test_no_regrouping_after_a_battle_fought_alone(rules):
+    """Rule 3 is for forces "called into battle along with an ally": one seat alone on its side sends nothing."""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    _stacks(t, rules, GERMANY, ["GBF109#1"])           # no Ground or Sea unit: Germany brings nothing to Guam
+    _stacks(t, rules, JAPAN, ["JGUARDS#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _stacks(t, rules, US, ["UMAR1#1"])
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    t.ok("decide", seat=JAPAN, fight=True)
+    _fight_to_the_end(t, rules)
+    assert t.state.stage == Stage.DRAW and t.state.turn == US
+
+
+def _australia_fallen(t: RulesTable, rules) -> None:
+    """The US eliminated from the Pacific by the Invasion of Australia; then the US, Germany and Britain play
+    turns until Japan draws again."""
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    t.ok("card_seen", zone="center", card="REINF1#1")      # the US still takes his turns
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    t.ok("card_seen", zone="center", card="WBRIT#1")       # Germany (the Western deck's last card)
+    t.ok("decide", seat=GERMANY, fight=False)
+    t.ok("card_seen", zone="center", card="WSPY#1")        # Britain, from the reshuffled Western deck
+    assert t.state.turn == JAPAN
+
+
+def test_the_player_remaining_in_a_theatre_may_take_its_battle_without_a_fight(rules):
+    """"6) If an enemy is eliminated from a theatre and a battle comes up from that theatre, the player remaining in
+    that theatre may take the battle without a fight ...\""""
+    t = table(rules, HANDS)
+    _australia_fallen(t, rules)
+    vp = t.state.armies[JAPAN].vp
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    assert t.state.stage == Stage.DECISION
+    assert "raid" in t.refused("decide", seat=JAPAN, fight=True)
+    assert "remaining in that theatre" in t.refused("take", seat=GERMANY)
+    assert {a["kind"] for a in rules.actions(t.state)} == {"take", "raid"}
+    t.ok("take", seat=JAPAN)
+    assert "GUAM#1" in t.state.armies[JAPAN].won and t.state.armies[JAPAN].vp == vp + rules.deck.card("GUAM#1")["vp"]
+    assert t.state.turn == US
+
+
+def test_or_discard_it_and_raid_the_other_theatres_enemy_for_no_victory_points(rules):
+    """"... or discard the battle, and perform a raid against the enemy in the other theatre. He may make this
+    attack as a Ground and Air attack or as an Air and Sea attack. No victory points are awarded in such a raid.\""""
+    t = table(rules, HANDS)
+    _australia_fallen(t, rules)
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JGUARDS#1", "JAKAGI#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1", "BTOMMY#1"])
+    _stacks(t, rules, US, [])
+    vp = {s: a.vp for s, a in t.state.armies.items()}
+    t.ok("card_seen", zone="center", card="GUAM#1")
+    assert "Ground and Air attack or as an Air and Sea attack" in t.refused("raid", seat=JAPAN, forces="sea")
+    t.ok("raid", seat=JAPAN, forces="air_sea")
+    battle = t.state.battle
+    assert battle.raid == ["air", "sea"] and battle.defenders == [BRITAIN, US]
+    assert sorted(battle.units) == ["BSPIT#1", "JAKAGI#1", "JZERO#1"]   # no Ground unit: an Air and Sea attack
+    _fight_to_the_end(t, rules)
+    assert {s: a.vp for s, a in t.state.armies.items()} == vp
+    assert "GUAM#1" in t.state.conflict_discard["pacific"] and not any("GUAM#1" in a.won for a in t.state.armies.values())
+    assert "BSPIT#1" in t.state.armies[BRITAIN].arsenal_discard and t.state.turn == US
+
+
+def test_an_ally_liberates_the_us_by_refighting_the_invasion_of_australia(rules):
+    """"7) You may liberate your ally if he is eliminated from a theatre by using a counterattack to re-fight the
+    battle that eliminated him. ... Once liberated, a player begins taking turns again as normal, and is eligible
+    for battles in his theatre again. ... EXCEPTION: US player never stopped taking turns, and so he does not get
+    to draw and deploy when Australia is liberated. US forces are eligible to participate in the liberation of
+    Australia.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[JAPAN].won = ["MORESBY#1", "JAVASEA#1"]
+    _stacks(t, rules, US, ["UENTERP#1"])
+    _stacks(t, rules, BRITAIN, ["BSPIT#1"])
+    _invade(t, rules, "AUSTRAL#1", JAPAN, US)
+    japan_vp = t.state.armies[JAPAN].vp
+    t.ok("card_seen", zone="center", card="REINF1#1")      # the US
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#1")
+    t.ok("card_seen", zone="reader:4", card="USHERMAN#2")
+    t.ok("card_seen", zone="center", card="WBRIT#1")       # Germany
+    t.ok("decide", seat=GERMANY, fight=False)
+    assert t.state.turn == BRITAIN
+    _stacks(t, rules, JAPAN, ["JZERO#1", "JKATE#1"])       # no Ground unit holds Australia
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])              # a general, deployed to the West
+    _stacks(t, rules, US, ["USHERMAN#1"])
+    hand = list(t.state.armies[US].hand)
+    t.ok("liberate", seat=BRITAIN)
+    assert t.state.armies[US].eliminated is False
+    assert "AUSTRAL#1" in t.state.armies[BRITAIN].won and t.state.armies[JAPAN].vp == japan_vp - 8
+    assert t.state.armies[US].hand == hand and t.state.stage == Stage.DRAW and t.state.turn == JAPAN   # no draw
+
+
+def test_japan_liberates_germany_only_after_invading_australia(rules):
+    """"EXCEPTION: Japan can only liberate the Germans if they first successfully invade Australia ... He also
+    immediately draws 6 and deploys 3 arsenal cards.\""""
+    from companion.rules.battlecards import ending
+
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, JAPAN)
+    t.state.armies[BRITAIN].won = ["WBRIT#1"]               # as if Britain's invasion of Germany
+    ending.eliminate(rules.deck, t.state, BRITAIN, GERMANY, [])
+    t.state.armies[GERMANY].eliminated_by = "WBRIT#1"
+    _stacks(t, rules, BRITAIN, [])
+    _stacks(t, rules, US, ["UMAR1#1"])                     # no Air unit: nothing defends the skies
+    assert "first successfully invade Australia" in t.refused("liberate", seat=JAPAN)
+    t.state.armies[JAPAN].won = ["AUSTRAL#1"]
+    assert "It is Aiko's turn" in t.refused("liberate", seat=BRITAIN)
+    t.ok("liberate", seat=JAPAN)
+    germany = t.state.armies[GERMANY]
+    assert not germany.eliminated and "WBRIT#1" in t.state.armies[JAPAN].won
+    assert t.state.stage == Stage.ARSENAL and t.state.task.seat == GERMANY
+    for key in ["GBF109#4", "GBF109#5", "GBF109#6", "GPANZER#3", "GBF109#2", "GBF109#3"]:
+        t.ok("card_seen", zone="reader:1", card=key)
+    t.ok("card_seen", zone="seat:1", card="GBF109#4", face_down=True)
+    assert "deploys 3 arsenal cards" in t.refused("done", seat=GERMANY)
+    t.ok("card_seen", zone="seat:1", card="GBF109#5", face_down=True)
+    t.ok("card_seen", zone="seat:1", card="GPANZER#3", face_down=True)
+    germany = t.state.armies[GERMANY]
+    assert len(germany.deployed()) == 3 and len(germany.hand) == 3 and t.state.turn == US
+    ending.end_turn(t.state, [])
+    assert t.state.turn == GERMANY                         # "begins taking turns again as normal"
+
+
+def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rules):
+    """"... and the Germans can only liberate the Japanese if they win the Invasion of Britain.\""""
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, US)
+    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
+    _stacks(t, rules, JAPAN, ["JZERO#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
+    _stacks(t, rules, BRITAIN, [])
+    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated_by == "JAPAN#1"
+    assert "win the Invasion of Britain" in t.refused("liberate", seat=GERMANY)

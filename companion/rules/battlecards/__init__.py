@@ -8,6 +8,7 @@ battlecards-pacific.md). One concern per module:
 - ``battle``   a BATTLECARD's prerequisites and decision, the forces called in, the flip, withdrawal
 - ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
 - ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
+- ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
 - ``odds``     the chance of a shot and of a battle, from what is left of the CONFLICT deck (pure)
 - ``view``     every word players read, the public and seat views
 - ``demo``     simulated players
@@ -25,7 +26,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, turns
+from . import aid, battle as battles, combat, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -54,6 +55,12 @@ class Pacific(Game):
               ("combat",), SEAT_ACTS, button=True, choices="aim_choices"),
         Input("decide", "on_decide", (SEAT_FIELD, Field("fight", BOOL)), ("decision",), SEAT_ACTS, button=True,
               choices="decide_choices"),
+        # Rule 6: a battle of a theatre whose enemy is eliminated: taken without a fight, or a raid instead.
+        Input("take", "on_take", (SEAT_FIELD,), ("decision",), SEAT_ACTS, button=True, choices="take_choices"),
+        Input("raid", "on_raid", (SEAT_FIELD, Field("forces", STR)), ("decision",), SEAT_ACTS, button=True,
+              choices="raid_choices"),
+        # Rule 7: instead of the draw, re-fight the battle that eliminated one's ally.
+        Input("liberate", "on_liberate", (SEAT_FIELD,), ("draw",), SEAT_ACTS, button=True, confirm=True),
         Input("hold", "on_hold", (SEAT_FIELD,), ("homeland",), SEAT_ACTS, button=True),
         Input("emergency_deploy", "on_emergency", (SEAT_FIELD,), ("draw", "homeland"), SEAT_ACTS, button=True,
               confirm=True),
@@ -62,11 +69,15 @@ class Pacific(Game):
         Input("fight_on", "on_fight_on", (SEAT_FIELD,), ("withdrawal",), SEAT_ACTS, button=True),
         Input("look", "on_look", (SEAT_FIELD, Field("stack", STR)), ("look",), SEAT_ACTS, button=True,
               choices="look_choices"),
-        Input("done", "on_done", (SEAT_FIELD,), ("arsenal", "aid"), SEAT_ACTS, button=True),
+        Input("done", "on_done", (SEAT_FIELD,), ("arsenal", "aid", "regroup"), SEAT_ACTS, button=True,
+              choices="done_choices"),
         # Combining sets, rule 2: from the seat's phone (the cards are secret: never buttons on the tablet).
         Input("transfer", "on_transfer", (SEAT_FIELD, Field("unit", CARD)), ("draw", "aid"), SEAT_ACTS),
         Input("trade", "on_trade", (SEAT_FIELD, Field("give", CARD), Field("take", CARD)), ("draw",), SEAT_ACTS),
         Input("send", "on_send", (SEAT_FIELD,), ("draw",), SEAT_ACTS),
+        # Rule 3: the involved forces (seen face up in the battle) to either ally's stacks, after the battle.
+        Input("regroup", "on_regroup", (SEAT_FIELD, Field("unit", CARD)), ("regroup",), SEAT_ACTS, button=True,
+              choices="regroup_choices"),
     )
 
     def __init__(self, catalog: Catalog):
@@ -204,6 +215,15 @@ class Pacific(Game):
     def on_decide(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battles.on_decide(self.deck, state, data["seat"], data["fight"])
 
+    def on_take(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return raid.on_take(self.deck, state, data["seat"])
+
+    def on_raid(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return raid.on_raid(self.deck, state, data["seat"], data["forces"])
+
+    def on_liberate(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return liberation.on_liberate(self.deck, state, data["seat"])
+
     def on_hold(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battles.on_hold(self.deck, state, data["seat"])
 
@@ -220,7 +240,12 @@ class Pacific(Game):
         return turns.on_look(state, data["seat"], data["stack"])
 
     def on_done(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        if state.stage == Stage.REGROUP:
+            return regroup.on_done(state, data["seat"])
         return turns.on_done(state, data["seat"])
+
+    def on_regroup(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return regroup.on_regroup(self.deck, state, data["seat"], data["unit"])
 
     def on_transfer(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return aid.on_transfer(self.deck, state, data["seat"], data["unit"])
@@ -252,6 +277,22 @@ class Pacific(Game):
         found: list[dict[str, Any]] = [{"seat": s} for s in battle.army(battle.deciding)]
         found += [{"seat": battle.owner[k], "unit": k} for k in battle.fighting(battle.deciding)]
         return found
+
+    def take_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return [{"seat": c["seat"]} for c in raid.choices(self.deck, state)][:1]
+
+    def raid_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return raid.choices(self.deck, state)
+
+    def regroup_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        return regroup.choices(state)
+
+    def done_choices(self, state: PacificState) -> list[dict[str, Any]]:
+        if state.stage == Stage.REGROUP:
+            return [{"seat": s} for s in sorted(state.regroup.ally) if s not in state.regroup.done]
+        if state.stage == Stage.AID:
+            return [{"seat": state.turn}]
+        return [{"seat": state.task.seat}] if state.task else []
 
     def look_choices(self, state: PacificState) -> list[dict[str, Any]]:
         return [{"seat": state.task.seat, "stack": t} for t in ("ground", "air", "sea")] if state.task else []

@@ -18,6 +18,23 @@ def allies(state: PacificState, seat: int) -> list[int]:
     return [s for s, a in state.armies.items() if (a.side in axis) == mine]
 
 
+def theatre_of(deck: Deck, battle: Battle) -> str:
+    return battle.theatre or deck.theatre(battle.card)
+
+
+def must_destroy(deck: Deck, battle: Battle) -> list[str]:
+    """The card's special victory condition (a raid has none: it wins no BATTLECARD)."""
+    return [] if battle.raid else deck.card(battle.card).get("must_destroy", [])
+
+
+def eligible(deck: Deck, state: PacificState, seat: int, theatre: str) -> bool:
+    """An eliminated player fights no battle of his theatre until liberated ("Once liberated, a player ... is
+    eligible for battles in his theatre again"); the US, who "still takes his turns" after the Invasion of
+    Australia, "may continue to participate in Western European Theatre battles"."""
+    army = state.armies[seat]
+    return not army.eliminated or (ending.takes_turns(state, seat) and army.theatre != theatre)
+
+
 def aggressor_seat(deck: Deck, state: PacificState, card: str) -> int:
     side = deck.card(card)["aggressor"]
     return next(s for s, a in state.armies.items() if a.side == side)
@@ -25,6 +42,10 @@ def aggressor_seat(deck: Deck, state: PacificState, card: str) -> int:
 
 def drawn(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     """"Check the BATTLECARD to see if there are any prerequisites for this battle.\""""
+    from . import raid
+    remaining = raid.raider(deck, state, card)
+    if remaining is not None:
+        return raid.offered(deck, state, card, remaining)
     battle = deck.card(card)
     seat = aggressor_seat(deck, state, card)
     held = {k.partition("#")[0] for k in state.armies[seat].won}
@@ -38,10 +59,10 @@ def drawn(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     return [Outcome("battle_drawn", data={"card": card, "aggressor": seat, "drawer": state.turn})]
 
 
-def involved(deck: Deck, state: PacificState, seats: list[int], card: str) -> list[str]:
-    """The deployed units of the card's force types. "Generals and Admirals cannot take part in battles
+def involved(deck: Deck, state: PacificState, seats: list[int], battle: Battle) -> list[str]:
+    """The deployed units of the battle's force types. "Generals and Admirals cannot take part in battles
     from theatres they are not deployed to.\""""
-    types, theatre = deck.card(card)["units"], deck.theatre(card)
+    types, theatre = battle.raid or deck.card(battle.card)["units"], theatre_of(deck, battle)
     units = []
     for seat in seats:
         army = state.armies[seat]
@@ -53,6 +74,9 @@ def involved(deck: Deck, state: PacificState, seats: list[int], card: str) -> li
 
 def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[Outcome, ...]:
     card = state.pending
+    from . import raid
+    if raid.raider(deck, state, card) is not None:
+        raise Refused(f"{raid.RULE} Take it, or raid.")
     aggressor = aggressor_seat(deck, state, card)
     if seat != aggressor:
         raise Refused(f"{rulebook.AGGRESSOR} The aggressor of {deck.card(card).name} is {state.name(aggressor)}.")
@@ -61,11 +85,20 @@ def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[
         out = [Outcome("battle_declined", data={"card": card, "seat": seat})]
         ending.end_turn(state, out)
         return tuple(out)
-    attackers = allies(state, aggressor)
-    defenders = [s for s in state.armies if s not in attackers and not state.armies[s].eliminated]
-    battle = Battle(card=card, aggressors=attackers, defenders=defenders)
-    state.pending, state.battle = None, battle
-    a_units, d_units = involved(deck, state, attackers, card), involved(deck, state, defenders, card)
+    theatre = deck.theatre(card)
+    attackers = [s for s in allies(state, aggressor) if eligible(deck, state, s, theatre)]
+    defenders = [s for s in state.armies if s not in allies(state, aggressor) and eligible(deck, state, s, theatre)]
+    state.pending = None
+    return tuple(call_in(deck, state, Battle(card=card, aggressors=attackers, defenders=defenders)))
+
+
+def call_in(deck: Deck, state: PacificState, battle: Battle) -> list[Outcome]:
+    """The forces the battle calls for: none on either side, none on one side, a homeland invaded, or the flip."""
+    card = battle.card
+    state.battle = battle
+    a_units = involved(deck, state, battle.aggressors, battle)
+    d_units = involved(deck, state, battle.defenders, battle)
+    defenders = battle.defenders
     out: list[Outcome] = []
     if not a_units and not d_units:
         state.battle = None
@@ -75,19 +108,19 @@ def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[
     elif not a_units or not d_units:
         out.append(Outcome("no_forces", data={"card": card, "side": "aggressor" if not a_units else "defender"}))
         ending.finish(deck, state, "defender" if not a_units else "aggressor", "no forces", out)
-    elif deck.card(card).get("eliminates") and any(state.armies[s].hand for s in defenders):
+    elif not battle.raid and battle.liberates is None and deck.card(card).get("eliminates") and any(state.armies[s].hand for s in defenders):
         state.stage = Stage.HOMELAND
         out.append(Outcome("homeland", data={"card": card, "seats": defenders}))
     else:
         flip(deck, state, out)
-    return tuple(out)
+    return out
 
 
 def flip(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
     """"Otherwise, both sides flip over their indicated stacks of deployed forces.\""""
     battle = state.battle
     for seat in battle.aggressors + battle.defenders:
-        for key in involved(deck, state, [seat], battle.card):
+        for key in involved(deck, state, [seat], battle):
             battle.units.append(key)
             battle.owner[key] = seat
     out.append(Outcome("battle_begins", data={"card": battle.card, "aggressors": battle.aggressors,

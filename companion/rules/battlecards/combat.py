@@ -155,7 +155,8 @@ def settle(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
 
 def special_victory(deck: Deck, battle: Battle) -> bool:
     """"Some BATTLECARDS list special victory conditions like the elimination of all enemy Ground units.\""""
-    must = deck.card(battle.card).get("must_destroy", [])
+    from .battle import must_destroy
+    must = must_destroy(deck, battle)
     return bool(must) and not any(deck.unit_type(k) in must for k in battle.fighting("defender"))
 
 

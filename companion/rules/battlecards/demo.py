@@ -162,5 +162,11 @@ class PacificPlayers:
             return [Command("withdraw", {"seat": seat})]
         return [Command("fight_on", {"seat": seat})]
 
+    def _regroup(self, view, seats, side) -> list[Move]:
+        """Combined sets, rule 3: the simulated allies leave their forces where they are."""
+        regroup = view["regroup"]
+        seat = next(s for s in regroup["seats"] if s not in regroup["done"])
+        return [Command("done", {"seat": seat})]
+
 
 DEMO = PacificPlayers

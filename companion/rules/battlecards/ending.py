@@ -3,6 +3,7 @@ eliminated), the end of a turn, and the end of the war."""
 from __future__ import annotations
 
 from ..base import Outcome
+from . import regroup
 from .cards import Deck
 from .state import PacificState, Stage, forget
 
@@ -14,6 +15,13 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     """"The winner of the battle keeps the BATTLECARD face up on his side of the table, and receives the
     number of Victory Points indicated on the BATTLECARD.\""""
     battle = state.battle
+    if battle.raid:
+        _raid_over(deck, state, winner_side, how, out)
+        return
+    if battle.liberates is not None:
+        from . import liberation
+        liberation.over(deck, state, winner_side, how, out)
+        return
     card = deck.card(battle.card)
     winners, losers = battle.army(winner_side), battle.army("defender" if winner_side == "aggressor" else "aggressor")
     theatre = deck.theatre(battle.card)
@@ -29,10 +37,22 @@ def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: lis
     state.battle = None
     if loser is not None:
         eliminate(deck, state, holder, loser, out)
+        state.armies[loser].eliminated_by = battle.card
     state.stage = Stage.DRAW
     if not state.over:
         check_victory(deck, state, out)
-    if not state.over:
+    if not state.over and not regroup.begin(deck, state, battle, out):
+        end_turn(state, out)
+
+
+def _raid_over(deck: Deck, state: PacificState, winner_side: str, how: str, out: list[Outcome]) -> None:
+    """"No victory points are awarded in such a raid": the BATTLECARD goes to the discard pile."""
+    battle = state.battle
+    state.conflict_discard[deck.theatre(battle.card)].append(battle.card)
+    out.append(Outcome("raid_over", data={"card": battle.card, "side": winner_side, "how": how,
+                                          "seats": battle.army(winner_side)}))
+    state.battle, state.stage = None, Stage.DRAW
+    if not regroup.begin(deck, state, battle, out):
         end_turn(state, out)
 
 
@@ -59,6 +79,8 @@ def eliminate(deck: Deck, state: PacificState, winner: int, loser: int, out: lis
         forget(state, key)
     army.stacks = {t: [] for t in army.stacks}
     army.arsenal_discard += army.hand
+    for key in army.hand:   # discarded: drawn again after a reshuffle, it is a new sighting
+        forget(state, key)
     army.hand = []
     for key in [k for k in army.won if deck.theatre(k) == army.theatre]:
         army.won.remove(key)

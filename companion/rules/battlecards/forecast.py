@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import combat, odds
+from . import battle as battle_rules, combat, odds
 from .cards import Deck
 from .state import Battle, PacificState, Stage
 
@@ -40,7 +40,7 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
     fighters = [fighter(deck, battle, k) for k in fighting]
     alive = [k for k in fighting if k not in battle.casualties]
     step = _next_step(deck, battle, fighting) if state.stage == Stage.COMBAT else 10 ** 6
-    result = odds.battle_odds(fighters, left, deck.card(battle.card).get("must_destroy", []), step, alive,
+    result = odds.battle_odds(fighters, left, battle_rules.must_destroy(deck, battle), step, alive,
                               tuple(deck.action_numbers()))
     shots = []
     if state.stage == Stage.COMBAT and battle.queue:

@@ -19,6 +19,7 @@ class Stage(str, enum.Enum):
     HOMELAND = "homeland"      # a homeland is invaded: its defender may deploy the Reserve Hand first
     COMBAT = "combat"          # the four firing phases
     WITHDRAWAL = "withdrawal"  # after phase 4: the aggressor, then the defender, may withdraw
+    REGROUP = "regroup"        # combined sets: allies send the involved forces to either one's stacks
     OVER = "over"
 
 
@@ -38,6 +39,7 @@ class Army:
     arsenal_discard: list[str] = field(default_factory=list)   # destroyed units, face up
     handless: bool = False                     # emergency-deployed: no hand until told to replenish
     eliminated: bool = False                   # eliminated from its theatre
+    eliminated_by: str = ""                    # the BATTLECARD that eliminated it (re-fought to liberate it)
     setup_drawn: int = 0
     seen: list[str] = field(default_factory=list)   # intel: opponents' cards this seat has been shown
     foreign: int = 0                           # cards an ally sent to the bottom of this ARSENAL deck
@@ -56,6 +58,7 @@ class Task:
     deploy: int = 0        # cards that may still be deployed from it
     look: str = ""         # intel: "deployed", "reserve" or "kept"
     then: str = "end"      # when done: "end" the turn, or back to the "draw" (a Supply Convoy played first)
+    exact: bool = False    # deploy exactly ``deploy`` cards (a liberated player's 3), not "up to"
 
 
 @dataclass(kw_only=True)
@@ -85,6 +88,9 @@ class Battle:
     card: str
     aggressors: list[int]      # seats (allies fight as one army)
     defenders: list[int]
+    raid: list[str] = field(default_factory=list)   # combined sets, rule 6: a raid's force types (no VP)
+    theatre: str = ""          # where it is fought, when not the card's theatre (a raid: the other one)
+    liberates: int | None = None   # combined sets, rule 7: the eliminated ally this re-fought battle may free
     units: list[str] = field(default_factory=list)      # every unit flipped into the battle, in order
     owner: dict[str, int] = field(default_factory=dict)  # unit key -> seat
     destroyed: list[str] = field(default_factory=list)
@@ -112,6 +118,16 @@ class Battle:
         seats = self.army(side)
         gone = set(self.destroyed) | set(self.withdrawn)
         return [k for k in self.units if self.owner[k] in seats and k not in gone]
+
+
+@dataclass(kw_only=True)
+class Regroup:
+    """Combined sets, rule 3: after a battle fought with an ally, the involved forces still deployed."""
+
+    card: str
+    units: list[str]                  # the involved units that survived, in battle order
+    ally: dict[int, int]              # each participant -> the ally he may send them to
+    done: list[int] = field(default_factory=list)
 
 
 @dataclass(kw_only=True)
@@ -145,6 +161,7 @@ class PacificState(GameState):
     task: Task | None = None
     pending: str | None = None       # a BATTLECARD waiting for its aggressor's decision
     battle: Battle | None = None
+    regroup: Regroup | None = None   # combined sets: after a battle fought with an ally
     convoy_played: bool = False      # a Supply Convoy at the start of this turn
     aided: bool = False              # combined sets: this turn's aid to the ally is given
     transferred: int = 0

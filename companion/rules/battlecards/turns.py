@@ -260,6 +260,8 @@ def on_done(state: PacificState, seat: int) -> tuple[Outcome, ...]:
         raise Refused(f"It is {state.name(task.seat)}'s turn.")
     if task.draw:
         raise Refused(f"{deck_words(task.draw)} still to draw into the Reserve Hand.")
+    if task.exact and task.deploy and state.armies[seat].hand:
+        raise Refused(f"\"He also immediately draws 6 and deploys 3 arsenal cards.\" {task.deploy} more to deploy.")
     return (Outcome("deploy_done", data={"seat": seat}), *task_done(state))
 
 

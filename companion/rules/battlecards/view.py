@@ -6,10 +6,11 @@ from typing import Any
 
 from ..base import Outcome
 from ..contract import Offer, View
-from . import combat, forecast
+from . import combat, forecast, raid, regroup
 from .cards import SIDE_NAMES
 from .state import PacificState, Stage, TYPES
 
+THEATRE_NAMES = {"pacific": "Pacific", "western": "Western European"}
 PHASE_WORDS = {1: "phase 1", 2: "phase 2", 3: "phase 3", 4: "phase 4"}
 
 
@@ -80,8 +81,24 @@ class PacificView(View):
             "stalemate": lambda: "Stalemate: no unit on either side can hit, whatever Action Number is pulled. "
                                  "The aggressor must withdraw.",
             "battle_won": lambda: f"{n(d['seat'])} wins {self.name(d['card'])} and {d['vp']} VP" + {
-                "stalemate": " (stalemate).", "no forces": " without a fight.", "special": ": every defending Ground unit is destroyed.",
+                "stalemate": " (stalemate).", "no forces": " without a fight.", "taken": " without a fight (rule 6).", "special": ": every defending Ground unit is destroyed.",
             }.get(d["how"], "."),
+            "regroup": lambda: f"{self.army_words(state, d['seats'])} fought {self.name(d['card'])} together: send any of "
+                               f"the {d['units']} involved unit{'s' if d['units'] != 1 else ''} to either one's stacks, then tap Done.",
+            "regrouped": lambda: f"{n(d['seat'])} sends {self.name(d['unit'])} to {n(d['ally'])}'s {d['stack'].title()} stack.",
+            "regroup_done": lambda: f"{n(d['seat'])}'s forces are where they stay.",
+            "raid_offered": lambda: f"{self.name(d['card'])}: {self.who(state, d['seat'])} is the player remaining in "
+                                    f"the theatre: take it without a fight, or discard it and raid the enemy in the other theatre.",
+            "raid": lambda: f"{n(d['seat'])} discards {self.name(d['card'])} and raids {self.army_words(state, d['defenders'])} "
+                            f"with {' and '.join(t.title() for t in d['types'])} forces (no VP).",
+            "raid_over": lambda: f"The raid is over: the {d['side']} holds the field"
+                                 + {"stalemate": " (stalemate).", "no forces": " without a fight."}.get(d["how"], ".")
+                                 + " No victory points are awarded.",
+            "liberation": lambda: f"{n(d['seat'])} counterattacks to liberate {n(d['ally'])}: {self.name(d['card'])} "
+                                  f"is fought again.",
+            "liberation_failed": lambda: f"{n(d['ally'])} is not liberated: {self.name(d['card'])} stays where it is.",
+            "liberated": lambda: f"{n(d['ally'])} is liberated! {n(d['seat'])} takes {self.name(d['card'])} and "
+                                 f"{d['vp']} VP; {n(d['ally'])} takes turns again.",
             "to_reserve": lambda: f"{self.name(d['unit'])} returns to {n(d['seat'])}'s Reserve Hand.",
             "eliminated": lambda: f"{n(d['seat'])} is eliminated; {n(d['by'])} captures {d['captured']} deployed units.",
             "game_over": lambda: f"{self.army_words(state, d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the war: "
@@ -126,15 +143,25 @@ class PacificView(View):
             t = state.task
             if t.draw:
                 return f"{state.name(t.seat)}: draw {t.draw} more ARSENAL card{'s' if t.draw != 1 else ''} (show each to your reader)."
+            if t.exact:
+                return f"{state.name(t.seat)}: deploy {t.deploy} more card{'s' if t.deploy != 1 else ''} face down."
             return f"{state.name(t.seat)}: deploy up to {t.deploy} card{'s' if t.deploy != 1 else ''} face down, or tap Done."
         if stage == Stage.AID:
             return f"{state.name(turn)}: transfer up to {3 - state.transferred} more deployed cards to your ally, or tap Done."
         if stage == Stage.LOOK:
             return f"{state.name(state.task.seat)}: choose the stack to look at, on your phone or here."
+        if stage == Stage.DECISION and raid.raider(self.deck, state, state.pending) is not None:
+            seat = raid.raider(self.deck, state, state.pending)
+            return (f"{self.name(state.pending)}: {self.who(state, seat)}, take it without a fight, or discard it and "
+                    f"raid the enemy in the other theatre (Ground and Air, or Air and Sea).")
         if stage == Stage.DECISION:
             from .battle import aggressor_seat
             return (f"{self.name(state.pending)}: {self.who(state, aggressor_seat(self.deck, state, state.pending))}, "
                     f"fight this battle or not?")
+        if stage == Stage.REGROUP:
+            waiting = [s for s in sorted(state.regroup.ally) if s not in state.regroup.done]
+            return (f"After {self.name(state.regroup.card)}: {self.army_words(state, waiting)}, send the involved forces to "
+                    f"either ally's stacks, or tap Done.")
         battle = state.battle
         if stage == Stage.HOMELAND:
             return f"{self.army_words(state, battle.defenders)}: your homeland is invaded. Deploy your Reserve Hand, or hold it."
@@ -163,6 +190,17 @@ class PacificView(View):
             return f"{self.name(state.battle.queue[0])} fires at {self.name(d['target'])}{chance}"
         if offer.kind == "decide":
             return f"{name}: fight {self.name(state.pending)}" if d["fight"] else f"{name}: do not fight"
+        if offer.kind == "liberate":
+            from .liberation import fallen_ally
+            return f"{name}: counterattack to liberate {state.name(fallen_ally(state, d['seat']))}"
+        if offer.kind == "take":
+            return f"{name}: take {self.name(state.pending)} without a fight"
+        if offer.kind == "raid":
+            return f"{name}: raid with " + {"ground_air": "Ground and Air", "air_sea": "Air and Sea"}[d["forces"]]
+        if offer.kind == "regroup":
+            return f"{name} sends {self.name(d['unit'])} to {state.name(state.regroup.ally[d['seat']])}"
+        if offer.kind == "done" and state.stage == Stage.REGROUP:
+            return f"{name}: done"
         if offer.kind == "withdraw":
             return f"{name} withdraws {self.name(d['unit'])}" if d.get("unit") else f"{name} withdraws everything"
         return {"hold": f"{name}: hold the Reserve Hand", "emergency_deploy": f"{name}: emergency-deploy the Reserve Hand",
@@ -195,22 +233,32 @@ class PacificView(View):
                   "won": [self.card(k) for k in a.won]}
                  for s, a in ((s, state.armies[s.number]) for s in state.seats)]
         theatre = state.armies[state.turn].theatre if state.turn else "pacific"
-        discard = state.conflict_discard.get(theatre, [])
         return {"game": self.game.game, "stage": state.stage.value, "turn": state.turn, "turn_number": state.turn_number,
                 "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
                 "vp_target": target, "seats": seats,
                 "standings": sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
                                     key=lambda r: -r["points"]),
-                "conflict": {"theatre": theatre, "left": state.conflict_left.get(theatre, 0), "discard": len(discard),
-                             "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
-                             "unseen": len(state.conflict_pool.get(theatre, []))},
+                "conflict": self.pile(state, theatre),
+                # Combined sets: the other theatre's pile too, face up on the table like this one.
+                "other_piles": [self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
                 "pending": self.card(state.pending) if state.pending else None,
+                "regroup": ({"card": self.card(state.regroup.card), "units": [
+                    {**self.card(k), "seat": regroup.holder(state, k)}
+                    for k in state.regroup.units], "seats": sorted(state.regroup.ally), "done": state.regroup.done} if state.regroup else None),
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
                 "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
                 "recent": [{"kind": t.kind, "say": t.say, "terms": [r.__dict__ for r in t.terms]} for t in state.recent],
                 "last_outcome": ({"say": state.recent[-1].say, "terms": [r.__dict__ for r in state.recent[-1].terms]}
                                  if state.recent else None)}
+
+    def pile(self, state: PacificState, theatre: str) -> dict[str, Any]:
+        """One theatre's CONFLICT deck and discard pile (public: every card on the pile is face up)."""
+        discard = state.conflict_discard.get(theatre, [])
+        return {"theatre": theatre, "theatre_name": THEATRE_NAMES.get(theatre, theatre),
+                "left": state.conflict_left.get(theatre, 0), "discard": len(discard),
+                "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
+                "unseen": len(state.conflict_pool.get(theatre, []))}
 
     def battle(self, state: PacificState) -> dict[str, Any] | None:
         battle = state.battle
@@ -222,7 +270,7 @@ class PacificView(View):
             return ("destroyed" if k in battle.destroyed else "withdrawn" if k in battle.withdrawn
                     else "hit" if k in battle.casualties else "fighting")
         return {"card": self.card(battle.card), "aggressors": battle.aggressors, "defenders": battle.defenders,
-                "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
+                "raid": battle.raid, "liberates": battle.liberates, "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
                 "shooter": battle.queue[0] if state.stage == Stage.COMBAT and battle.queue else None,
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
                 "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),

@@ -57,12 +57,20 @@
         text: `${s.name} holds ${s.won.map((c) => `${c.name} (${c.vp})`).join(", ")}` })));
   }
 
+  // With the Western European set combined each theatre has its own deck and pile: both are named, the
+  // drawing player's first, the other one smaller.
+  function pileLine(c, named, other) {
+    const top = c.top ? `${c.top.name}, Action Number ${c.top.action}` : "empty";
+    return el("div", { class: other ? "small bp-pile" : "bp-pile", "data-theatre": c.theatre,
+      text: `${named ? `${c.theatre_name} ` : ""}CONFLICT deck: ${c.left} cards · discard pile: ${c.discard} (top: ${top})` });
+  }
+
   function turnPanel(view) {
     const c = view.conflict;
-    const top = c.top ? `${c.top.name}, Action Number ${c.top.action}` : "empty";
     return el("section", { class: "panel bp-turn" },
       el("h2", { text: view.over ? "The war is over" : view.stage === "setup" ? "Setup" : `Turn ${view.turn_number}: ${seatName(view, view.turn)} draws` }),
-      el("div", { text: `CONFLICT deck: ${c.left} cards · discard pile: ${c.discard} (top: ${top})` }),
+      pileLine(c, (view.other_piles || []).length > 0),
+      ...(view.other_piles || []).map((p) => pileLine(p, true, true)),
       view.pending ? el("div", { class: "big-odds", text: `${view.pending.name} · ${view.pending.vp} VP` }) : null,
       el("ol", { class: "bp-recent" }, ...(view.recent || []).slice(-6).map((r) => el("li", { text: r.say }))));
   }
@@ -91,7 +99,10 @@
     const side = (s) => el("div", {}, el("h2", { text: `${s === "aggressor" ? "Aggressor" : "Defender"}: ${names(view, b[`${s}s`])}` }),
       ...b.units.filter((u) => u.side === s).map((u) => unitBox(u, b)));
     return el("section", { class: "panel bp-battle" },
-      el("h2", { text: `${card.name} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
+      // A raid (combined sets, rule 6) fights with the forces the raider chose and wins no VP.
+      // A liberation (rule 7) fights the card that eliminated the ally again.
+      el("h2", { text: b.raid && b.raid.length ? `Raid after ${card.name} (no VP) · ${b.raid.join(", ")}`
+        : `${card.name}${b.liberates ? ` fought again to liberate ${seatName(view, b.liberates)}` : ""} · ${card.vp} VP · ${(card.units || []).join(", ")}` }),
       el("div", { class: "small", text: `Round ${b.round || 1}. ${who}` }), phases,
       b.bonuses && b.bonuses.length ? el("div", { class: "small", text: `Kept Cards played this round: ${b.bonuses.map((c) => c.name).join(", ")}` }) : null,
       el("div", { class: "armies" }, side("aggressor"), side("defender")),
