@@ -448,3 +448,38 @@ def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rule
     _invade(t, rules, "JAPAN#1", US, JAPAN)
     assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated_by == "JAPAN#1"
     assert "win the Invasion of Britain" in t.refused("liberate", seat=GERMANY)
+
+
+@pytest.fixture(scope="module")
+def rules_with_britains_invasion(tmp_path_factory):
+    """The small Western deck with its Invasion of Britain (the card whose win lets Germany liberate Japan)."""
+    deck = json.loads((DECKS / "battlecards-pacific.json").read_text())
+    deck["cards"] += WESTERN + [
+        {"id": "WINVBRIT", "name": "Invasion of Britain", "kind": "battle", "copies": 1, "action": 2,
+         "aggressor": "germany", "units": ["ground", "air", "sea"], "prerequisites": [], "vp": 8,
+         "description": "Operation Sea Lion.", "theatre": "western", "eliminates": "britain"}]
+    path = tmp_path_factory.mktemp("deck") / "combined-invasion.json"
+    path.write_text(json.dumps(deck))
+    return make("battlecards-pacific", deck=str(path))
+
+
+def test_germany_having_won_the_invasion_of_britain_liberates_japan(rules_with_britains_invasion):
+    """"... and the Germans can only liberate the Japanese if they win the Invasion of Britain." With it won,
+    the Germans re-fight the Invasion of Japan; the US holds no force of its kinds, so the liberators win, Japan
+    is back in the game and the BATTLECARD (with its VP) leaves the US for Germany."""
+    rules = rules_with_britains_invasion
+    t = table(rules, HANDS)
+    _to_pacific_turn(t, US)
+    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
+    _stacks(t, rules, JAPAN, ["JZERO#1"])
+    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
+    _stacks(t, rules, BRITAIN, [])
+    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated
+    us_vp = t.state.armies[US].vp
+    t.state.armies[GERMANY].won = ["WINVBRIT#1"]           # as if Germany had won the Invasion of Britain
+    _stacks(t, rules, GERMANY, ["GPANZER#1"])              # a Panzer to send (Rommel stays in the West)
+    _stacks(t, rules, US, [])                              # nothing left to hold Japan
+    t.ok("liberate", seat=GERMANY)
+    assert not t.state.armies[JAPAN].eliminated
+    assert "JAPAN#1" not in t.state.armies[US].won and t.state.armies[US].vp < us_vp
