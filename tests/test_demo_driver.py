@@ -153,7 +153,10 @@ def test_companion_demo_battlecards_fights_battles_from_conflict_cards_the_camer
         entries = wait_for(lambda: (lambda h: h if len(told(h, "battle_won")) >= 3 else None)(history_of(port)),
                            "three battles fought to the end", every=1.0)
         assert refusals(entries) == [], "the simulated players make no move the referee refuses"
-        assert len(told(entries, "deployed")) >= 6, "both sides deployed their stacks (face down: their readers)"
+        deployed = told(entries, "deployed")
+        assert len(deployed) >= 6, "both sides deployed their stacks"
+        assert {(e["source"], e["data"]["zone"][:5], e["data"].get("face_down")) for e in deployed} == \
+            {("rfid", "seat:", True)}, "a unit laid face down is the seat's reader's to report (its back faces the camera)"
         shots = told(entries, "shot")
         assert shots and {e["source"] for e in shots} == {"camera"}, \
             "every shot is a CONFLICT card turned onto the pile and read by the camera"
