@@ -114,3 +114,53 @@ def test_companion_demo_gather_together_deals_builds_and_fights(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def history_of(port: int) -> list[dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", "/api/history")
+    response = conn.getresponse()
+    return json.loads(response.read()).get("entries", []) if response.status == 200 else []
+
+
+def told(entries: list[dict], kind: str) -> list[dict]:
+    """The log entries whose referee's outcomes include one of this kind."""
+    return [e for e in entries if any(o["kind"] == kind for o in e["outcomes"])]
+
+
+def refusals(entries: list[dict]) -> list[tuple]:
+    return [(e["source"], e["kind"], e["data"], e["reason"]) for e in entries if e["status"] == "refused"]
+
+
+def test_companion_demo_warriors_plays_challenges_from_cards_the_camera_reads(tmp_path):
+    proc, port = run_demo(tmp_path, "warriors")
+    try:
+        entries = wait_for(lambda: (lambda h: h if len(told(h, "decided")) >= 3 else None)(history_of(port)),
+                           "three Challenges decided", every=1.0)
+        assert refusals(entries) == [], "the simulated players make no move the referee refuses"
+        assert {e["source"] for e in told(entries, "primary")} == {"camera"}, "primaries are read by the camera"
+        in_areas = [e for e in entries if e["kind"] == "card_seen" and e["data"]["zone"].startswith("seat:")]
+        assert in_areas and {e["source"] for e in in_areas} == {"camera"}, "every card laid face up, by the camera"
+        assert {e["source"] for e in told(entries, "drew")} == {"rfid"}, "cards drawn are scanned on the readers"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_companion_demo_battlecards_fights_battles_from_conflict_cards_the_camera_reads(tmp_path):
+    proc, port = run_demo(tmp_path, "battlecards-pacific")
+    try:
+        entries = wait_for(lambda: (lambda h: h if len(told(h, "battle_won")) >= 3 else None)(history_of(port)),
+                           "three battles fought to the end", every=1.0)
+        assert refusals(entries) == [], "the simulated players make no move the referee refuses"
+        deployed = told(entries, "deployed")
+        assert len(deployed) >= 6, "both sides deployed their stacks"
+        assert {(e["source"], e["data"]["zone"][:5], e["data"].get("face_down")) for e in deployed} == \
+            {("rfid", "seat:", True)}, "a unit laid face down is the seat's reader's to report (its back faces the camera)"
+        shots = told(entries, "shot")
+        assert shots and {e["source"] for e in shots} == {"camera"}, \
+            "every shot is a CONFLICT card turned onto the pile and read by the camera"
+        assert {e["source"] for e in told(entries, "drew_arsenal")} == {"rfid"}, "ARSENAL cards drawn on the readers"
+    finally:
+        proc.kill()
+        proc.wait()

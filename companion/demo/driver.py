@@ -6,6 +6,12 @@ taps their buttons. The virtual camera renders frames; the real pipeline decodes
 zones them; the session logs and referees them, and resolves on its own once the table is still.
 The players only read the views, as people at a table would.
 
+A card shown to a seat's reader (``reader:N``) or laid face down is not the camera's to read (a
+face-down card shows the camera its back): the seat's own reader reports it, as the RFID bridge
+does, and reports it gone when it is picked up again. A card laid somewhere else than where it
+lies (a card drawn on the reader, then deployed; a kept card played) is picked up first, and the
+driver waits until its going is reported, as a player's hand moves one card at a time.
+
 The demo steps aside for people: the moment a game it did not start begins (someone pressed
 New game on the tablet), the simulated players lift their cards, before the camera lays out the
 new game's zones, and stop. A restarted demo leaves a person's game alone (latest game first).
@@ -63,7 +69,7 @@ class Demo(threading.Thread):
         self._hands = threading.Lock()  # laying a card and stepping aside never interleave
         self.lying: dict[str, tuple[str, CardRef, int]] = {}  # card key -> (zone, ref, slot) as laid
         self.buried: set[str] = set()   # cards covered by a card laid on top of them (a pile)
-        self.on_reader: dict[str, str] = {}  # card key -> the reader zone it was tapped on
+        self.off_camera: dict[str, dict] = {}  # card key -> what its reader reported (a reader zone, face down)
         self.zones: ZoneMap | None = None
         service.on_new_game(self.on_new_game)
 
@@ -87,7 +93,7 @@ class Demo(threading.Thread):
             for _, ref, _ in self.lying.values():
                 self.table.remove(ref)
             self.lying.clear()
-            self.on_reader.clear()
+            self.off_camera.clear()
             self.buried.clear()
         log.info("a game was started at the table (game %s): the demo players step aside", session.game_id)
 
@@ -159,8 +165,10 @@ class Demo(threading.Thread):
             seats = [s["seat"] for s in session.derived.start["seats"]]
             moves = players.next_moves(session.public_view(), {n: session.seat_view(n) for n in seats})
             if moves:
-                for batch in batches(moves):
-                    self._carry_out(session, batch)
+                if not any([self._carry_out(session, batch) for batch in batches(moves)]):
+                    # Never spin on moves the table cannot take (a card laid where it lies already).
+                    log.warning("the demo players' moves change nothing at the table: %s", moves)
+                    self._wait_for_change(session, len(session.derived.entries), WAIT_SECONDS)
                 quiet_since = time.monotonic()
                 continue
             if not self._wait_for_change(session, len(session.derived.entries), WAIT_SECONDS) \
@@ -173,30 +181,49 @@ class Demo(threading.Thread):
             raise StepAside()
 
     # -- carrying out the moves ---------------------------------------------------------------------
-    def _carry_out(self, session: Session, batch: list[Move]) -> None:
+    def _carry_out(self, session: Session, batch: list[Move]) -> bool:
         """A command, or cards laid (or lifted) together: all of them go down (or up) at once, then
-        the driver waits until the camera has reported each one, as players wait for the table."""
+        the driver waits until the camera has reported each one, as players wait for the table.
+        False if the batch had nothing to do (its cards already where they are laid, or not out)."""
         self.stopped.wait(self.pace * self.rng.uniform(0.1, 0.4))
         self._check(session)
         first = batch[0]
         if isinstance(first, Command):
             session.submit(first.kind, first.data, "dashboard")
-        elif isinstance(first, Lay):
-            on_mat = [m for m in batch if m.card not in self.lying and m.card not in self.on_reader]
-            for move in [m for m in on_mat if m.zone not in self.zones.by_name]:
-                self._tap(session, move)  # a seat's RFID reader: not on the camera's mat
-            self._lay_all(session, [m for m in on_mat if m.zone in self.zones.by_name])
-        else:
-            for key in [m.card for m in batch if m.card in self.on_reader]:
-                session.submit("card_gone", {"zone": self.on_reader.pop(key), "card": key}, "rfid")
-            self._lift_all(session, [m.card for m in batch if m.card in self.lying])
+            return True
+        if isinstance(first, Lay):
+            lays = [m for m in batch if self._where(m.card) != m.zone]  # a card already there stays
+            self._pick_up(session, [m.card for m in lays if self._where(m.card) is not None])
+            for move in [m for m in lays if not self._camera_reads(m)]:
+                self._tap(session, move)
+            self._lay_all(session, [m for m in lays if self._camera_reads(m)])
+            return bool(lays)
+        out = [m.card for m in batch if self._where(m.card) is not None]
+        self._pick_up(session, out)
+        return bool(out)
+
+    def _where(self, key: str) -> str | None:
+        if key in self.lying:
+            return self.lying[key][0]
+        return self.off_camera[key]["zone"] if key in self.off_camera else None
+
+    def _camera_reads(self, move: Lay) -> bool:
+        return move.zone in self.zones.by_name and not move.face_down
+
+    def _pick_up(self, session: Session, keys: list[str]) -> None:
+        """Cards picked up: a reader reports each one gone at once; the camera's are waited for."""
+        for key in [k for k in keys if k in self.off_camera]:
+            session.submit("card_gone", {**self.off_camera.pop(key), "card": key}, "rfid")
+        self._lift_all(session, [k for k in keys if k in self.lying])
 
     def _tap(self, session: Session, move: Lay) -> None:
-        """A card held to a seat's reader: the reader service reports it as the RFID bridge does."""
+        """A card held to a seat's reader, or laid face down on it: the reader service reports it as
+        the RFID bridge does."""
+        data = {"zone": move.zone, **({"face_down": True} if move.face_down else {})}
         with self._hands:
             self._check(session)
-            session.submit("card_seen", {"zone": move.zone, "card": move.card}, "rfid")
-            self.on_reader[move.card] = move.zone
+            session.submit("card_seen", {**data, "card": move.card}, "rfid")
+            self.off_camera[move.card] = data
 
     def _lay_all(self, session: Session, lays: list[Lay]) -> None:
         for _ in range(3):
@@ -206,6 +233,8 @@ class Demo(threading.Thread):
             for move in lays:
                 self._lay(session, move, CardRef.from_key(self.game, move.card))
             missed = self._wait_for_table(session, mark, "card_seen", {m.card for m in lays})
+            if self.stopped.is_set():
+                return   # the demo stopping is no misread
             lays = [m for m in lays if m.card in missed]
             if lays:
                 log.warning("the camera did not read %s; the demo players lay them again",
@@ -281,7 +310,7 @@ class Demo(threading.Thread):
             for _, ref, _ in self.lying.values():
                 self.table.remove(ref)
             self.lying.clear()
-            self.on_reader.clear()
+            self.off_camera.clear()
             self.buried.clear()
 
 

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from card_tags.catalog import load_game
-from companion.demo.protocol import Command, Lay, Move
+from companion.demo.protocol import Command, Lay, Lift, Move
 
 from .cards import Deck
 
@@ -39,7 +39,8 @@ class PacificPlayers:
         return [{"seat": n, "name": NAMES[n - 1]} for n in (1, 2)], {"japan_seat": 1}
 
     # -- keeping the physical decks in step with the table -------------------------------------------
-    def _sync(self, view: dict[str, Any], seats: dict[int, dict[str, Any]]) -> None:
+    def _sync(self, view: dict[str, Any], seats: dict[int, dict[str, Any]]) -> list[Move]:
+        """Follow the table; the cards the players pick up from the discard pile it reshuffled."""
         for seat, sv in seats.items():
             now = [c["key"] for cards in sv["stacks"].values() for c in cards]
             hand = {c["key"] for c in sv["hand"]}
@@ -56,9 +57,12 @@ class PacificPlayers:
             out |= set(view["conflict"]["pile"])
             self.conflict = [k for k in self.laid if k not in held and k not in out]
             self.rng.shuffle(self.conflict)
+            picked = [k for k in self.laid if k not in out]   # shuffled into the deck, or kept by a winner
             self.laid = [k for k in self.laid if k in out]
             if len(self.conflict) != left:
                 raise RuntimeError(f"the players' CONFLICT deck ({len(self.conflict)}) is not the table's ({left})")
+            return [Lift(k) for k in picked]
+        return []
 
     def _turn_card(self) -> Lay:
         key = self.conflict.pop()
@@ -75,11 +79,11 @@ class PacificPlayers:
     def next_moves(self, view: dict[str, Any], seat_views: dict[int, dict[str, Any]]) -> list[Move]:
         if view.get("over"):
             return []
-        self._sync(view, seat_views)
+        picked = self._sync(view, seat_views)
         stage = view["stage"]
         side = {s["seat"]: s["side"] for s in view["seats"]}
         act = getattr(self, f"_{stage}")
-        return act(view, seat_views, side)
+        return picked + act(view, seat_views, side)
 
     def _setup(self, view, seats, side) -> list[Move]:
         for seat, sv in seats.items():
