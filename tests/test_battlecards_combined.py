@@ -437,8 +437,8 @@ def test_japan_liberates_germany_only_after_invading_australia(rules):
     assert t.state.turn == GERMANY                         # "begins taking turns again as normal"
 
 
-def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rules):
-    """"... and the Germans can only liberate the Japanese if they win the Invasion of Britain.\""""
+def _japan_invaded(rules) -> RulesTable:
+    """Four players; the US has just won the Invasion of Japan, eliminating Japan; Germany draws next."""
     t = table(rules, HANDS)
     _to_pacific_turn(t, US)
     t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
@@ -446,6 +446,12 @@ def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rule
     _stacks(t, rules, GERMANY, ["GROMMEL#1"])
     _stacks(t, rules, BRITAIN, [])
     _invade(t, rules, "JAPAN#1", US, JAPAN)
+    return t
+
+
+def test_germany_liberates_japan_only_after_winning_the_invasion_of_britain(rules):
+    """"... and the Germans can only liberate the Japanese if they win the Invasion of Britain.\""""
+    t = _japan_invaded(rules)
     assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated_by == "JAPAN#1"
     assert "win the Invasion of Britain" in t.refused("liberate", seat=GERMANY)
 
@@ -468,13 +474,7 @@ def test_germany_having_won_the_invasion_of_britain_liberates_japan(rules_with_b
     the Germans re-fight the Invasion of Japan; the US holds no force of its kinds, so the liberators win, Japan
     is back in the game and the BATTLECARD (with its VP) leaves the US for Germany."""
     rules = rules_with_britains_invasion
-    t = table(rules, HANDS)
-    _to_pacific_turn(t, US)
-    t.state.armies[US].won, t.state.armies[US].vp = ["IWOJIMA#1", "OKINAWA#1"], 9
-    _stacks(t, rules, JAPAN, ["JZERO#1"])
-    _stacks(t, rules, GERMANY, ["GROMMEL#1"])
-    _stacks(t, rules, BRITAIN, [])
-    _invade(t, rules, "JAPAN#1", US, JAPAN)
+    t = _japan_invaded(rules)
     assert t.state.turn == GERMANY and t.state.armies[JAPAN].eliminated
     us_vp = t.state.armies[US].vp
     t.state.armies[GERMANY].won = ["WINVBRIT#1"]           # as if Germany had won the Invasion of Britain
