@@ -113,3 +113,26 @@ def test_an_input_table_row_is_checked_when_declared():
         Input("concede", "on_concede", (Field("who", "int"),), actor="seat")
     with pytest.raises(ValueError, match="kind 'colour'"):
         Field("x", "colour")
+
+
+def test_a_card_the_rules_know_has_left_is_new_when_seen_there_again(table):
+    play(table, 1, "N7#1")
+    state = table.state
+    state.lift("N7#1", "seat:1")          # as a rule does when the card goes back to a hand
+    assert state.lying == {}
+
+
+def test_a_face_down_card_lies_where_it_is_read_unless_the_game_says_not(tmp_path):
+    from tests.toy_game import HighCard
+
+    game = rules.make("toy-high-card")
+    state = game.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {})
+    game._track(state, "card_seen", {"card": "N1#1", "zone": "seat:1", "face_down": True})
+    assert state.lying == {"N1#1": ["seat:1"]}
+    try:
+        HighCard.face_down_lies = False   # as Book of Mormon declares for Secret Weapon's face-down POWER card
+        state.lying.clear()
+        game._track(state, "card_seen", {"card": "N1#1", "zone": "seat:1", "face_down": True})
+        assert state.lying == {}
+    finally:
+        HighCard.face_down_lies = True

@@ -117,6 +117,17 @@ class GameState:
     lying: dict[str, list[str]] = field(default_factory=dict)
     over: bool = False
 
+    def lift(self, key: str, zone: str | None = None) -> None:
+        """The card no longer lies in ``zone`` (or anywhere), whether the table reported it going or
+        the rules know it left (taken into a hand, reshuffled, destroyed): seen there again, it is new."""
+        zones = self.lying.get(key, [])
+        if zone is None:
+            zones.clear()
+        elif zone in zones:
+            zones.remove(zone)
+        if not zones:
+            self.lying.pop(key, None)
+
     def seat_numbers(self) -> list[int]:
         return [s.number for s in self.seats]
 
@@ -203,6 +214,7 @@ class Game(Ruleset):
     inputs: ClassVar[tuple[Input, ...]] = ()
     variants: ClassVar[tuple[type[Variant], ...]] = ()
     view_type: ClassVar[type[View]] = View
+    face_down_lies: ClassVar[bool] = True  # a card read face down lies where it was read (see _track)
 
     def __init__(self, catalog: Catalog):
         super().__init__(catalog)
@@ -328,15 +340,13 @@ class Game(Ruleset):
         return f"{first}#1"
 
     def _track(self, state: GameState, kind: str, data: dict[str, Any]) -> None:
-        """Keep ``state.lying`` as the applied card inputs report the table."""
-        if kind == "card_seen":
+        """Keep ``state.lying`` as the applied card inputs report the table. A card read face down lies
+        there only where the game says so (``face_down_lies``): where it does not, turning it face up
+        in the same place is a new sighting (Book of Mormon's Secret Weapon reveal)."""
+        if kind == "card_seen" and not (data.get("face_down") and not self.face_down_lies):
             state.lying.setdefault(data["card"], []).append(data["zone"])
         elif kind == "card_gone":
-            zones = state.lying.get(data["card"], [])
-            if data["zone"] in zones:
-                zones.remove(data["zone"])
-            if not zones:
-                state.lying.pop(data["card"], None)
+            state.lift(data["card"], data["zone"])
 
     # -- offers, prompt and views -----------------------------------------------------------------
     def offers(self, state: GameState) -> list[Offer]:

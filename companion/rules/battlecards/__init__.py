@@ -125,9 +125,7 @@ class Pacific(Game):
             ({state.battle.card} if state.battle else set())
         for key, zones in list(state.lying.items()):
             if "center" in zones and key not in on_pile:
-                zones.remove("center")
-                if not zones:
-                    del state.lying[key]
+                state.lift(key, "center")
 
     def phase(self, state: PacificState) -> str:
         return Stage.OVER.value if state.over else state.stage.value

@@ -174,4 +174,4 @@ class PacificState(GameState):
 def forget(state: PacificState, key: str) -> None:
     """A card moved away (destroyed, captured, back to the hand, played): where the table last reported
     it no longer holds it, so seeing it there again later is news, not the same sighting."""
-    state.lying.pop(key, None)
+    state.lift(key)

@@ -37,6 +37,7 @@ class BomBattle(Game):
     zones = ("seat", "reader", "tray")
     state_type = BomState
     view_type = BomView
+    face_down_lies = False  # a POWER card read face down (Secret Weapon) is seen anew when turned face up
     variants = variant_classes()
     # The order of the rows is the order of the tablet's buttons.
     inputs = (
@@ -158,12 +159,6 @@ class BomBattle(Game):
         if shown:
             state.last = ends[-1] if ends else shown[0]
         return result
-
-    def _track(self, state: BomState, kind: str, data: dict[str, Any]) -> None:
-        """A POWER card read face down (Secret Weapon) does not lie where it is seen: turned face up
-        in the same place, it is seen anew (its reveal)."""
-        if not data.get("face_down"):
-            super()._track(state, kind, data)
 
     def ready_to_resolve(self, state: BomState) -> bool:
         if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):

@@ -31,10 +31,6 @@ class Deck:
 
 
 def lifted(state: BattleState, key: str, zone: str) -> None:
-    """The card no longer lies in ``zone`` (the contract's ``state.lying``), whether or not the table
-    reported it going: the rules know it left (taken into a hand, a tap on a reader ended)."""
-    zones = state.lying.get(key, [])
-    if zone in zones:
-        zones.remove(zone)
-    if not zones:
-        state.lying.pop(key, None)
+    """The card no longer lies in ``zone``: the rules know it left (taken into a hand, a tap on a
+    reader ended), whether or not the table reported it going."""
+    state.lift(key, zone)
