@@ -50,10 +50,11 @@ class Outbox:
 
 
 def results_of(game_id: int, game: str, entries: list[dict[str, Any]], view: dict[str, Any],
-               players: list[str]) -> list[dict[str, Any]]:
-    """A game's results as the hub gets them, from its public history and public view. Each names
-    the seq of the one before it (``prev``), so the hub acknowledges only an unbroken chain: a
-    result lost on the way is published again, even after later ones arrived."""
+               players: list[str], prev: int = 0, end_ts: float = 0.0) -> list[dict[str, Any]]:
+    """A game's results as the hub gets them, from its public history (all of it, or the entries
+    after the result ``prev``) and its public view. Each names the seq of the one before it
+    (``prev``), so the hub acknowledges only an unbroken chain: a result lost on the way is
+    published again, even after later ones arrived."""
     out: list[dict[str, Any]] = []
     for entry in entries:
         if entry["status"] == "applied" and entry.get("outcomes"):
@@ -62,10 +63,11 @@ def results_of(game_id: int, game: str, entries: list[dict[str, Any]], view: dic
                         "outcomes": [{"kind": o["kind"], "say": o["say"], "terms": o["terms"]}
                                      for o in entry["outcomes"]]})
     if view.get("over"):
-        out.append({"game_id": game_id, "game": game, "seq": END_SEQ, "kind": "game_end", "ts": entries[-1]["ts"],
+        out.append({"game_id": game_id, "game": game, "seq": END_SEQ, "kind": "game_end",
+                    "ts": entries[-1]["ts"] if entries else end_ts,
                     "players": players, "winner": _winners(view), "standings": view.get("standings", [])})
     for index, result in enumerate(out):
-        result["prev"] = out[index - 1]["seq"] if index else 0
+        result["prev"] = out[index - 1]["seq"] if index else prev
     return out
 
 
@@ -187,9 +189,12 @@ class HubPublisher:
         for game in self.service.store.games():
             game_id, acked = game["id"], self.outbox.acked.get(game["id"], 0)
             if session is not None and session.game_id == game_id:
-                with session._lock:  # the history and the view of one moment
-                    entries, view, start = session.history(), session.public_view(), session.derived.start
-                results = results_of(game_id, start["game"], entries, view, [s["name"] for s in start["seats"]])
+                with session._lock:  # the entries the hub lacks, and the view, of one moment
+                    derived = session.derived
+                    entries = [public_entry(e, derived.ruleset) for e in derived.entries if e.event.seq > acked]
+                    view, start, end_ts = session.public_view(), derived.start, derived.entries[-1].event.ts
+                results = results_of(game_id, start["game"], entries, view, [s["name"] for s in start["seats"]],
+                                     prev=acked, end_ts=end_ts)
             elif game_id in self._finished:
                 results = self._finished[game_id]
             elif game["events"] == 0:
