@@ -66,7 +66,7 @@ def test_setup_refuses_the_tray_and_play_commands():
     table = Table(armies=False)
     before = copy.deepcopy(table.state)
     assert "not in the scan tray" in unchanged(table, table.scan("tray", "R6#1"), before)
-    assert "in its setup phase (move belongs to play)" in unchanged(table, table.move("red"), before)
+    assert "The armies are not both checked yet" in unchanged(table, table.move("red"), before)
 
 
 def test_red_seat_option_gives_red_to_seat_two():

@@ -186,6 +186,14 @@ class View:
     def button(self, offer: Offer, state: Any) -> str:
         return offer.kind.replace("_", " ")
 
+    def not_now(self, kind: str, state: Any, phase: str, phases: tuple[str, ...]) -> str:
+        """Why an input declared for other phases is refused now (a game says it in its rulebook's terms)."""
+        return f"{kind} is not taken now: the game is in its {phase} phase ({kind} belongs to {' or '.join(phases)})."
+
+    def game_over(self, state: Any) -> str:
+        """Why a command is refused once the game is over."""
+        return "The game is over."
+
     def confirm(self, offer: Offer, state: Any) -> str:
         """The question a button asks before it is sent (inputs declared ``confirm=True``)."""
         return f"{self.button(offer, state)}?"
@@ -273,10 +281,9 @@ class Game(Ruleset):
         if not isinstance(data, dict):
             raise Refused(f"{spec.kind} carries its data as an object with {self._field_list(spec)}.")
         if state.over and spec.actor != CAMERA:
-            raise Refused("The game is over.")
+            raise Refused(self.view.game_over(state))
         if spec.phases and self.phase(state) not in spec.phases:
-            raise Refused(f"{spec.kind} is not taken now: the game is in its {self.phase(state)} phase "
-                          f"({spec.kind} belongs to {' or '.join(spec.phases)}).")
+            raise Refused(self.view.not_now(spec.kind, state, self.phase(state), spec.phases))
         checked = dict(data)
         for f in spec.fields:
             if data.get(f.name) is None:

@@ -13,11 +13,10 @@ from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants, who_of
 from .cards import POWER, Deck
-from .state import BomState, Mode, Piles, TermRow, Told
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles, TermRow, Told
 from .variants import OPTIONS, Rules, clashes, rules_for, variant_classes
 from .view import BomView
 
-BATTLE, MOUNTING, TIEBREAK, TRIVIA, OVER = "battle", "mounting", "tiebreak", "trivia", "over"
 PLAYING = (BATTLE, MOUNTING)
 RECENT = 10  # outcomes kept in the state for the view; the whole history is the game log
 RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # shown in the result box
@@ -110,36 +109,6 @@ class BomBattle(Game):
         if state.mount:
             return MOUNTING
         return TRIVIA if state.mode == Mode.TRIVIA else BATTLE
-
-    def check_input(self, state: BomState, spec: Input, data: Any) -> dict[str, Any]:
-        """The contract's checks, with this rulebook's reason when an input comes in the wrong phase."""
-        if spec.phases and self.phase(state) not in spec.phases:
-            raise Refused(self._wrong_phase(state, spec.kind))
-        return super().check_input(state, spec, data)
-
-    def _wrong_phase(self, state: BomState, kind: str) -> str:
-        phase = self.phase(state)
-        if phase == OVER:
-            return "The game is over."
-        if kind.startswith("trivia_"):
-            return "Time is up: the tied players fight a last battle." if phase == TIEBREAK else \
-                "This command is for Spy's Trivia."
-        if kind == "time_up":
-            return "The timer has already gone off."
-        if kind == "face_down" and not state.turns:
-            return "Only Secret Weapon lays a POWER card face down."
-        what = {"withdraw": "Withdrawing from a battle", "too_many_powers": "\"Too many POWER cards\"",
-                "face_down": "A face-down POWER card", "stop": "Stopping play", "resolve": "Resolving a battle",
-                "no_character": "Swapping two POWER cards for a tie", "surrender": "Surrendering"}[kind]
-        if kind in ("no_character", "surrender"):
-            return f"{what} happens only while a tie mounts (Mounting Battles)."
-        if kind == "withdraw" and phase == MOUNTING:
-            return ("The battle is mounting; a tied player with no CHARACTER card swaps two POWER cards "
-                    "(no_character) or surrenders.")
-        if phase == TRIVIA:
-            return "Spy's Trivia has no battles to resolve: award the card being read, or tap 'nobody knew'." \
-                if kind == "resolve" else f"{what} is not part of Spy's Trivia."
-        return f"{what} is not part of the last battle after the timer."
 
     def apply(self, state: BomState, action) -> Applied | Refusal:
         """The contract's apply (the view words each outcome); the table's told outcomes are kept

@@ -21,6 +21,9 @@ class Mode(str, enum.Enum):
     TRIVIA = "trivia"
 
 
+# The phases of the game (the input table is declared per phase).
+BATTLE, MOUNTING, TIEBREAK, TRIVIA, OVER = "battle", "mounting", "tiebreak", "trivia", "over"
+
 @dataclass(kw_only=True)
 class Piles:
     """One seat's cards, as counts: ARMY (face down), BATTALION (the hand of five), discard pile."""

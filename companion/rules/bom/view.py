@@ -12,7 +12,7 @@ from . import table, turns
 from .announce import announce, name_parts
 from .battle import FACE_DOWN_WAITING, NOT_PLAYED, participants, seat_problem
 from .plays import Play
-from .state import BomState, Mode, Piles
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
@@ -41,6 +41,31 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
 
 class BomView(View):
     game: "BomBattle"
+
+    def not_now(self, kind: str, state: BomState, phase: str, phases: tuple[str, ...]) -> str:
+        """This rulebook's reason when an input comes in the wrong phase."""
+        if phase == OVER:
+            return "The game is over."
+        if kind.startswith("trivia_"):
+            return "Time is up: the tied players fight a last battle." if phase == TIEBREAK else \
+                "This command is for Spy's Trivia."
+        if kind == "time_up":
+            return "The timer has already gone off."
+        if kind == "face_down" and not state.turns:
+            return "Only Secret Weapon lays a POWER card face down."
+        what = {"withdraw": "Withdrawing from a battle", "too_many_powers": "\"Too many POWER cards\"",
+                "face_down": "A face-down POWER card", "stop": "Stopping play", "resolve": "Resolving a battle",
+                "no_character": "Swapping two POWER cards for a tie", "surrender": "Surrendering"}[kind]
+        if kind in ("no_character", "surrender"):
+            return f"{what} happens only while a tie mounts (Mounting Battles)."
+        if kind == "withdraw" and phase == MOUNTING:
+            return ("The battle is mounting; a tied player with no CHARACTER card swaps two POWER cards "
+                    "(no_character) or surrenders.")
+        if phase == TRIVIA:
+            return "Spy's Trivia has no battles to resolve: award the card being read, or tap 'nobody knew'." \
+                if kind == "resolve" else f"{what} is not part of Spy's Trivia."
+        return f"{what} is not part of the last battle after the timer."
+
 
     # -- outcomes -----------------------------------------------------------------------------------------
     def say(self, outcome: Outcome, state: BomState) -> str:

@@ -17,8 +17,8 @@ from typing import Any, Callable
 from card_tags.catalog import Card, Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat
-from ..contract import (CAMERA, CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs)
-from . import (action_cards, battle, building, counts, deal, gate, plays, scoring, seats, sightings, turns)
+from ..contract import (CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs)
+from . import (action_cards, battle, building, counts, deal, gate, plays, scoring, sightings, turns)
 from .cards import Deck, lifted
 from .report import Report
 from .state import BattleState, Held, Phase
@@ -26,24 +26,6 @@ from .view import BattleView
 
 DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != Phase.OVER)
 Handler = Callable[[Deck, BattleState, dict, Report], None]
-
-# Why an input is not taken in this phase (the prompt follows, saying what to do instead).
-NOT_NOW = {
-    "first_discard": "The first discard is flipped during the deal, before the first turn",
-    "draw": "Drawing happens in the building phase",
-    "pass": "Passing happens in the building and battle phases",
-    "resolve": "Nothing to resolve: no play is waiting on the centre pile",
-    "expose": "No EXPOSE card is waiting for a choice",
-    "eliminate": "No ELIMINATE card is waiting for a choice",
-    "save": "No player is being eliminated right now",
-    "no_save": "No player is waiting to be saved",
-    "new_round": "A new round starts once a round is won (a player plays their identity card)",
-    "tiebreak_draw": "There is no tie-break: it happens when players tie for game winner",
-}
-PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the building phase",
-             "battle": "this is the battle phase", "round_over": "the round is over",
-             "tiebreak": "a tie-break is under way", "over": "the game is over"}
-
 
 def _expose(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     battle.resolve_chosen_card(deck, state, "expose", report)  # the EXPOSE card may not be resolved yet
@@ -117,17 +99,6 @@ class GatherTogetherBattle(Game):
         return state.phase.value
 
     # -- the contract's checks, in Battle's words -------------------------------------------------
-    def check_input(self, state: BattleState, spec: Input, data: Any) -> dict[str, Any]:
-        if isinstance(data, dict) and spec.kind == "confirm_count":
-            cards = data.get("cards")
-            if isinstance(cards, str) and cards.isascii() and cards.isdigit():  # the tablet's number picker
-                data = {**data, "cards": int(cards)}
-        if state.over and spec.actor != CAMERA:
-            raise Refused(f"The game is over: {seats.name(state, state.winner)} won.")
-        if spec.phases and self.phase(state) not in spec.phases:
-            raise Refused(f"{NOT_NOW[spec.kind]}; {PHASE_NOW[self.phase(state)]}. {self.view.prompt(state, [])}")
-        return super().check_input(state, spec, data)
-
     def card(self, key: Any) -> Card:
         """A card key of this deck; the refusal of a bad identity card key never names its team."""
         try:

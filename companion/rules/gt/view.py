@@ -22,12 +22,36 @@ from .state import LEFT, BattleState, Phase, Told
 REVEALED = (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER)
 
 
+# Why an input is not taken in this phase (the prompt follows, saying what to do instead).
+NOT_NOW = {
+    "first_discard": "The first discard is flipped during the deal, before the first turn",
+    "draw": "Drawing happens in the building phase",
+    "pass": "Passing happens in the building and battle phases",
+    "resolve": "Nothing to resolve: no play is waiting on the centre pile",
+    "expose": "No EXPOSE card is waiting for a choice",
+    "eliminate": "No ELIMINATE card is waiting for a choice",
+    "save": "No player is being eliminated right now",
+    "no_save": "No player is waiting to be saved",
+    "new_round": "A new round starts once a round is won (a player plays their identity card)",
+    "tiebreak_draw": "There is no tie-break: it happens when players tie for game winner",
+}
+PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the building phase",
+             "battle": "this is the battle phase", "round_over": "the round is over",
+             "tiebreak": "a tie-break is under way", "over": "the game is over"}
+
+
 class BattleView(View):
     @property
     def deck(self) -> Deck:
         return self.game.deck
 
     # -- words ------------------------------------------------------------------------------------
+    def not_now(self, kind: str, state: BattleState, phase: str, phases: tuple[str, ...]) -> str:
+        return f"{NOT_NOW[kind]}; {PHASE_NOW[phase]}. {self.prompt(state, [])}"
+
+    def game_over(self, state: BattleState) -> str:
+        return f"The game is over: {seats.name(state, state.winner)} won."
+
     def say(self, outcome: Outcome, state: BattleState) -> str:
         return self.told(Told.of_outcome(outcome.kind, outcome.data), state)
 

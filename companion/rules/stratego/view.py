@@ -22,6 +22,11 @@ class NoSuchSeat(ValueError):
 
 
 class StrategoView(View):
+    def not_now(self, kind: str, state: StrategoState, phase: str, phases: tuple[str, ...]) -> str:
+        if phase == SETUP:
+            return "The armies are not both checked yet: each side scans its 40 pieces first."
+        return super().not_now(kind, state, phase, phases)
+
     # -- outcomes, prompt, buttons --------------------------------------------------------------
     def say(self, outcome: Outcome, state: StrategoState) -> str:
         return words.say(outcome, state)
