@@ -45,7 +45,7 @@
     const meta = [];
     if (view.battle) meta.push(`Battle ${view.battle}`);
     if (view.turn_number) meta.push(`Turn ${view.turn_number}`);
-    if (view.phase) meta.push(capitalized(worded(view.phase)));
+    if (view.phase) meta.push(capitalized(view.phase_name || worded(view.phase)));  // a game may name its phase
     const chosen = optionWords(game, view.options, view.seats || view.standings || []);
     if (chosen.length) meta.push(chosen.join(" · "));
     if (view.over) {

@@ -259,7 +259,8 @@ class WarriorsView(View):
         battled = list(state.battled)
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return {
-            "game": self.game.game, "step": state.step.value, "phase": self.step_name(state),
+            "game": self.game.game, "step": state.step.value, "phase": state.step.value,
+            "phase_name": self.step_name(state),
             "turn": self.acting(state),
             "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
             "seats": rows,
