@@ -12,7 +12,13 @@ from companion.rfid.service import ReaderService
 FAST_RETRY = (0.05, 0.2)
 
 
+# A wait is for a condition, never a measure of time: on a loaded 2-core machine a reader thread may
+# be late by seconds, so no condition is given up on before this.
+PATIENCE_S = 60.0
+
+
 def wait_for(predicate: Callable[[], object], timeout: float = 5.0, what: str = "condition") -> object:
+    timeout = max(timeout, PATIENCE_S)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
