@@ -77,7 +77,8 @@ class IncrementalDecoder:
     look_share: float = 0.0          # second looks on a frame decoded whole: this share of its decode's time
     look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share...
     look_floor_ms: float = 1.0       # ...and at least this
-    slow_share: float = 0.1          # slow retries of still places: at most this share a frame
+    slow_share: float = 0.25         # slow retries of still places: on average this share a frame...
+    slow_savings: float = 2.0        # ...saved up to this many whole-frame decodes (a big place's dear rungs)
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
     slowest_every: int = 16          # a still place is looked at again at least this often (frames)
     fuse_frames: int = 16            # a still place's pixels are averaged over up to this many frames
@@ -94,6 +95,7 @@ class IncrementalDecoder:
         self._places: list[Place] = []
         self._frame = 0
         self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
+        self._saved_ms = 0.0   # what slow retries may still spend (see _look_again)
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -239,14 +241,19 @@ class IncrementalDecoder:
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
         self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
+        self._narrow_places(gray.shape)
         now = time.perf_counter()
         if self._decoded_whole:
             deadline = now + self.look_share * self._whole_ms / 1000
         else:
             deadline = now + max(self.look_floor_ms, self.look_share_after * self._whole_ms) / 1000
         # places past their first looks (slow retries of a still place that read nothing so far)
-        # get only a small slice: a table full of such places must stay cheap to watch
-        slow_deadline = min(deadline, now + max(self.look_floor_ms, self.slow_share * self._whole_ms) / 1000)
+        # are paid from savings: each frame puts slow_share of a whole-frame decode aside, so a
+        # table full of such places stays cheap to watch on average, while the dear rungs of a
+        # place joining several cards (deconvolved, 3x) still run every few frames
+        self._saved_ms = min(self._saved_ms + self.slow_share * self._whole_ms, self.slow_savings * self._whole_ms)
+        saved_up = self._saved_ms >= self.slow_savings * self._whole_ms
+        slow_deadline = min(deadline, now + self._saved_ms / 1000)
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
                      key=lambda p: (p.tries, -p.rung, _area(p.box)))
         found, read, hints = [], [], []
@@ -262,9 +269,12 @@ class IncrementalDecoder:
                 self.stats.deferred += len(due) - n
                 break
             big = _area(p.box) > (2.5 * tag_px) ** 2
-            must = n == 0 and not self._decoded_whole
+            must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
+            started = time.perf_counter()
             got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
                                            self._whole_ms / gray.size, must)
+            if slow:
+                self._saved_ms -= (time.perf_counter() - started) * 1000
             if self.ladder.ran == 0:   # even its next rung would overrun this frame's budget
                 self.stats.deferred += 1
                 continue
@@ -285,6 +295,29 @@ class IncrementalDecoder:
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
                 self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
+
+    def _narrow_places(self, shape) -> None:
+        """Once codes are read in a place, what is left of its texture with them painted out is
+        where the rest are: nothing left, and the place is done (cards side by side whose codes
+        were all read, one by one); a place joining several codes is replaced by each patch
+        left, with half a code's margin (a painted rim may cut into an unread code)."""
+        tag_px, c = self._tag_px(), self.cell
+        for p in list(self._places):
+            inside = [k.detection for k in self._known if _overlap(k.box, p.box)]
+            if len(inside) == p.codes_read_inside:
+                continue
+            p.codes_read_inside = len(inside)
+            x0, y0, x1, y1 = p.box
+            cx0, cy0 = x0 // c, y0 // c
+            flat = painted_out(self.last_small[cy0:-(-y1 // c), cx0:-(-x1 // c)], inside, c, (cx0 * c, cy0 * c))
+            left = [_grow((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
+                    for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast)]
+            if not left:
+                self._places.remove(p)
+            elif _area(p.box) > (2.5 * tag_px) ** 2 and all(_area(q) < 0.8 * _area(p.box) for q in left):
+                self._places.remove(p)
+                for q in left:
+                    self._note_place(q)
 
     # --- helpers ------------------------------------------------------------------------------------
 
