@@ -9,7 +9,8 @@ from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.rescue import Place
-from companion.scan.virtual_table import Camera, Look, VirtualTable
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_table import VirtualTable
 
 
 def still_table(damage=None, noise=3.0):

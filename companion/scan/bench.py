@@ -40,7 +40,9 @@ from .bench_figures import DEFAULT_PHOTOS, load, spread
 from .bench_figures import run_and_print as print_figures
 from .decoders import make_decoder
 from .pipeline import ScanPipeline
-from .virtual_table import TAG_MM, Camera, Look, VirtualTable, random_layout
+from .virtual_camera import Camera, Look
+from .virtual_cards import TAG_MM
+from .virtual_table import VirtualTable, random_layout
 from .zones import ZoneMap
 
 BASE_LOOK = Look(blur_sigma=0.7, noise_sigma=3.0, vignette=0.25)
