@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from card_tags.payload import CardRef
 from companion.scan.pipeline import ScanPipeline
-from companion.scan.virtual_table import Look, VirtualTable
+from companion.scan.virtual_camera import Look
+from companion.scan.virtual_table import VirtualTable
 from companion.scan.zones import ZoneMap
 
 FRAME_S = 1 / 30

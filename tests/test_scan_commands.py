@@ -14,7 +14,8 @@ import pytest
 from card_tags.payload import CardRef, encode
 from companion.cli import main
 from companion.scan.calibration import MARKER_MM, detect_markers
-from companion.scan.virtual_table import Camera, VirtualTable
+from companion.scan.virtual_camera import Camera
+from companion.scan.virtual_table import VirtualTable
 
 
 def lines(capsys) -> list[dict]:

@@ -7,7 +7,8 @@ import pytest
 
 from card_tags.payload import encode
 from companion.scan.decoders import make_decoder
-from companion.scan.virtual_table import Camera, Look, VirtualTable
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_table import VirtualTable
 from companion.scan.zones import ZoneMap
 
 from .scan_helpers import card

@@ -86,7 +86,7 @@ def test_no_zone_is_trusted_before_the_mat_markers_are_seen():
 
 
 def test_a_bumped_camera_is_recalibrated_and_cards_stay_in_their_seats():
-    from companion.scan.virtual_table import Camera
+    from companion.scan.virtual_camera import Camera
 
     t = Table(seats=2)
     t.put(card("GD500"), "seat:1")

@@ -8,11 +8,13 @@ import pytest
 
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef, encode
-from companion.scan.bench import Scene, build_table, clip_frames, score_frame, _scene_seed
+from companion.scan.bench_scenes import Scene, build_table, clip_frames, score_frame, _scene_seed
 from companion.scan.calibration import detect_markers, marker_box
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
-from companion.scan.virtual_table import DAMAGE_KINDS, Camera, Look, TagTruth, VirtualTable, random_layout
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_cards import DAMAGE_KINDS
+from companion.scan.virtual_table import TagTruth, VirtualTable, random_layout
 
 from .scan_helpers import Table, card
 

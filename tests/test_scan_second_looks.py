@@ -9,9 +9,11 @@ import pytest
 from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
-from companion.scan.bench import Scene, _scene_seed, build_table
+from companion.scan.bench_scenes import Scene, _scene_seed, build_table
 from companion.scan.rescue import Place, _deconvolved, _sharpened
-from companion.scan.virtual_table import TAG_MM, Camera, Look, VirtualTable
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_cards import TAG_MM
+from companion.scan.virtual_table import VirtualTable
 
 
 def still_table(damage=None, noise=3.0):

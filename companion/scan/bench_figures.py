@@ -59,7 +59,7 @@ def _timed(fn):
 
 def cold_frames(seed: int, repeats: int) -> dict:
     """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it."""
-    from .bench import Scene, _scene_seed, clip_frames
+    from .bench_scenes import Scene, _scene_seed, clip_frames
 
     out = {}
     for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
@@ -89,7 +89,7 @@ def cold_frames(seed: int, repeats: int) -> dict:
 def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, height=1080, cards=20) -> dict:
     """A still table (nothing moves, fresh sensor noise each frame) through the pipeline: the
     share of readable tags read on each frame, each card's first frame, false reads, cost."""
-    from .bench import Scene, _scene_seed, build_table, score_frame
+    from .bench_scenes import Scene, _scene_seed, build_table, score_frame
 
     scene = Scene(width, height, cards, condition, ppm, _scene_seed(seed, width, cards, condition, ppm))
     table, _, _ = build_table(scene)

@@ -15,7 +15,8 @@ import numpy as np
 from card_tags.payload import CardRef
 
 from .pipeline import ScanPipeline
-from .virtual_table import Camera, Look, VirtualTable
+from .virtual_camera import Camera, Look
+from .virtual_table import VirtualTable
 from .zones import ZoneMap
 
 FPS = 30.0
