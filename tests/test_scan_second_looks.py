@@ -10,10 +10,14 @@ from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.bench_scenes import Scene, _scene_seed, build_table
-from companion.scan.rescue import Place, _deconvolved, _sharpened
+from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import TAG_MM
 from companion.scan.virtual_table import VirtualTable
+
+
+# what a look may spend is measured in time; these tests count frames, whatever the machine's load
+NO_TIME_BUDGET = dict(look_share=float("inf"), look_floor_ms=float("inf"), slow_share=float("inf"), slow_savings=float("inf"))
 
 
 def still_table(damage=None, noise=3.0):
@@ -28,7 +32,7 @@ def test_a_still_place_that_reads_nothing_is_looked_at_again_and_again_ever_more
     whole-frame passes included: it is looked at on the first frames, then less and less often,
     but still in the last 30 frames."""
     table = still_table(damage="scratched")
-    decoder = IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf"))
+    decoder = IncrementalDecoder(make_decoder("zxing"), **NO_TIME_BUDGET)
     looks_per_frame = []
     for _ in range(90):
         before = decoder.stats.second_looks
@@ -86,8 +90,7 @@ def test_a_still_table_of_small_tags_is_read_whole_within_a_second(condition):
     frames (a second), and no tag is read that is not there."""
     scene = Scene(1920, 1080, 20, condition, 2.0, _scene_seed(1, 1920, 20, condition, 2.0))
     table, _, _ = build_table(scene)
-    decoder = IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf"),
-                                 slow_share=float("inf"))
+    decoder = IncrementalDecoder(make_decoder("zxing"), **NO_TIME_BUDGET)
     read: set[str] = set()
     for _ in range(30):
         frame, truth = table.render_with_truth()
@@ -96,3 +99,20 @@ def test_a_still_table_of_small_tags_is_read_whole_within_a_second(condition):
     assert len(readable) >= 18
     assert readable <= read                       # every readable tag (a partly covered one may read too)
     assert read <= {t.text for t in truth}        # nothing that is not on the table
+
+
+def test_the_camera_s_defocus_is_learned_from_what_read_and_tried_first():
+    """A camera has one focus: once a tag was read deconvolved for some defocus, a still
+    place's next looks try that defocus before the others."""
+    ladder = Ladder(make_decoder("zxing"))
+
+    def sigmas_in_order():
+        return [name.split()[2] for name, *_ in ladder._camera_defocus_first(ladder.rungs() + ladder.splitting_deconvolved())
+                if name.startswith("zxing deconvolved")]
+
+    assert sigmas_in_order()[:2] == ["1.0", "0.7"]            # the ladder's own order, before any read
+    ladder.reads_by_rung = {"zxing deconvolved 1.3 2x": 2}    # a blurred camera: 1.3 px read twice
+    assert sigmas_in_order()[:2] == ["1.3", "1.3"]
+    crop, _ = small_blurred_tag()
+    got, _ = ladder.look(crop, (0, 0), slow=True)             # so a still place's look reads by it first
+    assert got and ladder.reads_by_rung["zxing deconvolved 1.3 3x"] == 1

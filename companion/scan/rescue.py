@@ -25,8 +25,12 @@ from .decoders import Detection
 Box = tuple[int, int, int, int]
 # defocus of a real camera is not known: a sharp one (0.7 px), a soft one and a blurred one (1.3 px)
 DEFOCUS_SIGMAS = (0.7, 1.0, 1.3)
-FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s in DEFOCUS_SIGMAS)
-SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")
+# the rungs of each kind of look (the full ladder is the rest: a first look at a code-sized place)
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")   # a place joining several codes
+FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s in DEFOCUS_SIGMAS)   # a still place
+# a still place joining several codes: deconvolved at 2x (at 3x a 500 px place costs more than a
+# whole frame); the codes it locates but cannot read there split it into places of their own
+FUSED_SPLITTING_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS)
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -94,6 +98,23 @@ class Ladder:
                 ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
         return out
 
+    def splitting_deconvolved(self):
+        return [(f"zxing deconvolved {s} 2x", 2.0, lambda r, s=s: _deconvolved(r, s, scale=2.0), self._decode_noting_misses)
+                for s in DEFOCUS_SIGMAS]
+
+    def _camera_defocus_first(self, rungs: list) -> list:
+        """The deconvolved rungs, in their places in the ladder, reordered so that the defocus
+        that has read most codes so far comes first: a camera has one focus, soon learned."""
+        def reads(sigma: str) -> int:
+            return sum(n for name, n in self.reads_by_rung.items() if name.startswith(f"zxing deconvolved {sigma} "))
+
+        at = [i for i, r in enumerate(rungs) if r[0].startswith("zxing deconvolved ")]
+        best = sorted((rungs[i] for i in at), key=lambda r: -reads(r[0].split()[2]))
+        out = list(rungs)
+        for i, r in zip(at, best):
+            out[i] = r
+        return out
+
     def _decode_noting_misses(self, image: np.ndarray) -> list[Detection]:
         """zxing on the upscaled crop; codes it locates there but cannot read become hints (in
         the crop's pixels): a place joining several codes splits into one place per code."""
@@ -121,9 +142,11 @@ class Ladder:
         region = np.ascontiguousarray(region)
         rungs = self.rungs()
         if slow:   # a big place too: a blurred table gives the splitting rungs nothing to split by
-            rungs = [r for r in rungs if r[0] in FUSED_RUNGS]
+            kind = FUSED_SPLITTING_RUNGS if big else FUSED_RUNGS
+            rungs = [r for r in rungs + self.splitting_deconvolved() if r[0] in kind]
         elif big:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
+        rungs = self._camera_defocus_first(rungs)
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
             predicted_s = ms_per_px * region.size * scale * scale / 1000
