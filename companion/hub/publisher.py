@@ -1,12 +1,11 @@
 """The table's side: publish the public view, every result and the health to the hub's broker.
 
 Results come from the game log itself, which already holds them durably: the outbox is only a
-cursor, "the hub holds everything up to seq N of game G" (``<data>/hub.json``), advanced when the
-hub acknowledges (``companion/hub/ack/<table>``). While the broker or the hub is unreachable the
-cursor stays put; once they are back, every result after it is published again, in order, and
-the hub stores each one once. A result is a public history entry with outcomes (what the
-dashboard's History shows anyone); a finished game adds a ``game_end`` result with the final
-public standings.
+cursor, "the hub holds everything up to seq N of game G, and has taken its undos up to seq U"
+(``<data>/hub.json``), set by the hub's acknowledgements (``companion/hub/ack/<table>``). While
+the broker or the hub is unreachable the cursor stays put; once they are back, every link of the
+game's chain (chain.py: results, retractions of undone ones, the game's end) after it is
+published again, in order, and the hub stores each one once.
 """
 from __future__ import annotations
 
@@ -17,58 +16,40 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import chain
 from .broker import Broker, ack_topic, table_topic
 
 log = logging.getLogger(__name__)
 
 RESEND_SECONDS = 5.0   # results not acknowledged by then are published again
-# A finished game's last result: after every other (a game over takes no more results), and the
-# same however many sightings the log gathers after the end.
-END_SEQ = 2**31 - 1
 HEALTH_SECONDS = 30.0
 
 
 class Outbox:
-    """What the hub has acknowledged, per game: ``{game_id: last seq}``, kept in ``hub.json``."""
+    """What the hub has acknowledged, per game: the end of the unbroken chain it holds (``acked``)
+    and the latest undo it has taken (``undone``), kept in ``hub.json``."""
 
     def __init__(self, path: Path):
         self.path = path
         try:
             raw = json.loads(path.read_text())
             self.acked = {int(k): int(v) for k, v in raw.get("acked", {}).items()}
+            self.undone = {int(k): int(v) for k, v in raw.get("undone", {}).items()}
         except (FileNotFoundError, ValueError, AttributeError, TypeError):
-            self.acked = {}
+            self.acked, self.undone = {}, {}
 
-    def ack(self, game_id: int, seq: int) -> bool:
-        if seq <= self.acked.get(game_id, 0):
+    def ack(self, acked: dict[int, int], undone: dict[int, int]) -> bool:
+        """Take the hub's word for what it holds (it may be less than before: a retraction of the
+        game's end, a hub that lost its data); True if that changed anything."""
+        acked = {g: s for g, s in acked.items() if s}
+        undone = {g: s for g, s in undone.items() if s}
+        if acked == self.acked and undone == self.undone:
             return False
-        self.acked[game_id] = seq
+        self.acked, self.undone = acked, undone
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"acked": self.acked}))
+        tmp.write_text(json.dumps({"acked": self.acked, "undone": self.undone}))
         tmp.replace(self.path)
         return True
-
-
-def results_of(game_id: int, game: str, entries: list[dict[str, Any]], view: dict[str, Any],
-               players: list[str], prev: int = 0, end_ts: float = 0.0) -> list[dict[str, Any]]:
-    """A game's results as the hub gets them, from its public history (all of it, or the entries
-    after the result ``prev``) and its public view. Each names the seq of the one before it
-    (``prev``), so the hub acknowledges only an unbroken chain: a result lost on the way is
-    published again, even after later ones arrived."""
-    out: list[dict[str, Any]] = []
-    for entry in entries:
-        if entry["status"] == "applied" and entry.get("outcomes"):
-            out.append({"game_id": game_id, "game": game, "seq": entry["seq"], "kind": "result", "ts": entry["ts"],
-                        "players": players,
-                        "outcomes": [{"kind": o["kind"], "say": o["say"], "terms": o["terms"]}
-                                     for o in entry["outcomes"]]})
-    if view.get("over"):
-        out.append({"game_id": game_id, "game": game, "seq": END_SEQ, "kind": "game_end",
-                    "ts": entries[-1]["ts"] if entries else end_ts,
-                    "players": players, "winner": _winners(view), "standings": view.get("standings", [])})
-    for index, result in enumerate(out):
-        result["prev"] = out[index - 1]["seq"] if index else prev
-    return out
 
 
 def _winners(view: dict[str, Any]) -> list[str]:
@@ -135,8 +116,9 @@ class HubPublisher:
 
     def _on_ack(self, client, userdata, message) -> None:
         try:
-            acked = json.loads(message.payload)["games"]
-            changed = any(self.outbox.ack(int(g), int(seq)) for g, seq in acked.items())
+            ack = json.loads(message.payload)
+            changed = self.outbox.ack({int(g): int(seq) for g, seq in ack["games"].items()},
+                                      {int(g): int(seq) for g, seq in ack.get("undone", {}).items()})
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("hub %s: an acknowledgement that is not one: %r", self.broker, message.payload[:80])
             return
@@ -173,40 +155,55 @@ class HubPublisher:
 
     def _publish_results(self) -> None:
         now = time.monotonic()
-        for result in self.pending():
-            key = (result["game_id"], result["seq"])
+        for version, result in self.pending():
+            key = (result["game_id"], result["seq"], version)  # after an undo, a link is a new message
             if now - self._sent_at.get(key, -RESEND_SECONDS) < RESEND_SECONDS:
                 continue  # sent a moment ago; waiting for the hub's acknowledgement
             self._sent_at[key] = now
             self._publish("result", {"table": self.table, "sent": time.time(), **result})
 
-    def pending(self) -> list[dict[str, Any]]:
-        """Every result the hub has not acknowledged, oldest game first, in log order."""
-        from ..session import fold, public_entry, public_view
+    def pending(self) -> list[tuple[int, dict[str, Any]]]:
+        """Every link the hub does not hold (with its game's version, chain.version), oldest game
+        first, in log order."""
+        from ..session import fold, public_view
 
         out = []
         session = self.service.session
         for game in self.service.store.games():
-            game_id, acked = game["id"], self.outbox.acked.get(game["id"], 0)
+            game_id = game["id"]
+            acked, undone = self.outbox.acked.get(game_id, 0), self.outbox.undone.get(game_id, 0)
             if session is not None and session.game_id == game_id:
-                with session._lock:  # the entries the hub lacks, and the view, of one moment
-                    derived = session.derived
-                    entries = [public_entry(e, derived.ruleset) for e in derived.entries if e.event.seq > acked]
-                    view, start, end_ts = session.public_view(), derived.start, derived.entries[-1].event.ts
-                results = results_of(game_id, start["game"], entries, view, [s["name"] for s in start["seats"]],
-                                     prev=acked, end_ts=end_ts)
-            elif game_id in self._finished:
-                results = self._finished[game_id]
-            elif game["events"] == 0:
+                with session._lock:  # the chain, the entries it needs and the view, of one moment
+                    links = chain.links(session.derived.entries, session.ruleset.is_over(session.state))
+                    after = chain.cursor(links, acked, undone)
+                    out += self._messages(game_id, session.derived, session.public_view(), links, after)
                 continue
-            else:  # an earlier game: its log no longer changes, so fold it once
+            if game_id not in self._finished:
+                if game["events"] == 0:
+                    continue
+                # an earlier game: its log no longer changes, so fold it once
                 derived = fold(self.service.store.events(game_id))
-                entries = [public_entry(e, derived.ruleset) for e in derived.entries]
-                players = [s["name"] for s in derived.start["seats"]]
-                results = self._finished[game_id] = results_of(game_id, derived.start["game"], entries,
-                                                               public_view(derived, game_id), players)
-            out += [r for r in results if r["seq"] > acked]
+                links = chain.links(derived.entries, derived.ruleset.is_over(derived.state))
+                self._finished[game_id] = links, self._messages(game_id, derived, public_view(derived, game_id),
+                                                                links, -1)
+            links, messages = self._finished[game_id]
+            after = chain.cursor(links, acked, undone)
+            out += [m for m in messages if m[1]["seq"] > after]
         return out
+
+    @staticmethod
+    def _messages(game_id: int, derived, view: dict[str, Any], links: list[chain.Link],
+                  after: int) -> list[tuple[int, dict[str, Any]]]:
+        """The messages of a game's links after ``after``, made public from its entries and view."""
+        from ..session import public_entry
+
+        wanted = [link for link in links if link.seq > after]
+        last = derived.entries[-1].event
+        head = {"game_id": game_id, "game": derived.start["game"],
+                "players": [s["name"] for s in derived.start["seats"]], "at": last.seq}
+        end = {"ts": last.ts, "winner": _winners(view), "standings": view.get("standings", [])}
+        messages = chain.payloads(wanted, derived.entries, lambda e: public_entry(e, derived.ruleset), head, end)
+        return [(chain.version(links), m) for m in messages]
 
     def _health(self) -> dict[str, Any]:
         devices = self.service.devices()

@@ -93,8 +93,9 @@ class Hub:
             self._unacked.add(table)  # acknowledged once synced
 
     def _ack(self, table: str) -> None:
-        acked = self.store.acked(table)
-        self.client.publish(ack_topic(table), json.dumps({"games": {str(g): s for g, s in acked.items()}}),
+        acked, undone = self.store.acked(table)
+        self.client.publish(ack_topic(table), json.dumps({"games": {str(g): s for g, s in acked.items()},
+                                                          "undone": {str(g): s for g, s in undone.items()}}),
                             qos=1, retain=True)
 
     # -- what the pages and the JSON show -----------------------------------------------------------

@@ -1,4 +1,9 @@
-"""The hub's own SQLite copy of what the tables sent, so it restarts without losing history."""
+"""The hub's own SQLite copy of what the tables sent, so it restarts without losing history.
+
+Results are kept as each table's chain of links (chain.py): results, retractions, games' ends. A
+retraction is applied as it is stored, in one transaction: what it takes back goes, the results
+it carries come in; a link it took back that arrives later (a stale copy) is refused.
+"""
 from __future__ import annotations
 
 import json
@@ -13,8 +18,11 @@ CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, online INTEGER NOT NUL
     last_seen REAL, view TEXT, health TEXT);
 CREATE TABLE IF NOT EXISTS results (tbl TEXT NOT NULL, game_id INTEGER NOT NULL, seq INTEGER NOT NULL,
     prev INTEGER NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, sent REAL, received REAL NOT NULL,
-    body TEXT NOT NULL, PRIMARY KEY (tbl, game_id, seq));
+    body TEXT NOT NULL, at INTEGER, back INTEGER, PRIMARY KEY (tbl, game_id, seq));
 """
+# A hub.db made before retractions: its links were derived at their own seq, and none takes back.
+MIGRATIONS = ("ALTER TABLE results ADD COLUMN at INTEGER", "ALTER TABLE results ADD COLUMN back INTEGER",
+              "UPDATE results SET at = seq WHERE at IS NULL")
 
 
 class HubStore:
@@ -26,6 +34,10 @@ class HubStore:
         # the hub syncs a batch with ``sync()`` before it acknowledges the results in it.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(results)")}
+        if "at" not in columns:
+            for statement in MIGRATIONS:
+                self.db.execute(statement)
         self._lock = threading.Lock()
 
     def seen(self, table: str, **fields: Any) -> None:
@@ -38,16 +50,51 @@ class HubStore:
                             (time.time(), *columns.values(), table))
 
     def add_result(self, table: str, result: dict[str, Any]) -> bool:
-        """Store a result once; False if the hub already holds it (a table resending)."""
+        """Store a link once; False if the hub already holds it (a table resending) or a retraction
+        took it back (a stale copy)."""
+        game_id, seq, kind = int(result["game_id"]), int(result["seq"]), str(result["kind"])
+        at = int(result.get("at", seq))
         with self._lock:
-            self.db.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table, int(result["game_id"]), int(result["seq"]), int(result["prev"]), str(result["kind"]),
-                 str(result["game"]),
-                 float(result.get("sent") or 0), time.time(), json.dumps(result)))
-            self.db.execute("UPDATE tables SET last_seen = ? WHERE name = ?", (time.time(), table))
-            return cur.rowcount == 1
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                stored = self._add(table, game_id, seq, kind, at, result)
+                self.db.execute("COMMIT")
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+            return stored
+
+    def _add(self, table: str, game_id: int, seq: int, kind: str, at: int, result: dict[str, Any]) -> bool:
+        self.db.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
+        self.db.execute("UPDATE tables SET last_seen = ? WHERE name = ?", (time.time(), table))
+        if self._stale(table, game_id, seq, at):
+            return False
+        back = int(result["from"]) if kind == "retract" else None
+        if not self._insert(table, game_id, seq, kind, at, back, result):
+            return False
+        if kind == "retract":
+            self.db.execute("DELETE FROM results WHERE tbl = ? AND game_id = ? AND seq >= ? AND at < ? AND seq != ?",
+                            (table, game_id, back, seq, seq))
+            for carried in result.get("results", []):
+                self._insert(table, game_id, int(carried["seq"]), "result", at, None,
+                             {**carried, "sent": result.get("sent")})
+        return True
+
+    def _stale(self, table: str, game_id: int, seq: int, at: int) -> bool:
+        """A link derived before an undo that reaches back over it (chain.stale)."""
+        return self.db.execute(
+            "SELECT 1 FROM results WHERE tbl = ? AND game_id = ? AND kind = 'retract' AND back <= ? AND seq > ? "
+            "AND seq != ? LIMIT 1", (table, game_id, seq, at, seq)).fetchone() is not None
+
+    def _insert(self, table: str, game_id: int, seq: int, kind: str, at: int, back: int | None,
+                result: dict[str, Any]) -> bool:
+        body = {k: v for k, v in result.items() if k != "results"}  # a retraction's results are rows of their own
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table, game_id, seq, int(result["prev"]), kind, str(result["game"]), float(result.get("sent") or 0),
+             time.time(), json.dumps(body), at, back))
+        return cur.rowcount == 1
 
     def sync(self) -> None:
         """Make every commit so far durable (the WAL is synced before a checkpoint), so that what
@@ -55,17 +102,21 @@ class HubStore:
         with self._lock:
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
-    def acked(self, table: str) -> dict[int, int]:
-        """Per game, the last seq of the unbroken chain of results the hub holds (each result names
-        the one before it): a gap is acknowledged only once the missing result arrives."""
+    def acked(self, table: str) -> tuple[dict[int, int], dict[int, int]]:
+        """Per game, the last seq of the unbroken chain of links the hub holds (each names the one
+        before it: a gap is acknowledged only once the missing link arrives), and the latest undo
+        (retraction) it holds."""
         acked: dict[int, int] = {}
+        undone: dict[int, int] = {}
         with self._lock:  # one connection shared by threads: every use under the lock
-            rows = self.db.execute("SELECT game_id, seq, prev FROM results WHERE tbl = ? ORDER BY game_id, seq",
+            rows = self.db.execute("SELECT game_id, seq, prev, kind FROM results WHERE tbl = ? ORDER BY game_id, seq",
                                    (table,)).fetchall()
-        for game_id, seq, prev in rows:
+        for game_id, seq, prev, kind in rows:
             if prev == acked.get(game_id, 0):
                 acked[game_id] = seq
-        return acked
+            if kind == "retract":
+                undone[game_id] = seq
+        return acked, undone
 
     def tables(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -74,10 +125,12 @@ class HubStore:
                  "health": json.loads(r[4]) if r[4] else None} for r in rows]
 
     def results(self, table: str | None = None) -> list[dict[str, Any]]:
-        query = "SELECT tbl, body, received FROM results"
+        """The results and games' ends the hub holds: what the tables now show (the retractions
+        are only the chain's bookkeeping)."""
+        query = "SELECT tbl, body, received FROM results WHERE kind != 'retract'"
         args: tuple = ()
         if table is not None:
-            query, args = query + " WHERE tbl = ?", (table,)
+            query, args = query + " AND tbl = ?", (table,)
         with self._lock:
             rows = self.db.execute(query + " ORDER BY tbl, game_id, seq", args).fetchall()
         return [{**json.loads(r[1]), "table": r[0], "received": r[2]} for r in rows]

@@ -1,0 +1,125 @@
+"""A game's results as the hub holds them: a chain of links in log order, each naming the one before.
+
+A link is a **result** (a public history entry with outcomes), a **retraction** (an undo: the hub
+drops what it holds of this game from the undone input on, and takes instead the results the table
+now shows from there, carried inside the retraction), or the game's **end**. An undo re-derives the
+log after the input it takes back, so every result from that input on may have changed (an input
+refused before may apply now); the retraction therefore re-sends them all, whatever the hub held.
+
+Each link also says ``at``: the last seq of the log it was derived from. A link derived before an
+undo that reaches back over it is stale (``stale``): the hub refuses it, so a copy still on its way
+when the table undid (a broker redelivering, a resend) is never counted again.
+
+Pure: no I/O; the publisher gives it the session's entries and its way of making one public.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+# A finished game's end: after every other link (a game over takes no more results), and the same
+# however many sightings the log gathers after the end. An undo of the input that ended the game
+# retracts it like any other result (its seq is after every undo's reach).
+END_SEQ = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Link:
+    seq: int
+    kind: str        # "result", "retract" or "game_end"
+    prev: int = 0    # the link before it in the chain (0: the first)
+    back: int = 0    # a retraction: the first seq it takes back
+
+
+def reaches(entries: list) -> list[tuple[int, int]]:
+    """(first seq taken back, undo's seq) of each undo of the game as it stands, oldest first. An undo
+    whose reach covers an earlier one's undo takes over its reach: one retraction then says it all."""
+    out: list[tuple[int, int]] = []
+    for entry in entries:
+        if entry.status == "undo" and entry.outcomes:
+            target = int(entry.outcomes[0]["data"]["seq"])
+            covered = [r for r in out if r[1] >= target]
+            out = [r for r in out if r[1] < target] + [(min([target, *(r[0] for r in covered)]), entry.event.seq)]
+    return out
+
+
+def is_result(entry) -> bool:
+    return entry.status == "applied" and bool(entry.outcomes)
+
+
+def links(entries: list, over: bool) -> list[Link]:
+    """The chain of a game whose session entries are ``entries`` (``over``: the game has ended)."""
+    spans = reaches(entries)
+    out: list[Link] = []
+    prev, span = 0, 0
+    for entry in entries:
+        seq = entry.event.seq
+        while span < len(spans) and spans[span][1] < seq:
+            span += 1
+        inside = span < len(spans) and spans[span][0] <= seq < spans[span][1]
+        if is_result(entry) and not inside:
+            out.append(Link(seq, "result", prev))
+        elif span < len(spans) and spans[span][1] == seq:
+            out.append(Link(seq, "retract", prev, back=spans[span][0]))
+        else:
+            continue
+        prev = seq
+    if over:
+        out.append(Link(END_SEQ, "game_end", prev))
+    return out
+
+
+def cursor(chain: list[Link], acked: int, undone: int) -> int:
+    """Where to publish from: after ``acked``, the end of the unbroken chain the hub holds, unless the
+    hub has not taken a later undo than ``undone`` (what it holds past that undo's reach may be
+    stale, the game's end too): then from that undo's retraction."""
+    unheld = [link.seq for link in chain if link.kind == "retract" and link.seq > undone]
+    return min([acked, *(seq - 1 for seq in unheld)])
+
+
+def version(chain: list[Link]) -> int:
+    """The game's latest retraction (0: none): a link re-derived after it is a new message."""
+    return max((link.seq for link in chain if link.kind == "retract"), default=0)
+
+
+def stale(seq: int, at: int, retraction_from: int, retraction_seq: int) -> bool:
+    """A link (``seq``, derived at ``at``) that a retraction took back: it lies in the retraction's
+    reach and was derived before the undo."""
+    return seq != retraction_seq and retraction_from <= seq and at < retraction_seq
+
+
+def payloads(wanted: list[Link], entries: list, public: Callable[[Any], dict[str, Any]], head: dict[str, Any],
+             end: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of the ``wanted`` links: ``head`` (game_id, game, players, at) on every one,
+    ``public(entry)`` the entry as every watcher may see it, ``end`` the game_end's fields."""
+    if not wanted:
+        return []
+    first = min(link.back if link.kind == "retract" else link.seq for link in wanted)
+    shown = {e.event.seq: e for e in entries if e.event.seq >= first and (is_result(e) or e.status == "undo")}
+    out = []
+    for link in wanted:
+        if link.kind == "result":
+            out.append(_result(head, public(shown[link.seq]), link.prev))
+        elif link.kind == "retract":
+            out.append(_retraction(head, link, public(shown[link.seq]),
+                                   [public(e) for s, e in sorted(shown.items()) if link.back <= s < link.seq
+                                    and is_result(e)]))
+        else:
+            out.append({**head, "seq": END_SEQ, "kind": "game_end", "prev": link.prev, **end})
+    return out
+
+
+def _result(head: dict[str, Any], entry: dict[str, Any], prev: int) -> dict[str, Any]:
+    return {**head, "seq": entry["seq"], "kind": "result", "ts": entry["ts"], "prev": prev,
+            "outcomes": [{"kind": o["kind"], "say": o["say"], "terms": o["terms"]} for o in entry["outcomes"]]}
+
+
+def _retraction(head: dict[str, Any], link: Link, undo: dict[str, Any], now: list[dict[str, Any]]) -> dict[str, Any]:
+    """The undo's retraction: the results the table shows from ``back`` on, chained after the link
+    before the reach; the retraction itself follows the last of them."""
+    carried, prev = [], link.prev
+    for entry in now:
+        carried.append(_result(head, entry, prev))
+        prev = entry["seq"]
+    return {**head, "seq": link.seq, "kind": "retract", "from": link.back, "ts": undo["ts"], "prev": prev,
+            "say": undo["outcomes"][0]["say"], "results": carried}
