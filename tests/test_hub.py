@@ -9,72 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from companion.hub.broker import Broker
-from companion.hub.publisher import HubPublisher
 from companion.hub.server import Hub, create_hub_app, wait_until
 from companion.hub.standings import swiss_pairings
-from companion.service import Service
+from tests.hub_support import Table, broker, held, hub  # noqa: F401  (fixtures)
 from tests.mqtt_support import CuttableLink, Everything, Mosquitto, free_port, wait_port
-from tests.test_stratego_support import army
 
 TAG_KEY = re.compile(r"\b[RB](10|[2-9]|S|B|F)#\d+")
-
-
-@pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path).start()
-    yield mosquitto
-    mosquitto.stop()
-
-
-@pytest.fixture
-def hub(tmp_path, broker):
-    hub = Hub(Broker.parse(broker.url), tmp_path / "hub")
-    hub.start()
-    assert hub.connected.wait(30)
-    yield hub
-    hub.stop()
-
-
-class Table:
-    """A table's service with a Stratego game between two players, publishing to the hub."""
-
-    def __init__(self, folder: Path, url: str, name: str, players: tuple[str, str], **options):
-        self.service = Service(folder)
-        self.session = self.service.start_game("stratego", [{"seat": 1, "name": players[0]},
-                                                            {"seat": 2, "name": players[1]}], options)
-        for seat, colour in ((1, "red"), (2, "blue")):
-            for card in army(colour):
-                assert self.session.submit("card_seen", {"zone": f"seat:{seat}", "card": card}, "camera").ok
-        self.publisher = HubPublisher(self.service, Broker.parse(url), name)
-        self.service.hub = self.publisher
-        self.publisher.start()
-
-    def combat(self, attacker: str, defender: str) -> None:
-        for card in (attacker, defender):
-            assert self.session.submit("card_seen", {"zone": "tray", "card": card}, "camera").ok
-        for card in (attacker, defender):
-            self.session.submit("card_gone", {"zone": "tray", "card": card}, "camera")
-
-    def move(self, seat: int) -> None:
-        assert self.session.submit("move", {"seat": seat}).ok
-
-    def resign(self, seat: int) -> None:
-        assert self.session.submit("resign", {"seat": seat}).ok
-
-    def results(self) -> list[tuple[int, int]]:
-        """(game, seq) of every result in the table's own log, which the hub must end up holding."""
-        return [(self.session.game_id, e["seq"]) for e in self.session.history()
-                if e["status"] == "applied" and e["outcomes"]]
-
-    def close(self) -> None:
-        self.service.stop()
-
-
-def held(hub: Hub, table: str) -> list[tuple[int, int]]:
-    return [(r["game_id"], r["seq"]) for r in hub.store.results(table) if r["kind"] == "result"]
 
 
 def test_three_tables_their_results_and_the_standings_at_the_hub(tmp_path, broker, hub):
@@ -122,12 +63,14 @@ def test_nothing_a_seat_may_not_see_crosses_the_broker(tmp_path, broker, hub):
     table.combat("R5#1", "BB#1")  # the Lieutenant dies on a Bomb that stays hidden
     table.session.submit("card_seen", {"zone": "reader:2", "card": "B9#1", "uid": "04A1B2C3", "hidden": True}, "rfid")
     table.session.submit("card_seen", {"zone": "reader:1", "card": "R10#1", "uid": "04D4E5F6", "hidden": True}, "rfid")
+    table.move(1)
+    table.undo()  # its retraction crosses the broker too
     table.resign(2)
     assert wait_until(lambda: any(r["kind"] == "game_end" for r in hub.store.results("t1")), 120)
     text = watcher.text()
     watcher.close()
     table.close()
-    assert "companion/tables/t1/result" in text and "companion/tables/t1/view" in text
+    assert "companion/tables/t1/result" in text and "companion/tables/t1/view" in text and '"kind": "retract"' in text
     assert TAG_KEY.search(text) is None, TAG_KEY.search(text)
     assert "04A1B2C3" not in text and "04D4E5F6" not in text
     for secret in ("Bomb", "Marshal", '"rank": "B"', '"rank": "10"'):

@@ -185,3 +185,28 @@ def test_a_stale_copy_arriving_after_the_retraction_is_refused(tmp_path):
     assert store.add_result("t1", link(chain.END_SEQ, 11, 12, "game_end", winner=["Ben"], players=["Ann", "Ben"]))
     assert [r.get("winner") for r in store.results("t1")] == [None, ["Ben"]]
     store.close()
+
+
+def test_a_hub_database_from_before_retractions_is_kept(tmp_path):
+    """A hub.db written before links said where they were derived: opened, its results stay, and a
+    retraction applies to them."""
+    import json
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "hub.db")
+    db.executescript("""CREATE TABLE tables (name TEXT PRIMARY KEY, online INTEGER NOT NULL DEFAULT 0,
+        last_seen REAL, view TEXT, health TEXT);
+        CREATE TABLE results (tbl TEXT NOT NULL, game_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+        prev INTEGER NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, sent REAL, received REAL NOT NULL,
+        body TEXT NOT NULL, PRIMARY KEY (tbl, game_id, seq));""")
+    for seq, prev in ((4, 0), (9, 4)):
+        body = {"game_id": 1, "seq": seq, "prev": prev, "kind": "result", "game": "stratego", "outcomes": []}
+        db.execute("INSERT INTO results VALUES ('t1', 1, ?, ?, 'result', 'stratego', 0, 0, ?)", (seq, prev, json.dumps(body)))
+    db.commit()
+    db.close()
+    store = HubStore(tmp_path / "hub.db")
+    assert [r["seq"] for r in store.results("t1")] == [4, 9] and store.acked("t1") == ({1: 9}, {})
+    store.add_result("t1", {"game_id": 1, "seq": 12, "prev": 4, "kind": "retract", "game": "stratego", "at": 12,
+                            "from": 9, "results": []})
+    assert [r["seq"] for r in store.results("t1")] == [4] and store.acked("t1") == ({1: 12}, {1: 12})
+    store.close()
