@@ -8,7 +8,9 @@ own log must be at the hub exactly once.
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
+import random
 import shutil
 import socket
 import statistics
@@ -21,6 +23,7 @@ from pathlib import Path
 from .broker import Broker
 from .publisher import HubPublisher
 from .server import Hub, wait_until
+from .store import HubStore
 
 
 def _free_port() -> int:
@@ -111,14 +114,70 @@ class Link(threading.Thread):
         self.up.set()
 
 
-def run(tables: int, moves: int, folder: Path) -> dict:
+class HubRunner:
+    """The hub under test: in a process of its own, as ``companion hub`` runs on a club's laptop, or
+    (``in_process``) in the bench's own process, sharing one interpreter lock with every table."""
+
+    def __init__(self, url: str, data_dir: Path, in_process: bool = False):
+        self.hub = self.proc = None
+        if in_process:
+            self.hub = Hub(Broker.parse(url), data_dir)
+            self.hub.start()
+            self.hub.connected.wait(30)
+            self.store = self.hub.store
+            return
+        context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+        self.ready, self.stopping = context.Event(), context.Event()
+        self.proc = context.Process(target=_serve_hub, args=(url, str(data_dir), self.ready, self.stopping),
+                                    daemon=True)
+        self.proc.start()
+        if not self.ready.wait(60):
+            raise RuntimeError("the hub did not start")
+        self.store = HubStore(data_dir / "hub.db")  # a reader of the hub's database
+
+    def held(self, table: str) -> list[tuple[int, int]]:
+        return [(r["game_id"], r["seq"]) for r in self.store.results(table) if r["kind"] == "result"]
+
+    def stop(self) -> None:
+        if self.hub is not None:
+            self.hub.stop()
+            return
+        self.store.close()
+        self.stopping.set()
+        self.proc.join(30)
+
+
+def _serve_hub(url: str, data_dir: str, ready, stopping) -> None:
+    hub = Hub(Broker.parse(url), Path(data_dir))
+    hub.start()
+    hub.connected.wait(30)
+    ready.set()
+    stopping.wait()
+    hub.stop()
+
+
+def schedule(tables: int, moves: int, period: float, clock: str, seed: int = 1) -> list[tuple[float, int, int]]:
+    """(seconds from the start, move, table) of every move. ``together``: every table reports in the
+    same instant, every ``period`` (the worst case); ``own``: each table on its own clock, at its own
+    moment of the period, drifting a little from one move to the next, as separate Pis do."""
+    rng = random.Random(seed)
+    phase = [0.0 if clock == "together" else rng.uniform(0, period) for _ in range(tables)]
+    out = []
+    for n in range(tables):
+        at = phase[n]
+        for move in range(moves):
+            out.append((at, move, n))
+            at += period if clock == "together" else period * rng.uniform(0.9, 1.1)
+    return sorted(out)
+
+
+def run(tables: int, moves: int, folder: Path, clock: str = "together", period: float = 0.2,
+        hub_in_process: bool = False) -> dict:
     from ..service import Service
 
     broker = Broker_(folder)
     broker.start()
-    hub = Hub(Broker.parse(f"mqtt://127.0.0.1:{broker.port}"), folder / "hub")
-    hub.start()
-    hub.connected.wait(30)
+    hub = HubRunner(f"mqtt://127.0.0.1:{broker.port}", folder / "hub", hub_in_process)
     link = Link(broker.port)
     services = []
     for n in range(tables):
@@ -129,44 +188,53 @@ def run(tables: int, moves: int, folder: Path) -> dict:
         service.hub = HubPublisher(service, Broker.parse(f"mqtt://127.0.0.1:{port}"), f"t{n}")
         service.hub.start()
         services.append(service)
-    started = time.perf_counter()
+    wait_until(lambda: all(hub.held(f"t{n}") for n in range(tables)), 120)  # the armies' results are in
+    started = wall_started = time.perf_counter()
+    began = time.time()
+    faults = {moves // 3: "restart", moves // 2: "cut", (2 * moves) // 3: "mend"}
     steady_until = None
-    for move in range(moves):
-        if move == moves // 3:
-            steady_until = time.time()  # results before this crossed a broker that stayed up
-            broker.stop()   # the broker restarts while the tables play on
-            broker.start()
-        if move == moves // 2:
-            link.cut()      # table t0 loses its network for a while
-        if move == (2 * moves) // 3:
-            link.mend()
-        for service in services:
-            service.session.submit("move", {"seat": 1 + move % 2})
-        time.sleep(0.02)
+    for at, move, n in schedule(tables, moves, period, clock):
+        fault = faults.pop(move, None)
+        if fault:
+            before = time.perf_counter()
+            if fault == "restart":
+                steady_until = time.time()  # results before this crossed a broker that stayed up
+                broker.stop()   # the broker restarts while the tables play on
+                broker.start()
+            else:
+                (link.cut if fault == "cut" else link.mend)()  # table t0 loses its network for a while
+            started += time.perf_counter() - before  # the schedule resumes where it stood
+        delay = started + at - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        services[n].session.submit("move", {"seat": 1 + move % 2})
+    played = time.perf_counter() - wall_started
     expected = {f"t{n}": [(s.session.game_id, e["seq"]) for e in s.session.history()
                           if e["status"] == "applied" and e["outcomes"]] for n, s in enumerate(services)}
-    complete = lambda: all(_held(hub, t) == want for t, want in expected.items())  # noqa: E731
+    complete = lambda: all(hub.held(t) == want for t, want in expected.items())  # noqa: E731
     wait_until(complete, 300, step=0.5)
-    elapsed = time.perf_counter() - started
-    held = {t: _held(hub, t) for t in expected}
+    elapsed = time.perf_counter() - wall_started
+    held = {t: hub.held(t) for t in expected}
     lost = sum(len(set(want) - set(held[t])) for t, want in expected.items())
-    results = hub.store.results()
-    latencies = sorted((r["received"] - r["sent"]) * 1000 for r in results if r.get("sent"))
-    steady = sorted((r["received"] - r["sent"]) * 1000 for r in results
-                    if r.get("sent") and r["sent"] < (steady_until or float("inf")))
+    moved = [r for r in hub.store.results() if r.get("sent") and r["ts"] >= began]  # the play, not the setup
     published = sum(s.hub.published for s in services)
     for service in services:
         service.stop()
     hub.stop()
     broker.stop()
-    return {"tables": tables, "results": sum(len(w) for w in expected.values()), "lost": lost,
+    steady = [r for r in moved if r["sent"] < (steady_until or float("inf"))]
+    return {"tables": tables, "clock": clock, "period": period, "hub_in_process": hub_in_process,
+            "results": sum(len(w) for w in expected.values()), "lost": lost,
             "duplicated": sum(len(h) - len(set(h)) for h in held.values()), "messages": published,
-            "elapsed": elapsed, "p50": statistics.median(latencies), "p95": latencies[int(0.95 * (len(latencies) - 1))],
-            "steady_p50": statistics.median(steady), "steady_p95": steady[int(0.95 * (len(steady) - 1))]}
+            "elapsed": elapsed, "played": played, "moves": len(moved),
+            "whole": _spread(moved, "sent"), "steady": _spread(steady, "sent"), "logged": _spread(steady, "ts")}
 
 
-def _held(hub: Hub, table: str) -> list[tuple[int, int]]:
-    return [(r["game_id"], r["seq"]) for r in hub.store.results(table) if r["kind"] == "result"]
+def _spread(results: list[dict], since: str) -> dict[str, float]:
+    """p50 and p95, in ms, from each result's ``since`` (sent: published by the table; ts: logged
+    at the table) to its arrival at the hub."""
+    ms = sorted((r["received"] - r[since]) * 1000 for r in results)
+    return {"p50": statistics.median(ms), "p95": ms[int(0.95 * (len(ms) - 1))]} if ms else {"p50": 0.0, "p95": 0.0}
 
 
 def _scan_armies(session) -> None:
@@ -181,15 +249,23 @@ def _scan_armies(session) -> None:
 def cmd_bench_hub(args) -> int:
     from ..bench import machine
 
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
-        figures = run(args.tables, args.moves, Path(folder))
-    print(f"hub with {figures['tables']} tables through a real mosquitto; {machine()}, load {os.getloadavg()[0]:.2f}")
+        figures = run(args.tables, args.moves, Path(folder), args.clock, args.period, args.hub_in_process)
+    where = "in the bench's own process" if args.hub_in_process else "in its own process"
+    clock = ("every table in the same instant" if args.clock == "together"
+             else "each table on its own clock")
+    print(f"hub with {figures['tables']} tables through a real mosquitto, the hub {where}; {machine()}, "
+          f"load {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(f"tables report {clock}, every {args.period * 1000:.0f} ms: {figures['moves']} results in "
+          f"{figures['played']:.1f} s of play ({figures['moves'] / figures['played']:.0f}/s)")
     print(f"results: {figures['results']}, messages published: {figures['messages']} in {figures['elapsed']:.1f} s "
           f"({figures['messages'] / figures['elapsed']:.0f}/s)")
-    print(f"result -> hub latency while the broker is up: p50 {figures['steady_p50']:.1f} ms, "
-          f"p95 {figures['steady_p95']:.1f} ms")
-    print(f"result -> hub latency over the whole run: p50 {figures['p50']:.1f} ms, p95 {figures['p95']:.1f} ms "
-          f"(the results of a broker restart and a table's outage wait for the link)")
+    for name, what in (("steady", "published -> hub, while the broker is up"),
+                       ("logged", "logged at the table -> hub, while the broker is up"),
+                       ("whole", "published -> hub, over the whole run (a broker restart and a table's outage "
+                                 "wait for the link)")):
+        print(f"result latency, {what}: p50 {figures[name]['p50']:.1f} ms, p95 {figures[name]['p95']:.1f} ms")
     print(f"lost across the broker restart and the outage: {figures['lost']}; duplicated at the hub: {figures['duplicated']}")
     return 1 if figures["lost"] or figures["duplicated"] else 0
 
@@ -198,4 +274,11 @@ def register_bench(bench_sub) -> None:
     hub = bench_sub.add_parser("hub", help="simulated tables through a real mosquitto to a hub: throughput, latency, losses")
     hub.add_argument("--tables", type=int, default=50)
     hub.add_argument("--moves", type=int, default=30, help="results each table produces")
+    hub.add_argument("--clock", choices=("together", "own"), default="together",
+                     help="together: every table reports in the same instant (the worst case); own: each table "
+                          "on its own clock, as separate Pis")
+    hub.add_argument("--period", type=float, default=0.2, help="seconds between a table's results (default 0.2)")
+    hub.add_argument("--hub-in-process", action="store_true",
+                     help="run the hub in the bench's process (sharing its interpreter lock with every table) "
+                          "instead of a process of its own")
     hub.set_defaults(func=cmd_bench_hub)
