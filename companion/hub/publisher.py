@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import chain
 from .broker import Broker, ack_topic, table_topic
@@ -134,8 +134,8 @@ class HubPublisher:
             if not self.connected:
                 continue
             try:
+                self._publish_results()  # first: results are what the hub's standings wait for
                 self._publish_view()
-                self._publish_results()
                 if time.monotonic() - last_health > HEALTH_SECONDS:
                     last_health = time.monotonic()
                     self._publish("health", self._health(), retain=True)
@@ -176,7 +176,7 @@ class HubPublisher:
                 with session._lock:  # the chain, the entries it needs and the view, of one moment
                     links = chain.links(session.derived.entries, session.ruleset.is_over(session.state))
                     after = chain.cursor(links, acked, undone)
-                    out += self._messages(game_id, session.derived, session.public_view(), links, after)
+                    out += self._messages(game_id, session.derived, session.public_view, links, after)
                 continue
             if game_id not in self._finished:
                 if game["events"] == 0:
@@ -184,24 +184,28 @@ class HubPublisher:
                 # an earlier game: its log no longer changes, so fold it once
                 derived = fold(self.service.store.events(game_id))
                 links = chain.links(derived.entries, derived.ruleset.is_over(derived.state))
-                self._finished[game_id] = links, self._messages(game_id, derived, public_view(derived, game_id),
-                                                                links, -1)
+                self._finished[game_id] = links, self._messages(game_id, derived,
+                                                                lambda: public_view(derived, game_id), links, -1)
             links, messages = self._finished[game_id]
             after = chain.cursor(links, acked, undone)
             out += [m for m in messages if m[1]["seq"] > after]
         return out
 
     @staticmethod
-    def _messages(game_id: int, derived, view: dict[str, Any], links: list[chain.Link],
+    def _messages(game_id: int, derived, view: Callable[[], dict[str, Any]], links: list[chain.Link],
                   after: int) -> list[tuple[int, dict[str, Any]]]:
-        """The messages of a game's links after ``after``, made public from its entries and view."""
+        """The messages of a game's links after ``after``, made public from its entries and its public
+        view (``view()``, taken only for the game's end: it is the dearest part)."""
         from ..session import public_entry
 
         wanted = [link for link in links if link.seq > after]
         last = derived.entries[-1].event
         head = {"game_id": game_id, "game": derived.start["game"],
                 "players": [s["name"] for s in derived.start["seats"]], "at": last.seq}
-        end = {"ts": last.ts, "winner": _winners(view), "standings": view.get("standings", [])}
+        end = {}
+        if wanted and wanted[-1].kind == "game_end":
+            shown = view()
+            end = {"ts": last.ts, "winner": _winners(shown), "standings": shown.get("standings", [])}
         messages = chain.payloads(wanted, derived.entries, lambda e: public_entry(e, derived.ruleset), head, end)
         return [(chain.version(links), m) for m in messages]
 

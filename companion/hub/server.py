@@ -46,15 +46,18 @@ class Hub:
         self.store.close()
 
     def _acknowledge_loop(self) -> None:
-        """Group commit: every 50 ms, sync what was stored, then acknowledge it to its tables."""
+        """Group commit: every 50 ms, what the store holds of the tables that sent results is read,
+        synced to disk, and only then acknowledged (a result stored after the read waits for the
+        next round: an acknowledgement never runs ahead of the disk)."""
         while not self._stopped.wait(0.05):
             if not self._unacked:
                 continue
             tables, self._unacked = self._unacked, set()
             try:
+                acks = {table: self.store.acked(table) for table in sorted(tables)}
                 self.store.sync()
-                for table in sorted(tables):
-                    self._ack(table)
+                for table, (acked, undone) in acks.items():
+                    self._ack(table, acked, undone)
             except Exception:  # a closed store at shutdown, a full disk: the tables send again
                 log.exception("acknowledging results")
 
@@ -63,8 +66,11 @@ class Hub:
             log.warning("the broker %s refused the hub: %s", self.broker, reason)
             return
         client.subscribe(f"{TOPIC_ROOT}/tables/+/+", qos=1)
-        for table in self.store.tables():  # re-acknowledge: the broker may have lost the retained acks
-            self._ack(table["name"])
+        # Re-acknowledge, as the loop does (read, sync, publish): the broker may have lost the retained acks.
+        acks = {table["name"]: self.store.acked(table["name"]) for table in self.store.tables()}
+        self.store.sync()
+        for table, (acked, undone) in acks.items():
+            self._ack(table, acked, undone)
         self.connected.set()
 
     def _on_message(self, client, userdata, message) -> None:
@@ -92,8 +98,7 @@ class Hub:
             self.store.add_result(table, result)  # a resend is stored once, and acknowledged again
             self._unacked.add(table)  # acknowledged once synced
 
-    def _ack(self, table: str) -> None:
-        acked, undone = self.store.acked(table)
+    def _ack(self, table: str, acked: dict[int, int], undone: dict[int, int]) -> None:
         self.client.publish(ack_topic(table), json.dumps({"games": {str(g): s for g, s in acked.items()},
                                                           "undone": {str(g): s for g, s in undone.items()}}),
                             qos=1, retain=True)

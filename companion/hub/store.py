@@ -39,6 +39,10 @@ class HubStore:
             for statement in MIGRATIONS:
                 self.db.execute(statement)
         self._lock = threading.Lock()
+        # The group commit's checkpoint runs on a connection of its own, so that the tables' messages
+        # go on being stored while it waits for the disk (WAL lets a checkpoint and a writer overlap).
+        self._syncer = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._sync_lock = threading.Lock()
 
     def seen(self, table: str, **fields: Any) -> None:
         """A message from a table: it is alive; store what it carries (view, health, online)."""
@@ -97,10 +101,11 @@ class HubStore:
         return cur.rowcount == 1
 
     def sync(self) -> None:
-        """Make every commit so far durable (the WAL is synced before a checkpoint), so that what
-        the hub acknowledges survives a power cut."""
-        with self._lock:
-            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        """Make every commit made before this call durable (the WAL is synced before a checkpoint),
+        so that what the hub acknowledges survives a power cut. Commits made meanwhile are not
+        waited for, nor held back."""
+        with self._sync_lock:
+            self._syncer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def acked(self, table: str) -> tuple[dict[int, int], dict[int, int]]:
         """Per game, the last seq of the unbroken chain of links the hub holds (each names the one
@@ -136,5 +141,7 @@ class HubStore:
         return [{**json.loads(r[1]), "table": r[0], "received": r[2]} for r in rows]
 
     def close(self) -> None:
+        with self._sync_lock:
+            self._syncer.close()
         with self._lock:
             self.db.close()
