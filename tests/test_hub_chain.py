@@ -150,6 +150,7 @@ def test_whatever_the_wire_does_the_hub_ends_with_what_the_table_shows(wire, see
     them back: once the wire has delivered everything, the hub holds the table's results, each once."""
     rng = random.Random(seed)
     w = wire(rng)
+    kept = chain.Chain()  # kept up to date input by input, as the publisher keeps it
     for _ in range(40):
         roll = rng.random()
         if roll < 0.5:
@@ -158,6 +159,8 @@ def test_whatever_the_wire_does_the_hub_ends_with_what_the_table_shows(wire, see
             w.send("undo", {})
         else:
             w.send("resign", {"seat": rng.choice((1, 2))})
+        entries, over = w.session.derived.entries, w.session.public_view()["over"]
+        assert kept.update(entries, over).all() == chain.links(entries, over)  # the same as folded afresh
     w.deliver_all()
     assert w.hub_results() == w.table_results()
     view = w.session.public_view()

@@ -14,6 +14,7 @@ Pure: no I/O; the publisher gives it the session's entries and its way of making
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -31,55 +32,73 @@ class Link:
     back: int = 0    # a retraction: the first seq it takes back
 
 
-def reaches(entries: list) -> list[tuple[int, int]]:
-    """(first seq taken back, undo's seq) of each undo of the game as it stands, oldest first. An undo
-    whose reach covers an earlier one's undo takes over its reach: one retraction then says it all."""
-    out: list[tuple[int, int]] = []
-    for entry in entries:
-        if entry.status == "undo" and entry.outcomes:
-            target = int(entry.outcomes[0]["data"]["seq"])
-            covered = [r for r in out if r[1] >= target]
-            out = [r for r in out if r[1] < target] + [(min([target, *(r[0] for r in covered)]), entry.event.seq)]
-    return out
-
-
 def is_result(entry) -> bool:
     return entry.status == "applied" and bool(entry.outcomes)
 
 
+class Chain:
+    """A game's chain, kept up to date as its session's entries grow: each call folds only the
+    entries added since the last (an undo gives the session a new list of entries, folded again
+    whole, as the session itself refolded it), so a publication costs the same late in a long game."""
+
+    def __init__(self) -> None:
+        self._entries: list | None = None
+        self._done = 0
+        self.links: list[Link] = []       # the chain without the game's end
+        self.retractions: list[int] = []  # the seqs of its retractions, in order
+        self.over = False
+
+    def update(self, entries: list, over: bool) -> "Chain":
+        """Take the game's session entries as they now stand (``over``: the game has ended)."""
+        if entries is not self._entries or len(entries) < self._done:
+            self._entries, self._done, self.links, self.retractions = entries, 0, [], []
+        for entry in entries[self._done:]:
+            self._take(entry)
+        self._done, self.over = len(entries), over
+        return self
+
+    def _take(self, entry) -> None:
+        seq = entry.event.seq
+        if is_result(entry):
+            self.links.append(Link(seq, "result", self._last()))
+        elif entry.status == "undo" and entry.outcomes:
+            # Everything from the undone input on is taken back; a retraction taken back with it
+            # reached further, and this one reaches as far (one retraction then says it all).
+            back = int(entry.outcomes[0]["data"]["seq"])
+            while self.links and self.links[-1].seq >= back:
+                dropped = self.links.pop()
+                if dropped.kind == "retract":
+                    self.retractions.pop()
+                    back = min(back, dropped.back)
+            self.links.append(Link(seq, "retract", self._last(), back=back))
+            self.retractions.append(seq)
+
+    def _last(self) -> int:
+        return self.links[-1].seq if self.links else 0
+
+    def all(self) -> list[Link]:
+        return self.after(-1)
+
+    def after(self, seq: int) -> list[Link]:
+        """The links after ``seq``, the game's end last."""
+        out = self.links[bisect.bisect_right(self.links, seq, key=lambda link: link.seq):]
+        return out + [Link(END_SEQ, "game_end", self._last())] if self.over and seq < END_SEQ else out
+
+    def cursor(self, acked: int, undone: int) -> int:
+        """Where to publish from: after ``acked``, the end of the unbroken chain the hub holds,
+        unless the hub has not taken a later undo than ``undone`` (what it holds past that undo's
+        reach may be stale, the game's end too): then from that undo's retraction."""
+        unheld = bisect.bisect_right(self.retractions, undone)
+        return min(acked, self.retractions[unheld] - 1) if unheld < len(self.retractions) else acked
+
+    def version(self) -> int:
+        """The game's latest retraction (0: none): a link re-derived after it is a new message."""
+        return self.retractions[-1] if self.retractions else 0
+
+
 def links(entries: list, over: bool) -> list[Link]:
     """The chain of a game whose session entries are ``entries`` (``over``: the game has ended)."""
-    spans = reaches(entries)
-    out: list[Link] = []
-    prev, span = 0, 0
-    for entry in entries:
-        seq = entry.event.seq
-        while span < len(spans) and spans[span][1] < seq:
-            span += 1
-        inside = span < len(spans) and spans[span][0] <= seq < spans[span][1]
-        if is_result(entry) and not inside:
-            out.append(Link(seq, "result", prev))
-        elif span < len(spans) and spans[span][1] == seq:
-            out.append(Link(seq, "retract", prev, back=spans[span][0]))
-        else:
-            continue
-        prev = seq
-    if over:
-        out.append(Link(END_SEQ, "game_end", prev))
-    return out
-
-
-def cursor(chain: list[Link], acked: int, undone: int) -> int:
-    """Where to publish from: after ``acked``, the end of the unbroken chain the hub holds, unless the
-    hub has not taken a later undo than ``undone`` (what it holds past that undo's reach may be
-    stale, the game's end too): then from that undo's retraction."""
-    unheld = [link.seq for link in chain if link.kind == "retract" and link.seq > undone]
-    return min([acked, *(seq - 1 for seq in unheld)])
-
-
-def version(chain: list[Link]) -> int:
-    """The game's latest retraction (0: none): a link re-derived after it is a new message."""
-    return max((link.seq for link in chain if link.kind == "retract"), default=0)
+    return Chain().update(entries, over).all()
 
 
 def stale(seq: int, at: int, retraction_from: int, retraction_seq: int) -> bool:
@@ -95,7 +114,8 @@ def payloads(wanted: list[Link], entries: list, public: Callable[[Any], dict[str
     if not wanted:
         return []
     first = min(link.back if link.kind == "retract" else link.seq for link in wanted)
-    shown = {e.event.seq: e for e in entries if e.event.seq >= first and (is_result(e) or e.status == "undo")}
+    start = bisect.bisect_left(entries, first, key=lambda e: e.event.seq)
+    shown = {e.event.seq: e for e in entries[start:] if is_result(e) or e.status == "undo"}
     out = []
     for link in wanted:
         if link.kind == "result":

@@ -76,7 +76,9 @@ class HubPublisher:
         self.published = 0
         self.last_error = ""
         self._sent_at: dict[tuple[int, int], float] = {}
-        self._finished: dict[int, list[dict[str, Any]]] = {}  # earlier games' results, folded once
+        self._finished: dict[int, tuple[chain.Chain, list]] = {}  # earlier games' links, folded once
+        self._live: tuple[int | None, chain.Chain] = (None, chain.Chain())  # the game in play's, kept up to date
+        self._games: tuple[int | None, list[int]] | None = None
         self.client = broker.client(f"table-{table}")
         self.client.will_set(table_topic(table, "online"), "0", qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -163,42 +165,49 @@ class HubPublisher:
             self._publish("result", {"table": self.table, "sent": time.time(), **result})
 
     def pending(self) -> list[tuple[int, dict[str, Any]]]:
-        """Every link the hub does not hold (with its game's version, chain.version), oldest game
+        """Every link the hub does not hold (with its game's version, Chain.version), oldest game
         first, in log order."""
         from ..session import fold, public_view
 
         out = []
         session = self.service.session
-        for game in self.service.store.games():
-            game_id = game["id"]
+        for game_id in self._earlier_games(session):
             acked, undone = self.outbox.acked.get(game_id, 0), self.outbox.undone.get(game_id, 0)
-            if session is not None and session.game_id == game_id:
-                with session._lock:  # the chain, the entries it needs and the view, of one moment
-                    links = chain.links(session.derived.entries, session.ruleset.is_over(session.state))
-                    after = chain.cursor(links, acked, undone)
-                    out += self._messages(game_id, session.derived, session.public_view, links, after)
-                continue
-            if game_id not in self._finished:
-                if game["events"] == 0:
-                    continue
-                # an earlier game: its log no longer changes, so fold it once
+            if game_id not in self._finished:  # an earlier game: its log no longer changes, so fold it once
                 derived = fold(self.service.store.events(game_id))
-                links = chain.links(derived.entries, derived.ruleset.is_over(derived.state))
+                links = chain.Chain().update(derived.entries, derived.ruleset.is_over(derived.state))
                 self._finished[game_id] = links, self._messages(game_id, derived,
                                                                 lambda: public_view(derived, game_id), links, -1)
             links, messages = self._finished[game_id]
-            after = chain.cursor(links, acked, undone)
+            after = links.cursor(acked, undone)
             out += [m for m in messages if m[1]["seq"] > after]
+        if session is not None:
+            game_id = session.game_id
+            acked, undone = self.outbox.acked.get(game_id, 0), self.outbox.undone.get(game_id, 0)
+            if self._live[0] != game_id:
+                self._live = game_id, chain.Chain()
+            with session._lock:  # the chain, the entries it needs and the view, of one moment
+                links = self._live[1].update(session.derived.entries, session.ruleset.is_over(session.state))
+                out += self._messages(game_id, session.derived, session.public_view, links,
+                                      links.cursor(acked, undone))
         return out
 
+    def _earlier_games(self, session) -> list[int]:
+        """The games before the one in play that have events (listed again only when a game starts:
+        counting every game's events on every publication would grow with the table's history)."""
+        current = session.game_id if session is not None else None
+        if self._games is None or self._games[0] != current:
+            self._games = current, [g["id"] for g in self.service.store.games() if g["events"] and g["id"] != current]
+        return self._games[1]
+
     @staticmethod
-    def _messages(game_id: int, derived, view: Callable[[], dict[str, Any]], links: list[chain.Link],
+    def _messages(game_id: int, derived, view: Callable[[], dict[str, Any]], links: chain.Chain,
                   after: int) -> list[tuple[int, dict[str, Any]]]:
         """The messages of a game's links after ``after``, made public from its entries and its public
         view (``view()``, taken only for the game's end: it is the dearest part)."""
         from ..session import public_entry
 
-        wanted = [link for link in links if link.seq > after]
+        wanted = links.after(after)
         last = derived.entries[-1].event
         head = {"game_id": game_id, "game": derived.start["game"],
                 "players": [s["name"] for s in derived.start["seats"]], "at": last.seq}
@@ -207,7 +216,7 @@ class HubPublisher:
             shown = view()
             end = {"ts": last.ts, "winner": _winners(shown), "standings": shown.get("standings", [])}
         messages = chain.payloads(wanted, derived.entries, lambda e: public_entry(e, derived.ruleset), head, end)
-        return [(chain.version(links), m) for m in messages]
+        return [(links.version(), m) for m in messages]
 
     def _health(self) -> dict[str, Any]:
         devices = self.service.devices()
