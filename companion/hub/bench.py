@@ -39,7 +39,7 @@ class Broker_:
         self.port = _free_port()
         self.config = folder / "mosquitto.conf"
         self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                               f"max_queued_messages 100000\n")
+                               f"max_queued_messages 100000\nset_tcp_nodelay true\n")  # as docs/hub.md advises
         self.proc = None
 
     def start(self) -> None:
