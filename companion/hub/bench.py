@@ -1,10 +1,14 @@
 """`companion bench hub --tables 50`: simulated tables playing through a real Mosquitto to a hub.
 
 Each table is a real Service with a Stratego game whose players make moves (each move a result),
-publishing through its own HubPublisher; one hub subscribes. Midway the broker is restarted and
-one table's link to it is cut for a while. Prints messages per second through the broker, the
-result-to-hub latency (p50/p95), and results lost or duplicated: every result in every table's
-own log must be at the hub exactly once.
+publishing through its own HubPublisher; one hub subscribes, in a process of its own as
+``companion hub`` runs (``--hub-in-process``: in the bench's process, sharing one interpreter lock
+with every simulated table). Tables report on a schedule: every table in the same instant every
+``--period`` (``--clock together``, the worst case) or each at its own moment of the period
+(``--clock own``, as separate Pis). Midway the broker is restarted and one table's link to it is
+cut for a while. Prints messages per second through the broker, the result-to-hub latency
+(p50/p95) from the table's publication and from its log, and results lost or duplicated: every
+result in every table's own log must be at the hub exactly once.
 """
 from __future__ import annotations
 
