@@ -7,7 +7,7 @@ log after the input it takes back, so every result from that input on may have c
 refused before may apply now); the retraction therefore re-sends them all, whatever the hub held.
 
 Each link also says ``at``: the last seq of the log it was derived from. A link derived before an
-undo that reaches back over it is stale (``stale``): the hub refuses it, so a copy still on its way
+undo that reaches back over it is stale: the hub (store.py) refuses it, so a copy still on its way
 when the table undid (a broker redelivering, a resend) is never counted again.
 
 Pure: no I/O; the publisher gives it the session's entries and its way of making one public.
@@ -99,12 +99,6 @@ class Chain:
 def links(entries: list, over: bool) -> list[Link]:
     """The chain of a game whose session entries are ``entries`` (``over``: the game has ended)."""
     return Chain().update(entries, over).all()
-
-
-def stale(seq: int, at: int, retraction_from: int, retraction_seq: int) -> bool:
-    """A link (``seq``, derived at ``at``) that a retraction took back: it lies in the retraction's
-    reach and was derived before the undo."""
-    return seq != retraction_seq and retraction_from <= seq and at < retraction_seq
 
 
 def payloads(wanted: list[Link], entries: list, public: Callable[[Any], dict[str, Any]], head: dict[str, Any],

@@ -75,7 +75,7 @@ class HubPublisher:
         self.connected = False
         self.published = 0
         self.last_error = ""
-        self._sent_at: dict[tuple[int, int], float] = {}
+        self._sent_at: dict[tuple[int, int, int], float] = {}  # (game, seq, version): when last published
         self._finished: dict[int, tuple[chain.Chain, list]] = {}  # earlier games' links, folded once
         self._live: tuple[int | None, chain.Chain] = (None, chain.Chain())  # the game in play's, kept up to date
         self._games: tuple[int | None, list[int]] | None = None
@@ -157,12 +157,16 @@ class HubPublisher:
 
     def _publish_results(self) -> None:
         now = time.monotonic()
+        waiting = set()
         for version, result in self.pending():
             key = (result["game_id"], result["seq"], version)  # after an undo, a link is a new message
+            waiting.add(key)
             if now - self._sent_at.get(key, -RESEND_SECONDS) < RESEND_SECONDS:
                 continue  # sent a moment ago; waiting for the hub's acknowledgement
             self._sent_at[key] = now
             self._publish("result", {"table": self.table, "sent": time.time(), **result})
+        for key in set(self._sent_at) - waiting:  # acknowledged (or undone): forgotten
+            self._sent_at.pop(key, None)
 
     def pending(self) -> list[tuple[int, dict[str, Any]]]:
         """Every link the hub does not hold (with its game's version, Chain.version), oldest game

@@ -86,7 +86,8 @@ class HubStore:
         return True
 
     def _stale(self, table: str, game_id: int, seq: int, at: int) -> bool:
-        """A link derived before an undo that reaches back over it (chain.stale)."""
+        """A link derived (``at``) before an undo whose retraction the hub holds and whose reach
+        covers it: a copy that was on its way when the table undid."""
         return self.db.execute(
             "SELECT 1 FROM results WHERE tbl = ? AND game_id = ? AND kind = 'retract' AND back <= ? AND seq > ? "
             "AND seq != ? LIMIT 1", (table, game_id, seq, at, seq)).fetchone() is not None
