@@ -3,8 +3,8 @@
 zxing-cpp reads most tags in one call. Where it does not, but a code is plainly there (it
 located one and failed its checksum, or the patch has a code's dense black-and-white texture),
 other readers and other views of the same pixels often succeed: another binariser, ZBar (which
-reads some soft, low-contrast codes zxing-cpp does not), and the crop upscaled and sharpened
-(small or defocused tags), or with its contrast evened out (a shadow across the code). Each rung
+reads some soft, low-contrast codes zxing-cpp does not), the crop upscaled and sharpened (small
+tags), deconvolved (defocused ones), or with its contrast evened out (a shadow across the code). Each rung
 costs more than the one before; the first that reads anything wins. A false read stays out of
 the game anyway: our tags carry a check character, and the pipeline checks it.
 
