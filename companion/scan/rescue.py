@@ -24,7 +24,10 @@ from .decoders import Detection
 
 Box = tuple[int, int, int, int]
 FUSED_RUNGS = ("zxing 2x sharpened", "zxing deblurred 2x", "zxing deblurred more 2x")
-SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")
+# A big place (larger than a few tags) is mostly several codes side by side: the cheap zxing rungs
+# split it by what they locate. It may also be one large code zxing-cpp cannot read at all (a real
+# photo: a code baked on a rice cracker, which ZBar reads at once), hence ZBar on its pixels as they are.
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened", "zbar")
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -98,7 +101,8 @@ class Ladder:
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
         (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
-        cheap rungs, whose located-but-unread codes split it into places of their own.
+        cheap rungs, whose located-but-unread codes split it into places of their own, and ZBar
+        (one big code zxing-cpp cannot read).
         ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
         deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
         no place waits forever)."""
