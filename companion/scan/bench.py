@@ -38,7 +38,7 @@ import numpy as np
 
 from card_tags.payload import CardRef
 
-from .bench_figures import DEFAULT_PHOTOS, load, spread
+from .bench_figures import load, spread
 from .bench_figures import run_and_print as print_figures
 from .bench_scenes import CONDITIONS, Scene, Score, _scene_seed, build_table, clip_frames, run_backend, run_pipeline
 from .decoders import make_decoder
@@ -71,8 +71,9 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--json", metavar="FILE", help="also write every figure to this JSON file")
     scan.add_argument("--repeats", type=int, default=5, help="repeats of each headline timing, for its spread (default 5)")
     scan.add_argument("--still-frames", type=int, default=30, help="frames of the still-table clips (default 30)")
-    scan.add_argument("--photos", default=str(DEFAULT_PHOTOS) if DEFAULT_PHOTOS.exists() else "",
-                      help="a folder of images with truth.json to score per decoder (default: tests/data/photo_like)")
+    scan.add_argument("--photos", action="append", metavar="DIR",
+                      help="a folder of images with truth.json to score per decoder; may be given several times, "
+                           "\"\" for none (default: tests/data/photo_like and tests/data/real_photos)")
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
                       help="also play N rendered hand crossings with dropped frames (1000 took 5 minutes here on a quiet core, 26 on a busy one)")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")

@@ -1,5 +1,6 @@
 """`companion bench scan`'s figures beyond the per-scene tables: cold frames, a still table's
-small tags (frame fusion), first reads in low light, photo-like images, hands crossing cards.
+small tags (frame fusion), first reads in low light, photo-like and real photographs, hands
+crossing cards.
 
 Every timing is repeated and printed as a median with its spread (the lowest and highest of
 the repeats), next to a baseline measured in the same run, with the machine's load average at
@@ -25,7 +26,11 @@ from .pipeline import ScanPipeline
 from .scanfiles import read_codes
 from .zones import ZoneMap
 
-DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "tests" / "data" / "photo_like"
+_DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+DEFAULT_PHOTOS = _DATA / "photo_like"
+REAL_PHOTOS = _DATA / "real_photos"
+PHOTO_SETS = {DEFAULT_PHOTOS: "photo-like images (SYNTHETIC, not real photographs)",
+              REAL_PHOTOS: "real photographs of QR codes (ZXing's test photos; foreign codes, none of our tags)"}
 FUSION_CONDITIONS = ("plain", "blur", "noise", "tilt 35")
 
 
@@ -126,29 +131,51 @@ def first_reads(seed: int, frames: int) -> list[dict]:
     return [still_clip(seed, "low light", ppm, frames) for ppm in (2.5, 3.0)]
 
 
-# --- photo-like images ---------------------------------------------------------------------------
+# --- photographs (photo-like and real) -----------------------------------------------------------
 
-def photos(folder: Path) -> dict | None:
+DECODERS = ("zxing", "pyzbar", "opencv")
+
+
+def read_photos(folder: Path) -> dict[str, tuple[set[str], dict[str, set[str]]]] | None:
+    """Per image of a folder with truth.json: the codes it holds, and the texts each decoder
+    (thorough) and the pipeline (`companion scan`'s decoder, no time budget) read in it."""
     truth_file = folder / "truth.json"
     if not truth_file.exists():
         return None
-    truth = json.loads(truth_file.read_text())
-    names = ("zxing", "pyzbar", "opencv")
-    decoders = {n: make_decoder(n, thorough=True) for n in names}
-    rows, behind, false_reads = [], [], 0
-    for image, printed in truth.items():
+    decoders = {n: make_decoder(n, thorough=True) for n in DECODERS}
+    out = {}
+    for image, printed in json.loads(truth_file.read_text()).items():
         gray = cv2.imread(str(folder / image), cv2.IMREAD_GRAYSCALE)
-        got = {n: {d.text for d in decoders[n].decode(gray)} for n in names}
+        got = {n: {d.text for d in decoders[n].decode(gray)} for n in DECODERS}
         got["pipeline"] = {d.text for d, _ in read_codes(gray, [decoders["zxing"]])}
-        counts = {n: len(texts & set(printed)) for n, texts in got.items()}
+        out[image] = (set(printed), got)
+    return out
+
+
+def photos(folder: Path) -> dict | None:
+    read = read_photos(folder)
+    if read is None:
+        return None
+    rows, behind, false_reads, other = [], [], 0, 0
+    for image, (printed, got) in read.items():
+        counts = {n: len(texts & printed) for n, texts in got.items()}
         for texts in got.values():
-            false_reads += sum(1 for t in texts - set(printed) if _valid(t))
-        if any(counts[n] > counts["pipeline"] for n in names):
+            false_reads += sum(1 for t in texts - printed if _valid(t))
+            other += len(texts - printed)
+        if any(counts[n] > counts["pipeline"] for n in DECODERS):
             behind.append(image)
         rows.append({"image": image, "printed": len(printed), **counts})
-    totals = {n: sum(r[n] for r in rows) for n in (*names, "pipeline")}
-    return {"folder": str(folder), "rows": rows, "totals": totals, "printed": sum(r["printed"] for r in rows),
-            "pipeline_behind_on": behind, "false_reads": false_reads}
+    totals = {n: sum(r[n] for r in rows) for n in (*DECODERS, "pipeline")}
+    return {"folder": str(folder), "label": PHOTO_SETS.get(folder.resolve(), "images"), "rows": rows,
+            "totals": totals, "printed": sum(r["printed"] for r in rows), "pipeline_behind_on": behind,
+            "false_reads": false_reads, "texts_not_in_truth": other}
+
+
+def photo_folders(arg: list[str] | None) -> list[Path]:
+    """`--photos` as given (each time a folder; "" for none), or both sets that exist."""
+    if arg is None:
+        return [f for f in PHOTO_SETS if (f / "truth.json").exists()]
+    return [Path(a) for a in arg if a]
 
 
 def _valid(text: str) -> bool:
@@ -183,17 +210,9 @@ def run_and_print(args) -> dict:
         never = sum(v is None for v in r["first_read"].values())
         print(f"  {r['ppm']} px/module: {frames} (frame 0 is the first); latest {max(frames) if frames else '-'}"
               + (f"; never read: {never}" if never else ""))
-    report["photos"] = photos(Path(args.photos)) if args.photos else None
-    if report["photos"]:
-        p = report["photos"]
-        print(f"\nphoto-like images (SYNTHETIC, not real photographs) in {p['folder']}: codes read of {p['printed']}")
-        print("  image        printed  zxing  pyzbar  opencv  pipeline")
-        for r in p["rows"]:
-            print(f"  {r['image']:12} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
-        t = p["totals"]
-        print(f"  {'total':12} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
-        print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
-              f"false reads: {p['false_reads']}")
+    report["photos"] = [p for p in map(photos, photo_folders(args.photos)) if p]
+    for p in report["photos"]:
+        print_photos(p)
     if args.crossings:
         started = time.time()
         report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
@@ -207,3 +226,16 @@ def run_and_print(args) -> dict:
     report["load_at_end"] = load()
     print(f"machine load at the end: {report['load_at_end']}")
     return report
+
+
+def print_photos(p: dict) -> None:
+    print(f"\n{p['label']} in {p['folder']}: codes read of {p['printed']}")
+    width = max(12, *(len(r["image"]) for r in p["rows"]))
+    print(f"  {'image':{width}} printed  zxing  pyzbar  opencv  pipeline")
+    for r in p["rows"]:
+        print(f"  {r['image']:{width}} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
+    t = p["totals"]
+    print(f"  {'total':{width}} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
+    print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
+          f"false reads (a tag not in the image): {p['false_reads']}; texts read that are not in the image at all: "
+          f"{p['texts_not_in_truth']}")

@@ -26,7 +26,10 @@ Box = tuple[int, int, int, int]
 # defocus of a real camera is not known: a sharp one (0.7 px), a soft one and a blurred one (1.3 px)
 DEFOCUS_SIGMAS = (0.7, 1.0, 1.3)
 # the rungs of each kind of look (the full ladder is the rest: a first look at a code-sized place)
-SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")   # a place joining several codes
+# A big place (larger than a few tags) is mostly several codes side by side: the cheap zxing rungs
+# split it by what they locate. It may also be one large code zxing-cpp cannot read at all (a real
+# photo: a code baked on a rice cracker, which ZBar reads at once), hence ZBar on its pixels as they are.
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened", "zbar")
 FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s in DEFOCUS_SIGMAS)   # a still place
 # a still place joining several codes: deconvolved at 2x (at 3x a 500 px place costs more than a
 # whole frame); the codes it locates but cannot read there split it into places of their own
@@ -131,7 +134,8 @@ class Ladder:
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
         (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
-        cheap rungs, whose located-but-unread codes split it into places of their own.
+        cheap rungs, whose located-but-unread codes split it into places of their own, and ZBar
+        (one big code zxing-cpp cannot read).
         ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
         deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
         no place waits forever)."""
