@@ -124,6 +124,8 @@ def test_nothing_a_seat_may_not_see_crosses_the_broker(tmp_path, broker, hub):
     table.session.submit("card_seen", {"zone": "reader:1", "card": "R10#1", "uid": "04D4E5F6", "hidden": True}, "rfid")
     table.resign(2)
     assert wait_until(lambda: any(r["kind"] == "game_end" for r in hub.store.results("t1")), 120)
+    # the watcher too has everything up to the game's end (the hub having it says nothing of them)
+    assert wait_until(lambda: '"kind": "game_end"' in watcher.text(), 120), watcher.text()[-500:]
     text = watcher.text()
     watcher.close()
     table.close()
