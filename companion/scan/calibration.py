@@ -133,9 +133,9 @@ class Calibration:
         """Where the current calibration expects each marker's corners in the frame."""
         if self.homography is None:
             return {}
-        inverse = np.linalg.inv(self.homography)
-        return {i: cv2.perspectiveTransform(c.reshape(-1, 1, 2), inverse).reshape(4, 2)
-                for i, c in marker_corners_mm(self.mat_mm).items()}
+        layout = marker_corners_mm(self.mat_mm)
+        corners = self.to_frame(np.concatenate(list(layout.values()))).reshape(-1, 4, 2)
+        return dict(zip(layout, corners))
 
     def update(self, gray: np.ndarray, now: float | None = None) -> str:
         """Look for the markers; recalibrate when they moved. Returns what happened, in words."""

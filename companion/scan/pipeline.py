@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import collections
 import logging
-import math
 import statistics
 import threading
 import time
@@ -203,7 +202,7 @@ class ScanPipeline:
         shared = self.decoder is not None and self.decoder.cell == self.motion.cell
         self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
-            seen = [self._understand(d) for d in detections]
+            seen = self._understand(detections)
             self._count_ignored(seen, now)
             events = self._track(seen, now)
             tracker = self.tracker
@@ -237,13 +236,19 @@ class ScanPipeline:
             markers = self.calibration.last_markers or self.calibration.expected_markers()
             self.decoder.ignore = [marker_box(c) for c in markers.values()]
 
-    def _understand(self, detection: Detection) -> Seen:
-        kind, reason, ref = classify(detection.text, self.game)
-        seen = Seen(detection.text, kind, reason, detection.corners, ref)
-        if kind == "card" and self.calibration.homography is not None:
-            x, y = self.calibration.to_mat([detection.center])[0]
-            seen.mat_xy = (float(x), float(y))
-            seen.zone = self.zones.zone_at(seen.mat_xy)
+    def _understand(self, detections: list[Detection]) -> list[Seen]:
+        """What each code is, and where each card of this game lies on the mat (one homography
+        call for all of them)."""
+        seen = []
+        for d in detections:
+            kind, reason, ref = classify(d.text, self.game)
+            seen.append(Seen(d.text, kind, reason, d.corners, ref))
+        cards = [s for s in seen if s.kind == "card"]
+        if cards and self.calibration.homography is not None:
+            centres = np.stack([s.corners for s in cards]).mean(axis=1)
+            for s, (x, y) in zip(cards, self.calibration.to_mat(centres).tolist()):
+                s.mat_xy = (x, y)
+                s.zone = self.zones.zone_at(s.mat_xy)
         return seen
 
     def _count_ignored(self, seen: list[Seen], now: float) -> None:
@@ -272,12 +277,12 @@ class ScanPipeline:
             self._hold_reason = self.calibration.detail
             return []
         self._hold_reason = ""
+        cards = [s for s in seen if s.kind == "card" and s.mat_xy is not None]
         sightings = []
-        for s in seen:
-            if s.kind == "card" and s.mat_xy is not None:
-                top = self.calibration.to_mat(s.corners[:2])
-                angle = math.degrees(math.atan2(top[1][1] - top[0][1], top[1][0] - top[0][0]))
-                sightings.append(Sighting(s.ref.key, s.mat_xy, angle))
+        if cards:   # each card's angle: its tag's top edge on the mat
+            top = self.calibration.to_mat(np.concatenate([s.corners[:2] for s in cards])).reshape(-1, 2, 2)
+            angles = np.degrees(np.arctan2(top[:, 1, 1] - top[:, 0, 1], top[:, 1, 0] - top[:, 0, 0]))
+            sightings = [Sighting(s.ref.key, s.mat_xy, angle) for s, angle in zip(cards, angles.tolist())]
         return self.tracker.update(sightings, now, hidden=self._under_something_moving)
 
     def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
