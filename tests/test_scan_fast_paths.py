@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from companion.scan.incremental import _box, _mostly_within, _mostly_within_any, _percentiles
+from companion.scan.occlusion import block_means
 from companion.scan.rescue import _blobs
 
 
@@ -45,3 +46,19 @@ def test_places_mostly_within_a_code_are_found_as_one_by_one():
         codes = [_random_box(rng) for _ in range(int(rng.integers(0, 8)))]
         expected = [any(_mostly_within(p, c) for c in codes) for p in places]
         assert _mostly_within_any(np.array(places), np.array(codes).reshape(-1, 4)).tolist() == expected
+
+
+def test_block_means_are_each_blocks_mean_within_a_grey_level_and_a_half():
+    """The small copy (one value per block) is made by halving the frame again and again, each
+    halving rounding to a whole grey level; each value stays within 1.5 grey levels of its
+    block's exact mean, whatever the frame's size (far below the 12 levels that make a block
+    changed, or the texture a code has)."""
+    rng = np.random.default_rng(10)
+    for (h, w), cell in (((1080, 1920), 8), ((720, 1280), 8), ((999, 1001), 8), ((240, 360), 6), ((90, 77), 3), ((5, 7), 8)):
+        frame = cv2.GaussianBlur(rng.integers(0, 256, (h, w), dtype=np.uint8), (0, 0), 1.5)
+        small = block_means(frame, cell)
+        rows, cols = max(h // cell, 1), max(w // cell, 1)
+        assert small.shape == (rows, cols)
+        if h >= cell and w >= cell:
+            exact = frame[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).mean(axis=(1, 3))
+            assert np.abs(small - exact).max() <= 1.5

@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from .decoders import Detection, ZxingDecoder
+from .occlusion import block_means
 from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
@@ -116,7 +117,7 @@ class IncrementalDecoder:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
         self._frame += 1
         self.stats.frames += 1
-        small = self.last_small = self._small(gray)
+        small = self.last_small = block_means(gray, self.cell)
         full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
@@ -295,10 +296,6 @@ class IncrementalDecoder:
                 self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
 
     # --- helpers ------------------------------------------------------------------------------------
-
-    def _small(self, gray: np.ndarray) -> np.ndarray:
-        h, w = gray.shape[:2]
-        return cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
 
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
