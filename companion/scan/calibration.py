@@ -123,6 +123,8 @@ class Calibration:
         self.last_check = 0.0
         self.detail = "calibration given" if fixed is not None else "looking for the four mat markers"
         self.last_markers: dict[int, np.ndarray] = {}
+        self._inverse: np.ndarray | None = None   # frame <- mat, for the homography it was made from
+        self._inverted: np.ndarray | None = None
 
     @property
     def ready(self) -> bool:
@@ -177,16 +179,22 @@ class Calibration:
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
     def to_frame(self, points_mm) -> np.ndarray:
+        if self._inverse is None or self._inverted is not self.homography:   # once per homography
+            self._inverse, self._inverted = np.linalg.inv(self.homography), self.homography
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
     def state(self) -> CalibrationState:
         status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
         return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)
 
 
-def marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
-    """A marker's box in the frame, with its white paper border."""
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    m = (x1 - x0) * 0.3
-    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
+def marker_boxes(markers: dict[int, np.ndarray]) -> list[tuple[int, int, int, int]]:
+    """Each marker's box in the frame (x0, y0, x1, y1), with its white paper border. (Plain
+    Python: for four markers it is cheaper than NumPy's calls.)"""
+    boxes = []
+    for corners in markers.values():
+        xs, ys = zip(*corners.tolist())
+        m = (max(xs) - min(xs)) * 0.3
+        boxes.append((int(min(xs) - m), int(min(ys) - m), int(max(xs) + m), int(max(ys) + m)))
+    return boxes

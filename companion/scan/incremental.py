@@ -42,6 +42,7 @@ from .occlusion import block_means
 from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
+KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
 
 @dataclass
@@ -211,13 +212,14 @@ class IncrementalDecoder:
                     places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
         if not places:
             return unique_detections(found)
-        boxes = np.array(places)
-        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-        worth = ~_mostly_within_any(boxes, _boxes([d.corners for d in found]))
-        for i in self.ignore:
-            worth &= ~((i[0] <= centres[:, 0]) & (centres[:, 0] < i[2]) & (i[1] <= centres[:, 1]) & (centres[:, 1] < i[3]))
-        for b in boxes[worth].tolist():
-            self._note_place(tuple(b))
+        # a place mostly within a code read now (its box as known, with a margin) is that code's
+        # card: not noted (it would be fused, then dropped before its first look)
+        corners = _corners(found)
+        read = _mostly_within_any(np.array(places), _boxes(corners, _sides(corners) * KNOWN_MARGIN)).tolist()
+        for box, is_read in zip(places, read):
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not is_read and not any(_inside(centre, i) for i in self.ignore):
+                self._note_place(box)
         return unique_detections(found)
 
     def _note_place(self, box: Box) -> None:
@@ -323,7 +325,7 @@ class IncrementalDecoder:
         kept = [k for k in self._known if id(k) not in gone]
         corners = _corners(found)
         sides = _sides(corners)
-        fresh = [_Known(d, tuple(b), side) for d, b, side in zip(found, _boxes(corners, sides * 0.3).tolist(), sides.tolist())]
+        fresh = [_Known(d, tuple(b), side) for d, b, side in zip(found, _boxes(corners, sides * KNOWN_MARGIN).tolist(), sides.tolist())]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
@@ -443,7 +445,10 @@ def _same_code(a: Detection, b: Detection) -> bool:
 def unique_detections(detections: list[Detection]) -> list[Detection]:
     """One detection per physical code: same text and centres closer than half a code apart."""
     out: list[Detection] = []
+    by_text: dict[str, list[Detection]] = {}
     for d in detections:
-        if not any(_same_code(o, d) for o in out):
+        same_text = by_text.setdefault(d.text, [])
+        if not any(_same_code(o, d) for o in same_text):
+            same_text.append(d)
             out.append(d)
     return out

@@ -35,7 +35,7 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import Calibration, marker_box
+from .calibration import Calibration, marker_boxes
 from .decoders import Detection, make_decoder
 from .incremental import IncrementalDecoder
 from .occlusion import MotionMap
@@ -234,7 +234,7 @@ class ScanPipeline:
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
             markers = self.calibration.last_markers or self.calibration.expected_markers()
-            self.decoder.ignore = [marker_box(c) for c in markers.values()]
+            self.decoder.ignore = marker_boxes(markers)
 
     def _understand(self, detections: list[Detection]) -> list[Seen]:
         """What each code is, and where each card of this game lies on the mat (one homography
