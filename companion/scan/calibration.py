@@ -22,6 +22,7 @@ Marker layout (mat mm, origin at the far-left corner; seat 1 sits at the near ed
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
@@ -48,6 +49,15 @@ def marker_corners_mm(mat_mm=MAT_MM) -> dict[int, np.ndarray]:
 
 
 MARKERS = marker_corners_mm()
+
+
+@functools.lru_cache(maxsize=8)
+def _marker_layout(mat_mm) -> tuple[tuple[int, ...], np.ndarray]:
+    """The markers' ids and their sixteen corners (mat mm) as one read-only array."""
+    layout = marker_corners_mm(mat_mm)
+    corners = np.concatenate(list(layout.values()))
+    corners.flags.writeable = False
+    return tuple(layout), corners
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -135,9 +145,8 @@ class Calibration:
         """Where the current calibration expects each marker's corners in the frame."""
         if self.homography is None:
             return {}
-        layout = marker_corners_mm(self.mat_mm)
-        corners = self.to_frame(np.concatenate(list(layout.values()))).reshape(-1, 4, 2)
-        return dict(zip(layout, corners))
+        ids, corners_mm = _marker_layout(self.mat_mm)
+        return dict(zip(ids, self.to_frame(corners_mm).reshape(-1, 4, 2)))
 
     def update(self, gray: np.ndarray, now: float | None = None) -> str:
         """Look for the markers; recalibrate when they moved. Returns what happened, in words."""
@@ -180,7 +189,8 @@ class Calibration:
 
     def to_frame(self, points_mm) -> np.ndarray:
         if self._inverse is None or self._inverted is not self.homography:   # once per homography
-            self._inverse, self._inverted = np.linalg.inv(self.homography), self.homography
+            # (cv2.invert: a third of np.linalg.inv's time right after a decode evicted both)
+            self._inverse, self._inverted = cv2.invert(self.homography)[1], self.homography
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 

@@ -173,7 +173,7 @@ class IncrementalDecoder:
         if sum(map(_area, boxes)) > self.full_fraction * w * h:
             self._decode_full(gray, small)
             return
-        found: list[Detection] = []
+        found: list[_Known] = []
         c = self.cell
         for box in boxes:
             self.stats.regions += 1
@@ -181,20 +181,21 @@ class IncrementalDecoder:
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
-        self._remember(unique_detections(found), replaced)
+        self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[Detection]:
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[_Known]:
         """Decode a box of the frame; note the places in it where a code was expected but not read."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         if not self.can_look_again:
-            return [d.shifted(x0, y0) for d in self.decoder.decode(crop)]
+            return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
         if x0 or y0:
             found = [d.shifted(x0, y0) for d in found]
+        read = _known_of(found)
         tag_px = self._tag_px()
         c = self.cell
         cx0, cy0, cx1, cy1 = x0 // c, y0 // c, -(-x1 // c), -(-y1 // c)
@@ -211,16 +212,15 @@ class IncrementalDecoder:
                 if not any(_inside(m.mean(axis=0), b) for b in places):
                     places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
         if not places:
-            return unique_detections(found)
+            return _unique_known(read)
         # a place mostly within a code read now (its box as known, with a margin) is that code's
         # card: not noted (it would be fused, then dropped before its first look)
-        corners = _corners(found)
-        read = _mostly_within_any(np.array(places), _boxes(corners, _sides(corners) * KNOWN_MARGIN)).tolist()
-        for box, is_read in zip(places, read):
+        within = _mostly_within_any(np.array(places), np.array([k.box for k in read]).reshape(-1, 4)).tolist()
+        for box, is_read in zip(places, within):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if not is_read and not any(_inside(centre, i) for i in self.ignore):
                 self._note_place(box)
-        return unique_detections(found)
+        return _unique_known(read)
 
     def _note_place(self, box: Box) -> None:
         """A place to look at again; one already noted there keeps its fused frames."""
@@ -291,7 +291,7 @@ class IncrementalDecoder:
             hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
-            self._remember(unique_detections(found), replaced=[])
+            self._remember(_known_of(unique_detections(found)), replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
@@ -319,13 +319,10 @@ class IncrementalDecoder:
             boxes = _merge(boxes + cut)
         return [_clip(b, w, h) for b in boxes]
 
-    def _remember(self, found: list[Detection], replaced: list[_Known]) -> None:
-        """Replace the known codes in the decoded area by what was read there now."""
+    def _remember(self, fresh: list[_Known], replaced: list[_Known]) -> None:
+        """Replace the known codes in the decoded area by those read there now (``fresh``)."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        corners = _corners(found)
-        sides = _sides(corners)
-        fresh = [_Known(d, tuple(b), side) for d, b, side in zip(found, _boxes(corners, sides * KNOWN_MARGIN).tolist(), sides.tolist())]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
@@ -350,13 +347,27 @@ def _percentiles(image: np.ndarray, percents) -> list[float]:
     """np.percentile (linear) of a uint8 image, from its histogram: a quarter of the cost."""
     counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
     n = int(counts[-1])
-    out = []
-    for q in percents:
-        rank = q / 100 * (n - 1)
-        below = math.floor(rank)
-        a, b = np.searchsorted(counts, [below, min(below + 1, n - 1)], side="right").tolist()
-        out.append(a + (b - a) * (rank - below))
-    return out
+    ranks = [q / 100 * (n - 1) for q in percents]
+    below = [math.floor(r) for r in ranks]
+    # the grey levels of the values ranked `below` and the next one up (sorted ascending)
+    levels = np.searchsorted(counts, [k for b in below for k in (b, min(b + 1, n - 1))], side="right").tolist()
+    return [a + (b - a) * (r - k) for a, b, r, k in zip(levels[::2], levels[1::2], ranks, below)]
+
+
+def _known_of(detections: list[Detection]) -> list[_Known]:
+    """Codes read, as known codes: each with its box (and a margin) and its side, all at once."""
+    if not detections:
+        return []
+    corners = _corners(detections)
+    sides = _sides(corners)
+    boxes = _boxes(corners, sides * KNOWN_MARGIN).tolist()
+    return [_Known(d, tuple(b), side) for d, b, side in zip(detections, boxes, sides.tolist())]
+
+
+def _unique_known(known: list[_Known]) -> list[_Known]:
+    """unique_detections for known codes."""
+    kept = {id(d) for d in unique_detections([k.detection for k in known])}
+    return [k for k in known if id(k.detection) in kept]
 
 
 def _corners(detections) -> np.ndarray:

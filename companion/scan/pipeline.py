@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import math
 import statistics
 import threading
 import time
@@ -62,6 +63,7 @@ class Seen:
     ref: tag_payload.CardRef | None = None
     mat_xy: tuple[float, float] | None = None
     zone: str | None = None
+    angle: float | None = None       # degrees on the mat, from the tag's top edge (cards only)
 
     def as_dict(self) -> dict:
         return {"text": self.text, "kind": self.kind, "reason": self.reason,
@@ -245,10 +247,13 @@ class ScanPipeline:
             seen.append(Seen(d.text, kind, reason, d.corners, ref))
         cards = [s for s in seen if s.kind == "card"]
         if cards and self.calibration.homography is not None:
-            centres = np.stack([s.corners for s in cards]).mean(axis=1)
-            for s, (x, y) in zip(cards, self.calibration.to_mat(centres).tolist()):
+            corners = np.stack([s.corners for s in cards])
+            # each tag's centre and its top edge's two ends on the mat, in one call
+            points = self.calibration.to_mat(np.concatenate([corners.mean(axis=1, keepdims=True), corners[:, :2]], axis=1))
+            for s, ((x, y), (ax, ay), (bx, by)) in zip(cards, points.reshape(-1, 3, 2).tolist()):
                 s.mat_xy = (x, y)
                 s.zone = self.zones.zone_at(s.mat_xy)
+                s.angle = math.degrees(math.atan2(by - ay, bx - ax))
         return seen
 
     def _count_ignored(self, seen: list[Seen], now: float) -> None:
@@ -277,12 +282,7 @@ class ScanPipeline:
             self._hold_reason = self.calibration.detail
             return []
         self._hold_reason = ""
-        cards = [s for s in seen if s.kind == "card" and s.mat_xy is not None]
-        sightings = []
-        if cards:   # each card's angle: its tag's top edge on the mat
-            top = self.calibration.to_mat(np.concatenate([s.corners[:2] for s in cards])).reshape(-1, 2, 2)
-            angles = np.degrees(np.arctan2(top[:, 1, 1] - top[:, 0, 1], top[:, 1, 0] - top[:, 0, 0]))
-            sightings = [Sighting(s.ref.key, s.mat_xy, angle) for s, angle in zip(cards, angles.tolist())]
+        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in seen if s.kind == "card" and s.mat_xy is not None]
         return self.tracker.update(sightings, now, hidden=self._under_something_moving)
 
     def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
