@@ -31,6 +31,7 @@ steady table cost about a millisecond a frame.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -215,7 +216,7 @@ class IncrementalDecoder:
             return _unique_known(read)
         # a place mostly within a code read now (its box as known, with a margin) is that code's
         # card: not noted (it would be fused, then dropped before its first look)
-        within = _mostly_within_any(np.array(places), np.array([k.box for k in read]).reshape(-1, 4)).tolist()
+        within = _mostly_within_any(places, [k.box for k in read])
         for box, is_read in zip(places, within):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if not is_read and not any(_inside(centre, i) for i in self.ignore):
@@ -248,8 +249,8 @@ class IncrementalDecoder:
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
         if self._known:
-            read = _mostly_within_any(np.array([p.box for p in self._places]), np.array([k.box for k in self._known]))
-            self._places = [p for p, done in zip(self._places, read.tolist()) if not done]
+            read = _mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
+            self._places = [p for p, done in zip(self._places, read) if not done]
         now = time.perf_counter()
         if self._decoded_whole:
             deadline = now + self.look_share * self._whole_ms / 1000
@@ -301,7 +302,7 @@ class IncrementalDecoder:
 
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
-        return float(np.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
+        return float(statistics.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
     def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
         """Pixel boxes to decode: dirty blocks grown by half a tag, plus known tags they touch."""
@@ -382,15 +383,26 @@ def _corners(detections) -> np.ndarray:
     return np.stack([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
 
 
-def _mostly_within_any(places: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """For each place (P x 4 boxes): whether it is mostly within any of the codes (C x 4)."""
-    if not len(codes):
-        return np.zeros(len(places), dtype=bool)
-    p, k = places[:, None, :], codes[None, :, :]
-    w = np.minimum(p[..., 2], k[..., 2]) - np.maximum(p[..., 0], k[..., 0])
-    h = np.minimum(p[..., 3], k[..., 3]) - np.maximum(p[..., 1], k[..., 1])
-    area = np.maximum(places[:, 2] - places[:, 0], 0) * np.maximum(places[:, 3] - places[:, 1], 0)
-    return ((w > 0) & (h > 0) & (w * h >= 0.5 * area[:, None])).any(axis=1)
+def _mostly_within_any(places: list[Box], codes: list[Box]) -> list[bool]:
+    """For each place: whether it is mostly within any of the codes (_mostly_within). A place
+    more than twice the biggest code's area cannot be (the big places joining several cards):
+    only the others are compared, all at once."""
+    out = [False] * len(places)
+    if not codes:
+        return out
+    biggest = max(map(_area, codes))
+    candidates = [i for i, p in enumerate(places) if _area(p) <= 2 * biggest]
+    if not candidates:
+        return out
+    p = np.array([places[i] for i in candidates])[:, None, :]
+    k = np.array(codes)[None, :, :]
+    overlap = (p[..., 0] < k[..., 2]) & (k[..., 0] < p[..., 2]) & (p[..., 1] < k[..., 3]) & (k[..., 1] < p[..., 3])
+    w = np.maximum(np.minimum(p[..., 2], k[..., 2]) - np.maximum(p[..., 0], k[..., 0]), 0)
+    h = np.maximum(np.minimum(p[..., 3], k[..., 3]) - np.maximum(p[..., 1], k[..., 1]), 0)
+    area = np.maximum(p[..., 2] - p[..., 0], 0) * np.maximum(p[..., 3] - p[..., 1], 0)
+    for i, within in zip(candidates, (overlap & (w * h >= 0.5 * area)).any(axis=1).tolist()):
+        out[i] = within
+    return out
 
 
 def _grow(box: Box, margin: float, shape) -> Box:
