@@ -208,7 +208,7 @@ class IncrementalDecoder:
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
                   for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
         if misses:
-            located = np.stack(misses) + np.array([x0, y0], dtype=np.float32)
+            located = np.array(misses) + np.array([x0, y0], dtype=np.float32)
             for m in located[plausible_codes(located, tag_px)]:
                 if not any(_inside(m.mean(axis=0), b) for b in places):
                     places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
@@ -380,7 +380,7 @@ def _unique_known(known: list[_Known]) -> list[_Known]:
 
 def _corners(detections) -> np.ndarray:
     """The corners of many detections as one N x 4 x 2 array."""
-    return np.stack([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
+    return np.array([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
 
 
 def _mostly_within_any(places: list[Box], codes: list[Box]) -> list[bool]:

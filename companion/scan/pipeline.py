@@ -172,7 +172,7 @@ class ScanPipeline(WatchedSource):
             seen.append(Seen(d.text, kind, reason, d.corners, ref))
         cards = [s for s in seen if s.kind == "card"]
         if cards and self.calibration.homography is not None:
-            corners = np.stack([s.corners for s in cards])
+            corners = np.array([s.corners for s in cards])
             # each tag's centre and its top edge's two ends on the mat, in one call
             points = self.calibration.to_mat(np.concatenate([corners.mean(axis=1, keepdims=True), corners[:, :2]], axis=1))
             for s, ((x, y), (ax, ay), (bx, by)) in zip(cards, points.reshape(-1, 3, 2).tolist()):

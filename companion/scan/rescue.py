@@ -229,7 +229,7 @@ def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tu
     if not codes:
         return small
     out = small.copy()
-    corners = np.stack([d.corners for d in codes])
+    corners = np.array([d.corners for d in codes])
     centres = corners.mean(axis=1, keepdims=True)
     grown = np.round((centres + (corners - centres) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
     lows, highs = np.clip(grown.min(axis=1), 0, None).tolist(), (grown.max(axis=1) + 1).tolist()
