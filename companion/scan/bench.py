@@ -38,7 +38,7 @@ import numpy as np
 
 from card_tags.payload import CardRef
 
-from .bench_figures import load, spread
+from .bench_figures import FIGURES, load, spread
 from .bench_figures import run_and_print as print_figures
 from .bench_scenes import CONDITIONS, Scene, Score, _scene_seed, build_table, clip_frames, run_backend, run_pipeline
 from .decoders import make_decoder
@@ -77,6 +77,8 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
                       help="also play N rendered hand crossings with dropped frames (1000 took 5 minutes here on a quiet core, 26 on a busy one)")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")
+    scan.add_argument("--only", default="", metavar="NAMES",
+                      help=f"only these figures, comma-separated ({', '.join(FIGURES)}); implies --figures-only")
     scan.set_defaults(func=cmd_bench_scan)
 
 
@@ -106,7 +108,7 @@ def cmd_bench_scan(args) -> int:
     print(f"companion bench scan: seed {args.seed}; {platform.machine()}, {os.cpu_count()} cores, {pinned}, "
           f"OpenCV {cv2.__version__} on 1 thread; {args.frames} frame(s) per backend and a {args.clip}-frame clip "
           f"for the pipeline per scene; machine load {load()}")
-    report = {} if args.figures_only else _run_suite(args, backends, started)
+    report = {} if args.figures_only or args.only else _run_suite(args, backends, started)
     report["figures"] = print_figures(args)
     if args.json:
         with open(args.json, "w") as fh:

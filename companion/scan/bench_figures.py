@@ -63,7 +63,9 @@ def _timed(fn):
 # --- cold frames ---------------------------------------------------------------------------------
 
 def cold_frames(seed: int, repeats: int) -> dict:
-    """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it."""
+    """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it,
+    in wall time and in the CPU time of this thread (on a busy machine the wall time also
+    counts the time other processes had the core; the CPU time does not)."""
     from .bench_scenes import Scene, _scene_seed, clip_frames
 
     out = {}
@@ -73,19 +75,27 @@ def cold_frames(seed: int, repeats: int) -> dict:
         gray, truth = frames[0]
         readable = {t.text for t in truth if t.readable}
         zxing = make_decoder("zxing")
-        zx_ms, pipe_ms = [], []
+        times = {"zxing": [], "pipeline": [], "zxing_cpu": [], "pipeline_cpu": []}
         for _ in range(repeats):
-            ms, found = _timed(lambda: zxing.decode(gray))
-            zx_ms.append(ms)
+            found = _timed_both(lambda: zxing.decode(gray), times, "zxing")
             zx_reads = {d.text for d in found} & readable
             pipeline = _pipeline(table)
-            ms, _ = _timed(lambda: pipeline.process(gray, now=0.0))
-            pipe_ms.append(ms)
+            _timed_both(lambda: pipeline.process(gray, now=0.0), times, "pipeline")
             pipe_reads = {s.text for s in pipeline.snapshot()[1]} & readable
-        out[f"{condition} {ppm}"] = {"zxing": spread(zx_ms), "pipeline": spread(pipe_ms),
-                                     "ratio": statistics.median(pipe_ms) / statistics.median(zx_ms),
+        out[f"{condition} {ppm}"] = {**{k: spread(v) for k, v in times.items()},
+                                     "ratio": statistics.median(times["pipeline"]) / statistics.median(times["zxing"]),
+                                     "cpu_ratio": statistics.median(times["pipeline_cpu"]) / statistics.median(times["zxing_cpu"]),
                                      "zxing_reads": len(zx_reads), "pipeline_reads": len(pipe_reads),
                                      "readable": len(readable)}
+    return out
+
+
+def _timed_both(fn, times: dict, name: str):
+    """Run fn; append its wall ms to times[name] and its thread CPU ms to times[name + "_cpu"]."""
+    cpu, started = time.thread_time(), time.perf_counter()
+    out = fn()
+    times[name].append((time.perf_counter() - started) * 1000)
+    times[name + "_cpu"].append((time.thread_time() - cpu) * 1000)
     return out
 
 
@@ -188,21 +198,47 @@ def _valid(text: str) -> bool:
 
 # --- printing --------------------------------------------------------------------------------------
 
+FIGURES = ("cold", "fusion", "first-reads", "photos", "crossings")
+
+
 def run_and_print(args) -> dict:
+    """Every figure, or only those ``args.only`` names (comma-separated, from FIGURES)."""
+    only = [n for n in (getattr(args, "only", "") or "").split(",") if n] or list(FIGURES)
+    unknown = set(only) - set(FIGURES)
+    if unknown:
+        raise SystemExit(f"--only: unknown figure(s) {', '.join(sorted(unknown))}; choose from {', '.join(FIGURES)}")
     report: dict = {"load_at_start": load()}
     print(f"\nmachine load at the start of these figures: {report['load_at_start']}")
+    printers = {"cold": _print_cold, "fusion": _print_fusion, "first-reads": _print_first_reads,
+                "photos": _print_photos, "crossings": _print_crossings}
+    for name in FIGURES:
+        if name in only:
+            printers[name](args, report)
+    report["load_at_end"] = load()
+    print(f"machine load at the end: {report['load_at_end']}")
+    return report
+
+
+def _print_cold(args, report: dict) -> None:
     report["cold"] = cold_frames(args.seed, args.repeats)
     print("\ncold first frame, 1920x1080, 20 cards (the pipeline's whole process(), no calibration search: "
           "the homography is given):")
     for name, c in report["cold"].items():
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
+        print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
+
+
+def _print_fusion(args, report: dict) -> None:
     report["fusion"] = fusion(args.seed, args.still_frames)
     print(f"\na still table, 1920x1080, 20 cards at 2.0 px/module, {args.still_frames} frames (fresh noise each):")
     for r in report["fusion"]:
         print(f"  {r['condition']:9} first frame {100 * r['first_frame_share']:5.1f}%, last {100 * r['last_frame_share']:5.1f}%,"
               f" >= 99% from frame {r['frames_to_99'] or '-'}; {r['median_ms']:.2f} ms a frame after the first; "
               f"{r['second_looks']} second looks; false reads {r['false_reads']}")
+
+
+def _print_first_reads(args, report: dict) -> None:
     report["first_reads"] = first_reads(args.seed, args.still_frames)
     print("\nlow light (30% exposure, noise 6), 1920x1080, 20 cards: the frame each card was first read in")
     for r in report["first_reads"]:
@@ -210,32 +246,32 @@ def run_and_print(args) -> dict:
         never = sum(v is None for v in r["first_read"].values())
         print(f"  {r['ppm']} px/module: {frames} (frame 0 is the first); latest {max(frames) if frames else '-'}"
               + (f"; never read: {never}" if never else ""))
+
+
+def _print_photos(args, report: dict) -> None:
     report["photos"] = [p for p in map(photos, photo_folders(args.photos)) if p]
     for p in report["photos"]:
-        print_photos(p)
-    if args.crossings:
-        started = time.time()
-        report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
-        c = report["crossings"]
-        print(f"\nhands crossing cards ({c['crossings']} crossings, hidden 0.3-1.5 s, 0-60% of frames dropped; "
-              f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
-              f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
-              f"median {c['median_take_latency_s']:.2f} s after the hand left")
-        for line in c["details"]:
-            print(f"    {line}")
-    report["load_at_end"] = load()
-    print(f"machine load at the end: {report['load_at_end']}")
-    return report
+        print(f"\n{p['label']} in {p['folder']}: codes read of {p['printed']}")
+        width = max(12, *(len(r["image"]) for r in p["rows"]))
+        print(f"  {'image':{width}} printed  zxing  pyzbar  opencv  pipeline")
+        for r in p["rows"]:
+            print(f"  {r['image']:{width}} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
+        t = p["totals"]
+        print(f"  {'total':{width}} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
+        print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
+              f"false reads (a tag not in the image): {p['false_reads']}; texts read that are not in the image at all: "
+              f"{p['texts_not_in_truth']}")
 
 
-def print_photos(p: dict) -> None:
-    print(f"\n{p['label']} in {p['folder']}: codes read of {p['printed']}")
-    width = max(12, *(len(r["image"]) for r in p["rows"]))
-    print(f"  {'image':{width}} printed  zxing  pyzbar  opencv  pipeline")
-    for r in p["rows"]:
-        print(f"  {r['image']:{width}} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
-    t = p["totals"]
-    print(f"  {'total':{width}} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
-    print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
-          f"false reads (a tag not in the image): {p['false_reads']}; texts read that are not in the image at all: "
-          f"{p['texts_not_in_truth']}")
+def _print_crossings(args, report: dict) -> None:
+    if not args.crossings:
+        return
+    started = time.time()
+    report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
+    c = report["crossings"]
+    print(f"\nhands crossing cards ({c['crossings']} crossings, hidden 0.3-1.5 s, 0-60% of frames dropped; "
+          f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
+          f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
+          f"median {c['median_take_latency_s']:.2f} s after the hand left")
+    for line in c["details"]:
+        print(f"    {line}")

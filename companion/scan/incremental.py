@@ -30,6 +30,8 @@ steady table cost about a millisecond a frame.
 """
 from __future__ import annotations
 
+import math
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -37,9 +39,11 @@ import cv2
 import numpy as np
 
 from .decoders import Detection, ZxingDecoder
-from .rescue import Ladder, Place, painted_out, plausible_code, texture_patches
+from .occlusion import block_means
+from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
 
 Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
+KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
 
 @dataclass
@@ -117,7 +121,7 @@ class IncrementalDecoder:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
         self._frame += 1
         self.stats.frames += 1
-        small = self.last_small = self._small(gray)
+        small = self.last_small = block_means(gray, self.cell)
         full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
@@ -153,7 +157,7 @@ class IncrementalDecoder:
         started = time.perf_counter()
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
-        dark, light = np.percentile(small, (1, 99))
+        dark, light = _percentiles(small, (1, 99))
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
         self._whole_ms = (time.perf_counter() - started) * 1000
@@ -172,7 +176,7 @@ class IncrementalDecoder:
         if sum(map(_area, boxes)) > self.full_fraction * w * h:
             self._decode_full(gray, small)
             return
-        found: list[Detection] = []
+        found: list[_Known] = []
         c = self.cell
         for box in boxes:
             self.stats.regions += 1
@@ -180,19 +184,21 @@ class IncrementalDecoder:
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
-        self._remember(unique_detections(found), replaced)
+        self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[Detection]:
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[_Known]:
         """Decode a box of the frame; note the places in it where a code was expected but not read."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         if not self.can_look_again:
-            return [d.shifted(x0, y0) for d in self.decoder.decode(crop)]
+            return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
-        found = [d.shifted(x0, y0) for d in found]
+        if x0 or y0:
+            found = [d.shifted(x0, y0) for d in found]
+        read = _known_of(found)
         tag_px = self._tag_px()
         c = self.cell
         cx0, cy0, cx1, cy1 = x0 // c, y0 // c, -(-x1 // c), -(-y1 // c)
@@ -203,17 +209,21 @@ class IncrementalDecoder:
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
                   for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
-        for m in misses:
-            m = m + np.array([x0, y0], dtype=np.float32)
-            if plausible_code(m, tag_px) and not any(_inside(m.mean(axis=0), b) for b in places):
-                places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
-        read_boxes = [_box(d.corners, 0) for d in found]
-        for b in places:
-            centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-            if any(_mostly_within(b, r) for r in read_boxes) or any(_inside(centre, i) for i in self.ignore):
-                continue
-            self._note_place(b)
-        return unique_detections(found)
+        if misses:
+            located = np.array(misses) + np.array([x0, y0], dtype=np.float32)
+            for m in located[plausible_codes(located, tag_px)]:
+                if not any(_inside(m.mean(axis=0), b) for b in places):
+                    places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
+        if not places:
+            return _unique_known(read)
+        # a place mostly within a code read now (its box as known, with a margin) is that code's
+        # card: not noted (it would be fused, then dropped before its first look)
+        within = _mostly_within_any(places, [k.box for k in read])
+        for box, is_read in zip(places, within):
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not is_read and not any(_inside(centre, i) for i in self.ignore):
+                self._note_place(box)
+        return _unique_known(read)
 
     def _note_place(self, box: Box) -> None:
         """A place to look at again; one already noted there keeps its fused frames."""
@@ -240,7 +250,9 @@ class IncrementalDecoder:
 
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
-        self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
+        if self._known:
+            read = _mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
+            self._places = [p for p, done in zip(self._places, read) if not done]
         self._narrow_places(gray.shape)
         now = time.perf_counter()
         if self._decoded_whole:
@@ -290,7 +302,7 @@ class IncrementalDecoder:
             hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
-            self._remember(unique_detections(found), replaced=[])
+            self._remember(_known_of(unique_detections(found)), replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
@@ -321,13 +333,9 @@ class IncrementalDecoder:
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def _small(self, gray: np.ndarray) -> np.ndarray:
-        h, w = gray.shape[:2]
-        return cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
-
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
-        return float(np.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
+        return float(statistics.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
     def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
         """Pixel boxes to decode: dirty blocks grown by half a tag, plus known tags they touch."""
@@ -345,11 +353,10 @@ class IncrementalDecoder:
             boxes = _merge(boxes + cut)
         return [_clip(b, w, h) for b in boxes]
 
-    def _remember(self, found: list[Detection], replaced: list[_Known]) -> None:
-        """Replace the known codes in the decoded area by what was read there now."""
+    def _remember(self, fresh: list[_Known], replaced: list[_Known]) -> None:
+        """Replace the known codes in the decoded area by those read there now (``fresh``)."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3), d.side_px()) for d in found]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
@@ -368,6 +375,67 @@ def _area(box: Box) -> int:
 def _box(corners: np.ndarray, margin: float) -> Box:
     (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
     return int(x0 - margin), int(y0 - margin), int(x1 + margin + 1), int(y1 + margin + 1)
+
+
+def _percentiles(image: np.ndarray, percents) -> list[float]:
+    """np.percentile (linear) of a uint8 image, from its histogram: a quarter of the cost."""
+    counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
+    n = int(counts[-1])
+    ranks = [q / 100 * (n - 1) for q in percents]
+    below = [math.floor(r) for r in ranks]
+    # the grey levels of the values ranked `below` and the next one up (sorted ascending)
+    levels = np.searchsorted(counts, [k for b in below for k in (b, min(b + 1, n - 1))], side="right").tolist()
+    return [a + (b - a) * (r - k) for a, b, r, k in zip(levels[::2], levels[1::2], ranks, below)]
+
+
+def _known_of(detections: list[Detection]) -> list[_Known]:
+    """Codes read, as known codes: each with its box (and a margin) and its side. In plain Python
+    over one list of all corners: for a frame's codes that is cheaper than NumPy's calls."""
+    if not detections:
+        return []
+    known = []
+    for d, corners in zip(detections, _corners(detections).tolist()):
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = corners
+        side = (math.hypot(bx - ax, by - ay) + math.hypot(cx - bx, cy - by)
+                + math.hypot(dx - cx, dy - cy) + math.hypot(ax - dx, ay - dy)) / 4
+        m = side * KNOWN_MARGIN
+        box = (int(min(ax, bx, cx, dx) - m), int(min(ay, by, cy, dy) - m),
+               int(max(ax, bx, cx, dx) + m + 1), int(max(ay, by, cy, dy) + m + 1))
+        known.append(_Known(d, box, side))
+    return known
+
+
+def _unique_known(known: list[_Known]) -> list[_Known]:
+    """unique_detections for known codes."""
+    kept = {id(d) for d in unique_detections([k.detection for k in known])}
+    return [k for k in known if id(k.detection) in kept]
+
+
+def _corners(detections) -> np.ndarray:
+    """The corners of many detections as one N x 4 x 2 array."""
+    return np.array([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
+
+
+def _mostly_within_any(places: list[Box], codes: list[Box]) -> list[bool]:
+    """For each place: whether it is mostly within any of the codes (_mostly_within). A place
+    more than twice the biggest code's area cannot be (the big places joining several cards):
+    only the others are compared, all at once."""
+    out = [False] * len(places)
+    if not codes:
+        return out
+    biggest = max(map(_area, codes))
+    candidates = [i for i, p in enumerate(places) if _area(p) <= 2 * biggest]
+    if not candidates:
+        return out
+    p = np.array([places[i] for i in candidates])[:, None, :]
+    k = np.array(codes)[None, :, :]
+    overlap = (p[..., 0] < k[..., 2]) & (k[..., 0] < p[..., 2]) & (p[..., 1] < k[..., 3]) & (k[..., 1] < p[..., 3])
+    w = np.maximum(np.minimum(p[..., 2], k[..., 2]) - np.maximum(p[..., 0], k[..., 0]), 0)
+    h = np.maximum(np.minimum(p[..., 3], k[..., 3]) - np.maximum(p[..., 1], k[..., 1]), 0)
+    area = np.maximum(p[..., 2] - p[..., 0], 0) * np.maximum(p[..., 3] - p[..., 1], 0)
+    for i, within in zip(candidates, (overlap & (w * h >= 0.5 * area)).any(axis=1).tolist()):
+        out[i] = within
+    return out
 
 
 def _grow(box: Box, margin: float, shape) -> Box:
@@ -427,7 +495,10 @@ def _same_code(a: Detection, b: Detection) -> bool:
 def unique_detections(detections: list[Detection]) -> list[Detection]:
     """One detection per physical code: same text and centres closer than half a code apart."""
     out: list[Detection] = []
+    by_text: dict[str, list[Detection]] = {}
     for d in detections:
-        if not any(_same_code(o, d) for o in out):
+        same_text = by_text.setdefault(d.text, [])
+        if not any(_same_code(o, d) for o in same_text):
+            same_text.append(d)
             out.append(d)
     return out
