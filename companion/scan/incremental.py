@@ -250,6 +250,8 @@ class IncrementalDecoder:
 
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
+        if self._decoded_whole and self.look_share <= 0:
+            return   # a frame decoded whole reads what its decode reads: the places wait for the next
         if self._known:
             read = _mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
