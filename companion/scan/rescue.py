@@ -33,7 +33,8 @@ SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened", "zbar")
 FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s in DEFOCUS_SIGMAS)   # a still place
 # a still place joining several codes: deconvolved at 2x (at 3x a 500 px place costs more than a
 # whole frame); the codes it locates but cannot read there split it into places of their own
-FUSED_SPLITTING_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS)
+# (its first looks climbed 2x sharpened already: that comes last)
+FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
 _SQUARE_2 = np.ones((2, 2), np.uint8)
 
 
@@ -148,7 +149,7 @@ class Ladder:
         rungs = self.rungs()
         if slow:   # a big place too: a blurred table gives the splitting rungs nothing to split by
             kind = FUSED_SPLITTING_RUNGS if big else FUSED_RUNGS
-            rungs = [r for r in rungs + self.splitting_deconvolved() if r[0] in kind]
+            rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
         elif big:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
         rungs = self._camera_defocus_first(rungs)
