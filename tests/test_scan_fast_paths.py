@@ -8,7 +8,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.scan.incremental import _mostly_within, _mostly_within_any, _percentiles
+from companion.scan.boxes import mostly_within, mostly_within_any
+from companion.scan.incremental import _percentiles
 from companion.scan.occlusion import block_means
 from companion.scan.rescue import _blobs
 
@@ -45,8 +46,8 @@ def test_places_mostly_within_a_code_are_found_as_one_by_one():
     for _ in range(500):
         places = [_random_box(rng) for _ in range(int(rng.integers(1, 8)))]
         codes = [_random_box(rng) for _ in range(int(rng.integers(0, 8)))]
-        expected = [any(_mostly_within(p, c) for c in codes) for p in places]
-        assert _mostly_within_any(places, codes) == expected
+        expected = [any(mostly_within(p, c) for c in codes) for p in places]
+        assert mostly_within_any(places, codes) == expected
 
 
 def test_block_means_are_each_blocks_mean_within_a_grey_level_and_a_half():

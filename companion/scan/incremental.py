@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .boxes import (Box, area, box_around, clipped, contains, grown, intersection, merged, mostly_within,
+                    mostly_within_any, overlap, point_in)
 from .decoders import Detection, ZxingDecoder
 from .occlusion import block_means
 from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
 
-Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
 KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
 
@@ -172,8 +173,8 @@ class IncrementalDecoder:
         boxes = self._dirty_boxes(dirty, w, h)
         if len(boxes) > self.max_regions:
             self.stats.deferred += len(boxes) - self.max_regions
-            boxes = sorted(boxes, key=_area, reverse=True)[:self.max_regions]
-        if sum(map(_area, boxes)) > self.full_fraction * w * h:
+            boxes = sorted(boxes, key=area, reverse=True)[:self.max_regions]
+        if sum(map(area, boxes)) > self.full_fraction * w * h:
             self._decode_full(gray, small)
             return
         found: list[_Known] = []
@@ -183,7 +184,7 @@ class IncrementalDecoder:
             found += self._read(gray, box, small)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-        replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
+        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)]
         self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
@@ -212,23 +213,23 @@ class IncrementalDecoder:
         if misses:
             located = np.array(misses) + np.array([x0, y0], dtype=np.float32)
             for m in located[plausible_codes(located, tag_px)]:
-                if not any(_inside(m.mean(axis=0), b) for b in places):
-                    places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
+                if not any(point_in(m.mean(axis=0), b) for b in places):
+                    places.append(grown(box_around(m, 0), tag_px * 0.2, gray.shape))
         if not places:
             return _unique_known(read)
         # a place mostly within a code read now (its box as known, with a margin) is that code's
         # card: not noted (it would be fused, then dropped before its first look)
-        within = _mostly_within_any(places, [k.box for k in read])
+        within = mostly_within_any(places, [k.box for k in read])
         for box, is_read in zip(places, within):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            if not is_read and not any(_inside(centre, i) for i in self.ignore):
+            if not is_read and not any(point_in(centre, i) for i in self.ignore):
                 self._note_place(box)
         return _unique_known(read)
 
     def _note_place(self, box: Box) -> None:
         """A place to look at again; one already noted there keeps its fused frames."""
         for place in self._places:
-            if _overlap(place.box, box) and _area(_intersection(place.box, box)) >= 0.5 * max(_area(box), _area(place.box)):
+            if overlap(place.box, box) and area(intersection(place.box, box)) >= 0.5 * max(area(box), area(place.box)):
                 return
         if len(self._places) < self.max_places:
             self._places.append(Place(box))
@@ -253,7 +254,7 @@ class IncrementalDecoder:
         if self._decoded_whole and self.look_share <= 0:
             return   # a frame decoded whole reads what its decode reads: the places wait for the next
         if self._known:
-            read = _mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
+            read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
         self._narrow_places(gray.shape)
         now = time.perf_counter()
@@ -269,7 +270,7 @@ class IncrementalDecoder:
         saved_up = self._saved_ms >= self.slow_savings * self._whole_ms
         slow_deadline = min(deadline, now + self._saved_ms / 1000)
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
-                     key=lambda p: (p.tries, -p.rung, _area(p.box)))
+                     key=lambda p: (p.tries, -p.rung, area(p.box)))
         found, read, hints = [], [], []
         tag_px = self._tag_px()
 
@@ -282,7 +283,7 @@ class IncrementalDecoder:
             if n >= self.max_looks or time.perf_counter() >= until:
                 self.stats.deferred += len(due) - n
                 break
-            big = _area(p.box) > (2.5 * tag_px) ** 2
+            big = area(p.box) > (2.5 * tag_px) ** 2
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
             started = time.perf_counter()
             got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
@@ -299,7 +300,7 @@ class IncrementalDecoder:
             if got:
                 self.stats.second_look_reads += 1
                 found += got
-                if any(_mostly_within(p.box, _box(d.corners, 0)) for d in got):
+                if any(mostly_within(p.box, box_around(d.corners, 0)) for d in got):
                     read.append(p)
             hints += self.ladder.hints
         if found:
@@ -307,8 +308,8 @@ class IncrementalDecoder:
             self._remember(_known_of(unique_detections(found)), replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
-            if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
-                self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
+            if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):
+                self._note_place(grown(box_around(corners, 0), tag_px * 0.2, gray.shape))
 
     def _narrow_places(self, shape) -> None:
         """Once codes are read in a place, what is left of its texture with them painted out is
@@ -317,18 +318,18 @@ class IncrementalDecoder:
         left, with half a code's margin (a painted rim may cut into an unread code)."""
         tag_px, c = self._tag_px(), self.cell
         for p in list(self._places):
-            inside = [k.detection for k in self._known if _overlap(k.box, p.box)]
+            inside = [k.detection for k in self._known if overlap(k.box, p.box)]
             if len(inside) == p.codes_read_inside:
                 continue
             p.codes_read_inside = len(inside)
             x0, y0, x1, y1 = p.box
             cx0, cy0 = x0 // c, y0 // c
             flat = painted_out(self.last_small[cy0:-(-y1 // c), cx0:-(-x1 // c)], inside, c, (cx0 * c, cy0 * c))
-            left = [_grow((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
+            left = [grown((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
                     for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast)]
             if not left:
                 self._places.remove(p)
-            elif _area(p.box) > (2.5 * tag_px) ** 2 and all(_area(q) < 0.8 * _area(p.box) for q in left):
+            elif area(p.box) > (2.5 * tag_px) ** 2 and all(area(q) < 0.8 * area(p.box) for q in left):
                 self._places.remove(p)
                 for q in left:
                     self._note_place(q)
@@ -343,17 +344,17 @@ class IncrementalDecoder:
         """Pixel boxes to decode: dirty blocks grown by half a tag, plus known tags they touch."""
         c = self.cell
         grow = max(1, int(round(self._tag_px() * 0.6 / c)))
-        grown = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        spread = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(spread, connectivity=8)
         boxes = [(int(x * c), int(y * c), int((x + bw) * c), int((y + bh) * c)) for x, y, bw, bh, _ in stats[1:count]]
-        boxes = _merge(boxes)
-        tags = [_clip(k.box, w, h) for k in self._known + self._lost]
+        boxes = merged(boxes)
+        tags = [clipped(k.box, w, h) for k in self._known + self._lost]
         for _ in range(8):  # a merged box may reach further tags: take those in whole too, until none is cut
-            cut = [t for t in tags if any(_overlap(t, b) for b in boxes) and not any(_contains(b, t) for b in boxes)]
+            cut = [t for t in tags if any(overlap(t, b) for b in boxes) and not any(contains(b, t) for b in boxes)]
             if not cut:
                 break
-            boxes = _merge(boxes + cut)
-        return [_clip(b, w, h) for b in boxes]
+            boxes = merged(boxes + cut)
+        return [clipped(b, w, h) for b in boxes]
 
     def _remember(self, fresh: list[_Known], replaced: list[_Known]) -> None:
         """Replace the known codes in the decoded area by those read there now (``fresh``)."""
@@ -368,15 +369,6 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
-
-
-def _area(box: Box) -> int:
-    return max(box[2] - box[0], 0) * max(box[3] - box[1], 0)
-
-
-def _box(corners: np.ndarray, margin: float) -> Box:
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    return int(x0 - margin), int(y0 - margin), int(x1 + margin + 1), int(y1 + margin + 1)
 
 
 def _percentiles(image: np.ndarray, percents) -> list[float]:
@@ -416,78 +408,6 @@ def _unique_known(known: list[_Known]) -> list[_Known]:
 def _corners(detections) -> np.ndarray:
     """The corners of many detections as one N x 4 x 2 array."""
     return np.array([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
-
-
-def _mostly_within_any(places: list[Box], codes: list[Box]) -> list[bool]:
-    """For each place: whether it is mostly within any of the codes (_mostly_within). A place
-    more than twice the biggest code's area cannot be (the big places joining several cards):
-    only the others are compared, all at once."""
-    out = [False] * len(places)
-    if not codes:
-        return out
-    biggest = max(map(_area, codes))
-    candidates = [i for i, p in enumerate(places) if _area(p) <= 2 * biggest]
-    if not candidates:
-        return out
-    p = np.array([places[i] for i in candidates])[:, None, :]
-    k = np.array(codes)[None, :, :]
-    overlap = (p[..., 0] < k[..., 2]) & (k[..., 0] < p[..., 2]) & (p[..., 1] < k[..., 3]) & (k[..., 1] < p[..., 3])
-    w = np.maximum(np.minimum(p[..., 2], k[..., 2]) - np.maximum(p[..., 0], k[..., 0]), 0)
-    h = np.maximum(np.minimum(p[..., 3], k[..., 3]) - np.maximum(p[..., 1], k[..., 1]), 0)
-    area = np.maximum(p[..., 2] - p[..., 0], 0) * np.maximum(p[..., 3] - p[..., 1], 0)
-    for i, within in zip(candidates, (overlap & (w * h >= 0.5 * area)).any(axis=1).tolist()):
-        out[i] = within
-    return out
-
-
-def _grow(box: Box, margin: float, shape) -> Box:
-    h, w = shape[:2]
-    m = int(round(margin))
-    return max(box[0] - m, 0), max(box[1] - m, 0), min(box[2] + m, w), min(box[3] + m, h)
-
-
-def _contains(outer: Box, inner: Box) -> bool:
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
-
-
-def _clip(box: Box, w: int, h: int) -> Box:
-    return max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
-
-
-def _inside(point, box: Box) -> bool:
-    return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
-
-
-def _intersection(a: Box, b: Box) -> Box:
-    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-
-
-def _mostly_within(place: Box, code: Box) -> bool:
-    """Whether most of a place is a code already read (what is left of it is no code)."""
-    return _overlap(place, code) and _area(_intersection(place, code)) >= 0.5 * _area(place)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _merge(boxes: list[Box]) -> list[Box]:
-    """Merge overlapping boxes until none overlap (so no pixel is decoded twice)."""
-    boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
-    merged = True
-    while merged:
-        merged = False
-        out: list[Box] = []
-        for b in boxes:
-            for i, o in enumerate(out):
-                if _overlap(b, o):
-                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
-                    merged = True
-                    break
-            else:
-                out.append(b)
-        boxes = out
-    return boxes
 
 
 def _same_code(a: Detection, b: Detection) -> bool:
