@@ -314,8 +314,9 @@ class IncrementalDecoder:
     def _narrow_places(self, shape) -> None:
         """Once codes are read in a place, what is left of its texture with them painted out is
         where the rest are: nothing left, and the place is done (cards side by side whose codes
-        were all read, one by one); a place joining several codes is replaced by each patch
-        left, with half a code's margin (a painted rim may cut into an unread code)."""
+        were all read, one by one); a place joining several codes whose patches left cover less
+        of it is replaced by them, each with half a code's margin (a painted rim may cut into an
+        unread code): code-sized ones get every rung, where a big place gets only a few."""
         tag_px, c = self._tag_px(), self.cell
         for p in list(self._places):
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
@@ -329,7 +330,7 @@ class IncrementalDecoder:
                     for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast)]
             if not left:
                 self._places.remove(p)
-            elif area(p.box) > (2.5 * tag_px) ** 2 and all(area(q) < 0.8 * area(p.box) for q in left):
+            elif area(p.box) > (2.5 * tag_px) ** 2 and sum(area(q) for q in left) < 0.8 * area(p.box):
                 self._places.remove(p)
                 for q in left:
                     self._note_place(q)
