@@ -23,6 +23,7 @@ from dataclasses import dataclass
 PREFIX = "TC1"
 MAX_LENGTH = 20  # alphanumeric capacity of a version-1 QR code at level M
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
+_VALUE = {c: i for i, c in enumerate(ALPHANUMERIC)}
 _CARD_ID = re.compile(r"^[A-Z0-9]{1,8}$")
 _GAME = re.compile(r"^[A-Z0-9]{2}$")
 
@@ -62,7 +63,7 @@ class CardRef:
 
 def check_char(body: str) -> str:
     """Mod-43 check character over QR's alphanumeric alphabet (as Code 39 does)."""
-    return ALPHANUMERIC[sum(ALPHANUMERIC.index(c) for c in body) % 43]
+    return ALPHANUMERIC[sum(map(_VALUE.__getitem__, body)) % 43]
 
 
 def encode(ref: CardRef) -> str:
@@ -94,6 +95,8 @@ def decode(text: str) -> CardRef:
     if len(parts) != 5:
         raise PayloadError(f"tag {text!r} should have 5 fields separated by ':'")
     _, code, card, copy, check = parts
+    if not _VALUE.keys() >= set(text):   # a code read in a camera's view may hold anything
+        raise PayloadError(f"tag {text!r} holds characters a tag never has (damaged or misread)")
     body = text.rsplit(":", 1)[0]
     if check != check_char(body):
         raise PayloadError(f"tag {text!r} fails its check character (damaged or misread)")

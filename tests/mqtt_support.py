@@ -7,12 +7,12 @@ import shutil
 import socket
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.hub.bench import Link
+from tests.timing import PATIENCE_S, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
@@ -23,15 +23,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_port(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def wait_port(port: int, timeout: float = PATIENCE_S) -> None:
+    wait_for(lambda: listening(port), f"something to listen on port {port}", timeout, every=0.05)
 
 
 class Mosquitto:
@@ -82,7 +83,8 @@ class CuttableLink(Link):
 
 
 class Everything:
-    """A client subscribed to every topic, keeping every payload it sees."""
+    """A client subscribed to every topic, keeping every payload it sees. Made once the broker has
+    acknowledged the subscription: nothing published afterwards escapes it."""
 
     def __init__(self, url: str, username: str | None = None, password: str | None = None):
         from companion.hub.broker import Broker
@@ -92,12 +94,13 @@ class Everything:
         if username:
             self.client.username_pw_set(username, password)
         self.ready = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p=None: (c.subscribe("#", qos=1), self.ready.set())
+        self.client.on_connect = lambda c, u, f, r, p=None: c.subscribe("#", qos=1)
+        self.client.on_subscribe = lambda c, u, mid, codes, p=None: self.ready.set()
         self.client.on_message = lambda c, u, m: self.payloads.append((m.topic, m.payload))
         host, port = url.split("//")[1].split(":")
         self.client.connect(host, int(port))
         self.client.loop_start()
-        assert self.ready.wait(30)
+        assert self.ready.wait(PATIENCE_S), f"no subscription acknowledged by {url} in {PATIENCE_S:.0f} s"
 
     def text(self) -> str:
         return "\n".join(f"{t} {p.decode(errors='replace')}" for t, p in list(self.payloads))

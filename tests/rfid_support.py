@@ -1,31 +1,15 @@
-"""Helpers of the RFID tests: a reader service recording what it reports, and a way to wait."""
+"""Helpers of the RFID tests: a reader service recording what it reports, and waits on a reader."""
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable
 
 from companion.rfid.config import ReaderConfig
 from companion.rfid.service import ReaderService
+from tests.timing import wait_for
 
 # Quick retries so a replugged reader is reopened within a fraction of a second in tests.
 FAST_RETRY = (0.05, 0.2)
-
-
-# A wait is for a condition, never a measure of time: on a loaded 2-core machine a reader thread may
-# be late by seconds, so no condition is given up on before this.
-PATIENCE_S = 60.0
-
-
-def wait_for(predicate: Callable[[], object], timeout: float = 5.0, what: str = "condition") -> object:
-    timeout = max(timeout, PATIENCE_S)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 class Recorder:
@@ -54,9 +38,16 @@ class Recorder:
             return [u for k, s, u in self.events if k == "removed" and (seat is None or s == seat)]
 
 
-def start_service(configs: list[ReaderConfig], recorder: Recorder) -> ReaderService:
-    return ReaderService(configs, recorder.on_tap, recorder.on_removed, retry=FAST_RETRY).start()
+def start_service(configs: list[ReaderConfig], recorder: Recorder, **options) -> ReaderService:
+    """The readers running, reporting to ``recorder``; ``options`` go to ReaderService (a clock)."""
+    return ReaderService(configs, recorder.on_tap, recorder.on_removed, retry=FAST_RETRY, **options).start()
 
 
 def reader_stats(service: ReaderService, index: int = 0) -> dict:
     return service.stats()["readers"][index]
+
+
+def next_heartbeat(service: ReaderService, count: int = 1) -> None:
+    """Wait until the board has sent ``count`` more heartbeats (it polls ten times between two)."""
+    seen = reader_stats(service)["heartbeats"]
+    wait_for(lambda: reader_stats(service)["heartbeats"] >= seen + count, f"{count} more heartbeat(s)")

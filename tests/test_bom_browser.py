@@ -6,7 +6,6 @@ Each test saves screenshots of a 1280x800 tablet in its tmp_path."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from contextlib import contextmanager
 
@@ -41,6 +40,24 @@ def clock_seconds(page) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
+COUNTING = "/^\\d+:\\d\\d$/.test(document.querySelector('#bom-timer .bom-clock')?.textContent)"
+
+
+def left_on_the_companion(service) -> float:
+    """Seconds left on the timer by the companion's clock, now."""
+    view = service.session.public_view()
+    return view["started"] + view["timer"]["seconds"] - time.time()
+
+
+def assert_counts_the_companions_time(page, service, at_most: float) -> int:
+    """The countdown shows what the companion's clock had left when the page measured it, between
+    ``at_most`` (the time left before the page opened) and what is left now: to the second, as the
+    HTTP Date header the page measures the difference of the clocks from is rounded to the second."""
+    shown = clock_seconds(page)
+    assert left_on_the_companion(service) - 2 <= shown <= at_most + 1, (shown, at_most, left_on_the_companion(service))
+    return shown
+
+
 def kinds(service) -> list[str]:
     """Every command the referee received, applied or refused."""
     return [e["kind"] for e in service.session.history()]
@@ -59,13 +76,17 @@ def play_one_battle(session):
 
 def test_the_timer_counts_down_and_at_zero_ends_the_game_once_the_pin_is_typed(tmp_path):
     """"Set a timer for 15 minutes (or the desired time of play). The player with the most cards
-    when the timer goes off wins." A 1-minute timer; the page's clock is driven by Playwright."""
+    when the timer goes off wins." A 1-minute timer; the page's clock is driven by Playwright: it
+    stands still but when the test moves it, so the page counts exactly the time the test says."""
     with table(tmp_path, ANN_BO, {"shorter_game_minutes": 1}) as (service, url, page):
         play_one_battle(service.session)
         page.clock.install()
+        page.clock.pause_at(time.time() + 60)  # any time: the page measures the companion's clock
+        opening = left_on_the_companion(service)
         page.goto(url + "/")
-        page.wait_for_function("/^(1:00|0:5\\d)$/.test(document.querySelector('#bom-timer .bom-clock')?.textContent)", timeout=5000)
-        before, shown = clock_seconds(page), page.inner_text("#bom-timer .bom-clock")
+        page.wait_for_function(COUNTING)
+        before = assert_counts_the_companions_time(page, service, at_most=opening)  # 1:00 or just under
+        shown = page.inner_text("#bom-timer .bom-clock")
         page.screenshot(path=str(tmp_path / "timer-running.png"))
 
         page.clock.fast_forward("00:30")
@@ -82,9 +103,11 @@ def test_the_timer_counts_down_and_at_zero_ends_the_game_once_the_pin_is_typed(t
         page.screenshot(path=str(tmp_path / "timer-needs-pin.png"))
 
         page.fill("#pin", service.pin)
+        page.clock.run_for(1000)  # ticks: the PIN stays the same for one, then time_up is sent
         page.wait_for_selector("#bom-timer .bom-timer-note:text-is('Ann wins!')")
         assert page.inner_text("#notice.ok") == "Time is up!"
         page.screenshot(path=str(tmp_path / "timer-over.png"))
+        page.clock.run_for(2000)  # more ticks
         state = service.session.state
         assert state.over and state.winner == 1
         assert kinds(service).count("time_up") == 1  # sent once, however many ticks followed
@@ -96,11 +119,15 @@ def test_the_timer_runs_on_the_companions_clock_when_the_tablets_is_wrong(tmp_pa
     sends nothing (the page measures the difference from the companion's Date header)."""
     with table(tmp_path, ANN_BO, {"shorter_game_minutes": 1}) as (service, url, page):
         page.clock.install(time=time.time() + 3 * 3600)
+        page.clock.pause_at(time.time() + 3 * 3600 + 60)  # the page's time moves when the test says
         page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
+        opening = left_on_the_companion(service)
         page.goto(url + "/")
-        page.wait_for_function("/^(1:00|0:5\\d)$/.test(document.querySelector('#bom-timer .bom-clock')?.textContent)", timeout=5000)
-        page.wait_for_timeout(1200)
-        assert re.fullmatch(r"1:00|0:5\d", page.inner_text("#bom-timer .bom-clock"))
+        page.wait_for_function(COUNTING)
+        shown = assert_counts_the_companions_time(page, service, at_most=opening)  # 1:00 or just under
+        page.clock.run_for(1200)  # five of the countdown's ticks
+        assert shown - 2 <= clock_seconds(page) <= shown - 1
+        assert page.get_attribute("#bom-timer", "data-state") in ("low", "running")
         assert "time_up" not in kinds(service)
 
 
@@ -193,6 +220,7 @@ def test_a_new_play_is_read_aloud_once_and_names_keep_their_superscript(tmp_path
         session = service.session
         session.submit("card_seen", {"zone": "seat:1", "card": "BD500#1"}, "camera")  # on the table before the page opens
         page.add_init_script(SPEECH_STUB)
+        page.clock.install()  # the page's time flows, and the test can run it on past a play's settling
         page.goto(url + "/")
         page.wait_for_selector("#seats .seat[data-seat='1'] .say-line")
         page.click("#bom-read-aloud")
@@ -201,7 +229,8 @@ def test_a_new_play_is_read_aloud_once_and_names_keep_their_superscript(tmp_path
         session.submit("card_seen", {"zone": "seat:2", "card": "BD5000#1"}, "camera")  # Coriantumr³
         page.wait_for_function("window.__spoken.length > 0")
         session.submit("card_seen", {"zone": "seat:2", "card": "NOPE#1"}, "camera")  # refused: one more view update
-        page.wait_for_timeout(1500)
+        page.wait_for_selector("#notice:has-text('Not accepted')", state="attached")  # the page has drawn it
+        page.clock.run_for(1500)  # longer than a play takes to settle before it is read (1 s)
         assert page.evaluate("window.__spoken") == ["I attack with Coriantumr!"]  # once, and not Zeezrom's
 
         name = "#seats .seat[data-seat='2'] .card .name"
@@ -221,5 +250,5 @@ def test_a_new_play_is_read_aloud_once_and_names_keep_their_superscript(tmp_path
             session.submit("card_gone", {"zone": f"seat:{seat}", "card": card}, "camera")
         session.submit("card_seen", {"zone": "seat:1", "card": "GD200#1"}, "camera")
         page.wait_for_selector("#seats .seat[data-seat='1'] .say-line:has-text('I attack with Enos!')")
-        page.wait_for_timeout(1500)
+        page.clock.run_for(1500)  # longer than a play takes to settle before it is read (1 s)
         assert page.evaluate("window.__spoken") == ["I attack with Coriantumr!", "I attack with Zeezrom!"]

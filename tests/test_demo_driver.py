@@ -3,29 +3,21 @@ players lay, the pipeline reads them and the session referees. The demo steps as
 person starts a game, and a restarted demo leaves that game alone. Every wait is on a condition."""
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from companion.demo.driver import start_demo
 from companion.service import Service
+from tests import timing
 
 ROOT = Path(__file__).resolve().parent.parent
 DEADLINE = 600.0  # generous: the machine is shared; every wait ends as soon as its condition holds
-
-
-def wait_for(predicate, what: str, timeout: float = DEADLINE, every: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"gave up waiting for {what}")
+wait_for = functools.partial(timing.wait_for, timeout=DEADLINE)  # a demo plays whole games: more patience
 
 
 def camera_entries(session) -> list:

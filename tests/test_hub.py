@@ -14,6 +14,7 @@ from companion.hub.server import Hub, create_hub_app, wait_until
 from companion.hub.standings import swiss_pairings
 from tests.hub_support import Table, broker, held, hub  # noqa: F401  (fixtures)
 from tests.mqtt_support import CuttableLink, Everything, Mosquitto, free_port, wait_port
+from tests.timing import PATIENCE_S
 
 TAG_KEY = re.compile(r"\b[RB](10|[2-9]|S|B|F)#\d+")
 
@@ -67,6 +68,8 @@ def test_nothing_a_seat_may_not_see_crosses_the_broker(tmp_path, broker, hub):
     table.undo()  # its retraction crosses the broker too
     table.resign(2)
     assert wait_until(lambda: any(r["kind"] == "game_end" for r in hub.store.results("t1")), 120)
+    # the watcher too has everything up to the game's end (the hub having it says nothing of them)
+    assert wait_until(lambda: '"kind": "game_end"' in watcher.text(), 120), watcher.text()[-500:]
     text = watcher.text()
     watcher.close()
     table.close()
@@ -141,11 +144,15 @@ def test_broker_accounts_and_acl_keep_each_table_to_its_own_name(tmp_path):
         rogue.connect("127.0.0.1", mosquitto.port)
         rogue.loop_start()
         # table t2 tries to speak for t1, and the hub tries to write a table's view: both dropped.
-        rogue.publish("companion/tables/t1/view", json.dumps({"view": {"title": "forged"}}), qos=1).wait_for_publish(10)
-        hub.client.publish("companion/tables/t2/view", json.dumps({"view": {"title": "forged"}}), qos=1).wait_for_publish(10)
+        for client, topic in ((rogue, "companion/tables/t1/view"), (hub.client, "companion/tables/t2/view")):
+            sent = client.publish(topic, json.dumps({"view": {"title": "forged"}}), qos=1)
+            sent.wait_for_publish(PATIENCE_S)
+            assert sent.is_published(), f"the broker never acknowledged {topic}"  # (and then dropped it)
         table = Table(tmp_path / "t1", f"mqtt://t1:p1@127.0.0.1:{mosquitto.port}", "t1", ("Ann", "Ben"))
         table.combat("R5#1", "B4#1")
         assert wait_until(lambda: held(hub, "t1") == table.results(), 60)
+        # the watcher has what the broker passed on after the forgeries: they would be before it
+        assert wait_until(lambda: "companion/tables/t1/result" in watcher.text(), 60)
         assert "forged" not in watcher.text()
         assert [t["name"] for t in hub.store.tables()] == ["t1"]
         rogue.loop_stop(), table.close(), hub.stop(), watcher.close()

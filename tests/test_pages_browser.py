@@ -73,6 +73,9 @@ def open_page(browser, url, path, viewport, service):
         path = "/seat/" + service.seat_token(service.session.game_id, 1)
     page.goto(url + path)
     page.wait_for_selector(PAGES["seat" if path.startswith("/seat/") else path])
+    # The table's line of game details (#game-meta) waits for the list of games (app.js's games())
+    # and is drawn in a later task than the rest: wait for that list, then for one more task.
+    page.evaluate("async () => { await gamesList; await new Promise((done) => setTimeout(done)); }")
     return page
 
 
@@ -88,7 +91,6 @@ def test_no_page_scrolls_sideways_on_a_phone(table, browser, tmp_path):
     for width in (360, 390, 430):
         for path in PAGES:
             page = open_page(browser, url, path, {"width": width, "height": 844}, service)
-            page.wait_for_timeout(50)  # let the games' renderers run after the common drawing
             if sideways(page) > 0:
                 too_wide.append(f"{path} at {width} px: {sideways(page)} px too wide")
             if width == 390:

@@ -21,6 +21,7 @@ def test_the_longest_payload_fits_a_version_1_qr_code(game):
     ("TC1:BM:GD500:2", "5 fields"),
     ("TC1:BM:GD500:2:A", "check character"),
     ("TC1:ZZ:GD500:2:" , "check character"),
+    ("TC1:bm:gd500:2:K", "characters a tag never has"),   # not a crash: the camera may see such a code
 ])
 def test_foreign_and_damaged_codes_are_refused_with_the_reason(text, why):
     with pytest.raises(PayloadError, match=why):

@@ -16,7 +16,8 @@ from companion.rfid.fake import FakeBoard
 from companion.rfid.service import ReaderService, attach_readers
 from companion.rfid.sim import SimBoard
 from companion.session import Session, open_store
-from tests.rfid_support import FAST_RETRY, reader_stats, wait_for
+from tests.rfid_support import FAST_RETRY, reader_stats
+from tests.timing import wait_for
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "name": "Cal"}]
 CAL_CARD = CardRef("bom-battle", "GD500", 1)

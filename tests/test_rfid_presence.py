@@ -128,7 +128,8 @@ def test_a_driver_that_crashes_is_reported_and_its_port_reopened(tmp_path):
     """Whatever goes wrong inside a driver, the reader's thread survives and says so."""
     from companion.rfid.config import parse_reader_spec
     from companion.rfid.fake import FakeRdm6300
-    from tests.rfid_support import Recorder, reader_stats, start_service, wait_for
+    from tests.rfid_support import Recorder, reader_stats, start_service
+    from tests.timing import wait_for
 
     device = FakeRdm6300(tmp_path / "by-id" / "rdm")
     rec = Recorder()

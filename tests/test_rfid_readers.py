@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import random
-import time
 
 import pytest
 
 from companion.rfid.config import parse_reader_spec
 from companion.rfid.fake import FakeBoard, FakeId12, FakePn532, FakeRdm6300
 from companion.rfid.sim import SimBoard
-from tests.rfid_support import Recorder, reader_stats, start_service, wait_for
+from tests.rfid_support import Recorder, next_heartbeat, reader_stats, start_service
+from tests.timing import ManualClock, wait_for
 
 UID7 = "04A1B2C3D4E5F6"
 UID4 = "DEADBEEF"
@@ -41,12 +41,6 @@ def board_service(board_device):
     service.stop()
 
 
-def next_heartbeat(service, count: int = 1) -> None:
-    """Wait until the board has sent ``count`` more heartbeats (it polls ten times a second)."""
-    seen = reader_stats(service)["heartbeats"]
-    wait_for(lambda: reader_stats(service)["heartbeats"] >= seen + count, timeout=3, what="a heartbeat")
-
-
 def test_held_card_is_one_tap_and_its_removal_is_noticed(board_service):
     device, service, rec = board_service
     device.place(3, UID7)
@@ -54,7 +48,7 @@ def test_held_card_is_one_tap_and_its_removal_is_noticed(board_service):
     next_heartbeat(service, 2)  # many polls and two heartbeats with the card held
     assert rec.taps() == [UID7]
     device.remove(3)
-    wait_for(lambda: rec.removals(3), timeout=2, what="the removal")
+    wait_for(lambda: rec.removals(3), what="the removal")
     assert rec.events == [("tap", 3, UID7), ("removed", 3, UID7)]
     stats = reader_stats(service)
     assert stats["frames"]["bad"] == 0 and stats["frames"]["good"] >= 3
@@ -114,7 +108,7 @@ def test_card_taken_away_while_unplugged_is_removed_when_the_reader_returns(boar
     device.remove(4)
     assert rec.removals() == []  # nobody can see the reader: nothing is assumed
     device.plug()
-    wait_for(lambda: rec.removals(4), timeout=4, what="the removal, from the first heartbeat")
+    wait_for(lambda: rec.removals(4), what="the removal, from the first heartbeat")
     assert rec.events == [("tap", 4, UID4), ("removed", 4, UID4)]
 
 
@@ -125,7 +119,7 @@ def test_module_that_does_not_answer_is_a_reader_fault(board_service):
     fault = reader_stats(service)["faults"]
     assert list(fault) == [4] and "reader 4 (seat 4) does not answer" in fault[4]
     device.unmute(4)
-    wait_for(lambda: not reader_stats(service)["faults"], timeout=3, what="the fault to clear")
+    wait_for(lambda: not reader_stats(service)["faults"], what="the fault to clear")
     device.place(4, UID7)
     wait_for(lambda: rec.taps(4), what="a tap on the repaired reader")
 
@@ -163,7 +157,7 @@ def test_board_flood_of_bytes_then_a_tap(tmp_path):
         rng = random.Random(3)
         assert device.send_raw(bytes(rng.randrange(256) for _ in range(200_000)))
         device.place(6, UID10)
-        wait_for(lambda: rec.taps(6), timeout=8, what="the tap after the flood")
+        wait_for(lambda: rec.taps(6), what="the tap after the flood")
         stats = reader_stats(service)
         assert stats["state"] == "connected" and stats["frames"]["bad"] >= 1
         assert rec.events == [("tap", 6, UID10)]
@@ -177,11 +171,17 @@ SINGLE = {"rdm6300": FakeRdm6300, "id12": FakeId12, "pn532": FakePn532}
 EM_UID = "62E3086CED"
 
 
-def single_reader(kind, tmp_path, seat=3):
+def single_reader(kind, tmp_path, seat=3, **options):
     device = SINGLE[kind](tmp_path / "serial" / "by-id" / f"usb-1a86_USB_Serial-{kind}-if00-port0")
     rec = Recorder()
-    service = start_service([parse_reader_spec(f"kind={kind},seat={seat},port={device.port}")], rec)
+    service = start_service([parse_reader_spec(f"kind={kind},seat={seat},port={device.port}")], rec, **options)
     return device, service, rec
+
+
+def readings(service) -> int:
+    """How often the reader has reported what lies on it: an RDM6300's frames, a PN532's polls."""
+    stats = reader_stats(service)
+    return stats["polls"] if "polls" in stats else stats["frames"]["good"]
 
 
 @pytest.mark.parametrize("kind, uid", [("rdm6300", EM_UID), ("pn532", UID7)])
@@ -191,10 +191,11 @@ def test_single_reader_held_card_one_tap_then_removed(kind, uid, tmp_path):
         wait_for(lambda: reader_stats(service)["state"] == "connected", what="the reader")
         device.place(uid)
         wait_for(lambda: rec.taps(3), what="the tap")
-        time.sleep(0.6)  # six frames or polls with the card held
+        seen = readings(service)
+        wait_for(lambda: readings(service) >= seen + 6, "six more frames or polls with the card held")
         assert rec.taps() == [uid]
         device.remove()
-        wait_for(lambda: rec.removals(3), timeout=2, what="the removal")
+        wait_for(lambda: rec.removals(3), what="the removal")
         assert rec.events == [("tap", 3, uid), ("removed", 3, uid)]
         stats = reader_stats(service)
         assert stats["frames"]["bad"] == 0, stats
@@ -204,12 +205,19 @@ def test_single_reader_held_card_one_tap_then_removed(kind, uid, tmp_path):
 
 
 def test_id12_reports_taps_only_and_a_second_tap_after_a_pause(tmp_path):
-    device, service, rec = single_reader("id12", tmp_path)
+    clock = ManualClock()  # the reader's time: it passes only when the test says
+    device, service, rec = single_reader("id12", tmp_path, clock=clock)
     try:
+        # it sends a card once: only to a port already open (opening empties the port's input)
+        wait_for(lambda: reader_stats(service)["state"] == "connected", what="the reader")
         device.place(EM_UID)
         wait_for(lambda: rec.taps(3), what="the tap")
         device.remove()
-        time.sleep(1.2)  # longer than the 1 s re-arm time
+        device.place(EM_UID)  # put back at once: the reader sends it again, the same tap
+        wait_for(lambda: reader_stats(service)["frames"]["good"] == 2, "the card read again")
+        assert rec.taps() == [EM_UID]
+        device.remove()
+        clock.advance(1.2)  # longer than the 1 s re-arm time
         device.place(EM_UID)
         wait_for(lambda: len(rec.taps(3)) == 2, what="the second tap")
         assert rec.removals() == []  # an ID-12LA cannot say a card left
@@ -225,6 +233,7 @@ def test_single_reader_unplugged_and_back_no_duplicate_tap(kind, uid, tmp_path, 
     monkeypatch.setattr("companion.rfid.presence.RESUME_GRACE", 3.0)
     device, service, rec = single_reader(kind, tmp_path)
     try:
+        wait_for(lambda: reader_stats(service)["state"] == "connected", what="the reader")
         device.place(uid)
         wait_for(lambda: rec.taps(3), what="the tap")
         device.unplug()
@@ -233,14 +242,16 @@ def test_single_reader_unplugged_and_back_no_duplicate_tap(kind, uid, tmp_path, 
         device.plug()  # powered up again, the card still on it
         wait_for(lambda: reader_stats(service)["state"] == "connected", what="the reopen")
         if kind == "id12":
-            time.sleep(0.3)  # an ID-12LA says nothing until a card is presented again
-        else:
-            wait_for(lambda: reader_stats(service)["frames"]["good"] > good, what="the reader talking again")
+            # it sent the card once as it powered up, before the port was open again (opening
+            # empties the port's input): the card is read again, as when it is next presented
+            device.place(uid)
+        # the card lying on the reader is read again: not a second tap
+        wait_for(lambda: reader_stats(service)["frames"]["good"] > good, what="the reader talking again")
         assert rec.taps() == [uid] and rec.removals() == []
         assert reader_stats(service)["unplugs"] == 1
         if kind != "id12":  # and it is still watched: taking the card away is noticed
             device.remove()  # noticed once the resume grace (3 s here) has passed
-            wait_for(lambda: rec.removals(), timeout=8, what="the removal")
+            wait_for(lambda: rec.removals(), what="the removal")
     finally:
         service.stop()
         device.close()
@@ -274,7 +285,7 @@ def test_pn532_that_stops_answering_is_woken_again(tmp_path):
         assert "did not acknowledge" in reader_stats(service)["last_error"]
         device.silent = False
         device.place(UID7)
-        wait_for(lambda: rec.taps(3), timeout=3, what="a tap after the PN532 came back")
+        wait_for(lambda: rec.taps(3), what="a tap after the PN532 came back")
         assert reader_stats(service)["firmware"] == "PN532 v1.6"
     finally:
         service.stop()
@@ -287,7 +298,7 @@ def test_a_port_that_is_not_there_is_retried_and_opened_when_it_appears(tmp_path
     service = start_service([parse_reader_spec(f"kind=rdm6300,seat=2,port={link}")], rec)
     device = None
     try:
-        time.sleep(0.3)
+        wait_for(lambda: reader_stats(service)["last_error"], "the first attempt to open the port")
         stats = reader_stats(service)
         assert stats["state"] == "connecting" and "no such device" in stats["last_error"]
         device = FakeRdm6300(link)

@@ -1,9 +1,10 @@
 """Reading what any decoder reads, on photo-like images of printed tag sheets.
 
 tests/data/photo_like holds SYNTHETIC photographs (perspective, defocus, uneven and low light,
-noise, JPEG; see its README): no real photographs were available. On each image the pipeline
-(zxing-cpp with its ladder of second looks) must read every tag that zxing-cpp or ZBar alone
-reads, more in total than either, and never a tag that is not on the sheet."""
+noise, JPEG; see its README): no real photographs of our tags exist (real photographs of
+foreign codes: test_scan_real_photos.py). On each image the pipeline (zxing-cpp with its ladder
+of second looks) must read every tag that zxing-cpp or ZBar alone reads, more in total than
+either, and never a tag that is not on the sheet."""
 from __future__ import annotations
 
 import json

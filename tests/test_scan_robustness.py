@@ -9,7 +9,7 @@ import pytest
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef, encode
 from companion.scan.bench_scenes import Scene, build_table, clip_frames, score_frame, _scene_seed
-from companion.scan.calibration import detect_markers, marker_box
+from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.virtual_camera import Camera, Look
@@ -102,7 +102,7 @@ def test_second_looks_per_frame_are_bounded_and_the_rest_wait():
     table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5)))
     frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(4)]  # nothing moves
     decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, look_share=float("inf"), look_floor_ms=float("inf"))
-    decoder.ignore = [marker_box(c) for c in detect_markers(frames[0]).values()]
+    decoder.ignore = marker_boxes(detect_markers(frames[0]))
     first = decoder.decode(frames[0])
     assert decoder.stats.second_looks <= 2 and decoder.stats.deferred >= 1
     later = [d for f in frames[1:] for d in decoder.decode(f)]

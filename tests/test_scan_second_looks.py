@@ -8,7 +8,8 @@ import pytest
 
 from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
-from companion.scan.incremental import IncrementalDecoder
+from companion.scan.decoders import Detection
+from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.scan.bench_scenes import Scene, _scene_seed, build_table
 from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
 from companion.scan.virtual_camera import Camera, Look
@@ -116,3 +117,30 @@ def test_the_camera_s_defocus_is_learned_from_what_read_and_tried_first():
     crop, _ = small_blurred_tag()
     got, _ = ladder.look(crop, (0, 0), slow=True)             # so a still place's look reads by it first
     assert got and ladder.reads_by_rung["zxing deconvolved 1.3 3x"] == 1
+
+
+def test_a_place_joining_several_codes_narrows_to_what_is_left_unread():
+    """Two code-sized patches of texture side by side make one place. Once the left one is read,
+    the place becomes a place about the right one only; once that is read too, no place is left
+    (a table whose codes are all read is not looked at again)."""
+    rng = np.random.default_rng(1)
+    small = np.full((40, 60), 200, np.uint8)           # one value per 8 x 8 block of a 480 x 320 frame
+    for x0 in (10, 26):                                # two 6 x 6-block codes' texture (48 px codes)
+        small[15:21, x0:x0 + 6] = rng.choice([20, 230], size=(6, 6))
+    decoder = IncrementalDecoder(make_decoder("zxing"), **NO_TIME_BUDGET)
+    decoder.last_small = small
+    decoder._places = [Place((40, 80, 300, 210))]      # both, with a margin: bigger than 2.5 codes square
+
+    def read(x0: int, text: str) -> None:
+        corners = np.array([[x0, 120], [x0 + 48, 120], [x0 + 48, 168], [x0, 168]], np.float32)
+        decoder._remember(_known_of([Detection(text, corners)]), replaced=[])
+
+    read(80, "left")
+    decoder._narrow_places((320, 480))
+    (place,) = decoder._places
+    x0, y0, x1, y1 = place.box
+    assert x0 >= 80 + 48 - 24 and x1 >= 208 + 48       # the unread right code, half a code around it
+    assert x0 <= 208 and y0 <= 120 and y1 >= 168
+    read(208, "right")
+    decoder._narrow_places((320, 480))
+    assert decoder._places == []

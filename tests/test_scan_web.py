@@ -2,7 +2,6 @@
 the calibration state as JSON, and a recalibration that needs the table PIN."""
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import cv2
@@ -13,6 +12,7 @@ from companion.app import create_app
 from companion.scan import web
 
 from .scan_helpers import Table, card
+from .timing import ManualClock
 
 PIN = "4321"
 
@@ -26,8 +26,8 @@ def table():
     return t
 
 
-def client_for(pipeline):
-    web._cache.__init__()  # no preview left over from another test
+def client_for(pipeline, clock=None):
+    web._cache.__init__(clock or ManualClock())  # no preview left over from another test
     app = create_app(SimpleNamespace(pipeline=pipeline, pin=PIN))
     client = app.test_client()
     client.environ_base["HTTP_X_TABLE_PIN"] = PIN  # the camera's preview and codes need the PIN
@@ -47,12 +47,14 @@ def test_the_preview_shows_the_frame_with_markers_and_codes_drawn(table):
 
 
 def test_the_preview_is_rate_limited_whoever_asks(table):
-    client = client_for(table.pipeline)
+    clock = ManualClock()
+    client = client_for(table.pipeline, clock)
     first = client.get("/api/camera/preview.jpg").data
     table.table.remove(card("GD500"))
     table.frames(2)
+    clock.advance(web.PREVIEW_INTERVAL_S - 0.05)
     assert client.get("/api/camera/preview.jpg").data == first  # within the interval: the same image
-    time.sleep(web.PREVIEW_INTERVAL_S + 0.05)
+    clock.advance(0.1)
     assert client.get("/api/camera/preview.jpg").data != first
 
 

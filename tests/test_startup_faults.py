@@ -4,7 +4,6 @@ again (the service runs); a busy port is said, exit code 2; a reader that closes
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -12,17 +11,9 @@ import numpy as np
 from companion.app import create_app
 from companion.service import Service
 from companion.wiring import attach_camera
+from tests.timing import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def wait_for(condition, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_a_camera_missing_at_startup_is_reported_retried_and_used_once_there(tmp_path):
@@ -33,13 +24,13 @@ def test_a_camera_missing_at_startup_is_reported_retried_and_used_once_there(tmp
     pipeline = attach_camera(service, str(frames), backoff=(0.05, 0.2))
     try:
         client = create_app(service).test_client()
-        assert wait_for(lambda: pipeline.reopens >= 2), "looked for again, with the backoff"
+        wait_for(lambda: pipeline.reopens >= 2, "the camera to be looked for again, with the backoff")
         camera = client.get("/api/devices").get_json()["camera"]
         assert camera["state"] in ("failed", "reopening", "opening") and "frames" in camera["last_error"]
         assert client.get("/api/state").status_code == 200, "the service runs on"
         frames.mkdir()
         cv2.imwrite(str(frames / "0001.png"), np.full((120, 160), 255, np.uint8))
-        assert wait_for(lambda: pipeline.frames >= 1), "the camera, once there, is used"
+        wait_for(lambda: pipeline.frames >= 1, "the camera, once there, to be used")
     finally:
         service.stop()
         service.store.db.close()

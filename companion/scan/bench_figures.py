@@ -1,5 +1,6 @@
 """`companion bench scan`'s figures beyond the per-scene tables: cold frames, a still table's
-small tags (frame fusion), first reads in low light, photo-like images, hands crossing cards.
+small tags (frame fusion), first reads in low light, photo-like and real photographs, hands
+crossing cards.
 
 Every timing is repeated and printed as a median with its spread (the lowest and highest of
 the repeats), next to a baseline measured in the same run, with the machine's load average at
@@ -25,7 +26,11 @@ from .pipeline import ScanPipeline
 from .scanfiles import read_codes
 from .zones import ZoneMap
 
-DEFAULT_PHOTOS = Path(__file__).resolve().parents[2] / "tests" / "data" / "photo_like"
+_DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+DEFAULT_PHOTOS = _DATA / "photo_like"
+REAL_PHOTOS = _DATA / "real_photos"
+PHOTO_SETS = {DEFAULT_PHOTOS: "photo-like images (SYNTHETIC, not real photographs)",
+              REAL_PHOTOS: "real photographs of QR codes (ZXing's test photos; foreign codes, none of our tags)"}
 FUSION_CONDITIONS = ("plain", "blur", "noise", "tilt 35")
 
 
@@ -58,7 +63,9 @@ def _timed(fn):
 # --- cold frames ---------------------------------------------------------------------------------
 
 def cold_frames(seed: int, repeats: int) -> dict:
-    """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it."""
+    """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it,
+    in wall time and in the CPU time of this thread (on a busy machine the wall time also
+    counts the time other processes had the core; the CPU time does not)."""
     from .bench_scenes import Scene, _scene_seed, clip_frames
 
     out = {}
@@ -68,19 +75,27 @@ def cold_frames(seed: int, repeats: int) -> dict:
         gray, truth = frames[0]
         readable = {t.text for t in truth if t.readable}
         zxing = make_decoder("zxing")
-        zx_ms, pipe_ms = [], []
+        times = {"zxing": [], "pipeline": [], "zxing_cpu": [], "pipeline_cpu": []}
         for _ in range(repeats):
-            ms, found = _timed(lambda: zxing.decode(gray))
-            zx_ms.append(ms)
+            found = _timed_both(lambda: zxing.decode(gray), times, "zxing")
             zx_reads = {d.text for d in found} & readable
             pipeline = _pipeline(table)
-            ms, _ = _timed(lambda: pipeline.process(gray, now=0.0))
-            pipe_ms.append(ms)
+            _timed_both(lambda: pipeline.process(gray, now=0.0), times, "pipeline")
             pipe_reads = {s.text for s in pipeline.snapshot()[1]} & readable
-        out[f"{condition} {ppm}"] = {"zxing": spread(zx_ms), "pipeline": spread(pipe_ms),
-                                     "ratio": statistics.median(pipe_ms) / statistics.median(zx_ms),
+        out[f"{condition} {ppm}"] = {**{k: spread(v) for k, v in times.items()},
+                                     "ratio": statistics.median(times["pipeline"]) / statistics.median(times["zxing"]),
+                                     "cpu_ratio": statistics.median(times["pipeline_cpu"]) / statistics.median(times["zxing_cpu"]),
                                      "zxing_reads": len(zx_reads), "pipeline_reads": len(pipe_reads),
                                      "readable": len(readable)}
+    return out
+
+
+def _timed_both(fn, times: dict, name: str):
+    """Run fn; append its wall ms to times[name] and its thread CPU ms to times[name + "_cpu"]."""
+    cpu, started = time.thread_time(), time.perf_counter()
+    out = fn()
+    times[name].append((time.perf_counter() - started) * 1000)
+    times[name + "_cpu"].append((time.thread_time() - cpu) * 1000)
     return out
 
 
@@ -126,29 +141,51 @@ def first_reads(seed: int, frames: int) -> list[dict]:
     return [still_clip(seed, "low light", ppm, frames) for ppm in (2.5, 3.0)]
 
 
-# --- photo-like images ---------------------------------------------------------------------------
+# --- photographs (photo-like and real) -----------------------------------------------------------
 
-def photos(folder: Path) -> dict | None:
+DECODERS = ("zxing", "pyzbar", "opencv")
+
+
+def read_photos(folder: Path) -> dict[str, tuple[set[str], dict[str, set[str]]]] | None:
+    """Per image of a folder with truth.json: the codes it holds, and the texts each decoder
+    (thorough) and the pipeline (`companion scan`'s decoder, no time budget) read in it."""
     truth_file = folder / "truth.json"
     if not truth_file.exists():
         return None
-    truth = json.loads(truth_file.read_text())
-    names = ("zxing", "pyzbar", "opencv")
-    decoders = {n: make_decoder(n, thorough=True) for n in names}
-    rows, behind, false_reads = [], [], 0
-    for image, printed in truth.items():
+    decoders = {n: make_decoder(n, thorough=True) for n in DECODERS}
+    out = {}
+    for image, printed in json.loads(truth_file.read_text()).items():
         gray = cv2.imread(str(folder / image), cv2.IMREAD_GRAYSCALE)
-        got = {n: {d.text for d in decoders[n].decode(gray)} for n in names}
+        got = {n: {d.text for d in decoders[n].decode(gray)} for n in DECODERS}
         got["pipeline"] = {d.text for d, _ in read_codes(gray, [decoders["zxing"]])}
-        counts = {n: len(texts & set(printed)) for n, texts in got.items()}
+        out[image] = (set(printed), got)
+    return out
+
+
+def photos(folder: Path) -> dict | None:
+    read = read_photos(folder)
+    if read is None:
+        return None
+    rows, behind, false_reads, other = [], [], 0, 0
+    for image, (printed, got) in read.items():
+        counts = {n: len(texts & printed) for n, texts in got.items()}
         for texts in got.values():
-            false_reads += sum(1 for t in texts - set(printed) if _valid(t))
-        if any(counts[n] > counts["pipeline"] for n in names):
+            false_reads += sum(1 for t in texts - printed if _valid(t))
+            other += len(texts - printed)
+        if any(counts[n] > counts["pipeline"] for n in DECODERS):
             behind.append(image)
         rows.append({"image": image, "printed": len(printed), **counts})
-    totals = {n: sum(r[n] for r in rows) for n in (*names, "pipeline")}
-    return {"folder": str(folder), "rows": rows, "totals": totals, "printed": sum(r["printed"] for r in rows),
-            "pipeline_behind_on": behind, "false_reads": false_reads}
+    totals = {n: sum(r[n] for r in rows) for n in (*DECODERS, "pipeline")}
+    return {"folder": str(folder), "label": PHOTO_SETS.get(folder.resolve(), "images"), "rows": rows,
+            "totals": totals, "printed": sum(r["printed"] for r in rows), "pipeline_behind_on": behind,
+            "false_reads": false_reads, "texts_not_in_truth": other}
+
+
+def photo_folders(arg: list[str] | None) -> list[Path]:
+    """`--photos` as given (each time a folder; "" for none), or both sets that exist."""
+    if arg is None:
+        return [f for f in PHOTO_SETS if (f / "truth.json").exists()]
+    return [Path(a) for a in arg if a]
 
 
 def _valid(text: str) -> bool:
@@ -161,21 +198,47 @@ def _valid(text: str) -> bool:
 
 # --- printing --------------------------------------------------------------------------------------
 
+FIGURES = ("cold", "fusion", "first-reads", "photos", "crossings")
+
+
 def run_and_print(args) -> dict:
+    """Every figure, or only those ``args.only`` names (comma-separated, from FIGURES)."""
+    only = [n for n in (getattr(args, "only", "") or "").split(",") if n] or list(FIGURES)
+    unknown = set(only) - set(FIGURES)
+    if unknown:
+        raise SystemExit(f"--only: unknown figure(s) {', '.join(sorted(unknown))}; choose from {', '.join(FIGURES)}")
     report: dict = {"load_at_start": load()}
     print(f"\nmachine load at the start of these figures: {report['load_at_start']}")
+    printers = {"cold": _print_cold, "fusion": _print_fusion, "first-reads": _print_first_reads,
+                "photos": _print_photos, "crossings": _print_crossings}
+    for name in FIGURES:
+        if name in only:
+            printers[name](args, report)
+    report["load_at_end"] = load()
+    print(f"machine load at the end: {report['load_at_end']}")
+    return report
+
+
+def _print_cold(args, report: dict) -> None:
     report["cold"] = cold_frames(args.seed, args.repeats)
     print("\ncold first frame, 1920x1080, 20 cards (the pipeline's whole process(), no calibration search: "
           "the homography is given):")
     for name, c in report["cold"].items():
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
+        print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
+
+
+def _print_fusion(args, report: dict) -> None:
     report["fusion"] = fusion(args.seed, args.still_frames)
     print(f"\na still table, 1920x1080, 20 cards at 2.0 px/module, {args.still_frames} frames (fresh noise each):")
     for r in report["fusion"]:
         print(f"  {r['condition']:9} first frame {100 * r['first_frame_share']:5.1f}%, last {100 * r['last_frame_share']:5.1f}%,"
               f" >= 99% from frame {r['frames_to_99'] or '-'}; {r['median_ms']:.2f} ms a frame after the first; "
               f"{r['second_looks']} second looks; false reads {r['false_reads']}")
+
+
+def _print_first_reads(args, report: dict) -> None:
     report["first_reads"] = first_reads(args.seed, args.still_frames)
     print("\nlow light (30% exposure, noise 6), 1920x1080, 20 cards: the frame each card was first read in")
     for r in report["first_reads"]:
@@ -183,27 +246,32 @@ def run_and_print(args) -> dict:
         never = sum(v is None for v in r["first_read"].values())
         print(f"  {r['ppm']} px/module: {frames} (frame 0 is the first); latest {max(frames) if frames else '-'}"
               + (f"; never read: {never}" if never else ""))
-    report["photos"] = photos(Path(args.photos)) if args.photos else None
-    if report["photos"]:
-        p = report["photos"]
-        print(f"\nphoto-like images (SYNTHETIC, not real photographs) in {p['folder']}: codes read of {p['printed']}")
-        print("  image        printed  zxing  pyzbar  opencv  pipeline")
+
+
+def _print_photos(args, report: dict) -> None:
+    report["photos"] = [p for p in map(photos, photo_folders(args.photos)) if p]
+    for p in report["photos"]:
+        print(f"\n{p['label']} in {p['folder']}: codes read of {p['printed']}")
+        width = max(12, *(len(r["image"]) for r in p["rows"]))
+        print(f"  {'image':{width}} printed  zxing  pyzbar  opencv  pipeline")
         for r in p["rows"]:
-            print(f"  {r['image']:12} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
+            print(f"  {r['image']:{width}} {r['printed']:7} {r['zxing']:6} {r['pyzbar']:7} {r['opencv']:7} {r['pipeline']:9}")
         t = p["totals"]
-        print(f"  {'total':12} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
+        print(f"  {'total':{width}} {p['printed']:7} {t['zxing']:6} {t['pyzbar']:7} {t['opencv']:7} {t['pipeline']:9}")
         print(f"  images where a single decoder read more than the pipeline: {p['pipeline_behind_on'] or 'none'}; "
-              f"false reads: {p['false_reads']}")
-    if args.crossings:
-        started = time.time()
-        report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
-        c = report["crossings"]
-        print(f"\nhands crossing cards ({c['crossings']} crossings, hidden 0.3-1.5 s, 0-60% of frames dropped; "
-              f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
-              f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
-              f"median {c['median_take_latency_s']:.2f} s after the hand left")
-        for line in c["details"]:
-            print(f"    {line}")
-    report["load_at_end"] = load()
-    print(f"machine load at the end: {report['load_at_end']}")
-    return report
+              f"false reads (a tag not in the image): {p['false_reads']}; texts read that are not in the image at all: "
+              f"{p['texts_not_in_truth']}")
+
+
+def _print_crossings(args, report: dict) -> None:
+    if not args.crossings:
+        return
+    started = time.time()
+    report["crossings"] = run_crossings(args.crossings, seed=args.seed).as_dict()
+    c = report["crossings"]
+    print(f"\nhands crossing cards ({c['crossings']} crossings, hidden 0.3-1.5 s, 0-60% of frames dropped; "
+          f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
+          f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
+          f"median {c['median_take_latency_s']:.2f} s after the hand left")
+    for line in c["details"]:
+        print(f"    {line}")

@@ -22,6 +22,7 @@ Marker layout (mat mm, origin at the far-left corner; seat 1 sits at the near ed
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
@@ -48,6 +49,15 @@ def marker_corners_mm(mat_mm=MAT_MM) -> dict[int, np.ndarray]:
 
 
 MARKERS = marker_corners_mm()
+
+
+@functools.lru_cache(maxsize=8)
+def _marker_layout(mat_mm) -> tuple[tuple[int, ...], np.ndarray]:
+    """The markers' ids and their sixteen corners (mat mm) as one read-only array."""
+    layout = marker_corners_mm(mat_mm)
+    corners = np.concatenate(list(layout.values()))
+    corners.flags.writeable = False
+    return tuple(layout), corners
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
@@ -123,6 +133,8 @@ class Calibration:
         self.last_check = 0.0
         self.detail = "calibration given" if fixed is not None else "looking for the four mat markers"
         self.last_markers: dict[int, np.ndarray] = {}
+        self._inverse: np.ndarray | None = None   # frame <- mat, for the homography it was made from
+        self._inverted: np.ndarray | None = None
 
     @property
     def ready(self) -> bool:
@@ -133,9 +145,8 @@ class Calibration:
         """Where the current calibration expects each marker's corners in the frame."""
         if self.homography is None:
             return {}
-        inverse = np.linalg.inv(self.homography)
-        return {i: cv2.perspectiveTransform(c.reshape(-1, 1, 2), inverse).reshape(4, 2)
-                for i, c in marker_corners_mm(self.mat_mm).items()}
+        ids, corners_mm = _marker_layout(self.mat_mm)
+        return dict(zip(ids, self.to_frame(corners_mm).reshape(-1, 4, 2)))
 
     def update(self, gray: np.ndarray, now: float | None = None) -> str:
         """Look for the markers; recalibrate when they moved. Returns what happened, in words."""
@@ -177,16 +188,23 @@ class Calibration:
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
     def to_frame(self, points_mm) -> np.ndarray:
+        if self._inverse is None or self._inverted is not self.homography:   # once per homography
+            # (cv2.invert: a third of np.linalg.inv's time right after a decode evicted both)
+            self._inverse, self._inverted = cv2.invert(self.homography)[1], self.homography
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
     def state(self) -> CalibrationState:
         status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
         return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)
 
 
-def marker_box(corners: np.ndarray) -> tuple[int, int, int, int]:
-    """A marker's box in the frame, with its white paper border."""
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    m = (x1 - x0) * 0.3
-    return int(x0 - m), int(y0 - m), int(x1 + m), int(y1 + m)
+def marker_boxes(markers: dict[int, np.ndarray]) -> list[tuple[int, int, int, int]]:
+    """Each marker's box in the frame (x0, y0, x1, y1), with its white paper border. (Plain
+    Python: for four markers it is cheaper than NumPy's calls.)"""
+    boxes = []
+    for corners in markers.values():
+        xs, ys = zip(*corners.tolist())
+        m = (max(xs) - min(xs)) * 0.3
+        boxes.append((int(min(xs) - m), int(min(ys) - m), int(max(xs) + m), int(max(ys) + m)))
+    return boxes

@@ -30,16 +30,21 @@ steady table cost about a millisecond a frame.
 """
 from __future__ import annotations
 
+import math
+import statistics
 import time
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from .boxes import (Box, area, box_around, clipped, contains, grown, intersection, merged, mostly_within,
+                    mostly_within_any, overlap, point_in)
 from .decoders import Detection, ZxingDecoder
-from .rescue import Ladder, Place, painted_out, plausible_code, texture_patches
+from .occlusion import block_means
+from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
 
-Box = tuple[int, int, int, int]   # x0, y0, x1, y1 in frame pixels
+KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
 
 @dataclass
@@ -117,7 +122,7 @@ class IncrementalDecoder:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
         self._frame += 1
         self.stats.frames += 1
-        small = self.last_small = self._small(gray)
+        small = self.last_small = block_means(gray, self.cell)
         full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
@@ -153,7 +158,7 @@ class IncrementalDecoder:
         started = time.perf_counter()
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
-        dark, light = np.percentile(small, (1, 99))
+        dark, light = _percentiles(small, (1, 99))
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
         self._whole_ms = (time.perf_counter() - started) * 1000
@@ -168,31 +173,33 @@ class IncrementalDecoder:
         boxes = self._dirty_boxes(dirty, w, h)
         if len(boxes) > self.max_regions:
             self.stats.deferred += len(boxes) - self.max_regions
-            boxes = sorted(boxes, key=_area, reverse=True)[:self.max_regions]
-        if sum(map(_area, boxes)) > self.full_fraction * w * h:
+            boxes = sorted(boxes, key=area, reverse=True)[:self.max_regions]
+        if sum(map(area, boxes)) > self.full_fraction * w * h:
             self._decode_full(gray, small)
             return
-        found: list[Detection] = []
+        found: list[_Known] = []
         c = self.cell
         for box in boxes:
             self.stats.regions += 1
             found += self._read(gray, box, small)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-        replaced = [k for k in self._known if any(_contains(b, _clip(k.box, w, h)) for b in boxes)]
-        self._remember(unique_detections(found), replaced)
+        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)]
+        self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[Detection]:
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[_Known]:
         """Decode a box of the frame; note the places in it where a code was expected but not read."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         if not self.can_look_again:
-            return [d.shifted(x0, y0) for d in self.decoder.decode(crop)]
+            return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
-        found = [d.shifted(x0, y0) for d in found]
+        if x0 or y0:
+            found = [d.shifted(x0, y0) for d in found]
+        read = _known_of(found)
         tag_px = self._tag_px()
         c = self.cell
         cx0, cy0, cx1, cy1 = x0 // c, y0 // c, -(-x1 // c), -(-y1 // c)
@@ -203,22 +210,26 @@ class IncrementalDecoder:
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
                   for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
-        for m in misses:
-            m = m + np.array([x0, y0], dtype=np.float32)
-            if plausible_code(m, tag_px) and not any(_inside(m.mean(axis=0), b) for b in places):
-                places.append(_grow(_box(m, 0), tag_px * 0.2, gray.shape))
-        read_boxes = [_box(d.corners, 0) for d in found]
-        for b in places:
-            centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-            if any(_mostly_within(b, r) for r in read_boxes) or any(_inside(centre, i) for i in self.ignore):
-                continue
-            self._note_place(b)
-        return unique_detections(found)
+        if misses:
+            located = np.array(misses) + np.array([x0, y0], dtype=np.float32)
+            for m in located[plausible_codes(located, tag_px)]:
+                if not any(point_in(m.mean(axis=0), b) for b in places):
+                    places.append(grown(box_around(m, 0), tag_px * 0.2, gray.shape))
+        if not places:
+            return _unique_known(read)
+        # a place mostly within a code read now (its box as known, with a margin) is that code's
+        # card: not noted (it would be fused, then dropped before its first look)
+        within = mostly_within_any(places, [k.box for k in read])
+        for box, is_read in zip(places, within):
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not is_read and not any(point_in(centre, i) for i in self.ignore):
+                self._note_place(box)
+        return _unique_known(read)
 
     def _note_place(self, box: Box) -> None:
         """A place to look at again; one already noted there keeps its fused frames."""
         for place in self._places:
-            if _overlap(place.box, box) and _area(_intersection(place.box, box)) >= 0.5 * max(_area(box), _area(place.box)):
+            if overlap(place.box, box) and area(intersection(place.box, box)) >= 0.5 * max(area(box), area(place.box)):
                 return
         if len(self._places) < self.max_places:
             self._places.append(Place(box))
@@ -240,7 +251,11 @@ class IncrementalDecoder:
 
     def _look_again(self, gray: np.ndarray) -> None:
         """Second looks at the places that are due, least tried first, within the time budget."""
-        self._places = [p for p in self._places if not any(_mostly_within(p.box, k.box) for k in self._known)]
+        if self._decoded_whole and self.look_share <= 0:
+            return   # a frame decoded whole reads what its decode reads: the places wait for the next
+        if self._known:
+            read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
+            self._places = [p for p, done in zip(self._places, read) if not done]
         self._narrow_places(gray.shape)
         now = time.perf_counter()
         if self._decoded_whole:
@@ -255,7 +270,7 @@ class IncrementalDecoder:
         saved_up = self._saved_ms >= self.slow_savings * self._whole_ms
         slow_deadline = min(deadline, now + self._saved_ms / 1000)
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
-                     key=lambda p: (p.tries, -p.rung, _area(p.box)))
+                     key=lambda p: (p.tries, -p.rung, area(p.box)))
         found, read, hints = [], [], []
         tag_px = self._tag_px()
 
@@ -268,7 +283,7 @@ class IncrementalDecoder:
             if n >= self.max_looks or time.perf_counter() >= until:
                 self.stats.deferred += len(due) - n
                 break
-            big = _area(p.box) > (2.5 * tag_px) ** 2
+            big = area(p.box) > (2.5 * tag_px) ** 2
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
             started = time.perf_counter()
             got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
@@ -285,71 +300,67 @@ class IncrementalDecoder:
             if got:
                 self.stats.second_look_reads += 1
                 found += got
-                if any(_mostly_within(p.box, _box(d.corners, 0)) for d in got):
+                if any(mostly_within(p.box, box_around(d.corners, 0)) for d in got):
                     read.append(p)
             hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
-            self._remember(unique_detections(found), replaced=[])
+            self._remember(_known_of(unique_detections(found)), replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
-            if plausible_code(corners, tag_px * 0.6) and not any(_mostly_within(_box(corners, 0), k.box) for k in self._known):
-                self._note_place(_grow(_box(corners, 0), tag_px * 0.2, gray.shape))
+            if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):
+                self._note_place(grown(box_around(corners, 0), tag_px * 0.2, gray.shape))
 
     def _narrow_places(self, shape) -> None:
         """Once codes are read in a place, what is left of its texture with them painted out is
         where the rest are: nothing left, and the place is done (cards side by side whose codes
-        were all read, one by one); a place joining several codes is replaced by each patch
-        left, with half a code's margin (a painted rim may cut into an unread code)."""
+        were all read, one by one); a place joining several codes whose patches left cover less
+        of it is replaced by them, each with half a code's margin (a painted rim may cut into an
+        unread code): code-sized ones get every rung, where a big place gets only a few."""
         tag_px, c = self._tag_px(), self.cell
         for p in list(self._places):
-            inside = [k.detection for k in self._known if _overlap(k.box, p.box)]
+            inside = [k.detection for k in self._known if overlap(k.box, p.box)]
             if len(inside) == p.codes_read_inside:
                 continue
             p.codes_read_inside = len(inside)
             x0, y0, x1, y1 = p.box
             cx0, cy0 = x0 // c, y0 // c
             flat = painted_out(self.last_small[cy0:-(-y1 // c), cx0:-(-x1 // c)], inside, c, (cx0 * c, cy0 * c))
-            left = [_grow((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
+            left = [grown((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
                     for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast)]
             if not left:
                 self._places.remove(p)
-            elif _area(p.box) > (2.5 * tag_px) ** 2 and all(_area(q) < 0.8 * _area(p.box) for q in left):
+            elif area(p.box) > (2.5 * tag_px) ** 2 and sum(area(q) for q in left) < 0.8 * area(p.box):
                 self._places.remove(p)
                 for q in left:
                     self._note_place(q)
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def _small(self, gray: np.ndarray) -> np.ndarray:
-        h, w = gray.shape[:2]
-        return cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
-
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
-        return float(np.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
+        return float(statistics.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
     def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
         """Pixel boxes to decode: dirty blocks grown by half a tag, plus known tags they touch."""
         c = self.cell
         grow = max(1, int(round(self._tag_px() * 0.6 / c)))
-        grown = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        spread = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(spread, connectivity=8)
         boxes = [(int(x * c), int(y * c), int((x + bw) * c), int((y + bh) * c)) for x, y, bw, bh, _ in stats[1:count]]
-        boxes = _merge(boxes)
-        tags = [_clip(k.box, w, h) for k in self._known + self._lost]
+        boxes = merged(boxes)
+        tags = [clipped(k.box, w, h) for k in self._known + self._lost]
         for _ in range(8):  # a merged box may reach further tags: take those in whole too, until none is cut
-            cut = [t for t in tags if any(_overlap(t, b) for b in boxes) and not any(_contains(b, t) for b in boxes)]
+            cut = [t for t in tags if any(overlap(t, b) for b in boxes) and not any(contains(b, t) for b in boxes)]
             if not cut:
                 break
-            boxes = _merge(boxes + cut)
-        return [_clip(b, w, h) for b in boxes]
+            boxes = merged(boxes + cut)
+        return [clipped(b, w, h) for b in boxes]
 
-    def _remember(self, found: list[Detection], replaced: list[_Known]) -> None:
-        """Replace the known codes in the decoded area by what was read there now."""
+    def _remember(self, fresh: list[_Known], replaced: list[_Known]) -> None:
+        """Replace the known codes in the decoded area by those read there now (``fresh``)."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        fresh = [_Known(d, _box(d.corners, d.side_px() * 0.3), d.side_px()) for d in found]
         kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
@@ -361,63 +372,43 @@ class IncrementalDecoder:
         self._known = kept + fresh
 
 
-def _area(box: Box) -> int:
-    return max(box[2] - box[0], 0) * max(box[3] - box[1], 0)
+def _percentiles(image: np.ndarray, percents) -> list[float]:
+    """np.percentile (linear) of a uint8 image, from its histogram: a quarter of the cost."""
+    counts = np.cumsum(np.bincount(image.ravel(), minlength=256))
+    n = int(counts[-1])
+    ranks = [q / 100 * (n - 1) for q in percents]
+    below = [math.floor(r) for r in ranks]
+    # the grey levels of the values ranked `below` and the next one up (sorted ascending)
+    levels = np.searchsorted(counts, [k for b in below for k in (b, min(b + 1, n - 1))], side="right").tolist()
+    return [a + (b - a) * (r - k) for a, b, r, k in zip(levels[::2], levels[1::2], ranks, below)]
 
 
-def _box(corners: np.ndarray, margin: float) -> Box:
-    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
-    return int(x0 - margin), int(y0 - margin), int(x1 + margin + 1), int(y1 + margin + 1)
+def _known_of(detections: list[Detection]) -> list[_Known]:
+    """Codes read, as known codes: each with its box (and a margin) and its side. In plain Python
+    over one list of all corners: for a frame's codes that is cheaper than NumPy's calls."""
+    if not detections:
+        return []
+    known = []
+    for d, corners in zip(detections, _corners(detections).tolist()):
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = corners
+        side = (math.hypot(bx - ax, by - ay) + math.hypot(cx - bx, cy - by)
+                + math.hypot(dx - cx, dy - cy) + math.hypot(ax - dx, ay - dy)) / 4
+        m = side * KNOWN_MARGIN
+        box = (int(min(ax, bx, cx, dx) - m), int(min(ay, by, cy, dy) - m),
+               int(max(ax, bx, cx, dx) + m + 1), int(max(ay, by, cy, dy) + m + 1))
+        known.append(_Known(d, box, side))
+    return known
 
 
-def _grow(box: Box, margin: float, shape) -> Box:
-    h, w = shape[:2]
-    m = int(round(margin))
-    return max(box[0] - m, 0), max(box[1] - m, 0), min(box[2] + m, w), min(box[3] + m, h)
+def _unique_known(known: list[_Known]) -> list[_Known]:
+    """unique_detections for known codes."""
+    kept = {id(d) for d in unique_detections([k.detection for k in known])}
+    return [k for k in known if id(k.detection) in kept]
 
 
-def _contains(outer: Box, inner: Box) -> bool:
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
-
-
-def _clip(box: Box, w: int, h: int) -> Box:
-    return max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
-
-
-def _inside(point, box: Box) -> bool:
-    return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
-
-
-def _intersection(a: Box, b: Box) -> Box:
-    return max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-
-
-def _mostly_within(place: Box, code: Box) -> bool:
-    """Whether most of a place is a code already read (what is left of it is no code)."""
-    return _overlap(place, code) and _area(_intersection(place, code)) >= 0.5 * _area(place)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _merge(boxes: list[Box]) -> list[Box]:
-    """Merge overlapping boxes until none overlap (so no pixel is decoded twice)."""
-    boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
-    merged = True
-    while merged:
-        merged = False
-        out: list[Box] = []
-        for b in boxes:
-            for i, o in enumerate(out):
-                if _overlap(b, o):
-                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
-                    merged = True
-                    break
-            else:
-                out.append(b)
-        boxes = out
-    return boxes
+def _corners(detections) -> np.ndarray:
+    """The corners of many detections as one N x 4 x 2 array."""
+    return np.array([d.corners for d in detections]) if len(detections) else np.zeros((0, 4, 2), np.float32)
 
 
 def _same_code(a: Detection, b: Detection) -> bool:
@@ -427,7 +418,10 @@ def _same_code(a: Detection, b: Detection) -> bool:
 def unique_detections(detections: list[Detection]) -> list[Detection]:
     """One detection per physical code: same text and centres closer than half a code apart."""
     out: list[Detection] = []
+    by_text: dict[str, list[Detection]] = {}
     for d in detections:
-        if not any(_same_code(o, d) for o in out):
+        same_text = by_text.setdefault(d.text, [])
+        if not any(_same_code(o, d) for o in same_text):
+            same_text.append(d)
             out.append(d)
     return out

@@ -19,6 +19,23 @@ import cv2
 import numpy as np
 
 
+def block_means(gray: np.ndarray, cell: int) -> np.ndarray:
+    """A small copy of a frame: one value per ``cell`` x ``cell`` block, the block's mean.
+
+    A frame whose blocks are whole is halved again and again (OpenCV's area resize has a fast
+    path for exactly 2x): at 1080p that costs a quarter of one 8x area resize, and each value
+    is within a grey level and a half of the exact mean (each halving rounds)."""
+    h, w = gray.shape[:2]
+    rows, cols = max(h // cell, 1), max(w // cell, 1)
+    if h < cell or w < cell:
+        return cv2.resize(gray, (cols, rows), interpolation=cv2.INTER_AREA)
+    small, step = gray[:rows * cell, :cols * cell], cell
+    while step % 2 == 0:
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        step //= 2
+    return small if step == 1 else cv2.resize(small, (cols, rows), interpolation=cv2.INTER_AREA)
+
+
 class MotionMap:
     def __init__(self, cell: int = 8, threshold: float = 8.0, hold_s: float = 0.25):
         self.cell = cell
@@ -32,8 +49,7 @@ class MotionMap:
         """Compare this processed frame with the previous one (``small``: its block means, when
         the decoder already made them at this map's cell size)."""
         if small is None:
-            h, w = gray.shape[:2]
-            small = cv2.resize(gray, (max(w // self.cell, 1), max(h // self.cell, 1)), interpolation=cv2.INTER_AREA)
+            small = block_means(gray, self.cell)
         self.now = now
         if self._previous is None or self._previous.shape != small.shape:
             self._previous = small

@@ -1,9 +1,9 @@
 """Synthetic "phone photos" of printed tag sheets: the honest stand-in for real photographs.
 
-No real photographs of our printed tags exist yet (no camera here, and none of the QR test
-images that arrive through PyPI, npm or Debian source packages is a photo of a printed code).
-So ``companion bench scan --photos`` and the tests use images made to look like what a phone
-or a webcam makes of a printed sheet, **clearly labelled synthetic**:
+No real photographs of our printed tags exist yet (no camera here; the real photographs in
+tests/data/real_photos are ZXing's test photos of foreign codes, each filling much of its frame).
+So ``companion bench scan --photos`` and the tests also use images made to look like what a
+phone or a webcam makes of a printed sheet of our small tags, **clearly labelled synthetic**:
 
 - a white sheet with a grid of tags (our payloads, and one foreign code), printed at a
   module size of 0.6-1.6 mm, lying on a wooden or cloth table;

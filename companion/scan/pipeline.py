@@ -12,13 +12,10 @@ It runs in its own thread (``start``/``stop``); ``process(frame)`` does one fram
 - a tag of ours for another game, a damaged tag (its check character fails) and any foreign
   code (a URL, a product barcode...): ignored, and counted in ``stats()`` with its text and why.
 
-The watchdog (after Frigate's): the source is read in its own thread, which the pipeline never
-waits on for more than a fraction of a second. A source that raises is *failed*; one that
-delivers no frame for ``stall_timeout`` seconds (5 by default) is *stalled*. Either way the
-pipeline abandons that reader, waits (backoff: 0.5 s, 1 s, 2 s... up to 30 s) and reopens the
-source, while the rest of the service (the dashboard, the game) runs on. Cards on the table are
-neither taken away during the outage nor counted again after it: the tracker is simply not fed
-while there are no frames, and resumes with a fresh absence window.
+The source is read and watched by ``watchdog.WatchedSource`` (the pipeline's base class): a
+source that fails or stalls is reopened with a backoff while the rest of the service runs on.
+Cards on the table are neither taken away during an outage nor counted again after it: the
+tracker is simply not fed while there are no frames, and resumes with a fresh absence window.
 """
 from __future__ import annotations
 
@@ -26,7 +23,6 @@ import collections
 import logging
 import math
 import statistics
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -36,12 +32,13 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import Calibration, marker_box
+from .calibration import Calibration, marker_boxes
 from .decoders import Detection, make_decoder
 from .incremental import IncrementalDecoder
 from .occlusion import MotionMap
-from .sources import EndOfSource, FrameSource
+from .sources import FrameSource
 from .tracker import Sighting, Tracker, TrackerSettings
+from .watchdog import WatchedSource
 from .zones import ZoneMap
 
 log = logging.getLogger(__name__)
@@ -63,6 +60,7 @@ class Seen:
     ref: tag_payload.CardRef | None = None
     mat_xy: tuple[float, float] | None = None
     zone: str | None = None
+    angle: float | None = None       # degrees on the mat, from the tag's top edge (cards only)
 
     def as_dict(self) -> dict:
         return {"text": self.text, "kind": self.kind, "reason": self.reason,
@@ -82,66 +80,7 @@ def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None
     return "card", f"{ref.key} of {game}", ref
 
 
-class _Reader(threading.Thread):
-    """Opens a source and reads it, keeping only the newest frame. Never waited on for long."""
-
-    def __init__(self, source: FrameSource):
-        super().__init__(name=f"scan-source {source.name}", daemon=True)
-        self.source = source
-        self.cond = threading.Condition()
-        self.frame: np.ndarray | None = None
-        self.seq = 0
-        self.error: BaseException | None = None
-        self.abandoned = False
-        self.orphaned = False
-
-    def run(self) -> None:
-        try:
-            self.source.open()
-            while not self.abandoned:
-                frame = self.source.read()
-                if self.abandoned:
-                    break
-                if frame is None:
-                    time.sleep(0.005)
-                    continue
-                with self.cond:
-                    self.frame, self.seq = frame, self.seq + 1
-                    self.cond.notify_all()
-        except BaseException as exc:  # the watchdog reports it and reopens the source
-            with self.cond:
-                self.error = exc
-                self.cond.notify_all()
-        finally:
-            if not self.orphaned:
-                _quietly(self.source.close)
-
-    def next_frame(self, after_seq: int, timeout: float) -> tuple[np.ndarray | None, int, BaseException | None]:
-        with self.cond:
-            self.cond.wait_for(lambda: self.seq != after_seq or self.error is not None, timeout)
-            if self.seq != after_seq:
-                return self.frame, self.seq, None
-            return None, self.seq, self.error
-
-    def abandon(self, join_s: float = 1.0) -> None:
-        """Stop reading. A reader stuck inside read() is closed from outside and left behind."""
-        self.abandoned = True
-        self.join(join_s)
-        if self.is_alive():
-            self.orphaned = True
-            closer = threading.Thread(target=_quietly, args=(self.source.close,), daemon=True)
-            closer.start()
-            closer.join(join_s)
-
-
-def _quietly(fn) -> None:
-    try:
-        fn()
-    except Exception:  # closing a broken device: nothing more to do
-        log.debug("closing a source failed", exc_info=True)
-
-
-class ScanPipeline:
+class ScanPipeline(WatchedSource):
     """See the module docstring. ``homography`` (frame px -> mat mm) skips marker calibration."""
 
     def __init__(self, source: FrameSource | None, decoder="zxing", zones: ZoneMap | None = None,
@@ -149,7 +88,7 @@ class ScanPipeline:
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
                  calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic):
-        self.source = source
+        super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
@@ -159,20 +98,7 @@ class ScanPipeline:
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
         self.motion = MotionMap()
-        self.stall_timeout = stall_timeout
-        self.backoff = backoff
         self.calibrate_every_s = calibrate_every_s
-        self.clock = clock
-        self._lock = threading.RLock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._reader: _Reader | None = None
-        self._stale: tuple[_Reader | None, int] = (None, 0)  # frames read before the last new layout
-        self.state = "stopped"
-        self.last_error = ""
-        self.last_error_at: float | None = None
-        self.reopens = 0
-        self.next_retry_at: float | None = None
         self.frames = 0
         self.events_sent = 0
         self.event_errors = 0
@@ -203,7 +129,7 @@ class ScanPipeline:
         shared = self.decoder is not None and self.decoder.cell == self.motion.cell
         self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
-            seen = [self._understand(d) for d in detections]
+            seen = self._understand(detections)
             self._count_ignored(seen, now)
             events = self._track(seen, now)
             tracker = self.tracker
@@ -235,15 +161,24 @@ class ScanPipeline:
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
             markers = self.calibration.last_markers or self.calibration.expected_markers()
-            self.decoder.ignore = [marker_box(c) for c in markers.values()]
+            self.decoder.ignore = marker_boxes(markers)
 
-    def _understand(self, detection: Detection) -> Seen:
-        kind, reason, ref = classify(detection.text, self.game)
-        seen = Seen(detection.text, kind, reason, detection.corners, ref)
-        if kind == "card" and self.calibration.homography is not None:
-            x, y = self.calibration.to_mat([detection.center])[0]
-            seen.mat_xy = (float(x), float(y))
-            seen.zone = self.zones.zone_at(seen.mat_xy)
+    def _understand(self, detections: list[Detection]) -> list[Seen]:
+        """What each code is, and where each card of this game lies on the mat (one homography
+        call for all of them)."""
+        seen = []
+        for d in detections:
+            kind, reason, ref = classify(d.text, self.game)
+            seen.append(Seen(d.text, kind, reason, d.corners, ref))
+        cards = [s for s in seen if s.kind == "card"]
+        if cards and self.calibration.homography is not None:
+            corners = np.array([s.corners for s in cards])
+            # each tag's centre and its top edge's two ends on the mat, in one call
+            points = self.calibration.to_mat(np.concatenate([corners.mean(axis=1, keepdims=True), corners[:, :2]], axis=1))
+            for s, ((x, y), (ax, ay), (bx, by)) in zip(cards, points.reshape(-1, 3, 2).tolist()):
+                s.mat_xy = (x, y)
+                s.zone = self.zones.zone_at(s.mat_xy)
+                s.angle = math.degrees(math.atan2(by - ay, bx - ax))
         return seen
 
     def _count_ignored(self, seen: list[Seen], now: float) -> None:
@@ -272,12 +207,7 @@ class ScanPipeline:
             self._hold_reason = self.calibration.detail
             return []
         self._hold_reason = ""
-        sightings = []
-        for s in seen:
-            if s.kind == "card" and s.mat_xy is not None:
-                top = self.calibration.to_mat(s.corners[:2])
-                angle = math.degrees(math.atan2(top[1][1] - top[0][1], top[1][0] - top[0][0]))
-                sightings.append(Sighting(s.ref.key, s.mat_xy, angle))
+        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in seen if s.kind == "card" and s.mat_xy is not None]
         return self.tracker.update(sightings, now, hidden=self._under_something_moving)
 
     def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
@@ -305,8 +235,7 @@ class ScanPipeline:
             self.tracker = Tracker(zones, self.tracker_settings)
             # Frames already read (and the one being read) may show the cards lifted just before
             # the new game began: the new game's tracker starts from the frames after them.
-            reader = self._reader
-            self._stale = (reader, reader.seq + 1) if reader is not None else (None, 0)
+            self.skip_frames_read_so_far()
             if self.calibration.mat_mm != zones.mat_mm:
                 self.calibration = Calibration(zones.mat_mm)
                 self._calibrate_at = None
@@ -318,88 +247,9 @@ class ScanPipeline:
             self._calibrate_at = None
         return self.calibration.detail
 
-    # --- the thread and its watchdog -----------------------------------------------------------
-
-    def start(self) -> None:
-        if self._thread and self._thread.is_alive():
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="scan-pipeline", daemon=True)
-        self._thread.start()
-
-    def stop(self, timeout: float = 3.0) -> None:
-        self._stop.set()
-        if self._thread:
-            self._thread.join(timeout)
-        self.state = "stopped"
-
-    def _run(self) -> None:
-        failures = 0
-        while not self._stop.is_set():
-            self._set_state("opening" if self.reopens == 0 and failures == 0 else "reopening")
-            reader = _Reader(self.source)
-            self._reader = reader
-            reader.start()
-            outcome, ran_for = self._consume(reader)
-            reader.abandon()
-            if outcome in ("stopped", "ended"):
-                break
-            failures = 0 if ran_for > 10.0 else failures + 1
-            delay = min(self.backoff[0] * 2 ** max(failures - 1, 0), self.backoff[1])
-            self.next_retry_at = self.clock() + delay
-            self._stop.wait(delay)
-            self.next_retry_at = None
-            if not self._stop.is_set():
-                self.reopens += 1
-                self._set_state("reopening")
-        if self.state not in ("ended",):
-            self._set_state("stopped")
-
-    def _consume(self, reader: _Reader) -> tuple[str, float]:
-        """Process frames from one reader until it fails, stalls or the pipeline stops."""
-        started = last_frame = self.clock()
-        seq, got_any = 0, False
-        while not self._stop.is_set():
-            frame, seq, error = reader.next_frame(seq, timeout=0.2)
-            now = self.clock()
-            if frame is not None:
-                if not got_any:
-                    got_any = True
-                    self.tracker.resume(now)  # an outage is not an absence
-                    self._set_state("running")
-                last_frame = now
-                if self._stale[0] is reader and seq <= self._stale[1]:
-                    continue
-                try:
-                    self.process(frame, now)
-                except Exception as exc:  # a bad frame must not kill the camera thread
-                    log.exception("processing a frame failed")
-                    self._fail(f"processing a frame: {exc!r}")
-                continue
-            if isinstance(error, EndOfSource):
-                self._set_state("ended")
-                self.last_error = str(error)
-                return "ended", now - started
-            if error is not None:
-                self._fail(f"{type(error).__name__}: {error}", "failed")
-                return "failed", now - started
-            if now - last_frame > self.stall_timeout:
-                waited = now - last_frame
-                self._fail(f"no frame from {self.source.name} for {waited:.1f} s", "stalled")
-                return "stalled", now - started
-        return "stopped", self.clock() - started
-
-    def _fail(self, message: str, state: str | None = None) -> None:
-        with self._lock:
-            self.last_error = message
-            self.last_error_at = time.time()
-            if state:
-                self.state = state
-        log.warning("camera: %s", message)
-
-    def _set_state(self, state: str) -> None:
-        with self._lock:
-            self.state = state
+    def resume(self, now: float) -> None:
+        """Frames again after (re)opening the source: an outage is not an absence."""
+        self.tracker.resume(now)
 
     # --- what the dashboard shows ----------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 zxing-cpp reads most tags in one call. Where it does not, but a code is plainly there (it
 located one and failed its checksum, or the patch has a code's dense black-and-white texture),
 other readers and other views of the same pixels often succeed: another binariser, ZBar (which
-reads some soft, low-contrast codes zxing-cpp does not), and the crop upscaled and sharpened
-(small or defocused tags), or with its contrast evened out (a shadow across the code). Each rung
+reads some soft, low-contrast codes zxing-cpp does not), the crop upscaled and sharpened (small
+tags), deconvolved (defocused ones), or with its contrast evened out (a shadow across the code). Each rung
 costs more than the one before; the first that reads anything wins. A false read stays out of
 the game anyway: our tags carry a check character, and the pipeline checks it.
 
@@ -26,11 +26,16 @@ Box = tuple[int, int, int, int]
 # defocus of a real camera is not known: a sharp one (0.7 px), a soft one and a blurred one (1.3 px)
 DEFOCUS_SIGMAS = (0.7, 1.0, 1.3)
 # the rungs of each kind of look (the full ladder is the rest: a first look at a code-sized place)
-SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened")   # a place joining several codes
+# A big place (larger than a few tags) is mostly several codes side by side: the cheap zxing rungs
+# split it by what they locate. It may also be one large code zxing-cpp cannot read at all (a real
+# photo: a code baked on a rice cracker, which ZBar reads at once), hence ZBar on its pixels as they are.
+SPLITTING_RUNGS = ("zxing histogram", "zxing 2x sharpened", "zbar")
 FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s in DEFOCUS_SIGMAS)   # a still place
 # a still place joining several codes: deconvolved at 2x (at 3x a 500 px place costs more than a
 # whole frame); the codes it locates but cannot read there split it into places of their own
-FUSED_SPLITTING_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS)
+# (its first looks climbed 2x sharpened already: that comes last)
+FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
+_SQUARE_2 = np.ones((2, 2), np.uint8)
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -131,7 +136,8 @@ class Ladder:
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
         (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
-        cheap rungs, whose located-but-unread codes split it into places of their own.
+        cheap rungs, whose located-but-unread codes split it into places of their own, and ZBar
+        (one big code zxing-cpp cannot read).
         ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
         deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
         no place waits forever)."""
@@ -143,7 +149,7 @@ class Ladder:
         rungs = self.rungs()
         if slow:   # a big place too: a blurred table gives the splitting rungs nothing to split by
             kind = FUSED_SPLITTING_RUNGS if big else FUSED_RUNGS
-            rungs = [r for r in rungs + self.splitting_deconvolved() if r[0] in kind]
+            rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
         elif big:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
         rungs = self._camera_defocus_first(rungs)
@@ -211,24 +217,35 @@ def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float
     edges; a patch touching one is a code cut by the frame, which no second look can read."""
     if small.shape[0] < 3 or small.shape[1] < 3:
         return []
-    f = small.astype(np.float32)
-    mean = cv2.boxFilter(f, -1, (3, 3))
-    mean_sq = cv2.boxFilter(f * f, -1, (3, 3))
-    textured = (mean_sq - mean * mean > contrast * contrast).astype(np.uint8)
-    textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(textured)
+    # the variance of each 3 x 3 neighbourhood of blocks, in OpenCV calls (fewer than NumPy's)
+    variance = cv2.sqrBoxFilter(small, cv2.CV_32F, (3, 3))
+    mean = cv2.boxFilter(small, cv2.CV_32F, (3, 3))
+    cv2.subtract(variance, cv2.multiply(mean, mean), dst=variance)
+    textured = cv2.compare(variance, contrast * contrast, cv2.CMP_GT)
+    textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, _SQUARE_2)
     rows, cols = small.shape
     smallest = 0.4 * tag_px / cell
+    m = int(round(tag_px * 0.15))
     out = []
-    for x, y, w, h, _ in stats[1:count]:
+    for x, y, w, h in _blobs(textured):
         if w < smallest or h < smallest:
             continue
-        if _cut_by_edge(f, (x, y, w, h), edges, contrast):
+        if any(edges) and _cut_by_edge(small, (x, y, w, h), edges, contrast):
             continue
-        m = int(round(tag_px * 0.15))
         out.append((max(x * cell - m, 0), max(y * cell - m, 0),
                     min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell)))
     return out
+
+
+def _blobs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The boxes (x, y, w, h) of a binary mask's 8-connected blobs, top to bottom, left to right:
+    the boxes connectedComponentsWithStats gives, from the blobs' outer contours (half the cost)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    # two levels: blobs' outer contours (no parent) and their holes' (a blob in a hole is outer)
+    return sorted((cv2.boundingRect(c) for c, (_, _, _, parent) in zip(contours, hierarchy[0].tolist()) if parent < 0),
+                  key=lambda b: (b[1], b[0], b[3], b[2]))
 
 
 def _cut_by_edge(small: np.ndarray, component, edges, contrast: float) -> bool:
@@ -236,9 +253,16 @@ def _cut_by_edge(small: np.ndarray, component, edges, contrast: float) -> bool:
     themselves textured (a patch that merely comes near the edge has white paper there)."""
     x, y, w, h = component
     rows, cols = small.shape
-    strips = [(edges[0] and x == 0, small[y:y + h, 0]), (edges[1] and y == 0, small[0, x:x + w]),
-              (edges[2] and x + w >= cols, small[y:y + h, cols - 1]), (edges[3] and y + h >= rows, small[rows - 1, x:x + w])]
-    return any(touches and strip.size > 1 and float(strip.std()) > contrast for touches, strip in strips)
+    strips = []
+    if edges[0] and x == 0:
+        strips.append(small[y:y + h, 0])
+    if edges[1] and y == 0:
+        strips.append(small[0, x:x + w])
+    if edges[2] and x + w >= cols:
+        strips.append(small[y:y + h, cols - 1])
+    if edges[3] and y + h >= rows:
+        strips.append(small[rows - 1, x:x + w])
+    return any(strip.size > 1 and float(strip.astype(np.float32).std()) > contrast for strip in strips)
 
 
 def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tuple[int, int]) -> np.ndarray:
@@ -246,18 +270,25 @@ def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tu
     if not codes:
         return small
     out = small.copy()
-    for d in codes:
-        centre = d.corners.mean(axis=0)
-        grown = np.round((centre + (d.corners - centre) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
-        (x0, y0), (x1, y1) = np.clip(grown.min(axis=0), 0, None), grown.max(axis=0) + 1
+    corners = np.array([d.corners for d in codes])
+    centres = corners.mean(axis=1, keepdims=True)
+    grown = np.round((centres + (corners - centres) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
+    lows, highs = np.clip(grown.min(axis=1), 0, None).tolist(), (grown.max(axis=1) + 1).tolist()
+    for quad, (x0, y0), (x1, y1) in zip(grown, lows, highs):
         around = small[y0:y1, x0:x1]
         paper = int(around.max()) if around.size else 128   # the white quiet zone around it
-        cv2.fillConvexPoly(out, grown, paper)
+        cv2.fillConvexPoly(out, quad, paper)
     return out
 
 
 def plausible_code(corners: np.ndarray, tag_px: float) -> bool:
     """zxing's failed attempts include junk (a point, a quadrilateral across three cards): keep
     those shaped like a code of a plausible size, a square seen at most 45 degrees off."""
-    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
-    return bool(sides.min() >= 21 * 1.5 and sides.max() <= 4 * max(tag_px, 52.0) and sides.max() <= 1.5 * sides.min())
+    return bool(plausible_codes(corners[None], tag_px)[0])
+
+
+def plausible_codes(corners: np.ndarray, tag_px: float) -> np.ndarray:
+    """plausible_code for many at once: N x 4 x 2 corners -> N booleans."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=1) - corners, axis=2)
+    shortest, longest = sides.min(axis=1), sides.max(axis=1)
+    return (shortest >= 21 * 1.5) & (longest <= 4 * max(tag_px, 52.0)) & (longest <= 1.5 * shortest)

@@ -16,7 +16,7 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import detect_markers, marker_box
+from .calibration import detect_markers, marker_boxes
 from .decoders import Detection, ZxingDecoder, make_decoder
 from .incremental import IncrementalDecoder, unique_detections
 from .sources import IMAGE_SUFFIXES
@@ -47,7 +47,7 @@ def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalD
     """The pipeline's decoder for one still image: every second look it wants, no time budget,
     codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
     incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_ms=float("inf"), look_at_edges=True)
-    incremental.ignore = [marker_box(c) for c in detect_markers(gray).values()]
+    incremental.ignore = marker_boxes(detect_markers(gray))
     return incremental
 
 

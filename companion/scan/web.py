@@ -25,9 +25,11 @@ PREVIEW_INTERVAL_S = 0.5
 
 
 class _PreviewCache:
-    """One encoded preview shared by every viewer, renewed at most every PREVIEW_INTERVAL_S."""
+    """One encoded preview shared by every viewer, renewed at most every PREVIEW_INTERVAL_S of
+    ``clock`` (a test moves its own)."""
 
-    def __init__(self):
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
         self.lock = threading.Lock()
         self.data: bytes | None = None
         self.at = 0.0
@@ -35,14 +37,14 @@ class _PreviewCache:
 
     def get(self, pipeline) -> bytes | None:
         with self.lock:
-            fresh = time.monotonic() - self.at < PREVIEW_INTERVAL_S and self.pipeline_id == id(pipeline)
+            fresh = self.clock() - self.at < PREVIEW_INTERVAL_S and self.pipeline_id == id(pipeline)
             if self.data is not None and fresh:
                 return self.data
             frame, seen, calibration, zones = pipeline.snapshot()
             if frame is None:
                 return None
             self.data = preview.jpeg(preview.draw(frame, seen, calibration, zones))
-            self.at, self.pipeline_id = time.monotonic(), id(pipeline)
+            self.at, self.pipeline_id = self.clock(), id(pipeline)
             return self.data
 
 
