@@ -135,9 +135,9 @@ class Ladder:
         ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
-        (sharpened and deblurred) are climbed. ``big``: a place joining several codes; only the
-        cheap rungs, whose located-but-unread codes split it into places of their own, and ZBar
-        (one big code zxing-cpp cannot read).
+        (sharpened and deconvolved) are climbed, at 2x for a big one. ``big``: a place joining
+        several codes; only the cheap rungs, whose located-but-unread codes split it into places
+        of their own, and ZBar (one big code zxing-cpp cannot read).
         ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
         deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
         no place waits forever)."""
