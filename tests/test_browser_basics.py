@@ -68,8 +68,9 @@ def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
         page.goto(url + "/setup")
         page.fill("#pin", service.pin)
         page.select_option("#game", "stratego")
-        inputs = page.query_selector_all("#players input")  # Stratego's two seats
-        assert len(inputs) == 2
+        # the seats are drawn once the page has the game's details: wait for Stratego's two
+        page.wait_for_function("document.querySelectorAll('#players input').length === 2")
+        inputs = page.query_selector_all("#players input")
         inputs[0].fill("Ann")
         inputs[1].fill("Ben")
         page.select_option("select[name='reveal']", label="Defeated or scout")
