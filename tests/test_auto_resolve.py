@@ -7,23 +7,16 @@ import pytest
 from companion import rules
 from companion.session import Session, open_store
 from tests.test_gt_battle_support import NAMES, identity_keys
+from tests.timing import ManualClock
 
 rules.register("toy-high-card", "tests.toy_game:HighCard")
 
 SETTLE, QUICK = 1.5, 0.5
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return ManualClock(0.0)
 
 
 @pytest.fixture

@@ -9,22 +9,16 @@ import pytest
 from card_tags import commands, pairing
 from card_tags.pairing import PairingError, PairingStore
 from card_tags.payload import CardRef
+from tests.timing import ManualClock
 
 MARSHAL = CardRef("stratego", "R10", 1)
 SCOUT = CardRef("stratego", "R2", 3)
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return ManualClock()
 
 
 @pytest.fixture

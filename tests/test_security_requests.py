@@ -12,14 +12,8 @@ from companion import security
 from companion.app import create_app
 from companion.service import Service, load_table_secrets
 from tests.tally_game import Tally
+from tests.timing import ManualClock
 
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
@@ -34,7 +28,7 @@ def service(tmp_path, monkeypatch):
 @pytest.fixture
 def app(service):
     app = create_app(service)
-    app.config["PIN_GUARD"] = security.PinGuard(clock=Clock())
+    app.config["PIN_GUARD"] = security.PinGuard(clock=ManualClock())
     return app
 
 
@@ -84,7 +78,7 @@ def test_the_wait_is_counted_per_client(app, service):
 
 def test_trying_every_four_digit_pin_from_one_client_takes_more_than_a_day():
     assert security.seconds_to_try_every_pin(4) > 24 * 3600
-    guard = security.PinGuard(clock=Clock())
+    guard = security.PinGuard(clock=ManualClock())
     for _ in range(40):
         guard.wrong("x")
         guard.clock.now += guard.retry_after("x")

@@ -47,6 +47,16 @@ class ManualClock:
                 self.reads += 1
             return self._now
 
+    @property
+    def now(self) -> float:
+        with self._lock:
+            return self._now
+
+    @now.setter
+    def now(self, value: float) -> None:   # a test may also set the time outright
+        with self._lock:
+            self._now = value
+
     def advance(self, seconds: float) -> None:
         with self._lock:
             self._now += seconds
