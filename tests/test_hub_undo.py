@@ -45,12 +45,18 @@ def test_an_undone_move_leaves_the_hub_as_if_it_had_never_been_made(tmp_path, br
         table.close()
 
 
-def test_an_undone_resignation_leaves_the_standings(tmp_path, broker, hub):
+def ben_resigned(tmp_path, broker, hub):
+    """A game at table t1 in which Ben (Blue) resigned after a combat, the hub counting Ann's win."""
     screen = Screen(hub)
     table = Table(tmp_path / "t1", broker.url, "t1", ("Ann", "Ben"))
     table.combat("R5#1", "B4#1")
     table.resign(2)
     assert wait_until(lambda: screen.won() == [("Ann", 1, 1), ("Ben", 0, 1)], 60), screen.standings()
+    return screen, table
+
+
+def test_an_undone_resignation_leaves_the_standings(tmp_path, broker, hub):
+    screen, table = ben_resigned(tmp_path, broker, hub)
     table.undo()  # Blue resigned by mistake; the game goes on
     assert wait_until(lambda: screen.standings() == {} and screen.table("t1")["state"] != "over", 60), \
         (screen.standings(), screen.table("t1"))
@@ -62,11 +68,7 @@ def test_an_undone_resignation_leaves_the_standings(tmp_path, broker, hub):
 def test_a_result_undone_and_another_entered_instead(tmp_path, broker, hub):
     """Blue's resignation is undone and Red resigns instead: the hub counts Ben's win, once, and
     not Ann's."""
-    screen = Screen(hub)
-    table = Table(tmp_path / "t1", broker.url, "t1", ("Ann", "Ben"))
-    table.combat("R5#1", "B4#1")
-    table.resign(2)
-    assert wait_until(lambda: screen.won() == [("Ann", 1, 1), ("Ben", 0, 1)], 60), screen.standings()
+    screen, table = ben_resigned(tmp_path, broker, hub)
     table.undo()
     table.resign(1)
     assert wait_until(lambda: screen.won() == [("Ben", 1, 1), ("Ann", 0, 1)], 60), screen.standings()
@@ -77,11 +79,7 @@ def test_a_result_undone_and_another_entered_instead(tmp_path, broker, hub):
 
 
 def test_a_retraction_made_while_the_broker_is_down_reaches_the_hub(tmp_path, broker, hub):
-    screen = Screen(hub)
-    table = Table(tmp_path / "t1", broker.url, "t1", ("Ann", "Ben"))
-    table.combat("R5#1", "B4#1")
-    table.resign(2)
-    assert wait_until(lambda: screen.won() == [("Ann", 1, 1), ("Ben", 0, 1)], 60), screen.standings()
+    screen, table = ben_resigned(tmp_path, broker, hub)
     broker.stop()   # the broker goes away; the table takes the resignation back and plays on
     table.undo()
     table.move(2)
