@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion.demo.driver import start_demo
@@ -64,7 +65,9 @@ def test_a_game_started_at_the_table_gets_none_of_the_demo_cards_and_a_restart_l
         restarted.stop()
 
 
-def run_demo(tmp_path: Path, game: str) -> tuple[subprocess.Popen, int]:
+@contextmanager
+def demo_running(tmp_path: Path, game: str):
+    """`companion demo --game GAME` on a free port, fast; yields the port, and stops it after."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "demo", "--game", game, "--data", str(tmp_path / "data"),
          "--host", "127.0.0.1", "--port", "0", "--no-announce", "--pace", "0.02", "--fps", "20",
@@ -72,8 +75,12 @@ def run_demo(tmp_path: Path, game: str) -> tuple[subprocess.Popen, int]:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
     match = re.search(r"http://[^:]+:(\d+)/", line)
-    assert match, f"the demo did not start: {line!r}"
-    return proc, int(match.group(1))
+    try:
+        assert match, f"the demo did not start: {line!r}"
+        yield int(match.group(1))
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def view_of(port: int) -> dict:
@@ -83,29 +90,21 @@ def view_of(port: int) -> dict:
 
 
 def test_companion_demo_stratego_plays_combats_through_the_scan_tray(tmp_path):
-    proc, port = run_demo(tmp_path, "stratego")
-    try:
+    with demo_running(tmp_path, "stratego") as port:
         view = wait_for(lambda: (lambda v: v if len(v.get("combats") or []) >= 3 else None)(view_of(port)),
                         "three combats refereed", every=1.0)
         assert view["game"] == "stratego"
         assert all(side["army_checked"] for side in view["standings"]), "both armies were scanned at setup"
         assert all(c["winner"] in ("attacker", "defender", "both") for c in view["combats"])
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_companion_demo_gather_together_deals_builds_and_fights(tmp_path):
-    proc, port = run_demo(tmp_path, "gt-battle")
-    try:
+    with demo_running(tmp_path, "gt-battle") as port:
         view = wait_for(lambda: (lambda v: v if (v.get("fight") or {}).get("top") else None)(view_of(port)),
                         "a battle play refereed", every=1.0)
         assert view["game"] == "gt-battle" and view["phase"] == "battle"
         assert all(row["shown_identity"] for row in view["standings"]), "every identity shown through the tray"
         assert view["fight"]["top"]["count"] >= 1
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def history_of(port: int) -> list[dict]:
@@ -125,8 +124,7 @@ def refusals(entries: list[dict]) -> list[tuple]:
 
 
 def test_companion_demo_warriors_plays_challenges_from_cards_the_camera_reads(tmp_path):
-    proc, port = run_demo(tmp_path, "warriors")
-    try:
+    with demo_running(tmp_path, "warriors") as port:
         entries = wait_for(lambda: (lambda h: h if len(told(h, "decided")) >= 3 else None)(history_of(port)),
                            "three Challenges decided", every=1.0)
         assert refusals(entries) == [], "the simulated players make no move the referee refuses"
@@ -134,14 +132,10 @@ def test_companion_demo_warriors_plays_challenges_from_cards_the_camera_reads(tm
         in_areas = [e for e in entries if e["kind"] == "card_seen" and e["data"]["zone"].startswith("seat:")]
         assert in_areas and {e["source"] for e in in_areas} == {"camera"}, "every card laid face up, by the camera"
         assert {e["source"] for e in told(entries, "drew")} == {"rfid"}, "cards drawn are scanned on the readers"
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_companion_demo_battlecards_fights_battles_from_conflict_cards_the_camera_reads(tmp_path):
-    proc, port = run_demo(tmp_path, "battlecards-pacific")
-    try:
+    with demo_running(tmp_path, "battlecards-pacific") as port:
         entries = wait_for(lambda: (lambda h: h if len(told(h, "battle_won")) >= 3 else None)(history_of(port)),
                            "three battles fought to the end", every=1.0)
         assert refusals(entries) == [], "the simulated players make no move the referee refuses"
@@ -153,6 +147,3 @@ def test_companion_demo_battlecards_fights_battles_from_conflict_cards_the_camer
         assert shots and {e["source"] for e in shots} == {"camera"}, \
             "every shot is a CONFLICT card turned onto the pile and read by the camera"
         assert {e["source"] for e in told(entries, "drew_arsenal")} == {"rfid"}, "ARSENAL cards drawn on the readers"
-    finally:
-        proc.kill()
-        proc.wait()
