@@ -104,6 +104,8 @@ class Ladder:
         return out
 
     def splitting_deconvolved(self):
+        """The deconvolved rungs at 2x for a still place joining several codes (FUSED_SPLITTING_RUNGS):
+        what they locate but cannot read splits the place, as the 2x sharpened rung does."""
         return [(f"zxing deconvolved {s} 2x", 2.0, lambda r, s=s: _deconvolved(r, s, scale=2.0), self._decode_noting_misses)
                 for s in DEFOCUS_SIGMAS]
 
