@@ -11,7 +11,7 @@ import numpy as np
 from companion.scan.boxes import mostly_within, mostly_within_any
 from companion.scan.incremental import _percentiles
 from companion.scan.occlusion import block_means
-from companion.scan.rescue import _blobs
+from companion.scan.texture import _blobs
 
 
 def test_blobs_are_the_boxes_of_the_masks_connected_components():

@@ -11,7 +11,9 @@ from companion.scan.decoders import make_decoder
 from companion.scan.decoders import Detection
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.scan.bench_scenes import Scene, _scene_seed, build_table
+from companion.scan.boxes import box_around, contains
 from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
+from companion.scan.texture import code_patches
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import TAG_MM
 from companion.scan.virtual_table import VirtualTable
@@ -119,28 +121,46 @@ def test_the_camera_s_defocus_is_learned_from_what_read_and_tried_first():
     assert got and ladder.reads_by_rung["zxing deconvolved 1.3 3x"] == 1
 
 
+def two_cards_side_by_side():
+    """Two cards side by side on the dark mat, tags at 3 px a module, sharp: the frame, and each
+    tag as zxing reads it (left first)."""
+    table = VirtualTable(640, 360, seed=5, camera=Camera(tilt_deg=0.0, roll_deg=0.0, px_per_mm=3.0 * 21 / TAG_MM,
+                                                        look_at_mm=(450, 300)),
+                         look=Look(noise_sigma=1.0, vignette=0.0), markers=False)
+    table.place(CardRef("bom-battle", "GD100", 1), (415, 300))
+    table.place(CardRef("bom-battle", "GD101", 1), (485, 300))
+    gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+    left, right = sorted(make_decoder("zxing").decode(gray), key=lambda d: d.center[0])
+    return gray, left, right
+
+
+def test_a_code_s_fine_texture_is_found_and_a_card_s_outline_is_not():
+    """With the left tag read, what is left of a code's texture in the pixels around both
+    cards is the right tag, and only it: the cards' outlines on the dark mat (as textured as a
+    code on the small copy of the frame) are edges running one way, not a code's corners."""
+    gray, left, right = two_cards_side_by_side()
+    (patch,) = code_patches(gray, 8, left.side_px(), [left], (0, 0))
+    x0, y0, x1, y1 = box_around(right.corners, 0)
+    px0, py0, px1, py1 = patch
+    assert px0 <= x0 + 8 and py0 <= y0 + 8 and px1 >= x1 - 8 and py1 >= y1 - 8   # the right tag, whole (to a block)
+    # and not its card around it: the card reaches 0.6 of a tag below the tag (its label)
+    margin = 0.4 * right.side_px()
+    assert x0 - margin <= px0 and y0 - margin <= py0 and px1 <= x1 + margin and py1 <= y1 + margin
+    assert code_patches(gray, 8, left.side_px(), [left, right], (0, 0)) == []     # both read: nothing left
+
+
 def test_a_place_joining_several_codes_narrows_to_what_is_left_unread():
-    """Two code-sized patches of texture side by side make one place. Once the left one is read,
-    the place becomes a place about the right one only; once that is read too, no place is left
-    (a table whose codes are all read is not looked at again)."""
-    rng = np.random.default_rng(1)
-    small = np.full((40, 60), 200, np.uint8)           # one value per 8 x 8 block of a 480 x 320 frame
-    for x0 in (10, 26):                                # two 6 x 6-block codes' texture (48 px codes)
-        small[15:21, x0:x0 + 6] = rng.choice([20, 230], size=(6, 6))
+    """The two cards make one place. Once the left tag is read, the place becomes a place about
+    the right one only; once that is read too, no place is left: a table whose codes are all
+    read (their cards' outlines included) is not looked at again."""
+    gray, left, right = two_cards_side_by_side()
     decoder = IncrementalDecoder(make_decoder("zxing"), **NO_TIME_BUDGET)
-    decoder.last_small = small
-    decoder._places = [Place((40, 80, 300, 210))]      # both, with a margin: bigger than 2.5 codes square
-
-    def read(x0: int, text: str) -> None:
-        corners = np.array([[x0, 120], [x0 + 48, 120], [x0 + 48, 168], [x0, 168]], np.float32)
-        decoder._remember(_known_of([Detection(text, corners)]), replaced=[])
-
-    read(80, "left")
-    decoder._narrow_places((320, 480))
+    decoder._places = [Place(box_around(np.vstack([left.corners, right.corners]), 40))]
+    decoder._remember(_known_of([left]), replaced=[])
+    decoder._narrow_places(gray)
     (place,) = decoder._places
-    x0, y0, x1, y1 = place.box
-    assert x0 >= 80 + 48 - 24 and x1 >= 208 + 48       # the unread right code, half a code around it
-    assert x0 <= 208 and y0 <= 120 and y1 >= 168
-    read(208, "right")
-    decoder._narrow_places((320, 480))
+    assert contains(place.box, box_around(right.corners, 0))
+    assert place.box[0] > left.center[0]                       # half a tag around it: not the left tag
+    decoder._remember(_known_of([right]), replaced=[])
+    decoder._narrow_places(gray)
     assert decoder._places == []

@@ -42,7 +42,8 @@ from .boxes import (Box, area, box_around, clipped, contains, grown, intersectio
                     mostly_within_any, overlap, point_in)
 from .decoders import Detection, ZxingDecoder
 from .occlusion import block_means
-from .rescue import Ladder, Place, painted_out, plausible_code, plausible_codes, texture_patches
+from .rescue import Ladder, Place
+from .texture import code_patches, painted_out, plausible_code, plausible_codes, texture_patches
 
 KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
@@ -226,13 +227,21 @@ class IncrementalDecoder:
                 self._note_place(box)
         return _unique_known(read)
 
-    def _note_place(self, box: Box) -> None:
-        """A place to look at again; one already noted there keeps its fused frames."""
-        for place in self._places:
-            if overlap(place.box, box) and area(intersection(place.box, box)) >= 0.5 * max(area(box), area(place.box)):
+    def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0) -> None:
+        """A place to look at again; one already noted there keeps its fused frames, unless this
+        box is ``better`` (found by a code's fine texture, where the one noted was a guess)."""
+        for place in list(self._places):
+            if not overlap(place.box, box):
+                continue
+            shared = area(intersection(place.box, box))
+            if not better and shared >= 0.5 * max(area(box), area(place.box)):
                 return
+            if better and shared >= 0.8 * area(box):      # it holds this box already
+                return
+            if better and shared >= 0.8 * area(place.box):  # this box holds it, and more
+                self._places.remove(place)
         if len(self._places) < self.max_places:
-            self._places.append(Place(box))
+            self._places.append(Place(box, codes_read_inside))
 
     def _forget_changed_places(self, small: np.ndarray) -> None:
         """A place where something changed is no longer that place: the region decode notes it
@@ -256,7 +265,7 @@ class IncrementalDecoder:
         if self._known:
             read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
-        self._narrow_places(gray.shape)
+        self._narrow_places(gray)
         now = time.perf_counter()
         if self._decoded_whole:
             deadline = now + self.look_share * self._whole_ms / 1000
@@ -311,29 +320,29 @@ class IncrementalDecoder:
             if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):
                 self._note_place(grown(box_around(corners, 0), tag_px * 0.2, gray.shape))
 
-    def _narrow_places(self, shape) -> None:
-        """Once codes are read in a place, what is left of its texture with them painted out is
-        where the rest are: nothing left, and the place is done (cards side by side whose codes
-        were all read, one by one); a place joining several codes whose patches left cover less
-        of it is replaced by them, each with half a code's margin (a painted rim may cut into an
-        unread code): code-sized ones get every rung, where a big place gets only a few."""
-        tag_px, c = self._tag_px(), self.cell
+    def _narrow_places(self, gray: np.ndarray) -> None:
+        """Once codes are read in a place, what is left of a code's fine texture in its pixels
+        with them left out is where the rest are (texture.code_patches). Nothing left, and the
+        place is done (a read card's outline on a dark mat, or cards side by side whose codes
+        were all read). Otherwise the place becomes one place per code left, half a code around
+        each: a place joining several codes gets only a few rungs, a code-sized one every rung,
+        and a place that cut a code (a guess from what zxing located) now holds all of it. A
+        code-sized place that holds its one code whole keeps its fused frames."""
+        tag_px = self._tag_px()
         for p in list(self._places):
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
-            if len(inside) == p.codes_read_inside:
+            if len(inside) == p.codes_read_inside or p not in self._places:   # (or replaced by a better one)
                 continue
             p.codes_read_inside = len(inside)
-            x0, y0, x1, y1 = p.box
-            cx0, cy0 = x0 // c, y0 // c
-            flat = painted_out(self.last_small[cy0:-(-y1 // c), cx0:-(-x1 // c)], inside, c, (cx0 * c, cy0 * c))
-            left = [grown((a + cx0 * c, b + cy0 * c, e + cx0 * c, f + cy0 * c), 0.5 * tag_px, shape)
-                    for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast)]
-            if not left:
-                self._places.remove(p)
-            elif area(p.box) > (2.5 * tag_px) ** 2 and sum(area(q) for q in left) < 0.8 * area(p.box):
-                self._places.remove(p)
-                for q in left:
-                    self._note_place(q)
+            # looked for a little beyond the place: a code it cuts is then found whole
+            x0, y0, x1, y1 = around = grown(p.box, 0.5 * tag_px, gray.shape)
+            patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
+                       code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
+            if len(patches) == 1 and area(p.box) <= (2.5 * tag_px) ** 2 and contains(p.box, patches[0]):
+                continue
+            self._places.remove(p)
+            for q in patches:
+                self._note_place(grown(q, 0.5 * tag_px, gray.shape), better=True, codes_read_inside=len(inside))
 
     # --- helpers ------------------------------------------------------------------------------------
 

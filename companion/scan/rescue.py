@@ -20,9 +20,9 @@ import time
 import cv2
 import numpy as np
 
+from .boxes import Box
 from .decoders import Detection
 
-Box = tuple[int, int, int, int]
 # defocus of a real camera is not known: a sharp one (0.7 px), a soft one and a blurred one (1.3 px)
 DEFOCUS_SIGMAS = (0.7, 1.0, 1.3)
 # the rungs of each kind of look (the full ladder is the rest: a first look at a code-sized place)
@@ -35,7 +35,6 @@ FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s 
 # whole frame); the codes it locates but cannot read there split it into places of their own
 # (its first looks climbed 2x sharpened already: that comes last)
 FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
-_SQUARE_2 = np.ones((2, 2), np.uint8)
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -175,13 +174,13 @@ class Ladder:
 class Place:
     """A place worth looking at again: its box in the frame, its fused pixels, its schedule."""
 
-    def __init__(self, box: Box):
+    def __init__(self, box: Box, codes_read_inside: int = 0):
         self.box = box
         self.tries = 0                # times the whole ladder was climbed here
         self.rung = 0                 # where the look interrupted by the budget goes on
         self.last_try = 0
         self.frames = 0
-        self.codes_read_inside = 0    # codes read in it when its texture was last narrowed down
+        self.codes_read_inside = codes_read_inside   # codes read in it when it was last narrowed down
         self._mean: np.ndarray | None = None
 
     def add(self, gray: np.ndarray, most: int) -> None:
@@ -205,92 +204,3 @@ class Place:
         if self.tries < fast_tries or self.rung:
             return True
         return frame - self.last_try >= min(2 ** (self.tries - fast_tries + 1), slowest)
-
-
-def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float = 20.0,
-                    edges: tuple[bool, bool, bool, bool] = (False, False, False, False)) -> list[Box]:
-    """Patches with the black-and-white texture of a QR code, found on the small copy of the
-    frame (one value per cell x cell block) that the decoder keeps anyway.
-
-    Inside a QR code neighbouring blocks hold different mixes of dark and light modules, so
-    their means vary a lot; on a card's white, the mat or a hand they do not. Card edges make
-    lines one block wide, which an opening removes. Returned in pixels of the image the small
-    copy was made from. ``edges`` (left, top, right, bottom): which sides are the frame's own
-    edges; a patch touching one is a code cut by the frame, which no second look can read."""
-    if small.shape[0] < 3 or small.shape[1] < 3:
-        return []
-    # the variance of each 3 x 3 neighbourhood of blocks, in OpenCV calls (fewer than NumPy's)
-    variance = cv2.sqrBoxFilter(small, cv2.CV_32F, (3, 3))
-    mean = cv2.boxFilter(small, cv2.CV_32F, (3, 3))
-    cv2.subtract(variance, cv2.multiply(mean, mean), dst=variance)
-    textured = cv2.compare(variance, contrast * contrast, cv2.CMP_GT)
-    textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, _SQUARE_2)
-    rows, cols = small.shape
-    smallest = 0.4 * tag_px / cell
-    m = int(round(tag_px * 0.15))
-    out = []
-    for x, y, w, h in _blobs(textured):
-        if w < smallest or h < smallest:
-            continue
-        if any(edges) and _cut_by_edge(small, (x, y, w, h), edges, contrast):
-            continue
-        out.append((max(x * cell - m, 0), max(y * cell - m, 0),
-                    min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell)))
-    return out
-
-
-def _blobs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """The boxes (x, y, w, h) of a binary mask's 8-connected blobs, top to bottom, left to right:
-    the boxes connectedComponentsWithStats gives, from the blobs' outer contours (half the cost)."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return []
-    # two levels: blobs' outer contours (no parent) and their holes' (a blob in a hole is outer)
-    return sorted((cv2.boundingRect(c) for c, (_, _, _, parent) in zip(contours, hierarchy[0].tolist()) if parent < 0),
-                  key=lambda b: (b[1], b[0], b[3], b[2]))
-
-
-def _cut_by_edge(small: np.ndarray, component, edges, contrast: float) -> bool:
-    """Whether a textured patch runs out of the frame: the frame's outermost blocks along it are
-    themselves textured (a patch that merely comes near the edge has white paper there)."""
-    x, y, w, h = component
-    rows, cols = small.shape
-    strips = []
-    if edges[0] and x == 0:
-        strips.append(small[y:y + h, 0])
-    if edges[1] and y == 0:
-        strips.append(small[0, x:x + w])
-    if edges[2] and x + w >= cols:
-        strips.append(small[y:y + h, cols - 1])
-    if edges[3] and y + h >= rows:
-        strips.append(small[rows - 1, x:x + w])
-    return any(strip.size > 1 and float(strip.astype(np.float32).std()) > contrast for strip in strips)
-
-
-def painted_out(small: np.ndarray, codes: list[Detection], cell: int, origin: tuple[int, int]) -> np.ndarray:
-    """A copy of the small copy with each code read (and a module-wide rim) made flat."""
-    if not codes:
-        return small
-    out = small.copy()
-    corners = np.array([d.corners for d in codes])
-    centres = corners.mean(axis=1, keepdims=True)
-    grown = np.round((centres + (corners - centres) * 1.25 - np.asarray(origin)) / cell).astype(np.int32)
-    lows, highs = np.clip(grown.min(axis=1), 0, None).tolist(), (grown.max(axis=1) + 1).tolist()
-    for quad, (x0, y0), (x1, y1) in zip(grown, lows, highs):
-        around = small[y0:y1, x0:x1]
-        paper = int(around.max()) if around.size else 128   # the white quiet zone around it
-        cv2.fillConvexPoly(out, quad, paper)
-    return out
-
-
-def plausible_code(corners: np.ndarray, tag_px: float) -> bool:
-    """zxing's failed attempts include junk (a point, a quadrilateral across three cards): keep
-    those shaped like a code of a plausible size, a square seen at most 45 degrees off."""
-    return bool(plausible_codes(corners[None], tag_px)[0])
-
-
-def plausible_codes(corners: np.ndarray, tag_px: float) -> np.ndarray:
-    """plausible_code for many at once: N x 4 x 2 corners -> N booleans."""
-    sides = np.linalg.norm(np.roll(corners, -1, axis=1) - corners, axis=2)
-    shortest, longest = sides.min(axis=1), sides.max(axis=1)
-    return (shortest >= 21 * 1.5) & (longest <= 4 * max(tag_px, 52.0)) & (longest <= 1.5 * shortest)
