@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from abc import ABC, abstractmethod
 from typing import Callable
 
 import numpy as np
@@ -84,7 +85,7 @@ def _quietly(fn) -> None:
         log.debug("closing a source failed", exc_info=True)
 
 
-class WatchedSource:
+class WatchedSource(ABC):
     """Feeds the newest frame of ``source`` to ``process`` from a thread of its own, and reopens
     the source when it fails or stalls. Subclasses define ``process`` and ``resume``."""
 
@@ -105,8 +106,9 @@ class WatchedSource:
         self.reopens = 0
         self.next_retry_at: float | None = None
 
+    @abstractmethod
     def process(self, frame: np.ndarray, now: float | None = None):
-        raise NotImplementedError
+        """Decode one frame (ScanPipeline: decode, classify, place on the mat, track)."""
 
     def resume(self, now: float) -> None:
         """The first frame after (re)opening the source is about to be processed."""
