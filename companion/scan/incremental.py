@@ -292,7 +292,7 @@ class IncrementalDecoder:
             if n >= self.max_looks or time.perf_counter() >= until:
                 self.stats.deferred += len(due) - n
                 break
-            big = area(p.box) > (2.5 * tag_px) ** 2
+            big = _joins_several_codes(p.box, tag_px)
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
             started = time.perf_counter()
             got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
@@ -335,10 +335,10 @@ class IncrementalDecoder:
                 continue
             p.codes_read_inside = len(inside)
             # looked for a little beyond the place: a code it cuts is then found whole
-            x0, y0, x1, y1 = around = grown(p.box, 0.5 * tag_px, gray.shape)
+            x0, y0, x1, y1 = grown(p.box, 0.5 * tag_px, gray.shape)
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
                        code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
-            if len(patches) == 1 and area(p.box) <= (2.5 * tag_px) ** 2 and contains(p.box, patches[0]):
+            if len(patches) == 1 and not _joins_several_codes(p.box, tag_px) and contains(p.box, patches[0]):
                 continue
             self._places.remove(p)
             for q in patches:
@@ -379,6 +379,11 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
+
+
+def _joins_several_codes(box: Box, tag_px: float) -> bool:
+    """A place bigger than 2.5 codes square: several cards side by side (or one large code)."""
+    return area(box) > (2.5 * tag_px) ** 2
 
 
 def _percentiles(image: np.ndarray, percents) -> list[float]:
