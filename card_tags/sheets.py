@@ -23,6 +23,7 @@ carries a 50 mm scale bar to check that.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -478,8 +479,16 @@ def _pdf_item(pdf, item: Item) -> None:
     pdf.restoreState()
 
 
+def pages_json(sheet: Sheet) -> str:
+    """The text of every code on each page, in page order: what a photograph of a printed page
+    must read (``companion bench label-photos`` makes a photo folder's truth.json from it)."""
+    pages = [[placed.payload for placed in page] for page in sheet.pages]
+    return json.dumps({"game": sheet.game, "layout": sheet.layout.name, "pages": pages}, indent=1) + "\n"
+
+
 def write(sheet: Sheet, out_dir: str | Path, stem: str | None = None) -> list[Path]:
-    """Write STEM.pdf and the SVG page(s) (STEM.svg, or STEM-p1.svg... for several pages)."""
+    """Write STEM.pdf, the SVG page(s) (STEM.svg, or STEM-p1.svg... for several pages) and
+    STEM-pages.json (the codes on each page)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = stem or f"{sheet.game}-{sheet.layout.name}"
@@ -490,4 +499,6 @@ def write(sheet: Sheet, out_dir: str | Path, stem: str | None = None) -> list[Pa
         path = out_dir / name
         path.write_text(to_svg(sheet, index), encoding="utf-8")
         written.append(path)
+    written.append(out_dir / f"{stem}-pages.json")
+    written[-1].write_text(pages_json(sheet), encoding="utf-8")
     return written

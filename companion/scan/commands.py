@@ -1,4 +1,4 @@
-"""`companion scan`, `companion mat print` and `companion bench scan`.
+"""`companion scan`, `companion mat print`, `companion bench scan` and `bench label-photos`.
 
 - ``scan IMAGE_OR_VIDEO...``: decode files and print one JSON line per QR code found (every QR
   code, not only ours), with the card it names or why it names none; a user tests tags,
@@ -6,6 +6,7 @@
 - ``mat print``: the four calibration markers at 100% scale (PDF, SVG or PNG) to cut out and
   stick at the corners of the play area.
 - ``bench scan``: the scanning benchmark (companion/scan/bench.py).
+- ``bench label-photos``: truth.json for photos of printed tag pages (companion/scan/photo_labels.py).
 """
 from __future__ import annotations
 
@@ -43,7 +44,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     from .bench import register_bench
 
-    register_bench(bench_subparsers(sub))
+    bench = bench_subparsers(sub)
+    register_bench(bench)
+    labels = bench.add_parser("label-photos", help="write truth.json for photos of printed tag pages, for `bench scan --photos`")
+    labels.add_argument("photos", help="a folder of photos of whole printed pages (JPEG or PNG)")
+    labels.add_argument("pages", help="the STEM-pages.json `companion tags print` wrote beside the PDF")
+    labels.add_argument("--out", help="write the photos (greyscale) and truth.json here instead of into the photo folder")
+    labels.add_argument("--max-side", type=int, default=0, metavar="PX",
+                        help="with --out: shrink each photo to at most PX on its longest side (e.g. 1600), as JPEG")
+    labels.add_argument("--force", action="store_true", help="replace an existing truth.json")
+    labels.set_defaults(func=cmd_label_photos)
 
 
 # --- companion scan --------------------------------------------------------------------------------
@@ -76,3 +86,41 @@ def cmd_mat_print(args) -> int:
         return 2
     print(f"wrote {out}: print it at 100% scale (no 'fit to page'); the 100 mm bar must measure 100 mm")
     return 0
+
+
+# --- companion bench label-photos ------------------------------------------------------------------
+
+def cmd_label_photos(args) -> int:
+    from .photo_labels import PagesError, label, load_pages, write_truth
+
+    photos, out = Path(args.photos), Path(args.out) if args.out else None
+    if not photos.is_dir():
+        print(f"companion bench label-photos: {photos} is not a folder of photos", file=sys.stderr)
+        return 2
+    if args.max_side and out is None:
+        print("companion bench label-photos: --max-side needs --out (photos are never changed in place)", file=sys.stderr)
+        return 2
+    target = out or photos
+    if (target / "truth.json").exists() and not args.force:
+        print(f"companion bench label-photos: {target / 'truth.json'} exists; --force replaces it", file=sys.stderr)
+        return 2
+    try:
+        pages = load_pages(Path(args.pages))
+    except PagesError as exc:
+        print(f"companion bench label-photos: {exc}", file=sys.stderr)
+        return 2
+    labelled = label(photos, pages, out, args.max_side)
+    for name in labelled.truth:
+        print(f"{name}: page(s) {labelled.pages[name]} by its {labelled.how[name]}, "
+              f"{len(labelled.truth[name])} codes")
+    for problem in labelled.problems:
+        print(f"companion bench label-photos: {problem}", file=sys.stderr)
+    for name in labelled.unlabelled:
+        print(f"companion bench label-photos: {name}: no page in its name and no code read; "
+              f"rename it with its page (e.g. p3-{name}) and run again", file=sys.stderr)
+    if not labelled.truth:
+        print("companion bench label-photos: no photo labelled; nothing written", file=sys.stderr)
+        return 1
+    print(f"wrote {write_truth(target, labelled)}: score them with "
+          f"`companion bench scan --only photos --photos {target}`")
+    return 1 if labelled.problems or labelled.unlabelled else 0

@@ -1,0 +1,129 @@
+"""`companion bench label-photos` turns phone photos of printed tag pages into a scored set: each
+photo's truth is every code on the page it shows, from its file name or, failing that, from the
+codes read in it; photos it cannot place are named, never guessed.
+
+The "photos" here are renders of the printed pages (photo_like.sheet: the tags on paper, flat),
+made unreadable where a test needs it: there is no camera on this machine."""
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from card_tags import geometry, sheets
+from card_tags.catalog import load_game
+from card_tags.payload import decode
+from companion.cli import main
+from companion.scan.bench_figures import photos as score_photos
+from companion.scan.photo_labels import pages_in_name
+from companion.scan.photo_like import sheet as paper_with
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    """The Book of Mormon Battle deck printed on card pages: its PDF, SVGs and pages file."""
+    out = tmp_path_factory.mktemp("tags")
+    sheet = sheets.build(load_game("bom-battle"), "card-63x88", geometry.Camera())
+    sheets.write(sheet, out)
+    return sheet, out / "bom-battle-card-63x88-pages.json"
+
+
+def page_photo(texts: list[str], blur: int = 0) -> np.ndarray:
+    paper, _ = paper_with(texts, module_mm=1.0, columns=3)
+    return cv2.GaussianBlur(paper, (0, 0), blur) if blur else paper
+
+
+def test_the_pages_file_lists_every_printed_tag_on_its_page(printed):
+    sheet, pages_file = printed
+    pages = json.loads(pages_file.read_text())["pages"]
+    assert len(pages) == len(sheet.pages) > 1
+    assert sum(len(p) for p in pages) == sheet.stickers
+    assert len({t for p in pages for t in p}) == sheet.stickers  # one code per physical copy
+    assert all(decode(t).game == "bom-battle" for p in pages for t in p)
+
+
+@pytest.mark.parametrize("name, pages", [
+    ("p3.jpg", [3]), ("page-2_tilted.jpg", [2]), ("Page7 dim.png", [7]), ("p2+p3.jpg", [2, 3]),
+    ("IMG_2023.jpg", None), ("top3.jpg", None), ("sharp3.jpg", None), ("p9.jpg", None), ("p0.jpg", None),
+])
+def test_a_page_number_in_the_file_name(name, pages):
+    assert pages_in_name(name, page_count=8) == pages
+
+
+def test_label_photos_by_name_or_by_reads_and_names_the_rest(printed, tmp_path, capsys):
+    _, pages_file = printed
+    pages = json.loads(pages_file.read_text())["pages"]
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "p2-flat.png"), page_photo(pages[1]))
+    cv2.imwrite(str(photos / "IMG_0003.jpg"), page_photo(pages[2]))          # placed by its reads
+    cv2.imwrite(str(photos / "p5-out-of-focus.jpg"), page_photo(pages[4], blur=9))  # nobody reads it
+    cv2.imwrite(str(photos / "IMG_0004.jpg"), page_photo(pages[3], blur=9))  # neither: left out
+    (photos / "IMG_0005.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    (photos / "notes.txt").write_text("page 2 flat, page 3 unnamed")
+
+    assert main(["bench", "label-photos", str(photos), str(pages_file)]) == 1
+    out, err = capsys.readouterr()
+    truth = json.loads((photos / "truth.json").read_text())
+    assert truth == {"p2-flat.png": pages[1], "IMG_0003.jpg": pages[2], "p5-out-of-focus.jpg": pages[4]}
+    assert "IMG_0003.jpg: page(s) [3] by its reads" in out and "p2-flat.png: page(s) [2] by its name" in out
+    assert "IMG_0004.jpg: no page in its name and no code read; rename it" in err
+    assert "IMG_0005.jpg: not an image OpenCV can read" in err
+
+    # the bench scores the set: the two sharp pages are read whole, the blurred one is the test
+    scored = score_photos(photos)
+    assert scored["printed"] == len(pages[1]) + len(pages[2]) + len(pages[4])
+    assert scored["totals"]["pipeline"] >= len(pages[1]) + len(pages[2])
+    assert scored["false_reads"] == 0 and scored["pipeline_behind_on"] == []
+
+    # an existing truth.json is kept unless --force
+    assert main(["bench", "label-photos", str(photos), str(pages_file)]) == 2
+    assert "truth.json exists; --force replaces it" in capsys.readouterr().err
+
+
+def test_the_name_says_what_is_printed_even_where_nothing_is_read(printed, tmp_path, capsys):
+    """A photo of pages 6 and 7 whose page 7 is out of focus: its truth is both pages' codes."""
+    _, pages_file = printed
+    pages = json.loads(pages_file.read_text())["pages"]
+    sharp, blurred = page_photo(pages[5]), page_photo(pages[6], blur=9)
+    cv2.imwrite(str(tmp_path / "p6+p7.png"), np.vstack([sharp, blurred[:, :sharp.shape[1]]]))
+    assert main(["bench", "label-photos", str(tmp_path), str(pages_file)]) == 0
+    assert json.loads((tmp_path / "truth.json").read_text()) == {"p6+p7.png": pages[5] + pages[6]}
+
+
+def test_a_photo_named_for_the_wrong_page_is_reported_and_left_out(printed, tmp_path, capsys):
+    _, pages_file = printed
+    pages = json.loads(pages_file.read_text())["pages"]
+    cv2.imwrite(str(tmp_path / "p4.png"), page_photo(pages[1]))
+    cv2.imwrite(str(tmp_path / "p1.png"), page_photo(pages[0]))
+    assert main(["bench", "label-photos", str(tmp_path), str(pages_file)]) == 1
+    assert "p4.png: named for page(s) [4] but shows codes of page(s) [2]: check its name" in capsys.readouterr().err
+    assert json.loads((tmp_path / "truth.json").read_text()) == {"p1.png": pages[0]}
+
+
+def test_out_writes_small_greyscale_copies_and_leaves_the_originals(printed, tmp_path, capsys):
+    _, pages_file = printed
+    pages = json.loads(pages_file.read_text())["pages"]
+    photos, kept = tmp_path / "phone", tmp_path / "kept"
+    photos.mkdir()
+    big = cv2.cvtColor(cv2.resize(page_photo(pages[0]), None, fx=2, fy=2), cv2.COLOR_GRAY2BGR)
+    cv2.imwrite(str(photos / "p1.png"), big)
+    assert main(["bench", "label-photos", str(photos), str(pages_file), "--out", str(kept), "--max-side", "900"]) == 0
+    small = cv2.imread(str(kept / "p1.jpg"), cv2.IMREAD_UNCHANGED)
+    assert small.ndim == 2 and max(small.shape) == 900
+    assert json.loads((kept / "truth.json").read_text()) == {"p1.jpg": pages[0]}
+    assert not (photos / "truth.json").exists() and cv2.imread(str(photos / "p1.png")).shape == big.shape
+
+
+def test_bad_arguments_get_a_clear_message(printed, tmp_path, capsys):
+    _, pages_file = printed
+    assert main(["bench", "label-photos", str(tmp_path / "none"), str(pages_file)]) == 2
+    assert "is not a folder of photos" in capsys.readouterr().err
+    not_pages = tmp_path / "x.json"
+    not_pages.write_text('{"pages": "p1"}')
+    assert main(["bench", "label-photos", str(tmp_path), str(not_pages)]) == 2
+    assert "not a pages file" in capsys.readouterr().err
+    assert main(["bench", "label-photos", str(tmp_path), str(pages_file), "--max-side", "800"]) == 2
+    assert "--max-side needs --out" in capsys.readouterr().err
