@@ -110,9 +110,8 @@ def cmd_label_photos(args) -> int:
         print(f"companion bench label-photos: {exc}", file=sys.stderr)
         return 2
     labelled = label(photos, pages, out, args.max_side)
-    for name in labelled.truth:
-        print(f"{name}: page(s) {labelled.pages[name]} by its {labelled.how[name]}, "
-              f"{len(labelled.truth[name])} codes")
+    for name, codes in labelled.truth.items():
+        print(f"{name}: page(s) {labelled.pages[name]} by its {labelled.how[name]}, {len(codes)} codes")
     for problem in labelled.problems:
         print(f"companion bench label-photos: {problem}", file=sys.stderr)
     for name in labelled.unlabelled:

@@ -13,8 +13,8 @@ camera here), so whoever has a phone and a printer can make one in minutes:
 
 Which page a photo shows: the page numbers in its file name (``p3``, ``page3``, ``page-3``;
 several for a photo of several pages), or else every page holding a code that any decoder reads
-in it. A photo where neither tells, or where they disagree, is left out and named, so that it can
-be renamed: a photo nobody reads is the most useful kind, and its truth must not depend on what
+in it. A photo where neither tells, where they disagree, or whose name gives a page the sheet
+lacks is left out and named, so that it can be renamed: a photo nobody reads is the most useful kind, and its truth must not depend on what
 was read.
 """
 from __future__ import annotations
@@ -26,11 +26,11 @@ from pathlib import Path
 
 import cv2
 
+from .bench_figures import DECODERS
 from .decoders import make_decoder
+from .sources import IMAGE_SUFFIXES
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 PAGE_IN_NAME = re.compile(r"(?:^|[^a-z0-9])p(?:age)?[-_ ]?(\d+)(?=$|[^0-9])", re.IGNORECASE)
-DECODERS = ("zxing", "pyzbar", "opencv")
 
 
 class PagesError(ValueError):
@@ -39,11 +39,16 @@ class PagesError(ValueError):
 
 @dataclass
 class Labelled:
-    truth: dict[str, list[str]] = field(default_factory=dict)  # image name -> texts printed in it
+    codes: list[list[str]]                                      # the codes on each printed page
     pages: dict[str, list[int]] = field(default_factory=dict)  # image name -> its pages (1-based)
     how: dict[str, str] = field(default_factory=dict)          # image name -> "name" or "reads"
     unlabelled: list[str] = field(default_factory=list)        # photos no name or read places
     problems: list[str] = field(default_factory=list)          # unreadable files, wrong names (left out)
+
+    @property
+    def truth(self) -> dict[str, list[str]]:
+        """Image name -> every code printed on its page(s): truth.json."""
+        return {name: [t for n in pages for t in self.codes[n - 1]] for name, pages in self.pages.items()}
 
 
 def load_pages(path: Path) -> list[list[str]]:
@@ -58,18 +63,15 @@ def load_pages(path: Path) -> list[list[str]]:
     return pages
 
 
-def pages_in_name(name: str, page_count: int) -> list[int] | None:
-    """Page numbers written in a file name, or None when it names none (or one out of range)."""
-    found = sorted({int(n) for n in PAGE_IN_NAME.findall(Path(name).stem)})
-    if not found or not all(1 <= n <= page_count for n in found):
-        return None
-    return found
+def pages_in_name(name: str) -> list[int]:
+    """Page numbers written in a file name (none: an empty list)."""
+    return sorted({int(n) for n in PAGE_IN_NAME.findall(Path(name).stem)})
 
 
-def pages_read(gray, pages: list[list[str]], decoders) -> tuple[list[int], set[str]]:
-    """The pages holding a code that any decoder reads in the image, and every text read."""
+def pages_read(gray, pages: list[list[str]], decoders) -> list[int]:
+    """The pages holding a code that any decoder reads in the image."""
     texts = {d.text for decoder in decoders for d in decoder.decode(gray)}
-    return [i + 1 for i, page in enumerate(pages) if texts & set(page)], texts
+    return [i + 1 for i, page in enumerate(pages) if texts & set(page)]
 
 
 def photos_in(folder: Path) -> list[Path]:
@@ -88,33 +90,34 @@ def label(folder: Path, pages: list[list[str]], out: Path | None = None, max_sid
     """Label every photo of a folder with the codes of the page(s) it shows; with ``out``, also
     write each labelled photo there (greyscale, its longest side at most max_side)."""
     decoders = [make_decoder(n, thorough=True) for n in DECODERS]
-    result = Labelled()
+    result = Labelled(pages)
     for path in photos_in(folder):
         gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
         if gray is None:
             result.problems.append(f"{path.name}: not an image OpenCV can read (a phone's HEIC? export it as JPEG)")
             continue
         gray = shrunk(gray, max_side)
-        named = pages_in_name(path.name, len(pages))
-        seen, texts = pages_read(gray, pages, decoders)
-        if named is None and not seen:
+        named = pages_in_name(path.name)
+        if any(not 1 <= n <= len(pages) for n in named):
+            result.problems.append(f"{path.name}: names page(s) {named}, but the sheet has pages 1-{len(pages)}; left out")
+            continue
+        seen = pages_read(gray, pages, decoders)
+        if not named and not seen:
             result.unlabelled.append(path.name)
             continue
-        if named is not None and set(seen) - set(named):
+        if named and set(seen) - set(named):
             result.problems.append(f"{path.name}: named for page(s) {named} but shows codes of page(s) "
                                    f"{sorted(set(seen) - set(named))}: check its name; left out")
             continue
-        chosen = named if named is not None else seen
         name = path.with_suffix(".jpg").name if out is not None and max_side else path.name
-        if name in result.truth:
+        if name in result.pages:
             result.problems.append(f"{path.name}: another photo is also written as {name}: rename one")
             continue
         if out is not None:
             Path(out).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(Path(out) / name), gray, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        result.truth[name] = [t for n in chosen for t in pages[n - 1]]
-        result.pages[name] = chosen
-        result.how[name] = "name" if named is not None else "reads"
+        result.pages[name] = named or seen
+        result.how[name] = "name" if named else "reads"
     return result
 
 
