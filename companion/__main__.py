@@ -1,4 +1,4 @@
-from .cli import main
+from companion.cli import main
 import sys
 
 sys.exit(main())

@@ -10,10 +10,11 @@ import sys
 COMMAND_MODULES = [
     "companion.commands",        # serve, demo, replay, export
     "card_tags.commands",        # tags print/size, deck copy/check/import-csv/export-csv, pair ...
-    "companion.scan.commands",   # scan, mat print, bench scan
+    "companion.scan.commands",   # scan, mat print
     "companion.rfid.commands",   # readers list | watch | fake | sim
     "companion.hub.server",      # hub
-    "companion.doctor",          # doctor
+    "companion.pi.doctor",       # doctor
+    "companion.bench.commands",  # bench scan | latency | memory | resume | server | hub | requests | crash ...
 ]
 
 

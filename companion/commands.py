@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--source", default="auto",
                        help="camera: auto (Pi camera, else the first USB camera), picamera, a device number "
                             "or /dev/videoN, a video file or image folder, virtual, or none")
-    from .rfid.commands import add_reader_arguments
+    from companion.rfid.commands import add_reader_arguments
 
     add_reader_arguments(serve)   # --reader SPEC (repeatable), --readers-config FILE
     serve.set_defaults(func=cmd_serve)
@@ -60,31 +60,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     pin.add_argument("--digits", type=int, default=4, help="digits of a new PIN (4 to 12; default 4)")
     pin.set_defaults(func=cmd_pin)
 
-    from .bench import register_bench
-    from .scan.commands import bench_subparsers
-
-    bench = bench_subparsers(sub)
-    register_bench(bench)
-    requests = bench.add_parser("requests", help="malformed requests at every state-changing route: count of 5xx")
-    requests.add_argument("--requests", type=int, default=3000)
-    requests.set_defaults(func=cmd_bench_requests)
-    crash = bench.add_parser("crash", help="kill -9 `companion demo` N times: acknowledged events lost")
-    crash.add_argument("--kills", type=int, default=20)
-    crash.add_argument("--seed", type=int, default=20, help="seed of the kill moments")
-    crash.set_defaults(func=cmd_bench_crash)
-
-
-def cmd_bench_requests(args) -> int:
-    from .webfuzz import report  # hypothesis: a test extra, so imported only here
-
-    return report(args.requests)
-
-
-def cmd_bench_crash(args) -> int:
-    from .crashbench import cmd_bench
-
-    return cmd_bench(args)
-
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", default=DEFAULT_DATA, help="data folder holding the game log database (default: ./data)")
@@ -110,9 +85,9 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _open_service(args):
-    from .hub.broker import Broker, BrokerError
-    from .service import Service
-    from .store import StoreError
+    from companion.hub.broker import Broker, BrokerError
+    from companion.service import Service
+    from companion.gamelog.store import StoreError
 
     if getattr(args, "hub", None):  # a bad broker address is said before anything starts
         try:
@@ -135,8 +110,8 @@ def _open_service(args):
 
 def _bind(service, args):
     """The dashboard's server, bound now: a busy port is reported before a camera or reader starts."""
-    from .app import create_app
-    from .webserver import make_server
+    from companion.web.app import create_app
+    from companion.web.server import make_server
 
     try:
         return make_server(create_app(service, tuple(args.allow_host)), args.host, args.port, args.server)
@@ -149,7 +124,7 @@ def _bind(service, args):
 
 def _banner(service, server, args):
     """Where to open the dashboard: by name (mDNS), by LAN address, and as a QR code to scan."""
-    from . import announce
+    from companion.pi import announce
 
     local = args.host in ("0.0.0.0", "::")
     address = announce.lan_address() if local else args.host
@@ -172,8 +147,8 @@ def _attach_hub(service, args) -> None:
     """Publish the table to a tournament hub's broker (companion/hub/publisher.py)."""
     if not args.hub:
         return
-    from .announce import table_name
-    from .hub.publisher import HubPublisher
+    from companion.pi.announce import table_name
+    from companion.hub.publisher import HubPublisher
 
     service.hub = HubPublisher(service, args.hub_broker, table_name(args.table or args.name))
     service.hub.start()
@@ -181,7 +156,7 @@ def _attach_hub(service, args) -> None:
 
 
 def _run_web(service, args, server=None) -> int:
-    from . import systemd
+    from companion.pi import systemd
 
     import signal
 
@@ -207,9 +182,9 @@ def _run_web(service, args, server=None) -> int:
 
 
 def cmd_serve(args) -> int:
-    from .rfid.commands import reader_configs
-    from .rfid.config import ConfigError
-    from .wiring import attach_camera
+    from companion.rfid.commands import reader_configs
+    from companion.rfid.config import ConfigError
+    from companion.wiring import attach_camera
 
     try:
         readers = reader_configs(args)
@@ -223,15 +198,15 @@ def cmd_serve(args) -> int:
     if readers:
         from card_tags.pairing import PairingStore, default_path
 
-        from .rfid.service import attach_readers
+        from companion.rfid.service import attach_readers
 
         attach_readers(service, readers, PairingStore(default_path(args.data)))
     return _run_web(service, args, server)
 
 
 def cmd_demo(args) -> int:
-    from .demo.driver import demo_class, demo_games, start_demo
-    from .rules import SetupError, ruleset_class
+    from companion.demo.driver import demo_class, demo_games, start_demo
+    from companion.rules import SetupError, ruleset_class
 
     try:
         cls = ruleset_class(args.game)
@@ -251,7 +226,7 @@ def cmd_demo(args) -> int:
 
 def read_log(path: Path):
     """A JSONL log folded exactly as `replay` and `import` check it; SystemExit(2) with the reason."""
-    from .session import LogError, fold, from_jsonl
+    from companion.gamelog.session import LogError, fold, from_jsonl
 
     try:
         events = from_jsonl(path.read_text(encoding="utf-8"), str(path))
@@ -269,7 +244,7 @@ def read_log(path: Path):
 
 
 def cmd_replay(args) -> int:
-    from .session import replay_report
+    from companion.gamelog.session import replay_report
 
     _, derived = read_log(Path(args.log))
     print(json.dumps(replay_report(derived), indent=2, ensure_ascii=False))
@@ -277,8 +252,8 @@ def cmd_replay(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from .session import open_store
-    from .store import StoreError
+    from companion.gamelog.session import open_store
+    from companion.gamelog.store import StoreError
 
     path = Path(args.log)
     events, derived = read_log(path)
@@ -295,8 +270,8 @@ def cmd_import(args) -> int:
 
 
 def cmd_backup(args) -> int:
-    from .session import open_store
-    from .store import StoreError
+    from companion.gamelog.session import open_store
+    from companion.gamelog.store import StoreError
 
     try:
         store = open_store(args.data)
@@ -313,7 +288,7 @@ def cmd_backup(args) -> int:
 
 
 def store_games(path: Path) -> list:
-    from .store import Store
+    from companion.gamelog.store import Store
 
     copy = Store(path)
     try:
@@ -323,7 +298,7 @@ def store_games(path: Path) -> list:
 
 
 def cmd_pin(args) -> int:
-    from .service import load_table_secrets, new_pin, write_table_secrets
+    from companion.service import load_table_secrets, new_pin, write_table_secrets
 
     data = Path(args.data)
     if not 4 <= args.digits <= 12:
@@ -338,8 +313,8 @@ def cmd_pin(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .session import open_store, to_jsonl
-    from .store import StoreError
+    from companion.gamelog.session import open_store, to_jsonl
+    from companion.gamelog.store import StoreError
 
     try:
         store = open_store(args.data)

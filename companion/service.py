@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .session import LogError, Session, open_store
-from .store import Store, StoreError
-from .systemd import Heartbeat
+from companion.gamelog.session import LogError, Session, open_store
+from companion.gamelog.store import Store, StoreError
+from companion.pi.systemd import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class Service:
         self.demo = None       # the simulated players of `companion demo`
         self.hub = None        # a companion.hub.publisher.HubPublisher when the table reports to a hub
         self.unpaired_uids: list[dict[str, Any]] = []
-        self.facts = None  # companion.doctor.Facts: where the health checks read the machine (tests fake it)
+        self.facts = None  # companion.pi.doctor.Facts: where the health checks read the machine (tests fake it)
         self._health: tuple[float, list[dict[str, str]]] | None = None
         self._lock = threading.RLock()
         self._stop = threading.Event()
@@ -107,7 +107,7 @@ class Service:
         except (LogError, StoreError) as exc:
             raise SystemExit(f"{self.store.path}: the latest game's log cannot be replayed: "
                              f"{str(exc).removeprefix(f'{self.store.path}: ')}") from None
-        from .backups import Backups
+        from companion.gamelog.backups import Backups
 
         self.backups = Backups(self)  # at each game's end, and daily while the service runs
         self.on_change(self.backups.note_change)
@@ -184,7 +184,7 @@ class Service:
 
     def devices(self) -> dict[str, Any]:
         """The devices panel as everyone may see it (no hidden card, no UID naming one)."""
-        from .devices_view import public_devices
+        from companion.web.devices import public_devices
 
         session = self.session
         return public_devices(self.raw_devices(), session.ruleset if session is not None else None)
@@ -203,7 +203,7 @@ class Service:
     def health(self) -> list[dict[str, str]]:
         """The machine's checks (companion doctor's, without the camera), at most every 10 s: the
         Devices page asks every second, and a check may run vcgencmd."""
-        from .doctor import machine_checks
+        from companion.pi.doctor import machine_checks
 
         now = time.monotonic()
         if self._health is None or now - self._health[0] > 10:

@@ -2,11 +2,11 @@
 the game in play, and every card it sees or loses becomes an input of that game."""
 from __future__ import annotations
 
-from .service import Service
+from companion.service import Service
 
 
 def zones_for(service: Service):
-    from .scan.zones import ZoneMap
+    from companion.scan.zones import ZoneMap
 
     session = service.session
     if session is None:
@@ -21,8 +21,8 @@ def current_game(service: Service) -> str:
 def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipeline_options):
     """Open the camera (or a file, or the virtual table) and feed what it sees to the game.
     ``pipeline_options`` go to ScanPipeline (watchdog timeout, backoff, tracker settings)."""
-    from .scan.pipeline import ScanPipeline
-    from .scan.sources import open_source
+    from companion.scan.pipeline import ScanPipeline
+    from companion.scan.sources import open_source
 
     source = source_spec if hasattr(source_spec, "read") else _source(source_spec, open_source)
     laid_out = {"game_id": service.session.game_id if service.session else None}
@@ -52,7 +52,7 @@ def _source(spec: str, open_source):
     """The camera for ``--source``. One missing at startup (unplugged, a file not there yet) is not
     fatal: it is reported on the devices panel and looked for again with the pipeline's backoff,
     exactly like a camera that fails later."""
-    from .scan.sources import SourceError
+    from companion.scan.sources import SourceError
 
     try:
         return open_source(spec)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
-from companion.app import create_app
-from companion.webserver import make_server
+from companion.web.app import create_app
+from companion.web.server import make_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",

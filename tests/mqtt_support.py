@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.hub.bench import Link
+from companion.bench.hub import Link
 from tests.timing import PATIENCE_S, wait_for
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -74,7 +74,7 @@ class Mosquitto:
 
 
 class CuttableLink(Link):
-    """A TCP relay from a local port to the broker (companion.hub.bench's): ``cut()`` drops every
+    """A TCP relay from a local port to the broker (companion.bench.hub's): ``cut()`` drops every
     connection and refuses new ones until ``mend()``, as a table's Wi-Fi going away and back."""
 
     @property

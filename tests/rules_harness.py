@@ -7,8 +7,8 @@ import copy
 from typing import Any
 
 from companion.rules import Applied, Refusal, Ruleset, Seat
-from companion.session import step
-from companion.store import Event
+from companion.gamelog.session import step
+from companion.gamelog.store import Event
 
 
 class RulesTable:

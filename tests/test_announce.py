@@ -6,7 +6,7 @@ import time
 
 from zeroconf import ServiceBrowser, ServiceListener, Zeroconf
 
-from companion.announce import SERVICE_TYPE, announce, table_name, terminal_qr
+from companion.pi.announce import SERVICE_TYPE, announce, table_name, terminal_qr
 
 
 def test_a_table_name_is_a_dns_label():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import rules
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.timing import ManualClock
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.backups import Backups
+from companion.gamelog.backups import Backups
 from companion.service import Service
 from companion.hub.server import wait_until
 

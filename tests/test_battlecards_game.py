@@ -9,11 +9,11 @@ import re
 import pytest
 
 from companion import rules
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.demo.protocol import play_direct
 from companion.rules.battlecards.state import Stage
 from companion.service import Service
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 
 DEMO = rules.demo_players("battlecards-pacific")
 
@@ -118,7 +118,7 @@ def test_companion_replay_reads_a_battlecards_log(tmp_path):
     import subprocess
     import sys
 
-    from companion.session import to_jsonl
+    from companion.gamelog.session import to_jsonl
 
     players = DEMO(2, 3)
     seats, options = players.start()

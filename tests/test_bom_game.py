@@ -7,7 +7,7 @@ import pytest
 
 from companion.rules.bom.players import SimulatedTable, play
 from companion.rules import Action, Applied, Seat
-from companion.session import fold, from_jsonl, replay_report
+from companion.gamelog.session import fold, from_jsonl, replay_report
 from tests.test_bom_support import RULES
 
 LOGS = Path(__file__).parent / "logs" / "bom"
@@ -92,8 +92,8 @@ def test_the_companions_counts_equal_the_true_piles_after_every_battle(seats, se
 
 
 def test_a_game_at_the_table_resolves_itself_once_everyone_has_played_and_undo_takes_back_a_command(tmp_path):
-    from companion.session import Session
-    from companion.store import Store
+    from companion.gamelog.session import Session
+    from companion.gamelog.store import Store
 
     now = [1000.0]
     store = Store(tmp_path / "companion.db")

@@ -4,7 +4,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from companion.session import fold, from_jsonl, replay_report
+from companion.gamelog.session import fold, from_jsonl, replay_report
 
 LOGS = Path(__file__).parent / "logs" / "bom"
 

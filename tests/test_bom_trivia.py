@@ -1,8 +1,8 @@
 """Spy's Trivia: CHARACTER cards only, clues one at a time, never the name before the card is won."""
 import json
 
-from companion.session import Session, public_entry
-from companion.store import Store
+from companion.gamelog.session import Session, public_entry
+from companion.gamelog.store import Store
 from tests.test_bom_support import RULES, Table
 
 CHARACTER_KEYS = RULES.deck.keys("character")

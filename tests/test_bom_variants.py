@@ -5,8 +5,8 @@ import json
 import pytest
 
 from companion.rules import Seat, SetupError
-from companion.session import LogError, Session
-from companion.store import Store
+from companion.gamelog.session import LogError, Session
+from companion.gamelog.store import Store
 from tests.test_bom_support import RULES, Table
 
 

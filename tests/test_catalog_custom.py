@@ -10,8 +10,8 @@ import pytest
 from card_tags import commands, custom
 from card_tags.catalog import CatalogError, load_game, reference_deck_path
 from card_tags.payload import CardRef, decode, encode
-from companion.session import LogError, Session
-from companion.store import Store
+from companion.gamelog.session import LogError, Session
+from companion.gamelog.store import Store
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from card_tags import custom
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]

@@ -6,7 +6,7 @@ import pytest
 
 from companion import rules
 from companion.rules.contract import Field, Input
-from companion.session import Session, fold, open_store
+from companion.gamelog.session import Session, fold, open_store
 
 rules.register("toy-high-card", "tests.toy_game:HighCard")  # the one line a new game needs
 

@@ -1,9 +1,9 @@
 """Power cuts and crashes: `kill -9` of `companion demo` at random moments, 20 times, during one
 game. After each kill, every event the service had acknowledged (published to the dashboard) is in
 the log unchanged, the log replays to the view the dashboard last showed, and the restarted
-service shows exactly the state the log replays to (companion/crashbench.py does the killing and
+service shows exactly the state the log replays to (companion/bench/crash.py does the killing and
 the checking; `companion bench crash` prints the same figures)."""
-from companion.crashbench import run
+from companion.bench.crash import run
 
 
 def test_kill_9_twenty_times_loses_nothing_acknowledged(tmp_path):

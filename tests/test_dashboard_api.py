@@ -5,7 +5,7 @@ import json
 import pytest
 
 import companion.rules
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
 from tests.tally_game import Tally
 

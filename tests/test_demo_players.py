@@ -13,7 +13,7 @@ from companion.demo.driver import demo_class, demo_games
 from companion.demo.protocol import play_direct
 from companion.rules.gt.demo import TARGET, GatherDemo
 from companion.rules.stratego.demo import StrategoDemo
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 
 
 def start(tmp_path, game, players) -> Session:

@@ -11,8 +11,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from companion import doctor
-from companion.doctor import FAIL, OK, WARN, Facts
+from companion.pi import doctor
+from companion.pi.doctor import FAIL, OK, WARN, Facts
 
 
 def fake_command(folder: Path, name: str, output: str, code: int = 0) -> str:

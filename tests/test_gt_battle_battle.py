@@ -276,7 +276,7 @@ def test_a_save_from_a_hand_counted_empty_asks_for_the_count():
 
 
 def test_the_session_resolves_a_legal_play_once_the_table_is_still_and_never_an_illegal_one(tmp_path):
-    from companion.session import Session, open_store
+    from companion.gamelog.session import Session, open_store
     from tests.test_gt_battle_support import NAMES, identity_keys
 
     now = [0.0]

@@ -10,7 +10,7 @@ from card_tags.catalog import CatalogError, load_game, reference_deck_path
 from card_tags.games.gt_battle import deal_plan
 from companion import rules
 from companion.rules import Seat, SetupError
-from companion.session import LogError, Session, open_store
+from companion.gamelog.session import LogError, Session, open_store
 
 REFERENCE = json.loads(reference_deck_path("gt-battle").read_text())
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 from tests.test_gt_battle_support import NAMES, identity_keys
 
 IDENTITY_KEY = re.compile(r"\b(HERO|VILLAIN)#\d+")

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-import companion.announce
-from companion.app import create_app
+import companion.pi.announce
+from companion.web.app import create_app
 from companion.service import Service
 from tests.test_gt_battle_support import NAMES, identity_keys
 
@@ -68,7 +68,7 @@ def test_a_game_the_table_never_played_is_not_found(client, service):
 
 def test_seat_links_name_the_player_and_use_the_pis_lan_address(client, service, monkeypatch):
     """A tablet that opened the dashboard as localhost must still give phones a link they can open."""
-    monkeypatch.setattr(companion.announce, "lan_address", lambda: "192.168.1.50")
+    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
     links = client.get("/api/seat-links", headers={"X-Table-PIN": service.pin},
                        base_url="http://localhost:8080").get_json()["links"]
     assert [(l["seat"], l["name"]) for l in links] == [(1, "Ann"), (2, "Ben")]
@@ -76,7 +76,7 @@ def test_seat_links_name_the_player_and_use_the_pis_lan_address(client, service,
 
 
 def test_without_a_network_the_seat_links_keep_the_tablets_host(client, service, monkeypatch):
-    monkeypatch.setattr(companion.announce, "lan_address", lambda: "127.0.0.1")
+    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "127.0.0.1")
     links = client.get("/api/seat-links", headers={"X-Table-PIN": service.pin},
                        base_url="http://table.local:8080").get_json()["links"]
     assert links[0]["url"].startswith("http://table.local:8080/seat/")

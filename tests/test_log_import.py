@@ -12,8 +12,8 @@ import pytest
 
 from companion.cli import main
 from companion.service import Service
-from companion.session import LogError, Session, from_jsonl, open_store
-from companion.store import Store, StoreError
+from companion.gamelog.session import LogError, Session, from_jsonl, open_store
+from companion.gamelog.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 BASIC = ROOT / "tests/logs/bom/basic-3-seats.jsonl"
@@ -133,7 +133,7 @@ def test_the_database_file_alone_holds_a_started_game(tmp_path):
 
 
 def test_the_database_file_alone_holds_all_but_the_latest_few_hundred_events(tmp_path):
-    from companion.store import CHECKPOINT_EVERY, Event
+    from companion.gamelog.store import CHECKPOINT_EVERY, Event
 
     store = Store(tmp_path / "data" / "companion.db")
     game = store.begin_game("bom-battle", [Event(1, 0.0, "start", "dashboard", {"game": "bom-battle"})])

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-import companion.announce
+import companion.pi.announce
 import companion.rules
 from companion.service import Service
 from tests.browser import chromium, serving
@@ -56,7 +56,7 @@ def browser():
 @pytest.fixture
 def table(request, tmp_path, monkeypatch):
     """A served companion with the game in play (a little played) and the earlier game before it."""
-    monkeypatch.setattr(companion.announce, "lan_address", lambda: "192.168.1.50")
+    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
     game = request.param
     service = Service(tmp_path / "data", settle_seconds=1e9)
     service.start_game(game, seats(game))  # an earlier game, for the History page

@@ -23,10 +23,10 @@ from flask import url_for
 
 from card_tags import sheets
 from companion import rules
-from companion.app import create_app
-from companion.logcheck import LogError
+from companion.web.app import create_app
+from companion.gamelog.logcheck import LogError
 from companion.service import Service
-from companion.session import TABLE_KINDS
+from companion.gamelog.session import TABLE_KINDS
 from tests.test_gt_battle_secrets import a_round_so_far
 from tests.test_gt_battle_support import NAMES
 from tests.test_stratego_support import army

@@ -15,7 +15,7 @@ from companion.rfid.config import parse_reader_spec
 from companion.rfid.fake import FakeBoard
 from companion.rfid.service import ReaderService, attach_readers
 from companion.rfid.sim import SimBoard
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 from tests.rfid_support import FAST_RETRY, reader_stats
 from tests.timing import wait_for
 

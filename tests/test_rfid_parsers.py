@@ -1,13 +1,14 @@
 """Every reader's wire format, parsed strictly: good frames out, bad ones counted and dropped,
 the stream resynchronised on the next good frame, and no exception on any input.
-The same properties run with 100 000 inputs per parser in `python -m companion.rfid.fuzz`."""
+The same properties run with 100 000 inputs per parser in `python -m companion.bench.rfid_fuzz`."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rfid import board, em4100, fuzz, pn532
+from companion.rfid import board, em4100, pn532
+from companion.bench import rfid_fuzz as fuzz
 from companion.rfid.crc import crc_ccitt, crc_ccitt_update
 
 FEW = settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))

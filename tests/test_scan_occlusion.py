@@ -2,7 +2,7 @@
 taken away still is one. (`companion bench scan --crossings 1000` plays a thousand crossings.)"""
 from __future__ import annotations
 
-from companion.scan.crossings import run_crossings
+from companion.bench.crossings import run_crossings
 from companion.scan.tracker import Sighting, Tracker
 from companion.scan.zones import ZoneMap
 

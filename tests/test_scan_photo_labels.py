@@ -16,9 +16,9 @@ from card_tags import geometry, sheets
 from card_tags.catalog import load_game
 from card_tags.payload import decode
 from companion.cli import main
-from companion.scan.bench_figures import photos as score_photos
-from companion.scan.photo_labels import pages_in_name
-from companion.scan.photo_like import sheet as paper_with
+from companion.bench.scan_figures import photos as score_photos
+from companion.bench.photo_labels import pages_in_name
+from companion.bench.photo_like import sheet as paper_with
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from companion.scan.bench_figures import DECODERS, REAL_PHOTOS, read_photos
+from companion.bench.scan_figures import DECODERS, REAL_PHOTOS, read_photos
 from companion.scan.sources import IMAGE_SUFFIXES
 
 

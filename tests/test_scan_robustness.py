@@ -8,7 +8,7 @@ import pytest
 
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef, encode
-from companion.scan.bench_scenes import Scene, build_table, clip_frames, score_frame, _scene_seed
+from companion.bench.scan_scenes import Scene, build_table, clip_frames, score_frame, _scene_seed
 from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder

@@ -10,7 +10,7 @@ from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
 from companion.scan.decoders import Detection
 from companion.scan.incremental import IncrementalDecoder, _known_of
-from companion.scan.bench_scenes import Scene, _scene_seed, build_table
+from companion.bench.scan_scenes import Scene, _scene_seed, build_table
 from companion.scan.boxes import box_around, contains
 from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
 from companion.scan.texture import code_patches

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.app import create_app
-from companion.scan import web
+from companion.web.app import create_app
+from companion.web import camera as web
 
 from .scan_helpers import Table, card
 from .timing import ManualClock

@@ -1,7 +1,7 @@
 """Thousands of malformed requests (hypothesis) at every state-changing route of the dashboard,
 against a real game: none gets a 5xx, and none that is refused changes the game
-(companion/webfuzz.py says what is thrown; `python -m companion.webfuzz` runs more)."""
-from companion.webfuzz import run
+(companion/bench/webfuzz.py says what is thrown; `python -m companion.bench.webfuzz` runs more)."""
+from companion.bench.webfuzz import run
 
 
 def test_malformed_requests_get_no_5xx_and_change_nothing_when_refused(tmp_path):

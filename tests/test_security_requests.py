@@ -8,8 +8,8 @@ import stat
 import pytest
 
 import companion.rules
-from companion import security
-from companion.app import create_app
+from companion.web import security
+from companion.web.app import create_app
 from companion.service import Service, load_table_secrets
 from tests.tally_game import Tally
 from tests.timing import ManualClock

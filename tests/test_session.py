@@ -4,8 +4,8 @@ these rules of the log are tested apart from any real game's rules (tests/tally_
 import pytest
 
 import companion.rules
-from companion.session import LogError, Session, fold, from_jsonl, to_jsonl
-from companion.store import Store
+from companion.gamelog.session import LogError, Session, fold, from_jsonl, to_jsonl
+from companion.gamelog.store import Store
 from tests.tally_game import Tally
 
 

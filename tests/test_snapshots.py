@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import companion.rules
-import companion.snapshots
+import companion.gamelog.snapshots
 from companion.service import Service
-from companion.session import Session, fold, from_jsonl
-from companion.store import Store
+from companion.gamelog.session import Session, fold, from_jsonl
+from companion.gamelog.store import Store
 from tests.tally_game import Tally
 
 LOGS = sorted((Path(__file__).parent / "logs").rglob("*.jsonl"))
@@ -45,7 +45,7 @@ def with_undos(events, every: int):
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_undos_anywhere_in_a_real_game_give_what_folding_from_the_start_gives(path, tmp_path, monkeypatch):
-    monkeypatch.setattr(companion.snapshots, "EVERY", 7)
+    monkeypatch.setattr(companion.gamelog.snapshots, "EVERY", 7)
     events = from_jsonl(path.read_text(encoding="utf-8"), str(path))
     session = open_log(Store(tmp_path / "companion.db"), events)
     undos = 0
@@ -65,7 +65,7 @@ def test_undos_anywhere_in_a_real_game_give_what_folding_from_the_start_gives(pa
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_a_restart_after_snapshots_resumes_the_same_game(path, tmp_path, monkeypatch):
-    monkeypatch.setattr(companion.snapshots, "EVERY", 3)
+    monkeypatch.setattr(companion.gamelog.snapshots, "EVERY", 3)
     events = from_jsonl(path.read_text(encoding="utf-8"), str(path))
     store = Store(tmp_path / "companion.db")
     session = open_log(store, events)
@@ -89,7 +89,7 @@ def test_a_restart_after_snapshots_resumes_the_same_game(path, tmp_path, monkeyp
 @pytest.fixture
 def tally(tmp_path, monkeypatch):
     monkeypatch.setattr(companion.rules, "make", lambda game, deck=None: Tally())
-    monkeypatch.setattr(companion.snapshots, "EVERY", 4)
+    monkeypatch.setattr(companion.gamelog.snapshots, "EVERY", 4)
     store = Store(tmp_path / "companion.db")
     return Session.start(store, "tally", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
 
@@ -160,7 +160,7 @@ def test_a_snapshot_folded_by_other_code_is_ignored_and_deleted(tally):
 @pytest.mark.parametrize("column, value", [
     ("state", "not json"),
     ("state", json.dumps({"type": "os:system", "value": {}})),
-    ("state", json.dumps({"type": "companion.session:Session", "value": {}})),
+    ("state", json.dumps({"type": "companion.gamelog.session:Session", "value": {}})),
     ("entries", "[1, 2, 3]"),
     ("entries", json.dumps(["applied"] * 3)),   # not as many entries as events
 ])
@@ -216,7 +216,7 @@ def test_a_game_with_a_typed_state_resumes_from_its_snapshots(tmp_path, monkeypa
     from companion import rules
     from companion.demo.protocol import play_direct
 
-    monkeypatch.setattr(companion.snapshots, "EVERY", 25)
+    monkeypatch.setattr(companion.gamelog.snapshots, "EVERY", 25)
     demo = rules.demo_players("warriors")(2, 1)
     players, options = demo.start()
     session = Session.start(Store(tmp_path / "companion.db"), "warriors", players, options)

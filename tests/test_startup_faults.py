@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
 from companion.wiring import attach_camera
 from tests.timing import wait_for

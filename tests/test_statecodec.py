@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.statecodec import TAG, CodecError, decode_state, encode_state, loads
+from companion.gamelog.statecodec import TAG, CodecError, decode_state, encode_state, loads
 
 
 class Phase(enum.Enum):
@@ -120,7 +120,7 @@ def test_the_root_class_is_recorded_by_module_and_name():
     assert encode_state(state)["value"]["phase"] == "over"
 
 
-@pytest.mark.parametrize("name", ["os:system", "companion.session:Session", "subprocess:Popen",
+@pytest.mark.parametrize("name", ["os:system", "companion.gamelog.session:Session", "subprocess:Popen",
                                   "companion.rulesx.evil:State", "tests:anything", "builtins:dict"])
 def test_a_class_outside_the_rules_and_tests_is_never_imported(name):
     with pytest.raises(CodecError, match="refusing to load"):

@@ -3,7 +3,7 @@ import sqlite3
 
 import pytest
 
-from companion.store import Store, StoreError
+from companion.gamelog.store import Store, StoreError
 
 
 def test_events_survive_reopening(tmp_path):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 from tests.test_stratego_support import army
 
 # A tag key names a rank: R10#1 is Red's Marshal, BB#3 a Blue Bomb.
@@ -108,7 +108,7 @@ def test_seat_view_for_a_wrong_seat_is_an_error(game):
 def test_the_dashboard_endpoints_keep_the_secret(tmp_path):
     """Through the Flask app: the public endpoints never name the hidden Bomb; Blue's seat link does;
     Red's does not; a seat link of an earlier game opens nothing."""
-    from companion.app import create_app
+    from companion.web.app import create_app
     from companion.service import Service
 
     service = Service(tmp_path / "data")

@@ -3,7 +3,7 @@ foreign QR code, a duplicated tag in two seats' zones, and a camera that fails m
 import pytest
 
 from card_tags.payload import CardRef, encode
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
 from companion.wiring import attach_camera
 from companion.scan.virtual_table import VirtualTable

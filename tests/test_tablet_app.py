@@ -7,9 +7,9 @@ import json
 import threading
 import urllib.request
 
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
-from companion.webserver import make_server
+from companion.web.server import make_server
 from tests.browser import chromium, serving
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]

@@ -6,7 +6,7 @@ import pytest
 
 from companion import rules
 from companion.demo.protocol import play_direct
-from companion.session import Session, open_store
+from companion.gamelog.session import Session, open_store
 
 
 @pytest.mark.parametrize("seats, seed", [(2, 1), (3, 3)])

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.app import create_app
+from companion.web.app import create_app
 from companion.service import Service
 from tests.test_warriors_support import key_of, prepare_battle
 

@@ -29,12 +29,12 @@ from typing import Any
 
 from card_tags.payload import CardRef
 
-from .. import rules
-from ..scan.zones import ZoneMap
-from ..service import Service
-from ..session import Session
-from ..wiring import attach_camera
-from .protocol import Command, Lay, Move, tell
+from companion import rules
+from companion.scan.zones import ZoneMap
+from companion.service import Service
+from companion.gamelog.session import Session
+from companion.wiring import attach_camera
+from companion.demo.protocol import Command, Lay, Move, tell
 
 log = logging.getLogger(__name__)
 
@@ -355,8 +355,8 @@ def default_seats(game: str) -> int:
 
 def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
                decoder: str = "zxing", games: int | None = None, game: str = GAME) -> Demo:
-    from ..scan.sources import VirtualTableSource
-    from ..scan.virtual_table import VirtualTable
+    from companion.scan.sources import VirtualTableSource
+    from companion.scan.virtual_table import VirtualTable
 
     cls = rules.ruleset_class(game)
     seats = seats if seats is not None else default_seats(game)

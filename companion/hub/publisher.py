@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import chain
-from .broker import Broker, ack_topic, table_topic
+from companion.hub import chain
+from companion.hub.broker import Broker, ack_topic, table_topic
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,7 @@ class HubPublisher:
     def pending(self) -> list[tuple[int, dict[str, Any]]]:
         """Every link the hub does not hold (with its game's version, Chain.version), oldest game
         first, in log order."""
-        from ..session import fold, public_view
+        from companion.gamelog.session import fold, public_view
 
         out = []
         session = self.service.session
@@ -209,7 +209,7 @@ class HubPublisher:
                   after: int) -> list[tuple[int, dict[str, Any]]]:
         """The messages of a game's links after ``after``, made public from its entries and its public
         view (``view()``, taken only for the game's end: it is the dearest part)."""
-        from ..session import public_entry
+        from companion.gamelog.session import public_entry
 
         wanted = links.after(after)
         last = derived.entries[-1].event

@@ -12,9 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template
 
-from .broker import TOPIC_ROOT, Broker, BrokerError, ack_topic
-from .standings import pairings, standings
-from .store import HubStore
+from companion.hub.broker import TOPIC_ROOT, Broker, BrokerError, ack_topic
+from companion.hub.standings import pairings, standings
+from companion.hub.store import HubStore
 
 log = logging.getLogger(__name__)
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
@@ -174,7 +174,7 @@ def register(sub) -> None:
 
 
 def cmd_hub(args) -> int:
-    from ..webserver import make_server
+    from companion.web.server import make_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .config import ReaderConfig
-from .crc import crc_ccitt
-from .driver import Driver
-from .framing import FrameScanner, Verdict
-from .presence import ReaderEvent
+from companion.rfid.config import ReaderConfig
+from companion.rfid.crc import crc_ccitt
+from companion.rfid.driver import Driver
+from companion.rfid.framing import FrameScanner, Verdict
+from companion.rfid.presence import ReaderEvent
 
 SYNC = 0x7E
 SEQ_FLAG = 0x10

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .config import ConfigError, ReaderConfig, check_configs, load_config, parse_reader_spec
+from companion.rfid.config import ConfigError, ReaderConfig, check_configs, load_config, parse_reader_spec
 
 
 def add_reader_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +59,7 @@ def register(subparsers) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from .discovery import find_devices
+    from companion.rfid.discovery import find_devices
 
     devices = find_devices()
     if args.json:
@@ -75,7 +75,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from .service import ReaderService
+    from companion.rfid.service import ReaderService
 
     try:
         configs = reader_configs(args)
@@ -152,7 +152,7 @@ def _link(args: argparse.Namespace, name: str) -> Path:
 
 
 def cmd_fake(args: argparse.Namespace) -> int:
-    from . import fake
+    from companion.rfid import fake
 
     cls = {"board": fake.FakeBoard, "rdm6300": fake.FakeRdm6300, "id12": fake.FakeId12, "pn532": fake.FakePn532}
     device = cls[args.kind](_link(args, f"usb-fake-{args.kind}-if00"))
@@ -161,7 +161,7 @@ def cmd_fake(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from .sim import SimBoard, SimUnavailable
+    from companion.rfid.sim import SimBoard, SimUnavailable
 
     try:
         device = SimBoard(_link(args, "usb-TableCompanion_reader-board-sim-if00"))

@@ -15,9 +15,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar
 
-from .config import ReaderConfig
-from .framing import FrameScanner
-from .presence import Presence, ReaderEvent
+from companion.rfid.config import ReaderConfig
+from companion.rfid.framing import FrameScanner
+from companion.rfid.presence import Presence, ReaderEvent
 
 Write = Callable[[bytes], None]
 

@@ -20,9 +20,9 @@ Removal (documented in docs/serial-protocol.md):
 """
 from __future__ import annotations
 
-from .driver import Driver
-from .framing import FrameScanner, Verdict
-from .presence import ReaderEvent
+from companion.rfid.driver import Driver
+from companion.rfid.framing import FrameScanner, Verdict
+from companion.rfid.presence import ReaderEvent
 
 STX, ETX = 0x02, 0x03
 HEX_DIGITS = frozenset(b"0123456789ABCDEF")

@@ -25,7 +25,7 @@ import tty
 from abc import ABC, abstractmethod
 from pathlib import Path
 
-from . import board, em4100, pn532
+from companion.rfid import board, em4100, pn532
 
 
 class PtyDevice:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .driver import Driver
-from .framing import FrameScanner, Verdict
-from .presence import ReaderEvent
+from companion.rfid.driver import Driver
+from companion.rfid.framing import FrameScanner, Verdict
+from companion.rfid.presence import ReaderEvent
 
 HOST_TFI, CHIP_TFI, ERROR_TFI = 0xD4, 0xD5, 0x7F
 ACK = bytes([0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00])

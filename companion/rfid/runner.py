@@ -24,12 +24,12 @@ from typing import Any, Callable
 
 import serial
 
-from .board import BoardDriver
-from .config import ReaderConfig
-from .driver import Driver
-from .em4100 import Id12Driver, Rdm6300Driver
-from .pn532 import Pn532Driver
-from .presence import ReaderEvent
+from companion.rfid.board import BoardDriver
+from companion.rfid.config import ReaderConfig
+from companion.rfid.driver import Driver
+from companion.rfid.em4100 import Id12Driver, Rdm6300Driver
+from companion.rfid.pn532 import Pn532Driver
+from companion.rfid.presence import ReaderEvent
 
 DRIVERS: dict[str, type[Driver]] = {"board": BoardDriver, "rdm6300": Rdm6300Driver, "id12": Id12Driver,
                                     "pn532": Pn532Driver}

@@ -20,9 +20,9 @@ import threading
 import time
 from typing import Any, Callable
 
-from .config import ReaderConfig, check_configs
-from .presence import ReaderEvent
-from .runner import Opener, ReaderRunner, open_serial
+from companion.rfid.config import ReaderConfig, check_configs
+from companion.rfid.presence import ReaderEvent
+from companion.rfid.runner import Opener, ReaderRunner, open_serial
 
 OnTap = Callable[[int, str], "bool | None"]
 OnRemoved = Callable[[int, str], None]
@@ -119,7 +119,7 @@ def attach_readers(service: Any, configs: list[ReaderConfig], pairing: Any, hidd
 
     Sets ``service.readers`` and starts the readers; ``service.stop()`` stops them.
     """
-    from .bridge import RfidBridge
+    from companion.rfid.bridge import RfidBridge
 
     def lookup(uid: str):
         session = service.session

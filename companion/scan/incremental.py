@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .boxes import (Box, area, box_around, clipped, contains, grown, intersection, merged, mostly_within,
+from companion.scan.boxes import (Box, area, box_around, clipped, contains, grown, intersection, merged, mostly_within,
                     mostly_within_any, overlap, point_in)
-from .decoders import Detection, ZxingDecoder
-from .occlusion import block_means
-from .rescue import Ladder, Place
-from .texture import code_patches, painted_out, plausible_code, plausible_codes, texture_patches
+from companion.scan.decoders import Detection, ZxingDecoder
+from companion.scan.occlusion import block_means
+from companion.scan.rescue import Ladder, Place
+from companion.scan.texture import code_patches, painted_out, plausible_code, plausible_codes, texture_patches
 
 KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 

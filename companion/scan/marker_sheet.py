@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .calibration import MARKER_INSET_MM, MARKER_MM, MARKER_PAPER_MARGIN_MM, MARKER_IDS, marker_image
+from companion.scan.calibration import MARKER_INSET_MM, MARKER_MM, MARKER_PAPER_MARGIN_MM, MARKER_IDS, marker_image
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CORNERS = {0: "far-left", 1: "far-right", 2: "near-right", 3: "near-left"}

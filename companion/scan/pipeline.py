@@ -32,14 +32,14 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import Calibration, marker_boxes
-from .decoders import Detection, make_decoder
-from .incremental import IncrementalDecoder
-from .occlusion import MotionMap
-from .sources import FrameSource
-from .tracker import Sighting, Tracker, TrackerSettings
-from .watchdog import WatchedSource
-from .zones import ZoneMap
+from companion.scan.calibration import Calibration, marker_boxes
+from companion.scan.decoders import Detection, make_decoder
+from companion.scan.incremental import IncrementalDecoder
+from companion.scan.occlusion import MotionMap
+from companion.scan.sources import FrameSource
+from companion.scan.tracker import Sighting, Tracker, TrackerSettings
+from companion.scan.watchdog import WatchedSource
+from companion.scan.zones import ZoneMap
 
 log = logging.getLogger(__name__)
 

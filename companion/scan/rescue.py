@@ -20,8 +20,8 @@ import time
 import cv2
 import numpy as np
 
-from .boxes import Box
-from .decoders import Detection
+from companion.scan.boxes import Box
+from companion.scan.decoders import Detection
 
 # defocus of a real camera is not known: a sharp one (0.7 px), a soft one and a blurred one (1.3 px)
 DEFOCUS_SIGMAS = (0.7, 1.0, 1.3)
@@ -77,7 +77,7 @@ class Ladder:
         self.pyzbar = None
         if use_pyzbar:
             try:
-                from .decoders import PyzbarDecoder
+                from companion.scan.decoders import PyzbarDecoder
 
                 self.pyzbar = PyzbarDecoder()
             except ImportError:  # ZBar missing: the zxing rungs still run

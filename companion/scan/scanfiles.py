@@ -16,10 +16,10 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .calibration import detect_markers, marker_boxes
-from .decoders import Detection, ZxingDecoder, make_decoder
-from .incremental import IncrementalDecoder, unique_detections
-from .sources import IMAGE_SUFFIXES
+from companion.scan.calibration import detect_markers, marker_boxes
+from companion.scan.decoders import Detection, ZxingDecoder, make_decoder
+from companion.scan.incremental import IncrementalDecoder, unique_detections
+from companion.scan.sources import IMAGE_SUFFIXES
 
 
 def _decoders(name: str):

@@ -314,7 +314,7 @@ def open_source(spec: str | None = "auto", table=None, fps: float = 30.0,
         return detect_source()
     if spec == "virtual":
         if table is None:
-            from .virtual_table import VirtualTable
+            from companion.scan.virtual_table import VirtualTable
 
             table = VirtualTable(width, height)
         return VirtualTableSource(table, fps)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .boxes import Box
-from .decoders import Detection
+from companion.scan.boxes import Box
+from companion.scan.decoders import Detection
 
 _SQUARE_2 = np.ones((2, 2), np.uint8)
 READ_RIM = 1.1

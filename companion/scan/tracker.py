@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .zones import ZoneMap
+from companion.scan.zones import ZoneMap
 
 
 @dataclass(frozen=True)

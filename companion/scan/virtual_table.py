@@ -33,10 +33,10 @@ import numpy as np
 
 from card_tags.payload import CardRef, encode
 
-from . import calibration
-from .virtual_camera import (GLARE_WASHOUT, MAT_MM, Camera, Look, apply_look, glare_spot, light_gain,
+from companion.scan import calibration
+from companion.scan.virtual_camera import (GLARE_WASHOUT, MAT_MM, Camera, Look, apply_look, glare_spot, light_gain,
                              mat_homography, noise_fields, project)
-from .virtual_cards import (CARD_MM, CARD_PX_PER_MM, DAMAGE_KINDS, TAG_MM, Hand, PlacedCard, card_label,
+from companion.scan.virtual_cards import (CARD_MM, CARD_PX_PER_MM, DAMAGE_KINDS, TAG_MM, Hand, PlacedCard, card_label,
                             card_outline_mm, card_transform, hand_shapes, qr_matrix, render_card, tag_outline_mm)
 
 

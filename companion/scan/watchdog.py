@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from .sources import EndOfSource, FrameSource
+from companion.scan.sources import EndOfSource, FrameSource
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .calibration import MAT_MM, MARKER_INSET_MM, MARKER_MM, marker_corners_mm
+from companion.scan.calibration import MAT_MM, MARKER_INSET_MM, MARKER_MM, marker_corners_mm
 
 CARD_MM = (63.0, 88.0)
 SLOT_GAP_MM = 16.0   # room for neighbouring cards turned up to about 10 degrees

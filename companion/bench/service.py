@@ -1,4 +1,4 @@
-"""Benchmarks of the whole service (the scan path's own are in companion/scan/bench.py).
+"""Benchmarks of the whole service (the scan path's own are in companion/bench/scan.py).
 
 Figures are printed, never asserted: this machine is shared and noisy, so each figure comes with
 a baseline measured in the same run and the ratio between them.
@@ -11,7 +11,7 @@ a baseline measured in the same run and the ratio between them.
 - ``companion bench memory``: resident memory of ``companion demo`` over time. Baseline: its
   resident memory once the first battle is resolved.
 - ``companion bench resume``: a restart and an undo with snapshots, against folding the whole log
-  (companion/bench_resume.py).
+  (companion/bench/resume.py).
 """
 from __future__ import annotations
 
@@ -41,15 +41,6 @@ def register_bench(bench_sub) -> None:
     memory.add_argument("--minutes", type=float, default=10.0)
     memory.add_argument("--interval", type=float, default=15.0, help="seconds between samples")
     memory.set_defaults(func=cmd_memory)
-    from .bench_resume import register as register_resume
-
-    register_resume(bench_sub)
-    from .webserver import register_bench as register_server_bench
-
-    register_server_bench(bench_sub)
-    from .hub.bench import register_bench as register_hub_bench
-
-    register_hub_bench(bench_sub)
 
 
 def machine() -> str:
@@ -107,11 +98,11 @@ class StreamClient(threading.Thread):
 def cmd_latency(args) -> int:
     from werkzeug.serving import make_server
 
-    from .app import create_app
-    from .scan.sources import VirtualTableSource
-    from .scan.virtual_table import VirtualTable
-    from .service import Service
-    from .wiring import attach_camera
+    from companion.web.app import create_app
+    from companion.scan.sources import VirtualTableSource
+    from companion.scan.virtual_table import VirtualTable
+    from companion.service import Service
+    from companion.wiring import attach_camera
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
@@ -150,7 +141,7 @@ def cmd_latency(args) -> int:
             arrived = client.wait_for(lambda e: e["kind"] == "ping_latency")
             if arrived is not None:
                 baseline.append((arrived - sent) * 1000)
-        from . import bench_settle
+        from companion.bench import settle as bench_settle
 
         service.settle_seconds, service.quick_settle_seconds = bench_settle.SETTLE, bench_settle.QUICK
         service.start_background()

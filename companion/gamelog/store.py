@@ -257,7 +257,7 @@ class Store:
         tmp.replace(dest)
         return dest
 
-    # -- snapshots: a derived cache of folded states (companion/snapshots.py), never the truth ----
+    # -- snapshots: a derived cache of folded states (companion/gamelog/snapshots.py), never the truth ----
     _snapshots_ready = False
 
     def _snapshot_table(self) -> None:

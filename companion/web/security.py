@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from .logcheck import depth
+from companion.gamelog.logcheck import depth
 
 MAX_BODY = 64 * 1024          # every command fits in a few hundred bytes; a whole setup in a few KB
 MAX_DEPTH = 8                 # commands nest two or three levels

@@ -33,22 +33,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .rules import Ruleset, State
-from .session import (Derived, Entry, LogError, _rebuild, _undo_entry, _undo_target, check_order, fold,
+from companion.rules import Ruleset, State
+from companion.gamelog.session import (Derived, Entry, LogError, _rebuild, _undo_entry, _undo_target, check_order, fold,
                       start_ruleset, step)
-from .statecodec import CodecError, decode_state, encode_plain, encode_state, loads
-from .store import Event, Store
+from companion.gamelog.statecodec import CodecError, decode_state, encode_plain, encode_state, loads
+from companion.gamelog.store import Event, Store
 
 log = logging.getLogger(__name__)
 
 EVERY = 100   # events between two snapshots: a resume folds at most this many (docs/benchmarks.md)
 KEEP = 8      # snapshots kept in memory; older ones are read back from the table when an undo needs them
 
-_PACKAGE = Path(__file__).resolve().parent
+_HERE = Path(__file__).resolve().parent
+_PACKAGE = _HERE.parent  # companion/
 # The code a snapshot depends on: every referee (wider than one game's, so that a shared helper
 # changing is never missed), the card catalogs' code, the fold, and the snapshot format itself.
 _CODE = [*sorted((_PACKAGE / "rules").rglob("*.py")), *sorted((_PACKAGE.parent / "card_tags").rglob("*.py")),
-         _PACKAGE / "session.py", _PACKAGE / "snapshots.py", _PACKAGE / "statecodec.py"]
+         _HERE / "session.py", _HERE / "snapshots.py", _HERE / "statecodec.py"]
 _fingerprints: dict[Any, str] = {}
 
 

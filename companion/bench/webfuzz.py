@@ -1,5 +1,5 @@
 """Malformed requests thrown at every state-changing route of the dashboard, with hypothesis:
-``python -m companion.webfuzz [-n 3000]`` (or ``companion bench requests``).
+``python -m companion.bench.webfuzz [-n 3000]`` (or ``companion bench requests``).
 
 Against a real game (a three-seat Book of Mormon battle) in a scratch data folder, through
 Flask's test client (the whole app, without a socket), hypothesis builds requests to every POST
@@ -33,9 +33,9 @@ from urllib.parse import quote
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from . import security
-from .app import create_app
-from .service import Service
+from companion.web import security
+from companion.web.app import create_app
+from companion.service import Service
 
 KINDS = ["resolve", "undo", "withdraw", "cancel", "start", "card_seen", "card_gone", "", "x" * 50, "\ud800"]
 json_values = st.recursive(
@@ -180,7 +180,7 @@ def run(examples: int, data_dir: Path, tally: Tally | None = None) -> Tally:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.webfuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.webfuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--requests", type=int, default=3000, help="requests to send (default 3000)")
     args = parser.parse_args(argv)
     return report(args.requests)

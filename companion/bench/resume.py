@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .bench import machine
+from companion.bench.service import machine
 
 SEATS = 3
 
@@ -47,10 +47,10 @@ def register(bench_sub) -> None:
 def played_game(length: int, first_seed: int = 3) -> tuple[int, list[Any]]:
     """The first ``length`` events of a game the simulated players play (the first seed whose game
     lasts that long), as the session would have logged them."""
-    from . import rules
-    from .rules.bom.players import SimulatedTable, play
-    from .rules import Action, Applied, Seat
-    from .store import Event
+    from companion import rules
+    from companion.rules.bom.players import SimulatedTable, play
+    from companion.rules import Action, Applied, Seat
+    from companion.gamelog.store import Event
 
     for seed in range(first_seed, first_seed + 50):
         referee = rules.make("bom-battle")
@@ -90,9 +90,9 @@ def median_seconds(work, runs: int, setup=None) -> float:
 
 
 def measure(events: list[Any], folder: Path, runs: int) -> dict[str, Any]:
-    from . import snapshots
-    from .session import Session, fold
-    from .store import Event, Store
+    from companion.gamelog import snapshots
+    from companion.gamelog.session import Session, fold
+    from companion.gamelog.store import Event, Store
 
     store = Store(folder / "companion.db")
     game_id = store.new_game("bom-battle")
@@ -161,7 +161,7 @@ def measure(events: list[Any], folder: Path, runs: int) -> dict[str, Any]:
 
 
 def cmd_resume(args) -> int:
-    from . import snapshots
+    from companion.gamelog import snapshots
 
     sizes = sorted(int(s) for s in args.sizes.split(","))
     started = time.perf_counter()

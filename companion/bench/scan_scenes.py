@@ -22,12 +22,12 @@ import numpy as np
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef
 
-from .decoders import make_decoder
-from .pipeline import ScanPipeline
-from .virtual_camera import Camera, Look
-from .virtual_cards import TAG_MM
-from .virtual_table import VirtualTable, random_layout
-from .zones import ZoneMap
+from companion.scan.decoders import make_decoder
+from companion.scan.pipeline import ScanPipeline
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_cards import TAG_MM
+from companion.scan.virtual_table import VirtualTable, random_layout
+from companion.scan.zones import ZoneMap
 
 BASE_LOOK = Look(blur_sigma=0.7, noise_sigma=3.0, vignette=0.25)
 CONDITIONS: dict[str, dict] = {

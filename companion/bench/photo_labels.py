@@ -26,9 +26,9 @@ from pathlib import Path
 
 import cv2
 
-from .bench_figures import DECODERS
-from .decoders import make_decoder
-from .sources import IMAGE_SUFFIXES
+from companion.bench.scan_figures import DECODERS
+from companion.scan.decoders import make_decoder
+from companion.scan.sources import IMAGE_SUFFIXES
 
 PAGE_IN_NAME = re.compile(r"(?:^|[^a-z0-9])p(?:age)?[-_ ]?(\d+)(?=$|[^0-9])", re.IGNORECASE)
 

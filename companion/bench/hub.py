@@ -24,10 +24,10 @@ import threading
 import time
 from pathlib import Path
 
-from .broker import Broker
-from .publisher import HubPublisher
-from .server import Hub, wait_until
-from .store import HubStore
+from companion.hub.broker import Broker
+from companion.hub.publisher import HubPublisher
+from companion.hub.server import Hub, wait_until
+from companion.hub.store import HubStore
 
 
 def _free_port() -> int:
@@ -177,7 +177,7 @@ def schedule(tables: int, moves: int, period: float, clock: str, seed: int = 1) 
 
 def run(tables: int, moves: int, folder: Path, clock: str = "together", period: float = 0.2,
         hub_in_process: bool = False) -> dict:
-    from ..service import Service
+    from companion.service import Service
 
     broker = Broker_(folder)
     broker.start()
@@ -251,7 +251,7 @@ def _scan_armies(session) -> None:
 
 
 def cmd_bench_hub(args) -> int:
-    from ..bench import machine
+    from companion.bench.service import machine
 
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:

@@ -3,7 +3,7 @@
 Areas of the companion add pages as Flask blueprints listed in BLUEPRINTS ("module:attribute").
 A blueprint reaches the running service through ``current_app.config["SERVICE"]`` (see
 companion/service.py: ``.session``, ``.pipeline``, ``.readers``, ``.pin``) and protects every
-change with ``companion.app.require_pin`` (the table PIN, from the X-Table-PIN header or a
+change with ``companion.web.app.require_pin`` (the table PIN, from the X-Table-PIN header or a
 ``pin`` form field).
 """
 from __future__ import annotations
@@ -19,26 +19,26 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from . import security
+from companion.web import security
 
 log = logging.getLogger(__name__)
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"
 
 # Routes that only read, yet need the PIN: the camera sees what the table does not (the card in the
 # covered scan tray, Stratego pieces that face their owner) and its preview and codes name them.
 PIN_TO_READ = ("scan.camera_preview", "scan.camera_calibration")
 
 BLUEPRINTS: list[str] = [
-    "companion.decks_web:bp",     # /tags (print tag sheets), /catalog (the deck in play)
-    "companion.scan.web:bp",      # /calibration (camera preview, markers, zones)
-    "companion.history_web:bp",   # /api/history/...: every game of the table, its log, its export
+    "companion.web.decks:bp",     # /tags (print tag sheets), /catalog (the deck in play)
+    "companion.web.camera:bp",      # /calibration (camera preview, markers, zones)
+    "companion.web.history:bp",   # /api/history/...: every game of the table, its log, its export
 ]
 
 
 def require_pin(view):
     """Refuse a change that does not carry the table PIN (checked before the body is read), with a
-    message saying so; a client guessing PINs is made to wait (companion/security.py)."""
+    message saying so; a client guessing PINs is made to wait (companion/web/security.py)."""
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
         given = request.headers.get("X-Table-PIN") or ""
@@ -124,7 +124,7 @@ def manifest():
 def game_scripts() -> list[str]:
     """Each registered game's own renderers (web/static/games/<game>.js), where it brings one;
     each script draws only views of its own game."""
-    from . import rules
+    from companion import rules
 
     return [f"games/{game}.js" for game in rules.available() if (WEB / "static" / "games" / f"{game}.js").exists()]
 
@@ -137,7 +137,7 @@ def api_devices():
 @core.get("/api/games")
 def api_games():
     """The games this companion referees, with their options, for the setup page."""
-    from . import rules
+    from companion import rules
 
     games = []
     for game in rules.available():
@@ -185,7 +185,7 @@ def api_command():
 @core.post("/api/games")
 @require_pin
 def api_new_game():
-    from .session import LogError
+    from companion.gamelog.session import LogError
 
     body = json_body()
     game = security.text_field(body, "game", 40)
@@ -216,7 +216,7 @@ def seat_link_base() -> str:
     """Where a player's phone reaches this companion: the Pi's LAN address and the port the tablet
     used. Never the tablet's own host name, which may be ``localhost`` or a name phones cannot
     resolve; the tablet's host only when the Pi has no network (then phones cannot reach it anyway)."""
-    from .announce import lan_address
+    from companion.pi.announce import lan_address
 
     address = lan_address()
     if address.startswith("127."):

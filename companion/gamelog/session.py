@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import rules
-from .logcheck import LogError, check_start, read_jsonl
-from .rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
-from .store import Event, Store
+from companion import rules
+from companion.gamelog.logcheck import LogError, check_start, read_jsonl
+from companion.rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
+from companion.gamelog.store import Event, Store
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ def to_jsonl(events: Iterable[Event]) -> str:
 
 
 def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
-    """A JSONL log's events, every line checked (see companion/logcheck.py)."""
+    """A JSONL log's events, every line checked (see companion/gamelog/logcheck.py)."""
     return read_jsonl(text, source)
 
 
@@ -221,7 +221,7 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
         self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
-        from .snapshots import Snapshots  # it builds on this module's fold
+        from companion.gamelog.snapshots import Snapshots  # it builds on this module's fold
 
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()

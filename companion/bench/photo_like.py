@@ -29,7 +29,7 @@ import numpy as np
 
 from card_tags.payload import CardRef, encode
 
-from .virtual_cards import qr_matrix
+from companion.scan.virtual_cards import qr_matrix
 
 SHEET_PX_PER_MM = 8.0
 FOREIGN = "https://example.org/menu"

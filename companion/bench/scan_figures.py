@@ -20,11 +20,11 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from .crossings import run_crossings
-from .decoders import make_decoder
-from .pipeline import ScanPipeline
-from .scanfiles import read_codes
-from .zones import ZoneMap
+from companion.bench.crossings import run_crossings
+from companion.scan.decoders import make_decoder
+from companion.scan.pipeline import ScanPipeline
+from companion.scan.scanfiles import read_codes
+from companion.scan.zones import ZoneMap
 
 _DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 DEFAULT_PHOTOS = _DATA / "photo_like"
@@ -66,7 +66,7 @@ def cold_frames(seed: int, repeats: int) -> dict:
     """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it,
     in wall time and in the CPU time of this thread (on a busy machine the wall time also
     counts the time other processes had the core; the CPU time does not)."""
-    from .bench_scenes import Scene, _scene_seed, clip_frames
+    from companion.bench.scan_scenes import Scene, _scene_seed, clip_frames
 
     out = {}
     for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
@@ -104,7 +104,7 @@ def _timed_both(fn, times: dict, name: str):
 def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, height=1080, cards=20) -> dict:
     """A still table (nothing moves, fresh sensor noise each frame) through the pipeline: the
     share of readable tags read on each frame, each card's first frame, false reads, cost."""
-    from .bench_scenes import Scene, _scene_seed, build_table, score_frame
+    from companion.bench.scan_scenes import Scene, _scene_seed, build_table, score_frame
 
     scene = Scene(width, height, cards, condition, ppm, _scene_seed(seed, width, cards, condition, ppm))
     table, _, _ = build_table(scene)

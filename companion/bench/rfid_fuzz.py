@@ -1,4 +1,4 @@
-"""Fuzzing every reader parser with hypothesis: ``python -m companion.rfid.fuzz [-n 100000]``.
+"""Fuzzing every reader parser with hypothesis: ``python -m companion.bench.rfid_fuzz [-n 100000]``.
 
 For each wire format, hypothesis builds byte streams of valid frames, damaged frames (a byte
 changed, bytes cut off) and garbage, and feeds them in random pieces. Each stream must satisfy:
@@ -26,9 +26,9 @@ from typing import Callable
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from . import board, em4100, pn532
-from .config import ReaderConfig
-from .framing import FrameScanner
+from companion.rfid import board, em4100, pn532
+from companion.rfid.config import ReaderConfig
+from companion.rfid.framing import FrameScanner
 
 # -- valid frames of each format ---------------------------------------------------------------
 # Each format turns a (choice, 16 random bytes) seed into one valid frame: one cheap draw per
@@ -260,7 +260,7 @@ def _run(examples: int, test: Callable[[], None], counter: dict[str, int]) -> tu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.rfid.fuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m companion.bench.rfid_fuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--examples", type=int, default=100_000, help="inputs per parser (default 100000)")
     parser.add_argument("--only", choices=sorted(FORMATS) + ["board-driver", "pn532-driver"], action="append")
     args = parser.parse_args(argv)

@@ -14,10 +14,10 @@ import numpy as np
 
 from card_tags.payload import CardRef
 
-from .pipeline import ScanPipeline
-from .virtual_camera import Camera, Look
-from .virtual_table import VirtualTable
-from .zones import ZoneMap
+from companion.scan.pipeline import ScanPipeline
+from companion.scan.virtual_camera import Camera, Look
+from companion.scan.virtual_table import VirtualTable
+from companion.scan.zones import ZoneMap
 
 FPS = 30.0
 LONGEST_HIDDEN_S = 1.5

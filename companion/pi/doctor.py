@@ -144,7 +144,7 @@ def check_throttling(facts: Facts) -> Check:
 
 
 def check_readers(config_readers: list[Any] | None = None) -> Check:
-    from .rfid.discovery import find_devices
+    from companion.rfid.discovery import find_devices
 
     try:
         devices = find_devices()
@@ -164,8 +164,8 @@ def check_camera(spec: str, seconds: float = 2.0) -> Check:
     """Open the camera, count frames for a moment, and measure focus on the mat's markers."""
     import numpy as np
 
-    from .scan.calibration import detect_markers
-    from .scan.sources import EndOfSource, SourceError, open_source
+    from companion.scan.calibration import detect_markers
+    from companion.scan.sources import EndOfSource, SourceError, open_source
 
     try:
         source = open_source(spec)

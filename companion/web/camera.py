@@ -15,9 +15,9 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
-from companion.app import require_pin
+from companion.web.app import require_pin
 
-from . import preview
+from companion.scan import preview
 
 bp = Blueprint("scan", __name__)
 

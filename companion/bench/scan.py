@@ -38,13 +38,13 @@ import numpy as np
 
 from card_tags.payload import CardRef
 
-from .bench_figures import FIGURES, load, spread
-from .bench_figures import run_and_print as print_figures
-from .bench_scenes import CONDITIONS, Scene, Score, _scene_seed, build_table, clip_frames, run_backend, run_pipeline
-from .decoders import make_decoder
-from .pipeline import ScanPipeline
-from .virtual_table import VirtualTable, random_layout
-from .zones import ZoneMap
+from companion.bench.scan_figures import FIGURES, load, spread
+from companion.bench.scan_figures import run_and_print as print_figures
+from companion.bench.scan_scenes import CONDITIONS, Scene, Score, _scene_seed, build_table, clip_frames, run_backend, run_pipeline
+from companion.scan.decoders import make_decoder
+from companion.scan.pipeline import ScanPipeline
+from companion.scan.virtual_table import VirtualTable, random_layout
+from companion.scan.zones import ZoneMap
 
 PPMS = (2.0, 2.5, 3.0, 4.0, 5.0)
 RESOLUTIONS = ((1280, 720), (1920, 1080))

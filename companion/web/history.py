@@ -11,9 +11,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, make_response
 
-from . import rules
-from .app import require_pin
-from .session import LogError, fold, public_entry, public_view, to_jsonl
+from companion import rules
+from companion.web.app import require_pin
+from companion.gamelog.session import LogError, fold, public_entry, public_view, to_jsonl
 
 bp = Blueprint("history", __name__)
 

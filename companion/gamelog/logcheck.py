@@ -12,7 +12,7 @@ import json
 import math
 from typing import Any
 
-from .store import Event
+from companion.gamelog.store import Event
 
 MAX_DEPTH = 32  # a real event nests three or four levels; a custom deck's catalog a few more
 

@@ -26,10 +26,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .session import fold, public_view
-from .store import Store
+from companion.gamelog.session import fold, public_view
+from companion.gamelog.store import Store
 
-ROOT = Path(__file__).resolve().parent.parent  # the checkout, so the demo runs this code
+ROOT = Path(__file__).resolve().parents[2]  # the checkout, so the demo runs this code
 
 @dataclass
 class CrashReport:

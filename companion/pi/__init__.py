@@ -1,0 +1,1 @@
+"""The Pi at a real table: health checks, the systemd unit and its watchdog, the mDNS name."""
