@@ -26,7 +26,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, liberation, raid, regroup, turns
+from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
@@ -188,7 +188,9 @@ class Pacific(Game):
             if deck.theatre(key) != deck.theatre(state.battle.card):
                 raise Refused("\"each player will draw from their own theatre's conflict deck at all times\": this "
                               "battle's shots are turned from its own theatre's CONFLICT deck.")
+            before = forecast.odds_before_shot(deck, state)
             outcomes = list(combat.fire(deck, state, key))
+            forecast.note_shot_odds(outcomes, before)
             out: list[Outcome] = []
             turns.take_conflict(deck, state, key, to_discard=True, out=out)
             return outcomes + out
