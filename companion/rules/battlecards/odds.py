@@ -34,8 +34,9 @@ from typing import Iterable, Sequence
 
 AGGRESSOR, DEFENDER = "aggressor", "defender"
 STATE_LIMIT = 2_000         # the estimated states beyond which a battle is simulated (a query stays near 5 ms)
-SIM_RUNS, SIM_SEED = 2000, 1
-SIM_BUDGET = 60_000         # cards a simulation may turn in all (it stops early, and says how many runs)
+EXACT_UNITS = 6             # beyond this many units the states are not even estimated: the battle is simulated
+SIM_RUNS, SIM_SEED = 400, 1
+SIM_BUDGET = 12_000         # cards a simulation may turn in all (it stops early, and says how many runs)
 SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is not counted
 
 
@@ -438,6 +439,8 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
     plain = tuple(Fighter(**{**f.__dict__, "bonus_attack": 0, "bonus_defense": 0}) for f in fighters)
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
     reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard)))
+    if len(fighters) > EXACT_UNITS:
+        return simulate(fighters, cards, must_destroy, mask, numbers=numbers)
     now = _Battle(fighters, must_destroy, numbers, reference)
     later = _Battle(plain, must_destroy, numbers, reference)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
