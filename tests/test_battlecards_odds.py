@@ -103,3 +103,26 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
     odds._battle_odds.cache_clear()
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
+
+
+def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():
+    """The odds are data in the outcomes (so `companion replay` prints them and a log can assert them)."""
+    t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+    before = RULES.public_view(t.state)["odds"]
+    t.turn_action(9)                                     # the Zero misses
+    shot = next(o for o in t.last.outcomes if o.kind == "shot")
+    assert shot.data["odds"]["exact"] == "24/53" and shot.data["odds"]["chance"] == 24 / 53
+    assert shot.data["odds"]["aggressor"] == before["aggressor"] and shot.data["odds"]["method"] == "exact"
+    begins = next(o for o in t.outcomes if o.kind == "battle_begins")
+    assert begins.data["odds"]["aggressor"] == before["aggressor"]
+
+
+def test_a_shots_recorded_odds_do_not_change_when_a_hidden_card_changes():
+    """The odds in the outcomes are the public ones: another Reserve Hand or Kept Card gives the same record."""
+    records = []
+    for kept, hand in ((["AIRSUP2#1"], ["UB29#1"]), (["TORPEDO1#1"], ["UB17#1"])):
+        t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+        t.state.armies[US].kept, t.state.armies[US].hand = kept, hand
+        t.turn_action(9)
+        records.append(next(o for o in t.last.outcomes if o.kind == "shot").data["odds"])
+    assert records[0] == records[1]
