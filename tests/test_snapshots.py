@@ -11,7 +11,8 @@ import pytest
 import companion.rules
 import companion.gamelog.snapshots
 from companion.service import Service
-from companion.gamelog.session import Session, fold, from_jsonl
+from companion.gamelog.fold import fold
+from companion.gamelog.session import Session, from_jsonl
 from companion.gamelog.store import Store
 from tests.tally_game import Tally
 
