@@ -56,7 +56,7 @@ def play(battle: odds._Battle, mask: int, step: int, cards: tuple[int, ...]):
 
 def brute_force(fighters: tuple[Fighter, ...], cards: Cards) -> tuple[float, float]:
     """(the aggressor's chance counted so far, the chance still undecided after CYCLES reshuffles)."""
-    reference = tuple(u + p for u, p in zip(*odds._same_length(cards.unseen, cards.discard)))
+    reference = tuple(u + p for u, p in zip(*odds._same_length(cards.unseen, cards.discard), strict=True))
     battle = odds._Battle(fighters, (), NUMBERS, reference)
     pile = [n for n, c in enumerate(cards.discard) for _ in range(c)]
     won, waiting = 0.0, {}
@@ -92,7 +92,7 @@ values = st.one_of(st.none(), st.integers(1, 6))
 def fighters(draw) -> tuple[Fighter, ...]:
     count = draw(st.sampled_from([(1, 1), (1, 2), (2, 1), (2, 2)]))
     found = []
-    for side, n in zip((AGGRESSOR, DEFENDER), count):
+    for side, n in zip((AGGRESSOR, DEFENDER), count, strict=True):
         for i in range(n):
             supports = draw(st.lists(st.sampled_from(TYPES), max_size=2, unique=True))
             found.append(Fighter(

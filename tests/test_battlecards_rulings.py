@@ -18,8 +18,8 @@ def invasion_of_australia(us_hand: list[str]) -> Table:
 
 
 def test_an_invaded_homeland_with_nothing_deployed_may_still_deploy_its_reserve_hand():
-    """"You may emergency deploy your reserve hand ... when your homeland is invaded." The US has no deployed forces but holds its Reserve Hand: it is offered the emergency
-    deployment before "If one player has none of the deployed forces indicated on the BATTLECARD, the other
+    """"You may emergency deploy your reserve hand ... when your homeland is invaded." The US has no deployed
+    forces but holds its Reserve Hand: it is offered the emergency deployment before "If one player has none of the deployed forces indicated on the BATTLECARD, the other
     player wins that battle" can end the war."""
     t = invasion_of_australia(["UMAR1#1", "UFLETCH#1", "UWILDCAT#2"])
     assert t.state.stage == Stage.HOMELAND and not t.state.over
@@ -90,7 +90,8 @@ def _handless_japan() -> Table:
 
 
 def test_reinforcements_do_not_replenish_a_hand_emergency_deployed():
-    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it." Reinforcements ("Draw 2 cards from your ARSENAL deck into your Reserve Hand") build up a
+    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it."
+    Reinforcements ("Draw 2 cards from your ARSENAL deck into your Reserve Hand") build up a
     hand; they do not instruct to replenish it, so they give nothing."""
     t = _handless_japan()
     t.pile("REINF1#1")
@@ -99,7 +100,8 @@ def test_reinforcements_do_not_replenish_a_hand_emergency_deployed():
 
 
 def test_mobilization_does_not_replenish_a_hand_emergency_deployed():
-    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it." Mobilization ("Draw 1 card ..., then deploy up to 2 cards from your Reserve Hand") gives
+    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it."
+    Mobilization ("Draw 1 card ..., then deploy up to 2 cards from your Reserve Hand") gives
     nothing to draw and nothing to deploy."""
     t = _handless_japan()
     t.pile("MOBIL1#1")
@@ -107,7 +109,8 @@ def test_mobilization_does_not_replenish_a_hand_emergency_deployed():
 
 
 def test_a_supply_convoy_does_not_replenish_a_hand_emergency_deployed():
-    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it." A Supply Convoy ("draw 2 cards from your ARSENAL deck") played at the start of the turn
+    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it."
+    A Supply Convoy ("draw 2 cards from your ARSENAL deck") played at the start of the turn
     gives nothing; the turn goes on to its draw."""
     t = _handless_japan()
     t.state.armies[JAPAN].kept = ["CONVOY1#1"]
@@ -116,7 +119,8 @@ def test_a_supply_convoy_does_not_replenish_a_hand_emergency_deployed():
 
 
 def test_resupply_replenishes_a_hand_emergency_deployed():
-    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it." Resupply: "Replenish your Reserve Hand: draw from your ARSENAL deck until you hold 3 cards"."""
+    """"Doing so will leave you without a hand until you draw a card that instructs you to replenish it."
+    Resupply: "Replenish your Reserve Hand: draw from your ARSENAL deck until you hold 3 cards"."""
     t = _handless_japan()
     t.pile("RESUP1#1")
     t.draw(JAPAN, "JZERO#2", "JZERO#3", "JZERO#4")

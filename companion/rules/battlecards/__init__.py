@@ -28,12 +28,11 @@ from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
+from .state import Army, PacificState, Said, Stage, Told
+from .view import PacificView
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
-from .state import Army, PacificState, Said, Stage, Told
-
 RECENT = 12   # outcomes the tablet keeps showing
-from .view import PacificView
 
 SEAT_FIELD = Field("seat", SEAT)
 
@@ -87,7 +86,7 @@ class Pacific(Game):
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
         if len(seats) == 4:
             # "Turn order goes German, British, Japanese, and US."
-            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES)), [1, 2, 3, 4]
+            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES, strict=True)), [1, 2, 3, 4]
         elif len(seats) == 2:
             japan = options["japan_seat"]
             sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}

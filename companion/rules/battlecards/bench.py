@@ -44,7 +44,7 @@ def forces(deck: Deck, card: str, army: str, combined: bool) -> list[Fighter]:
         role = AGGRESSOR if battle["aggressor"] == side else DEFENDER
         found += [fighter(deck, k, role) for k in ARMIES[army][side] if deck.unit_type(k) in battle["units"]]
         if combined:
-            found += [ally_unit(k, role, t) for k, t in zip(ALLY[side][1], TYPES) if t in battle["units"]]
+            found += [ally_unit(k, role, t) for k, t in zip(ALLY[side][1], TYPES, strict=True) if t in battle["units"]]
     return found
 
 

@@ -122,9 +122,9 @@ def decks(cards: Cards, kind: Sequence[int], kinds: int) -> list[tuple[Fraction,
     for h in product(*(range(min(k, held) + 1) for k in keep)):
         if sum(h) != held:
             continue
-        weight = Fraction(math.prod(math.comb(k, x) for k, x in zip(keep, h)), math.comb(sum(keep), held))
-        deck = tuple(max(0, u - x) for u, x in zip(unseen, h))
-        found.append((weight, deck, tuple(d + p for d, p in zip(deck, pile))))
+        weight = Fraction(math.prod(math.comb(k, x) for k, x in zip(keep, h, strict=True)), math.comb(sum(keep), held))
+        deck = tuple(max(0, u - x) for u, x in zip(unseen, h, strict=True))
+        found.append((weight, deck, tuple(d + p for d, p in zip(deck, pile, strict=True))))
     return found
 
 
@@ -438,7 +438,7 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
                  next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...]) -> BattleOdds:
     plain = tuple(Fighter(**{**f.__dict__, "bonus_attack": 0, "bonus_defense": 0}) for f in fighters)
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
-    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard)))
+    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard), strict=True))
     if len(fighters) > EXACT_UNITS:
         return simulate(fighters, cards, must_destroy, mask, numbers=numbers)
     now = _Battle(fighters, must_destroy, numbers, reference)
@@ -493,7 +493,7 @@ def estimate(battle: _Battle, mask: int, refill: tuple[int, ...]) -> int:
         for shot in filter(None, (battle.decision(m, t) for t in range(len(battle.steps)))):
             for n, k in enumerate(kind):
                 missed[k] = missed[k] or not shot[2] < n <= shot[1]
-        total += len(battle.steps) * math.prod(n + 1 for n, miss in zip(_fold(refill, kind, kinds), missed) if miss)
+        total += len(battle.steps) * math.prod(n + 1 for n, miss in zip(_fold(refill, kind, kinds), missed, strict=True) if miss)
     return total
 
 
@@ -550,7 +550,7 @@ def simulate(fighters: tuple[Fighter, ...], cards: Cards | Sequence[int], must_d
     every round (the simulation's one simplification). A play-out undecided after SIM_ROUNDS rounds is not
     counted."""
     cards = as_cards(cards)
-    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard)))
+    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard), strict=True))
     b = _Battle(tuple(fighters), tuple(must_destroy), numbers, reference)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
     mixture = decks(cards, list(range(top)), top)
