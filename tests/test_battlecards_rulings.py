@@ -19,8 +19,8 @@ def invasion_of_australia(us_hand: list[str]) -> Table:
 
 def test_an_invaded_homeland_with_nothing_deployed_may_still_deploy_its_reserve_hand():
     """"You may emergency deploy your reserve hand ... when your homeland is invaded." The US has no deployed
-    forces but holds its Reserve Hand: it is offered the emergency deployment before "If one player has none of the deployed forces indicated on the BATTLECARD, the other
-    player wins that battle" can end the war."""
+    forces but holds its Reserve Hand: it is offered the emergency deployment before "If one player has none
+    of the deployed forces indicated on the BATTLECARD, the other player wins that battle" can end the war."""
     t = invasion_of_australia(["UMAR1#1", "UFLETCH#1", "UWILDCAT#2"])
     assert t.state.stage == Stage.HOMELAND and not t.state.over
     assert not any(o.kind == "no_forces" for o in t.outcomes)
