@@ -228,7 +228,7 @@ def simulate(fighters: tuple[Fighter, ...], cards: Cards | Sequence[int], must_d
     deck = np.array([_padded(d, top) for _, d, _ in mixture], dtype=np.int64)[group]
     refill = np.array([_padded(r, top) for _, _, r in mixture], dtype=np.int64)
     shots = _shots(fighters, plain, tuple(must_destroy), tuple(numbers), reference)
-    wins, decided, cut = _play_out(shots, rng, np.full(runs, mask, dtype=np.int64),
+    wins, decided, cut = _play_out(shots, rng, mask,
                                    min(next_step, shots.n), deck, refill, group,
                                    SIM_ROUNDS * max(shots.n, 1))
     p = wins / decided if decided else 0.0
@@ -254,94 +254,101 @@ def _padded(by_number: Sequence[int], top: int) -> tuple[int, ...]:
 
 
 class Shots:
-    """What a play-out does from (alive set, step, first round or not): memoised over the battle's states."""
+    """What a play-out does from each state (alive set, step, first round or not), as a row: (what happens,
+    the key's change on a hit, the shot's Defense, its Attack, the key's change on a miss). A state's key is
+    ``(alive * (steps + 1) + step) * 2 + first``, so a play-out moves on by adding a row's changes."""
 
-    DONE, STUCK, FIRE = 0, 1, 2
+    UNKNOWN, FIRE, AGGRESSOR_WINS, DEFENDER_WINS = 0, 1, 2, 3
 
     def __init__(self, now: PlayedBattle, later: PlayedBattle):
         self.now, self.later, self.n = now, later, len(later.steps)
         self._memo: dict[int, tuple[int, ...]] = {}
         size = (1 << len(later.fighters)) * (self.n + 1) * 2
-        self.dense = np.zeros((size, 6), dtype=np.int64) if size <= DENSE_STATES else None
-        self.known = np.zeros(size, dtype=bool) if size <= DENSE_STATES else None
+        self.dense = np.zeros((size, 5), dtype=np.int64) if size <= DENSE_STATES else None
 
-    def key(self, mask: np.ndarray, step: np.ndarray, first: np.ndarray) -> np.ndarray:
-        return (mask * (self.n + 1) + step) * 2 + first
+    def key(self, mask: int, step: int, first: bool) -> int:
+        return (mask * (self.n + 1) + step) * 2 + int(first)
 
     def rows(self, keys: np.ndarray) -> np.ndarray:
-        """The lookup of every play-out's state at once: a dense table filled as states are met (a hash of the
+        """The rows of every play-out's state at once: a dense table filled as states are met (a hash of the
         states met when the battle has too many to lay out)."""
         if self.dense is None:
             found, inverse = np.unique(keys, return_inverse=True)
             return np.array([self.lookup(int(k)) for k in found], dtype=np.int64)[inverse]
-        new = np.unique(keys[~self.known[keys]])
-        for k in new.tolist():
-            self.dense[k] = self.lookup(k)
-        self.known[new] = True
-        return self.dense[keys]
+        rows = self.dense[keys]
+        unknown = rows[:, 0] == self.UNKNOWN
+        if unknown.any():
+            for k in np.unique(keys[unknown]).tolist():
+                self.dense[k] = self.lookup(k)
+            rows = self.dense[keys]
+        return rows
 
     def lookup(self, key: int) -> tuple[int, ...]:
-        """(what, outcome or target, defense, attack, step after, first round after)."""
         found = self._memo.get(key)
         if found is None:
             rest, first = divmod(key, 2)
             mask, step = divmod(rest, self.n + 1)
-            found = self._memo[key] = self._next(mask, step, bool(first))
+            found = self._memo[key] = self._row(key, mask, step, bool(first))
         return found
 
-    def _next(self, mask: int, step: int, first: bool) -> tuple[int, ...]:
+    def _row(self, key: int, mask: int, step: int, first: bool) -> tuple[int, ...]:
         if first:
             if self.now.outcome(mask) is not None:
-                return self.DONE, int(self.now.outcome(mask)), 0, 0, 0, 0
+                return self._over(self.now.outcome(mask))
             for t in range(step, len(self.now.steps)):
                 shot = self.now.decision(mask, t)
                 if shot is not None:
-                    return self.FIRE, shot[0], shot[2], shot[1], t + 1, 1
+                    return self._fire(key, mask, shot, t + 1, True)
             step = 0           # the round with the Kept Cards is over: the next ones without them
         done = self.later.outcome(mask)
         if done is not None:
-            return self.DONE, int(done), 0, 0, 0, 0
+            return self._over(done)
         for j in range(self.n):
             t = (step + j) % self.n
             shot = self.later.decision(mask, t)
             if shot is not None:
-                return self.FIRE, shot[0], shot[2], shot[1], (t + 1) % self.n, 0
-        return self.STUCK, 0, 0, 0, 0, 0    # nobody can fire: the defender holds the field
+                return self._fire(key, mask, shot, (t + 1) % self.n, False)
+        return self._over(0.0)    # nobody can fire: the defender holds the field
+
+    def _over(self, outcome: float) -> tuple[int, ...]:
+        return (self.AGGRESSOR_WINS if outcome == 1.0 else self.DEFENDER_WINS), 0, 0, 0, 0
+
+    def _fire(self, key: int, mask: int, shot: tuple[int, int, int], after: int, first: bool) -> tuple[int, ...]:
+        target, attack, defense = shot
+        miss = self.key(mask, after, first) - key
+        return self.FIRE, (1 << target) * (self.n + 1) * 2, defense, attack, miss
 
 
-def _play_out(shots: Shots, rng: np.random.Generator, mask: np.ndarray, step: int, deck: np.ndarray,
+def _play_out(shots: Shots, rng: np.random.Generator, mask: int, step: int, deck: np.ndarray,
               refill: np.ndarray, group: np.ndarray, most: int) -> tuple[int, int, int]:
     """Every play-out one shot at a time, all at once: each turns a card uniformly from what is left of its deck
-    (by Action Number), its refill once the deck is empty. (Aggressor's wins, play-outs decided, cut off.)"""
-    steps = np.full(len(mask), step, dtype=np.int64)
-    first = np.full(len(mask), int(shots.now is not shots.later), dtype=np.int64)   # a round with Kept Cards
+    (by Action Number), its refill once the deck is empty (every deck the public cannot rule out holds as many
+    cards, so all play-outs reshuffle together). (Aggressor's wins, play-outs decided, cut off.)"""
+    runs = len(deck)
+    key = np.full(runs, shots.key(mask, step, shots.now is not shots.later), dtype=np.int64)
+    row_of = np.arange(runs)
+    left, reshuffled = int(deck[0].sum()), int(refill[0].sum())
     wins = decided = 0
-    tail = len(mask) // SIM_TAIL     # the last few play-outs of a long tail are cut off (they are in the error)
+    tail = runs // SIM_TAIL     # the last few play-outs of a long tail are cut off (they are in the error)
     for t in range(most + 1):
-        table = shots.rows(shots.key(mask, steps, first))
-        over = table[:, 0] != Shots.FIRE
+        rows = shots.rows(key)
+        over = rows[:, 0] != Shots.FIRE
         if over.any():
-            wins += int(((table[:, 0] == Shots.DONE) & (table[:, 1] == 1)).sum())
+            wins += int((rows[:, 0] == Shots.AGGRESSOR_WINS).sum())
             decided += int(over.sum())
             keep = ~over
-            mask, table, deck, group = mask[keep], table[keep], deck[keep], group[keep]
-        if len(mask) <= tail or t == most:
+            key, rows, deck, group = key[keep], rows[keep], deck[keep], group[keep]
+        if len(key) <= tail or t == most:
             break
-        left = deck.sum(axis=1)
-        empty = left == 0
-        if empty.any():      # "flip the corresponding discard stack over and reshuffle the cards"
-            deck[empty] = refill[group[empty]]
-            left = deck.sum(axis=1)
-            if not left.all():   # no card at all to turn: nothing can be hit, the defender holds the field
-                decided += int((left == 0).sum())
-                keep = left > 0
-                mask, table, deck, group, left = mask[keep], table[keep], deck[keep], group[keep], left[keep]
-                if not len(mask):
-                    break
-        drawn = rng.integers(0, left)
+        if not left:         # "flip the corresponding discard stack over and reshuffle the cards"
+            deck, left = refill[group], reshuffled
+            if not left:     # no card at all to turn: nothing can be hit, the defender holds the field
+                decided += len(key)
+                key = key[:0]
+                break
+        drawn = rng.integers(0, left, size=len(key))
         card = (deck.cumsum(axis=1) <= drawn[:, None]).sum(axis=1)
-        deck[np.arange(len(card)), card] -= 1
-        hit = (card > table[:, 2]) & (card <= table[:, 3])
-        mask = np.where(hit, mask & ~(np.int64(1) << table[:, 1]), mask)
-        steps, first = table[:, 4], table[:, 5]
-    return wins, decided, len(mask)
+        deck[row_of[:len(key)], card] -= 1
+        left -= 1
+        key += rows[:, 4] - ((card > rows[:, 2]) & (card <= rows[:, 3])) * rows[:, 1]
+    return wins, decided, len(key)
