@@ -45,6 +45,10 @@ class Entry:
     reason: str = ""
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     reveals: bool = False
+    # A refusal whose public ``reason`` leaves a secret out keeps its full words for the seat it
+    # concerns (shown only on that seat's page, never in ``as_dict``).
+    seat: int | None = None
+    private: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.event.as_dict(), "status": self.status, "reason": self.reason,
@@ -141,7 +145,7 @@ def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
         return Entry(event, "refused", f"the {ruleset.title} referee could not take this input "
                                        f"({type(exc).__name__}: {exc}); it was ignored and nothing changed")
     if isinstance(result, Refusal):
-        return Entry(event, "refused", result.reason)
+        return Entry(event, "refused", result.reason, seat=result.seat, private=result.private)
     if not isinstance(result, Applied):
         raise TypeError(f"{type(ruleset).__name__}.apply returned {result!r}")
     entry = Entry(event, "applied", outcomes=[o.as_dict() for o in result.outcomes], reveals=result.reveals)
@@ -268,7 +272,13 @@ class Session:
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         with self._lock:
-            return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat)}
+            return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat),
+                    "refused": self._refused_for(seat)}
+
+    def _refused_for(self, seat: int, last: int = 3) -> list[dict[str, Any]]:
+        """This seat's latest refusals in full (the public history words a secret one without it)."""
+        mine = [e for e in self.derived.entries if e.status == "refused" and e.seat == seat]
+        return [{"seq": e.event.seq, "kind": e.event.kind, "reason": e.private or e.reason} for e in mine[-last:]]
 
     def history(self) -> list[dict[str, Any]]:
         """The log as the public may see it (secret cards redacted by the ruleset)."""

@@ -15,6 +15,7 @@ from typing import Any
 from card_tags import catalog as catalogs
 
 from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
+from .contract import Game
 
 # game id -> its package (or "module:Class" for a referee not yet moved into its package).
 # Imported lazily, so one game's module cannot break another's.
@@ -30,8 +31,24 @@ RULESETS = GAMES  # the name this table had before the contract
 
 def register(game: str, target: str) -> None:
     """Add a game (its package, or "module:Class") to the registry: the one line a new game needs
-    (tests use it for a toy game)."""
+    (tests use it for their toy game). The game's declarations are checked now (see
+    ``Game.check_declarations``): a misspelt handler is a SetupError here, not a refusal in play."""
     GAMES[game] = target
+    _checked.discard(game)
+    try:
+        ruleset_class(game)
+    except SetupError:
+        del GAMES[game]
+        raise
+
+
+def unregister(game: str) -> None:
+    """Take a game out of the registry (a test's toy game, once the test is done)."""
+    GAMES.pop(game, None)
+    _checked.discard(game)
+
+
+_checked: set[str] = set()
 
 
 def _module_name(game: str) -> str:
@@ -65,6 +82,11 @@ def ruleset_class(game: str) -> type[Ruleset]:
     cls = getattr(module, name or "GAME", None)
     if cls is None:
         raise SetupError(f"the {game} referee is not part of this version of the companion")
+    if game not in _checked:
+        problems = cls.check_declarations() if issubclass(cls, Game) else []
+        if problems:
+            raise SetupError(f"the {game} referee declares what it does not have: " + "; ".join(problems))
+        _checked.add(game)
     return cls
 
 
@@ -101,5 +123,5 @@ def zones(game: str) -> tuple[str, ...]:
 
 
 __all__ = ["Action", "Applied", "GAMES", "Option", "Outcome", "Refusal", "Ruleset", "Seat", "SetupError", "State",
-           "Term", "available", "demo_players", "game_class", "load_catalog", "make", "register", "ruleset_class",
+           "Term", "available", "demo_players", "game_class", "load_catalog", "make", "register", "ruleset_class", "unregister",
            "zones"]

@@ -96,11 +96,55 @@ class Applied:
 
 @dataclass(frozen=True)
 class Refusal:
-    """An input the rules do not allow. ``reason`` is written for players, e.g.
-    "Faith only multiplies a gold CHARACTER card under 1000 (100-900); Korihor is black."."""
+    """An input the rules do not allow. ``reason`` is the public wording (the game's view made it
+    from ``code`` and ``data``), e.g. "Faith only multiplies a gold CHARACTER card under 1000
+    (100-900); Korihor is black.". ``private`` is the full wording where the public one leaves a
+    secret out: shown only on ``seat``'s own page."""
 
     reason: str
     seat: int | None = None
+    code: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    private: str = ""
+
+
+# -- the parts of a public view every game shares (docs/referee/contract.md) ---------------------------
+@dataclass(frozen=True)
+class Standing:
+    """One seat as the tablet's seat box shows it: who, a one-line summary, the box's figures."""
+
+    seat: int
+    name: str
+    say: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The line the table shows in big letters: the last thing decided, and its terms."""
+
+    say: str
+    terms: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button the tablet shows: its label, the input it sends and that input's data. ``confirm``
+    is the question asked first; ``choose`` a picker: ``{"field": .., "options": [{"value", "label"}]}``."""
+
+    label: str
+    kind: str
+    data: dict[str, Any]
+    confirm: str = ""
+    choose: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label, "kind": self.kind, "data": self.data}
+        if self.confirm:
+            out["confirm"] = self.confirm
+        if self.choose is not None:
+            out["choose"] = self.choose
+        return out
 
 
 class SetupError(ValueError):
