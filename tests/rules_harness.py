@@ -29,7 +29,7 @@ class RulesTable:
             result: Applied | Refusal = Applied(self.state, tuple(_outcome(o) for o in entry.outcomes), entry.reveals)
             self.outcomes += list(result.outcomes)
         else:
-            result = Refusal(entry.reason)
+            result = Refusal(entry.reason, entry.seat, private=entry.private)
         self.last = result
         return result
 

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from card_tags import catalog as catalogs
+from card_tags.catalog import Catalog
 
 from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
 from .contract import Game
@@ -76,11 +77,11 @@ def _module(game: str) -> ModuleType:
         raise SetupError(f"the {game} referee is not part of this version of the companion") from None
 
 
-def ruleset_class(game: str) -> type[Ruleset]:
+def ruleset_class(game: str) -> type[Ruleset[Any]]:
     module = _module(game)
     _, _, name = GAMES[game].partition(":")
     cls = getattr(module, name or "GAME", None)
-    if cls is None:
+    if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
         raise SetupError(f"the {game} referee is not part of this version of the companion")
     if game not in _checked:
         problems = cls.check_declarations() if issubclass(cls, Game) else []
@@ -98,7 +99,7 @@ def demo_players(game: str) -> Any:
     return getattr(_module(game), "DEMO", None)
 
 
-def load_catalog(game: str, deck: Any = None):
+def load_catalog(game: str, deck: Any = None) -> Catalog:
     """The game's catalog (reference deck, custom deck path, or recorded data), checked."""
     if game in available():
         return ruleset_class(game).load_catalog(deck)
@@ -108,7 +109,7 @@ def load_catalog(game: str, deck: Any = None):
         raise SetupError(str(exc)) from None
 
 
-def make(game: str, deck: Any = None) -> Ruleset:
+def make(game: str, deck: Any = None) -> Ruleset[Any]:
     """A ready ruleset for a game, with its catalog loaded and checked against the rules."""
     cls = ruleset_class(game)
     return cls(cls.load_catalog(deck))

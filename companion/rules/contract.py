@@ -25,11 +25,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Iterable, TypeVar
 
 from card_tags.catalog import Card, Catalog
 
-from .base import Action, Applied, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing
+from .base import Action, Applied, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing, Term
 
 SayFn = TypeVar("SayFn", bound=Callable[..., str])
 
@@ -157,6 +157,9 @@ class GameState:
         return next((s.name for s in self.seats if s.number == seat), f"seat {seat}")
 
 
+GS = TypeVar("GS", bound=GameState)
+
+
 class Variant:
     """One variant of a game as a unit: named by the option that switches it on, readable and
     testable alone. A game defines its own variant base class with the hooks its rules call (no-op
@@ -242,7 +245,7 @@ def says(*kinds: str) -> Callable[[SayFn], SayFn]:
     return mark
 
 
-class View:
+class View(Generic[GS]):
     """A game's view layer: every word players read, built from the state and outcome data.
     Subclasses override what their game shows; nothing here decides a rule.
 
@@ -263,10 +266,10 @@ class View:
             for kind in getattr(member, "says", ()):
                 cls.sayers[kind] = name
 
-    def __init__(self, game: "Game"):
+    def __init__(self, game: "Game[GS]"):
         self.game = game
 
-    def say(self, outcome: Outcome, state: Any) -> str:
+    def say(self, outcome: Outcome, state: GS) -> str:
         """The sentence an outcome is told in (read aloud, shown big on the tablet)."""
         name = self.sayers.get(outcome.kind)
         if name is not None:
@@ -278,12 +281,12 @@ class View:
         """True when this view words the refusal ``code``."""
         return code in cls.refusals or code in CONTRACT_WORDS or code in ("not_now", "game_over")
 
-    def refusal_facts(self, code: str, data: dict[str, Any], state: Any) -> dict[str, Any]:
+    def refusal_facts(self, code: str, data: dict[str, Any], state: GS) -> dict[str, Any]:
         """The facts a refusal's words are made from: its data, plus what a game adds from the
         state (a seat's name)."""
         return data
 
-    def refusal(self, code: str, data: dict[str, Any], state: Any) -> tuple[str, str]:
+    def refusal(self, code: str, data: dict[str, Any], state: GS) -> tuple[str, str]:
         """(the public words, the full words) of a refusal; the same unless a secret is left out."""
         if code == "not_now":
             words = self.not_now(data["kind"], state, data["phase"], tuple(data["phases"]))
@@ -299,56 +302,56 @@ class View:
         public = self.public_refusals[code].format(**facts) if code in self.public_refusals else full
         return public, full
 
-    def prompt(self, state: Any, offers: list[Offer]) -> str:
+    def prompt(self, state: GS, offers: list[Offer]) -> str:
         """Who does what next, and where the cards go."""
         return ""
 
-    def terms(self, outcome: Outcome, state: Any) -> tuple:
+    def terms(self, outcome: Outcome, state: GS) -> tuple[Term, ...]:
         """An outcome's terms as players read them (a view may name them by what the viewer knows)."""
         return outcome.terms
 
-    def button(self, offer: Offer, state: Any) -> str:
+    def button(self, offer: Offer, state: GS) -> str:
         return offer.kind.replace("_", " ")
 
-    def not_now(self, kind: str, state: Any, phase: str, phases: tuple[str, ...]) -> str:
+    def not_now(self, kind: str, state: GS, phase: str, phases: tuple[str, ...]) -> str:
         """Why an input declared for other phases is refused now (a game says it in its rulebook's terms)."""
         return f"{kind} is not taken now: the game is in its {phase} phase ({kind} belongs to {' or '.join(phases)})."
 
-    def game_over(self, state: Any) -> str:
+    def game_over(self, state: GS) -> str:
         """Why a command is refused once the game is over."""
         return "The game is over."
 
-    def confirm(self, offer: Offer, state: Any) -> str:
+    def confirm(self, offer: Offer, state: GS) -> str:
         """The question a button asks before it is sent (inputs declared ``confirm=True``)."""
         return f"{self.button(offer, state)}?"
 
-    def choice(self, offer: Offer, field: str, state: Any) -> str:
+    def choice(self, offer: Offer, field: str, state: GS) -> str:
         """How one candidate value of a chooser button is shown in its picker."""
         return str(offer.data[field])
 
     # -- the shared part of the views (a game not yet converged leaves them empty and says all in public)
-    def standings(self, state: Any, viewer: int | None) -> tuple[Standing, ...]:
+    def standings(self, state: GS, viewer: int | None) -> tuple[Standing, ...]:
         """Each seat as ``viewer`` (None: the table) may know it, in seat order."""
         return ()
 
-    def winners(self, state: Any) -> tuple[int, ...]:
+    def winners(self, state: GS) -> tuple[int, ...]:
         """The seats that won the game (none until it is over)."""
         return ()
 
-    def result(self, state: Any, viewer: int | None) -> Result | None:
+    def result(self, state: GS, viewer: int | None) -> Result | None:
         """The line shown big: the last thing decided, as ``viewer`` may know it."""
         return None
 
-    def table(self, state: Any, viewer: int | None, prompt: str) -> TableView:
+    def table(self, state: GS, viewer: int | None, prompt: str) -> TableView:
         return TableView(phase=self.game.phase(state), prompt=prompt, over=bool(state.over),
                          options=state.options, standings=self.standings(state, viewer),
                          winners=self.winners(state), last_outcome=self.result(state, viewer))
 
-    def public(self, state: Any) -> Any:
+    def public(self, state: GS) -> Any:
         """The game's own part of the public view: a dataclass (or, not yet converged, a dict)."""
         raise NotImplementedError
 
-    def seat(self, state: Any, seat: int) -> Any:
+    def seat(self, state: GS, seat: int) -> Any:
         """The game's own part of a seat's view (by default the public one)."""
         return self.public(state)
 
@@ -359,13 +362,13 @@ class View:
         return data
 
 
-class Game(Ruleset):
+class Game(Ruleset[GS]):
     """Base class of every game's referee (see the module docstring)."""
 
     state_type: ClassVar[type[GameState]] = GameState
     inputs: ClassVar[tuple[Input, ...]] = ()
     variants: ClassVar[tuple[type[Variant], ...]] = ()
-    view_type: ClassVar[type[View]] = View
+    view_type: ClassVar[type[View[Any]]] = View
     face_down_lies: ClassVar[bool] = True  # a card read face down lies where it was read (see _track)
     # What the game's rules decide and refuse, declared: every outcome kind has its sentence in the
     # view (a method marked @says) and every reason code its words (View.refusals); checked when the
@@ -400,17 +403,18 @@ class Game(Ruleset):
         super().__init__(catalog)
         self.view = self.view_type(self)
         self._inputs = {i.kind: i for i in self.inputs}
+        self._offers_cache: tuple[GS, list[Offer]] | None = None
 
     # -- what a game implements -------------------------------------------------------------------
-    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GameState:
+    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GS:
         raise NotImplementedError
 
-    def phase(self, state: GameState) -> str:
+    def phase(self, state: GS) -> str:
         """The phase the game is in now; inputs are declared per phase."""
         return "play"
 
     # -- the contract -----------------------------------------------------------------------------
-    def setup(self, seats: list[Seat], options: dict[str, Any]) -> GameState:
+    def setup(self, seats: list[Seat], options: dict[str, Any]) -> GS:
         self.check_seats(seats)
         options = self.resolve_options(options)
         self.check_variants(options)
@@ -426,7 +430,7 @@ class Game(Ruleset):
             if clash is not None:
                 raise SetupError(f"{v.title} and {clash.title} are not played together.")
 
-    def apply(self, state: GameState, action: Action) -> Applied | Refusal:
+    def apply(self, state: GS, action: Action) -> Applied | Refusal:
         spec = self._inputs.get(action.kind) if isinstance(action.kind, str) else None
         if spec is None:
             return self.refusal(Refused("unknown_input", kind=action.kind, taken=", ".join(sorted(self._inputs))),
@@ -442,14 +446,14 @@ class Game(Ruleset):
         outcomes = tuple(self._worded(o, state) for o in outcomes)
         return Applied(state, outcomes, any(o.reveals for o in outcomes))
 
-    def _worded(self, outcome: Outcome, state: GameState) -> Outcome:
+    def _worded(self, outcome: Outcome, state: GS) -> Outcome:
         """The outcome with the view's sentence and terms (rules leave the sentence empty)."""
         if self.outcome_kinds and outcome.kind not in self.outcome_kinds:
             raise ValueError(f"{self.title} decided an outcome {outcome.kind!r} it does not declare")
         return dataclasses.replace(outcome, say=outcome.say or self.view.say(outcome, state),
                                    terms=tuple(self.view.terms(outcome, state)))
 
-    def refusal(self, refused: Refused, state: GameState) -> Refusal:
+    def refusal(self, refused: Refused, state: GS) -> Refusal:
         """A ``Refused`` as the session keeps it: worded by the view for the public, and in full for
         the seat it concerns where the public wording leaves a secret out."""
         if refused.worded:  # a game not yet converged on reason codes
@@ -458,7 +462,7 @@ class Game(Ruleset):
         public, private = self.view.refusal(refused.code, data, state)
         return Refusal(public, refused.seat, refused.code, data, private if private != public else "")
 
-    def check_input(self, state: GameState, spec: Input, data: Any) -> dict[str, Any]:
+    def check_input(self, state: GS, spec: Input, data: Any) -> dict[str, Any]:
         """The input's data checked against its declared fields, normalised (seat numbers as ints);
         raises Refused naming what is wrong."""
         if not isinstance(data, dict):
@@ -477,7 +481,7 @@ class Game(Ruleset):
             checked[f.name] = self._check_field(state, spec, f, data[f.name])
         return checked
 
-    def _check_field(self, state: GameState, spec: Input, f: Field, value: Any) -> Any:
+    def _check_field(self, state: GS, spec: Input, f: Field, value: Any) -> Any:
         if f.kind == SEAT:
             return self._seat(state, value, spec)
         if f.kind == SEATS:
@@ -499,7 +503,7 @@ class Game(Ruleset):
             raise Refused("wrong_type", kind=spec.kind, field=f.name, wanted=wanted.__name__, value=value)
         return value
 
-    def _seat(self, state: GameState, value: Any, spec: Input) -> int:
+    def _seat(self, state: GS, value: Any, spec: Input) -> int:
         number = value if type(value) is int else int(value) if isinstance(value, str) and value.isascii() \
             and value.isdigit() else None
         seats = state.seat_numbers()
@@ -527,7 +531,7 @@ class Game(Ruleset):
         first = next(iter(self.catalog.cards), "X1")
         return f"{first}#1"
 
-    def _track(self, state: GameState, kind: str, data: dict[str, Any]) -> None:
+    def _track(self, state: GS, kind: str, data: dict[str, Any]) -> None:
         """Keep ``state.lying`` as the applied card inputs report the table. A card read face down lies
         there only where the game says so (``face_down_lies``): where it does not, turning it face up
         in the same place is a new sighting (Book of Mormon's Secret Weapon reveal)."""
@@ -537,19 +541,19 @@ class Game(Ruleset):
             state.lift(data["card"], data["zone"])
 
     # -- offers, prompt and views -----------------------------------------------------------------
-    def offers(self, state: GameState) -> list[Offer]:
+    def offers(self, state: GS) -> list[Offer]:
         """The buttons that would be taken now: every declared button input of this phase, with
         each candidate's data tried through ``apply`` on a copy. The session's states are never
         changed once kept, so the last answer is kept for the same state object (the prompt and
         the buttons both ask)."""
-        cached = getattr(self, "_offers_cache", None)
+        cached = self._offers_cache
         if cached is not None and cached[0] is state:
             return cached[1]
         found = self._find_offers(state)
         self._offers_cache = (state, found)
         return found
 
-    def _find_offers(self, state: GameState) -> list[Offer]:
+    def _find_offers(self, state: GS) -> list[Offer]:
         found = []
         for spec in self.inputs:
             if not spec.button:
@@ -561,17 +565,18 @@ class Game(Ruleset):
                     found.append(Offer(spec.kind, data, spec.confirm))
         return found
 
-    def _candidates(self, state: GameState, spec: Input) -> Iterable[dict[str, Any]]:
+    def _candidates(self, state: GS, spec: Input) -> Iterable[dict[str, Any]]:
         if spec.choices:
-            return getattr(self, spec.choices)(state)
+            candidates: Iterable[dict[str, Any]] = getattr(self, spec.choices)(state)
+            return candidates
         if spec.actor == SEAT_ACTS:
             return [{"seat": n} for n in state.seat_numbers()]
         return [{}]
 
-    def actions(self, state: GameState) -> list[dict[str, Any]]:
+    def actions(self, state: GS) -> list[dict[str, Any]]:
         """The tablet's buttons, labelled by the view; a chooser input's candidates in one picker."""
         buttons: list[dict[str, Any]] = []
-        pickers: dict[tuple, dict[str, Any]] = {}
+        pickers: dict[tuple[Any, ...], dict[str, Any]] = {}
         for offer in self.offers(state):
             field = self._inputs[offer.kind].chooser
             if field:
@@ -590,12 +595,12 @@ class Game(Ruleset):
             buttons.append(button)
         return buttons
 
-    def public_view(self, state: GameState) -> dict[str, Any]:
+    def public_view(self, state: GS) -> dict[str, Any]:
         """The shared part, typed (``TableView``), then the game's own part."""
         shared = self.view.table(state, None, self.view.prompt(state, self.offers(state))).as_dict()
         return {**shared, **plain(self.view.public(state))}
 
-    def seat_view(self, state: GameState, seat: int) -> dict[str, Any]:
+    def seat_view(self, state: GS, seat: int) -> dict[str, Any]:
         own = plain(self.view.seat(state, seat))  # first: it refuses a seat the game does not have
         shared = self.view.table(state, seat, "").as_dict()  # the prompt is the table's
         return {**shared, **own}
@@ -603,10 +608,10 @@ class Game(Ruleset):
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         return self.view.redact(kind, data)
 
-    def is_over(self, state: GameState) -> bool:
+    def is_over(self, state: GS) -> bool:
         return state.over
 
-    def plays_complete(self, state: GameState) -> bool:
+    def plays_complete(self, state: GS) -> bool:
         """True when every play waiting to be resolved is complete by the rules: nothing could still
         be added to it (no POWER card waiting for its CHARACTER card, no pair that may become three).
         The session then resolves after a short stillness (0.5 s) instead of the long one (1.5 s).
