@@ -29,9 +29,6 @@ def check_in_deck(deck: Deck, state: BattleState, key: str) -> None:
     if key in seen:
         return
     if len(seen) >= limit:
-        name = deck.name(key)
-        rule = STEP_3 if action == "expose" else SMALL_TABLE
-        raise Refused(f"{rule} With {state.deal.players} players the deck holds {limit} {name} card"
-                      f"{'' if limit == 1 else 's'}, and {', '.join(seen)} {'is' if len(seen) == 1 else 'are'} "
-                      f"already in play this round: {key} is not in this round's deck. Take it away.")
+        raise Refused("not_in_this_rounds_deck", card=key, action=action, players=state.deal.players, limit=limit,
+                      seen=list(seen))
     seen.append(key)

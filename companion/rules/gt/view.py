@@ -13,6 +13,7 @@ from typing import Any
 from ..base import Outcome
 from ..contract import Offer, View
 from . import buttons, seats, words
+from . import refusals as refusal_words
 from .cards import Deck
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
@@ -41,9 +42,15 @@ PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the buildi
 
 
 class BattleView(View):
+    refusals = refusal_words.WORDS
+    public_refusals = refusal_words.PUBLIC
+
     @property
     def deck(self) -> Deck:
         return self.game.deck
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: BattleState) -> dict[str, Any]:
+        return refusal_words.facts(code, data, state, self.deck)
 
     # -- words ------------------------------------------------------------------------------------
     def not_now(self, kind: str, state: BattleState, phase: str, phases: tuple[str, ...]) -> str:
@@ -164,7 +171,8 @@ class BattleView(View):
             view["top"] = {"seat": top.seat, "count": top.count, "rank": top.rank, "cards": list(top.cards),
                            "says": describe(top.count, top.rank)}
         if pending:
-            problem = play_problem(self.deck, state, pending)
+            found = play_problem(self.deck, state, pending)
+            problem = refusal_words.word(*found, state, self.deck) if found else None
             view["pending"] = {"seat": pending.seat, "cards": list(pending.cards),
                                "names": [self.deck.name(k) for k in pending.cards], "problem": problem, "say": problem}
         return view

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..base import Term
-from . import seats
+from . import refusals, seats
 from .cards import Deck
 from .plays import describe
 from .rulebook import RULE, TEAM_CARD, TEAM_PLURAL
@@ -122,7 +122,8 @@ SAY: dict[str, Words] = {
                                            f"{t.counted} in their hand. {count_question(state, t.seat)}"),
     "count": lambda t, state, deck: (f"{_who(t, state)} holds {t.cards} card(s) in hand (the companion had counted "
                                      f"{max(t.counted, 0)})."),
-    "held_refused": lambda t, state, deck: f"The play that waited for the count does not stand: {t.reason}",
+    "held_refused": lambda t, state, deck: ("The play that waited for the count does not stand: "
+                                            + refusals.word(t.reason or "", t.facts or {}, state, deck)),
     "reverse": lambda t, state, deck: (f"REVERSE: \"If play was moving to the left, it switches to the right (or "
                                        f"vice versa).\" Play now moves to the {t.direction}."),
     "skip": lambda t, state, deck: f"SKIP: {_who(t, state)}'s turn is skipped.",
