@@ -460,3 +460,24 @@ def test_deception_stays_in_play_for_the_round_and_is_used_once():
     table.ok("challenge", target=3)
     reason = table.refused("use", seat=1, card=key_of("Deception"))
     assert "may only be used once per Battle round" in reason
+
+
+def test_the_end_names_the_games_winner_not_the_last_challenges():
+    """"If players decide to stop the game before that, players simply count up all their cards. The
+    player with the most Warrior cards wins." The last Challenge is not the game: once it is over, the
+    line the table shows big says who won the game and how."""
+    table = stopped_after_a_challenge()
+    view = table.rules.public_view(table.state)
+    assert view["over"] and view["winner"] == 1
+    assert view["last_outcome"]["say"] == "The game is stopped: Ann has the most Warrior cards and wins the game."
+
+
+def stopped_after_a_challenge():
+    """Ann challenges Ben and wins, then the table stops the game and counts (Ann 25, Ben 21, Cy 22)."""
+    table = three_players()
+    table.ok("challenge", target=2)
+    table.show(1, "Sword"), table.show(2, "Lib")
+    table.ok("resolve")
+    assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards."]
+    table.ok("stop")
+    return table
