@@ -321,6 +321,16 @@ def test_prophecy_shows_two_players_face_down_cards_to_the_challenger_only():
     assert "already looked" in table.refused("prophecy", seat=1, targets=[2, 3])
 
 
+def test_prophecy_looks_at_two_players_never_three():
+    """"you may privately look at two players' facedown cards": at a table of four, the challenger
+    may not look at all three others."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"],
+                            4: ["Lehi", "Sword#2"]})
+    assert "two players' facedown cards" in table.refused("prophecy", seat=1, targets=[2, 3, 4])
+    assert table.state.peeks == {} and not table.state.prophecy_used
+    table.ok("prophecy", seat=1, targets=[3, 4])
+
+
 def test_prophecy_is_refused_without_the_card():
     table = prepare_battle({1: ["Nephi", "Plates"], 2: ["Laman", "Lib"]})
     assert "no Prophecy card in play" in table.refused("prophecy", seat=1, targets=[2])
