@@ -29,7 +29,8 @@ from typing import Any, Callable, ClassVar, Generic, Iterable, TypeVar
 
 from card_tags.catalog import Card, Catalog
 
-from .base import Action, Applied, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing, Term
+from .base import (Action, Applied, Button, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing,
+                   Term)
 
 SayFn = TypeVar("SayFn", bound=Callable[..., str])
 
@@ -574,26 +575,25 @@ class Game(Ruleset[GS]):
         return [{}]
 
     def actions(self, state: GS) -> list[dict[str, Any]]:
-        """The tablet's buttons, labelled by the view; a chooser input's candidates in one picker."""
-        buttons: list[dict[str, Any]] = []
-        pickers: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """The tablet's buttons (``Button``), labelled by the view; a chooser input's candidates in one picker."""
+        buttons: list[Button] = []
+        pickers: dict[tuple[Any, ...], Button] = {}
         for offer in self.offers(state):
             field = self._inputs[offer.kind].chooser
             if field:
                 rest = {k: v for k, v in offer.data.items() if k != field}
                 key = (offer.kind, tuple(sorted(rest.items())))
                 if key not in pickers:
-                    pickers[key] = {"label": self.view.button(offer, state), "kind": offer.kind, "data": rest,
-                                    "choose": {"field": field, "options": []}}
+                    pickers[key] = Button(self.view.button(offer, state), offer.kind, rest,
+                                          choose={"field": field, "options": []})
                     buttons.append(pickers[key])
-                pickers[key]["choose"]["options"].append({"value": offer.data[field],
-                                                          "label": self.view.choice(offer, field, state)})
+                choose = pickers[key].choose
+                assert choose is not None
+                choose["options"].append({"value": offer.data[field], "label": self.view.choice(offer, field, state)})
                 continue
-            button = {"label": self.view.button(offer, state), "kind": offer.kind, "data": offer.data}
-            if offer.confirm:
-                button["confirm"] = self.view.confirm(offer, state)
-            buttons.append(button)
-        return buttons
+            buttons.append(Button(self.view.button(offer, state), offer.kind, offer.data,
+                                  confirm=self.view.confirm(offer, state) if offer.confirm else ""))
+        return [b.as_dict() for b in buttons]
 
     def public_view(self, state: GS) -> dict[str, Any]:
         """The shared part, typed (``TableView``), then the game's own part."""
