@@ -7,14 +7,9 @@ import pytest
 from companion.gamelog.session import Session, open_store
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.timing import ManualClock
-from tests.toy_game import registered
 
-
-
-@pytest.fixture(autouse=True)
-def war():
-    with registered() as game:
-        yield game
+# The toy game is in the registry for every test here (its one line: conftest.py, toy_game).
+pytestmark = pytest.mark.usefixtures("toy_game")
 
 SETTLE, QUICK = 1.5, 0.5
 

@@ -6,16 +6,11 @@ import pytest
 
 from companion import rules
 from companion.rules.contract import Field, Input
-from companion.gamelog.session import Session, fold, open_store
-from tests.toy_game import registered
+from companion.gamelog.fold import fold
+from companion.gamelog.session import Session, open_store
 
-
-
-@pytest.fixture(autouse=True)
-def war():
-    """War registered for each test (the one line a new game needs), and out again after it."""
-    with registered() as game:
-        yield game
+# The toy game is in the registry for every test here (its one line: conftest.py, toy_game).
+pytestmark = pytest.mark.usefixtures("toy_game")
 
 
 @pytest.fixture

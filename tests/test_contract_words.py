@@ -11,16 +11,13 @@ import pytest
 
 from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game
-from tests.toy_game import registered
 
 # The games converged on declared outcome kinds and reason codes (docs/referee/contract.md).
 CONVERGED = ["stratego", "toy-war"]
 
 
-@pytest.fixture(autouse=True)
-def war():
-    with registered() as game:
-        yield game
+# War, the toy game, is in the registry for every test here (conftest.py, toy_game).
+pytestmark = pytest.mark.usefixtures("toy_game")
 
 
 def game_class(game: str) -> type[Game]:
