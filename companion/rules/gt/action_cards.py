@@ -12,10 +12,9 @@ SKIP and REVERSE change the turn order (turns.py); NEW BATTLE resets the battle 
 from __future__ import annotations
 
 from ..contract import Refused
-from . import counts, seats, turns
+from . import counts, turns
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import Awaiting, BattleState, Held
 
 

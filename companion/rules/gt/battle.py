@@ -12,10 +12,9 @@ from __future__ import annotations
 from card_tags.catalog import Card
 
 from ..contract import Refused
-from . import action_cards, counts, plays, scoring, seats, turns
+from . import action_cards, counts, plays, scoring, turns
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import BattleState, Fight, Held, Pending, Phase
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from card_tags.catalog import Card
 
 from ..contract import Refused
-from . import action_cards, counts, seats, turns
+from . import action_cards, counts, turns
 from .cards import Deck, lifted
 from .report import Report
-from .rulebook import RULE
 from .state import BattleState, Held
 
 

@@ -15,8 +15,6 @@ from .state import BattleState
 
 LIMITED = ("eliminate", "save")  # removed at small tables; EXPOSE is limited to one per player
 
-STEP_3 = "\"The number of players playing should equal the number of EXPOSE cards being used.\""
-SMALL_TABLE = "\"*remove 1 SAVE card and 1 ELIMINATE card when playing with 4 or 5 players\""
 
 
 def check_in_deck(deck: Deck, state: BattleState, key: str) -> None:

@@ -9,10 +9,8 @@ battle phase, a turn that comes back to the player whose play nobody beat resets
 from __future__ import annotations
 
 from ..contract import Refused
-from . import seats
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import LEFT, BattleState, Phase, Step
 
 
@@ -45,7 +43,6 @@ def on_pass(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``pass``: in the building phase, keeping every card (no discard); in the battle phase, not playing."""
     seat = data["seat"]
     check_turn(state, seat)
-    who = seats.name(state, seat)
     if state.phase == Phase.BUILDING:
         step = state.step
         if step.drew is None:
