@@ -8,8 +8,8 @@ from companion.rules.bom.mounting import MountingBattles
 from companion.rules.bom.state import Mode, Mount, Piles
 from companion.rules.bom.trivia import SpysTrivia
 from companion.rules.bom.turns import SecretWeapon
-from companion.rules.bom.variants import (Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, clashes,
-                                          variant_classes)
+from companion.rules.bom.variants import Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, variant_classes
+from companion.rules.contract import clashes
 from tests.test_bom_support import RULES
 
 FAITH, SAM = RULES.deck.lookup("FAITH#1"), RULES.deck.lookup("GD100#1")

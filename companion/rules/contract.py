@@ -166,12 +166,14 @@ class Variant:
     testable alone. A game defines its own variant base class with the hooks its rules call (no-op
     by default) and lists its variants; ``Game.variants_for(options)`` gives the ones in play.
 
-    ``excludes``: variants the rulebook does not combine with this one (the start is refused).
+    ``excludes``: variants (by option) the rulebook does not combine with this one: the start is
+    refused, with ``reasons[option]`` (why, in the rulebook's terms) or a plain sentence.
     """
 
     option: ClassVar[str]
     title: ClassVar[str]
     excludes: ClassVar[tuple[str, ...]] = ()
+    reasons: ClassVar[dict[str, str]] = {}   # excluded option -> why the two are not played together
 
     def __init__(self, options: dict[str, Any]):
         self.options = options
@@ -179,6 +181,20 @@ class Variant:
     @classmethod
     def on(cls, options: dict[str, Any]) -> bool:
         return bool(options.get(cls.option))
+
+
+def clashes(variants: list[type[Variant]]) -> list[str]:
+    """Why these variants are not played together: each excluded pair once, with its reason (either
+    side's), else a plain sentence."""
+    found: list[str] = []
+    for v in variants:
+        for w in variants:
+            if w.option in v.excludes:
+                reason = v.reasons.get(w.option) or w.reasons.get(v.option) or \
+                    f"{v.title} and {w.title} are not played together."
+                if reason not in found:
+                    found.append(reason)
+    return found
 
 
 @dataclass(frozen=True)
@@ -425,11 +441,10 @@ class Game(Ruleset[GS]):
         return [v(options) for v in self.variants if v.on(options)]
 
     def check_variants(self, options: dict[str, Any]) -> None:
-        chosen = [v for v in self.variants if v.on(options)]
-        for v in chosen:
-            clash = next((w for w in chosen if w.option in v.excludes), None)
-            if clash is not None:
-                raise SetupError(f"{v.title} and {clash.title} are not played together.")
+        """Refuse a start whose variants the rulebook does not combine (every clash, with its reason)."""
+        problems = clashes([v for v in self.variants if v.on(options)])
+        if problems:
+            raise SetupError(" ".join(problems))
 
     def apply(self, state: GS, action: Action) -> Applied | Refusal:
         spec = self._inputs.get(action.kind) if isinstance(action.kind, str) else None
