@@ -13,8 +13,8 @@ from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game
 
 # The games converged on declared outcome kinds and on reason codes (docs/referee/contract.md).
-CONVERGED = ["stratego", "toy-war"]
-REASON_CODES = [*CONVERGED, "gt-battle"]   # Gather Together: reason codes, its sentences not yet @says
+CONVERGED = ["stratego", "toy-war", "gt-battle"]
+REASON_CODES = CONVERGED
 
 
 # War, the toy game, is in the registry for every test here (conftest.py, toy_game).
@@ -37,8 +37,11 @@ def literals(game: str, call: str) -> set[str]:
     found = set()
     for file in files:
         for node in ast.walk(ast.parse(file.read_text())):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == call
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            named = (isinstance(node, ast.Call) and (isinstance(node.func, ast.Name) and node.func.id == call
+                     # Gather Together's rules tell what they decided into a Report: ``report.tell(kind)``
+                     or call == "Outcome" and isinstance(node.func, ast.Attribute) and node.func.attr == "tell"))
+            if (named and isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
                 found.add(node.args[0].value)
     return found
 

@@ -41,6 +41,7 @@ class GatherTogetherBattle(Game):
     )
     state_type = BattleState
     reasons = frozenset(refusals.WORDS)  # every code the rules refuse with, worded in refusals.py
+    outcome_kinds = frozenset(BattleView.sayers)  # every kind a rule tells, each a @says method of words.py
     view_type = BattleView
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),

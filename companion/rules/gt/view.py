@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Outcome
-from ..contract import Offer, View
+from ..contract import Offer
 from . import buttons, seats, words
 from . import refusals as refusal_words
-from .cards import Deck
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
 from .rulebook import TEAM_CARD
@@ -41,13 +40,12 @@ PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the buildi
              "tiebreak": "a tie-break is under way", "over": "the game is over"}
 
 
-class BattleView(View):
+class BattleView(words.Sayings):
+    """Battle's view: the sentences of outcomes (``words.Sayings``, one ``@says`` method per kind),
+    refusals' words (refusals.py), the prompt, the buttons and the views."""
+
     refusals = refusal_words.WORDS
     public_refusals = refusal_words.PUBLIC
-
-    @property
-    def deck(self) -> Deck:
-        return self.game.deck
 
     def refusal_facts(self, code: str, data: dict[str, Any], state: BattleState) -> dict[str, Any]:
         return refusal_words.facts(code, data, state, self.deck)
@@ -59,11 +57,9 @@ class BattleView(View):
     def game_over(self, state: BattleState) -> str:
         return f"The game is over: {seats.name(state, state.winner)} won."
 
-    def say(self, outcome: Outcome, state: BattleState) -> str:
-        return self.told(Told.of_outcome(outcome.kind, outcome.data), state)
-
     def told(self, told: Told, state: BattleState) -> str:
-        return words.say(told, state, self.deck)
+        """A ``Told`` kept in the state (what the last input did), in its outcome's sentence."""
+        return self.say(Outcome(told.kind, data=told.data()), state)
 
     def told_terms(self, told: Told, state: BattleState):
         return words.terms(told, state)
