@@ -6,7 +6,8 @@ hold the event stream open (each from its own address), one more tablet polls /a
 second. RSS is sampled every ``--interval`` seconds; the growth per minute is the least-squares
 slope of the samples after ``--warmup`` minutes. Then the streams close and the RSS is taken
 again after ``--settle`` seconds: what the server gave back. The first server listed is the
-baseline the others are compared with.
+baseline the others are compared with; unless ``--no-baseline``, a first run of the demo on the
+first server with no stream open shows what the demo itself grows by.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ def register(bench_sub) -> None:
     memory.add_argument("--interval", type=float, default=5.0, help="seconds between samples")
     memory.add_argument("--settle", type=float, default=20.0, help="seconds after the streams close before the last sample")
     memory.add_argument("--servers", nargs="+", default=list(SERVERS), choices=SERVERS)
+    memory.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="leave out the first run: the demo on the first server with no stream open")
     memory.set_defaults(func=cmd_memory)
 
 
@@ -61,13 +64,13 @@ class _Poller(threading.Thread):
                 self.failed += 1
 
 
-def measure(kind: str, args) -> dict:
+def measure(kind: str, args, tablets: int) -> dict:
     with tempfile.TemporaryDirectory() as data:
         demo = Demo(kind, data)
         try:
             time.sleep(3)  # the demo's first frames and battles (a bench: a pause, not a condition)
             before = demo.rss_mib()
-            streams = Streams(demo.port, args.streams)
+            streams = Streams(demo.port, tablets)
             streams.start()
             poller = _Poller(demo.port)
             poller.start()
@@ -87,7 +90,7 @@ def measure(kind: str, args) -> dict:
         finally:
             demo.stop()
     after_warmup = [s for s in samples if s[0] >= args.warmup * 60]
-    return {"server": kind, "before": before, "peak": peak, "after_close": after,
+    return {"server": kind, "tablets": tablets, "before": before, "peak": peak, "after_close": after,
             "growth": slope_per_minute(after_warmup), "streamed_mib": streamed / 2**20, "opened": opened,
             "refused": refused, "ended_by_server": ended, "polls": poller.answered, "polls_failed": poller.failed}
 
@@ -98,14 +101,15 @@ def cmd_memory(args) -> int:
     print(f"`companion demo` with {args.streams} tablets streaming and one polling, {args.minutes:g} min per server "
           f"(growth after {args.warmup:g} min of warm-up), servers {', '.join(args.servers)}; {machine()}, "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
-    results = [measure(kind, args) for kind in args.servers]
+    results = [measure(args.servers[0], args, 0)] if args.baseline else []
+    results += [measure(kind, args, args.streams) for kind in args.servers]
     base = results[0]
     print(f"\nload {os.getloadavg()[0]:.2f} at the end; target: under 1 MiB a minute, and given back when the streams close")
     for r in results:
-        ratio = "" if r is base else f" ({r['growth'] - base['growth']:+.2f} MiB/min against {base['server']})"
-        print(f"{r['server']:<13} RSS {r['before']:6.1f} MiB before the streams, {r['peak']:6.1f} at the end, "
+        ratio = "" if r is base else f" ({r['growth'] - base['growth']:+.2f} MiB/min against the first row)"
+        print(f"{r['server']:<13} {r['tablets']:>3} streams: RSS {r['before']:6.1f} MiB before the streams, {r['peak']:6.1f} at the end, "
               f"{r['after_close']:6.1f} {args.settle:g} s after they closed; growth {r['growth']:+6.2f} MiB a minute"
-              f"{ratio}; {r['opened']} of {args.streams} streams open, {r['refused']} refused, "
+              f"{ratio}; {r['opened']} of {r['tablets']} streams open, {r['refused']} refused, "
               f"{r['ended_by_server']} ended by the server; {r['streamed_mib']:.0f} MiB streamed; "
               f"polls answered {r['polls']}, failed {r['polls_failed']}")
     return 0
