@@ -11,6 +11,8 @@ import socket
 import threading
 from contextlib import contextmanager
 
+import pytest
+
 from companion.service import Service
 from companion.web import streams
 from companion.web.app import create_app
@@ -164,6 +166,7 @@ class FreezingProxy:
         self.listener.close()
 
 
+@pytest.mark.slow  # a browser
 def test_a_page_whose_stream_went_silent_says_it_is_reconnecting_and_shows_what_it_missed(tmp_path):
     """The Wi-Fi stops passing anything, without closing the connection: the page must not go on
     looking live. Once the Wi-Fi is back, it shows the result that came meanwhile."""

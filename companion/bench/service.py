@@ -33,9 +33,6 @@ def register_bench(bench_sub) -> None:
     latency.add_argument("--decoder", default="zxing")
     latency.add_argument("--settles", type=int, default=30, help="plays resolved on their own (half quick, half long)")
     latency.set_defaults(func=cmd_latency)
-    from companion.bench import memory
-
-    memory.register(bench_sub)
 
 
 def machine() -> str:
