@@ -20,9 +20,10 @@ from companion.web.server import SERVERS, make_server
 class _Watcher(threading.Thread):
     """One tablet: holds /api/stream open and timestamps each logged entry (by seq) on arrival."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, source: str):
         super().__init__(daemon=True)
         self.port = port
+        self.source = source
         self.arrived: dict[int, float] = {}
         self.ready = threading.Event()
         self.failed = ""
@@ -31,7 +32,7 @@ class _Watcher(threading.Thread):
         from companion.bench.service import view_messages
 
         try:
-            for at, message in view_messages(self.port, timeout=60):
+            for at, message in view_messages(self.port, timeout=60, source=self.source):
                 self.ready.set()  # the first view has come: the stream is open
                 if message.get("entry"):
                     self.arrived[message["entry"]["seq"]] = at
@@ -41,8 +42,9 @@ class _Watcher(threading.Thread):
 
 
 def _measure(kind: str, clients: int, inputs: int) -> dict[str, Any]:
-    from companion.web.app import create_app
+    from companion.bench.load import device
     from companion.service import Service
+    from companion.web.app import create_app
 
     with tempfile.TemporaryDirectory() as data:
         service = Service(data)
@@ -50,7 +52,7 @@ def _measure(kind: str, clients: int, inputs: int) -> dict[str, Any]:
         server = make_server(create_app(service), "127.0.0.1", 0, kind)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
-        watchers = [_Watcher(server.port) for _ in range(clients)]
+        watchers = [_Watcher(server.port, device(n)) for n in range(clients)]  # a device each
         for w in watchers:
             w.start()
         for w in watchers:

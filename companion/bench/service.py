@@ -44,9 +44,11 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def view_messages(port: int, timeout: float | None = None):
-    """The dashboard's event stream, as (arrival time, message) for every "view" message."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def view_messages(port: int, timeout: float | None = None, source: str | None = None):
+    """The dashboard's event stream, as (arrival time, message) for every "view" message; from
+    the loopback address ``source`` when given (a device of its own: streams are capped per device)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     conn.request("GET", "/api/stream")
     response = conn.getresponse()
     event = None

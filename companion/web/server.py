@@ -203,6 +203,7 @@ class _Stream:
         self._ending = False     # close once the buffer is sent
         self._admitted = False
         self._closed = False
+        self.wake = server.pull_trigger  # the same for every stream of a server: one wake a round
 
     def start(self) -> None:
         version = self.request.version if self.request.version in ("1.0", "1.1") else "1.1"
@@ -245,9 +246,6 @@ class _Stream:
         with self._lock:
             self._buffer.clear()  # a stalled reader gets nothing more; the page reads afresh
         self.wake()
-
-    def wake(self) -> None:
-        self.server.pull_trigger()
 
     # -- the event loop's side -------------------------------------------------------------------
     def pending(self) -> bool:
