@@ -65,10 +65,6 @@ class Gate:
             if self._open[client] <= 0:
                 del self._open[client]
 
-    def count(self) -> int:
-        with self._lock:
-            return sum(self._open.values())
-
 
 class Sink(Protocol):
     """One open stream as the fan-out sees it (companion/web/server.py's connection)."""
