@@ -184,3 +184,25 @@ def test_a_page_whose_stream_went_silent_says_it_is_reconnecting_and_shows_what_
         page.wait_for_selector("#connection", state="hidden")
         page.wait_for_selector("#game-meta:has-text('Game over')")
         wifi.close()
+
+
+def test_a_stream_the_table_stopped_feeding_ends_instead_of_looking_live(tmp_path, monkeypatch):
+    """A threaded server's stream (werkzeug; Flask's test client here) whose reader fell 1,000
+    changes behind is dropped by the session: it must end, so that its page reconnects and reads
+    the view afresh, not go on sending the devices panel every second as if it were live."""
+    import companion.rules
+    from tests.tally_game import Tally
+
+    monkeypatch.setattr(companion.rules, "make", lambda game, deck=None: Tally())
+    service = Service(tmp_path)
+    session = service.start_game("tally", SEATS)
+    client = create_app(service).test_client()
+    reply = client.get("/api/stream", buffered=False)
+    chunks = iter(reply.response)
+    assert next(chunks).startswith(b"event: view")  # the stream is open and subscribed
+    for _ in range(1001):  # the reader stalls while the table goes on: its queue fills, and is dropped
+        session.submit("score", {"seat": 1}, "dashboard")
+    for chunk in chunks:  # what it still sends: nothing that says "live" (it ended on its own)
+        assert b"event: devices" not in chunk, "the dropped stream went on as if it were live"
+    reply.close()
+    service.stop()
