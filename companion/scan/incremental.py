@@ -16,10 +16,12 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    sharpened crops, cheapest first), averaged over the frames in which it stays still, and
    never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
 4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
-   within a time budget: none on a frame decoded whole (``look_share``: a cold frame costs
-   about one decoder call and reads what it reads), and on the cheap frames after it
-   ``look_share_after`` of what that decode cost (as much again), at least ``look_floor_ms``;
-   a rung predicted to overrun waits for the next frame. The places a cold frame leaves are so
+   within a budget counted in work, not time (pixels handed to a reader, each rung's pixels
+   weighted by what it costs: rescue.RUNG_COST), so that the same frames give the same reads
+   on a quiet machine and a loaded one: none on a frame decoded whole (``look_share``: a cold
+   frame costs about one decoder call and reads what it reads), and on the cheap frames after
+   it ``look_share_after`` of the frame's pixels (as much again), at least ``look_floor_px``;
+   a rung that would overrun waits for the next frame. The places a cold frame leaves are so
    read over the next frames, at about the cost of one decoder call a frame, until they are
    read or slow down;
 5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
 from dataclasses import dataclass, field
 
 import cv2
@@ -80,9 +81,9 @@ class IncrementalDecoder:
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
-    look_share: float = 0.0          # second looks on a frame decoded whole: this share of its decode's time
+    look_share: float = 0.0          # second looks on a frame decoded whole: this share of the frame's pixels
     look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share...
-    look_floor_ms: float = 1.0       # ...and at least this
+    look_floor_px: float = 50_000    # ...and at least this many (weighted) pixels
     slow_share: float = 0.25         # slow retries of still places: on average this share a frame...
     slow_savings: float = 2.0        # ...saved up to this many whole-frame decodes (a big place's dear rungs)
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
@@ -100,8 +101,7 @@ class IncrementalDecoder:
         self._lost: list[_Known] = []
         self._places: list[Place] = []
         self._frame = 0
-        self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
-        self._saved_ms = 0.0   # what slow retries may still spend (see _look_again)
+        self._saved_px = 0.0   # what slow retries may still spend, in weighted pixels (see _look_again)
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -156,13 +156,11 @@ class IncrementalDecoder:
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         previous = self._reference
-        started = time.perf_counter()
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
         dark, light = _percentiles(small, (1, 99))
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
-        self._whole_ms = (time.perf_counter() - started) * 1000
         self._reference = small
         replaced = list(self._known)
         if keep_still and previous is not None:
@@ -259,25 +257,24 @@ class IncrementalDecoder:
             p.add(gray, self.fuse_frames)
 
     def _look_again(self, gray: np.ndarray) -> None:
-        """Second looks at the places that are due, least tried first, within the time budget."""
+        """Second looks at the places that are due, least tried first, within the work budget."""
         if self._decoded_whole and self.look_share <= 0:
             return   # a frame decoded whole reads what its decode reads: the places wait for the next
         if self._known:
             read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
         self._narrow_places(gray)
-        now = time.perf_counter()
+        whole = float(gray.size)   # a whole-frame decode's work: the budgets' scale
         if self._decoded_whole:
-            deadline = now + self.look_share * self._whole_ms / 1000
+            budget = self.look_share * whole
         else:
-            deadline = now + max(self.look_floor_ms, self.look_share_after * self._whole_ms) / 1000
+            budget = max(self.look_floor_px, self.look_share_after * whole)
         # places past their first looks (slow retries of a still place that read nothing so far)
         # are paid from savings: each frame puts slow_share of a whole-frame decode aside, so a
         # table full of such places stays cheap to watch on average, while the dear rungs of a
         # place joining several cards (deconvolved, 3x) still run every few frames
-        self._saved_ms = min(self._saved_ms + self.slow_share * self._whole_ms, self.slow_savings * self._whole_ms)
-        saved_up = self._saved_ms >= self.slow_savings * self._whole_ms
-        slow_deadline = min(deadline, now + self._saved_ms / 1000)
+        self._saved_px = min(self._saved_px + self.slow_share * whole, self.slow_savings * whole)
+        saved_up = self._saved_px >= self.slow_savings * whole
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
                      key=lambda p: (p.tries, -p.rung, area(p.box)))
         found, read, hints = [], [], []
@@ -288,17 +285,16 @@ class IncrementalDecoder:
 
         for n, p in enumerate(due):
             slow = p.tries >= self.fast_tries
-            until = slow_deadline if slow else deadline
-            if n >= self.max_looks or time.perf_counter() >= until:
+            allowed = min(budget, self._saved_px) if slow else budget
+            if n >= self.max_looks or allowed <= 0:
                 self.stats.deferred += len(due) - n
                 break
             big = _joins_several_codes(p.box, tag_px)
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
-            started = time.perf_counter()
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
-                                           self._whole_ms / gray.size, must)
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, allowed, is_new, slow, big, must)
+            budget -= self.ladder.spent
             if slow:
-                self._saved_ms -= (time.perf_counter() - started) * 1000
+                self._saved_px -= self.ladder.spent
             if self.ladder.ran == 0:   # even its next rung would overrun this frame's budget
                 self.stats.deferred += 1
                 continue

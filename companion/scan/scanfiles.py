@@ -46,7 +46,7 @@ def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
 def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
     """The pipeline's decoder for one still image: every second look it wants, no time budget,
     codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
-    incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_ms=float("inf"), look_at_edges=True)
+    incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_px=float("inf"), look_at_edges=True)
     incremental.ignore = marker_boxes(detect_markers(gray))
     return incremental
 
