@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.bench.scan_figures import DECODERS
 from companion.scan.decoders import make_decoder
@@ -142,8 +143,6 @@ class CornerLabelled:
 def read_quads(text: str) -> list:
     """The codes' corners in a label file: after a ``SETS`` line one code a line (8 numbers),
     otherwise one corner a line (2 numbers), four lines a code; ``#`` lines are comments."""
-    import numpy as np
-
     rows = [line.split() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if rows and rows[0] == ["SETS"]:
         return [np.array(r, dtype=np.float32).reshape(4, 2) for r in rows[1:] if len(r) == 8]
@@ -173,6 +172,6 @@ def corner_labelled(folder: Path, conditions: list[str] | None = None) -> list[C
 def code_at(quads: list, centre: tuple[float, float]) -> int | None:
     """The labelled code whose quad holds a read's centre (the set's rule for a read), or None."""
     for n, quad in enumerate(quads):
-        if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
+        if cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
             return n
     return None

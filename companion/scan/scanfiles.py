@@ -27,15 +27,22 @@ def _decoders(name: str):
     return [make_decoder(n, thorough=True) for n in names]
 
 
-def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
+def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) -> list[tuple[Detection, str]]:
     """Every code any of the decoders reads, with the decoder that read it first. zxing also
-    takes a second, upscaled look at codes it located but could not read (as the pipeline does)."""
+    takes a second, upscaled look at codes it located but could not read (as the pipeline does).
+    A decoder that fails on the image reads nothing in it (what it raised: ``failures``); the
+    others still read it."""
     found: list[tuple[Detection, str]] = []
     for decoder in decoders:
-        if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
-            detections = still_image_decoder(decoder, gray).decode(gray)
-        else:
-            detections = decoder.decode(gray)
+        try:
+            if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
+                detections = still_image_decoder(decoder, gray).decode(gray)
+            else:
+                detections = decoder.decode(gray)
+        except Exception as exc:  # a reader's bug on one image must not end a batch
+            if failures is not None:
+                failures.append(f"{decoder.name} failed: {type(exc).__name__}: {exc}")
+            continue
         for d in unique_detections(detections):
             if not any(o.text == d.text and np.hypot(*np.subtract(o.center, d.center)) < 0.5 * max(o.side_px(), 1)
                        for o, _ in found):
@@ -131,12 +138,14 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
         video: dict[str, dict] = {}
         frames_decoded = 0
         any_found = False
+        warned: set[str] = set()
         for number, gray, error in _frames(path, every):
             if error:
                 yield {"file": str(path), "error": error}
                 break
             frames_decoded += 1
-            for d, name in read_codes(gray, decoders):
+            failures: list[str] = []
+            for d, name in read_codes(gray, decoders, failures):
                 any_found = True
                 if number is None:
                     yield _record(path, d, name, game)
@@ -144,6 +153,10 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
                     video[d.text] = {**_record(path, d, name, game), "first_frame": number, "frames_read": 1}
                 else:
                     video[d.text]["frames_read"] += 1
+            for failure in failures:
+                if failure not in warned:   # once per file, not once per frame of a video
+                    warned.add(failure)
+                    yield {"file": str(path), "frame": number, "warning": failure}
         else:
             for record in video.values():
                 yield {**record, "frames_decoded": frames_decoded}
