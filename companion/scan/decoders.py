@@ -66,6 +66,7 @@ class ZxingDecoder:
         import zxingcpp
 
         self._zx = zxingcpp
+        self.binarizers = zxingcpp.Binarizer
         self.thorough = thorough
         self.formats = zxingcpp.BarcodeFormat.QRCode
         if thorough:
@@ -98,6 +99,15 @@ class ZxingDecoder:
             else:
                 misses.append(self._corners(b))
         return found, _distinct_regions(misses, found)
+
+    def decode_once(self, gray: np.ndarray, binarizer=None) -> list[Detection]:
+        """One plain pass (no rotated, inverted or downscaled retries, however thorough): for
+        views already scaled and equalised for the reader."""
+        zx = self._zx
+        kwargs = dict(formats=self.formats, try_rotate=False, try_downscale=False, try_invert=False)
+        if binarizer is not None:
+            kwargs["binarizer"] = binarizer
+        return [Detection(b.text, self._corners(b)) for b in zx.read_barcodes(_as_gray(gray), **kwargs) if b.valid]
 
     def decode_hard(self, gray: np.ndarray) -> list[Detection]:
         """A second, differently binarised pass, for a small region that failed the first time."""

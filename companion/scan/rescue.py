@@ -15,6 +15,7 @@ is looked at every frame at first, then every 2, 4, 8 and at most every 16 frame
 """
 from __future__ import annotations
 
+import importlib.util
 
 import cv2
 import numpy as np
@@ -75,6 +76,33 @@ def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: 
     return np.clip(big, 0, 255).astype(np.uint8)
 
 
+def _local_contrast(region: np.ndarray) -> np.ndarray:
+    """Contrast equalised per quarter of the crop (CLAHE): a lamp's glare or a bright spot over
+    part of a code leaves the rest too dark or too pale for one threshold."""
+    return cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4)).apply(region)
+
+
+PHOTO_VIEW_SIDE = 1400   # a photo's whole-image views are halved until their longest side is at most this
+
+
+def photo_views(gray: np.ndarray, zxing) -> list[Detection]:
+    """Codes read in a whole photo seen another way: halved (Gaussian pyramid) to about 1000-1400
+    px and locally equalised (CLAHE), then read with zxing-cpp's local and global binarisers.
+    A lamp's bright spot darkens the rest of a phone photo and glare pales part of a code: one
+    threshold per code (after equalising) reads what the local one does not. At that size a
+    large code's modules are a few pixels, which is what the readers like, and the views cost
+    about a third of a thorough read of a 12-megapixel photo."""
+    view, scale = gray, 1.0
+    while max(view.shape[:2]) > PHOTO_VIEW_SIDE:
+        view, scale = cv2.pyrDown(view), scale / 2
+    view = _PHOTO_EQUALISE.apply(view)
+    found = zxing.decode_once(view) + zxing.decode_once(view, zxing.binarizers.GlobalHistogram)
+    return [d.shifted(0, 0, scale=scale) for d in found]
+
+
+_PHOTO_EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
+
+
 def _evened(region: np.ndarray) -> np.ndarray:
     """Contrast stretched locally (a shadow or a lamp's falloff across the code), then 2x."""
     clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(2, 2))
@@ -86,14 +114,10 @@ class Ladder:
 
     def __init__(self, zxing, use_pyzbar: bool = True):
         self.zxing = zxing
-        self.pyzbar = None
-        if use_pyzbar:
-            try:
-                from companion.scan.decoders import PyzbarDecoder
-
-                self.pyzbar = PyzbarDecoder()
-            except ImportError:  # ZBar missing: the zxing rungs still run
-                self.pyzbar = None
+        # ZBar is loaded on the first look that climbs to it (importing it costs a cold decode)
+        self.has_zbar = use_pyzbar and importlib.util.find_spec("pyzbar") is not None
+        self._pyzbar = None
+        self.zbar_early = False
         self.reads_by_rung: dict[str, int] = {}
         self.hints: list[np.ndarray] = []
         self._misses: list[np.ndarray] = []
@@ -102,17 +126,31 @@ class Ladder:
         """(name, scale, view, reader) from the cheapest to the dearest."""
         zx = self.zxing
         out = [("zxing histogram", 1.0, lambda r: r, zx.decode_hard),
+               ("zxing local contrast", 1.0, _local_contrast, zx.decode),
                ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._decode_noting_misses),
                ("zxing deconvolved 1.0 3x", 3.0, lambda r: _deconvolved(r, 1.0), zx.decode),
                ("zxing 1.5x sharpened", 1.5, lambda r: _sharpened(r, 1.5), zx.decode)]
-        if self.pyzbar is not None:
-            out += [("zbar", 1.0, lambda r: r, self.pyzbar.decode),
-                    ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.pyzbar.decode)]
+        if self.has_zbar:
+            zbar = [("zbar", 1.0, lambda r: r, self._zbar), ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._zbar)]
+            # a photo's unread code is mostly a large one with its own trouble, which ZBar reads as
+            # it is (a table's are small and soft: the sharpened zxing rungs come first there)
+            out = out[:2] + zbar + out[2:] if self.zbar_early else out + zbar
         out += [("zxing evened 2x", 2.0, _evened, zx.decode),
                 ("zxing deconvolved 0.7 3x", 3.0, lambda r: _deconvolved(r, 0.7), zx.decode),
                 ("zxing deconvolved 1.3 3x", 3.0, lambda r: _deconvolved(r, 1.3), zx.decode),
                 ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
         return out
+
+    def _zbar(self, image: np.ndarray) -> list[Detection]:
+        if self._pyzbar is None:
+            try:
+                from companion.scan.decoders import PyzbarDecoder
+
+                self._pyzbar = PyzbarDecoder()
+            except ImportError:  # the package is there but not its library (libzbar0): no ZBar rungs
+                self.has_zbar = False
+                return []
+        return self._pyzbar.decode(image)
 
     def splitting_deconvolved(self):
         """The deconvolved rungs at 2x for a still place joining several codes (FUSED_SPLITTING_RUNGS):
@@ -187,8 +225,9 @@ class Ladder:
 class Place:
     """A place worth looking at again: its box in the frame, its fused pixels, its schedule."""
 
-    def __init__(self, box: Box, codes_read_inside: int = 0):
+    def __init__(self, box: Box, codes_read_inside: int = 0, located: bool = False):
         self.box = box
+        self.located = located        # zxing located a code here but could not read it
         self.tries = 0                # times the whole ladder was climbed here
         self.rung = 0                 # where the look interrupted by the budget goes on
         self.last_try = 0

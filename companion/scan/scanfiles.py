@@ -16,10 +16,16 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import Detection, ZxingDecoder, make_decoder
 from companion.scan.incremental import IncrementalDecoder, unique_detections
 from companion.scan.sources import IMAGE_SUFFIXES
+
+
+# second looks at a still image: no limit (a photo is all there is). Looks are spent only where
+# zxing located a code it could not read and on textured places as large as a code read; a
+# budget of a share of the photo's pixels (0.5) cost 3-5x a zxing-cpp read instead of 10x and
+# more, but lost a tenth of what the looks read (docs/scanning.md, "Real photographs")
+STILL_LOOK_SHARE = float("inf")
 
 
 def _decoders(name: str):
@@ -51,11 +57,14 @@ def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) ->
 
 
 def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
-    """The pipeline's decoder for one still image: every second look it wants, no time budget,
-    codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
-    incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_px=float("inf"), look_at_edges=True)
-    incremental.ignore = marker_boxes(detect_markers(gray))
-    return incremental
+    """The pipeline's decoder for one still image (a photo): the whole image also seen halved
+    and locally equalised (rescue.photo_views), every second look it wants, codes near the
+    image's edge included (a photo is all there is) and of any size."""
+    # a photo's codes are as large as the photo allows: texture is looked for in blocks of about
+    # a thousandth of its longest side (a 12-megapixel photo's big modules fill a whole 8 px block)
+    cell = 8 * max(1, round(max(gray.shape[:2]) / 1024))
+    return IncrementalDecoder(decoder, cell=cell, max_looks=64, look_share=STILL_LOOK_SHARE,
+                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True)
 
 
 def explain(text: str, game: str | None) -> dict:
