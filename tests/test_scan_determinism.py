@@ -7,7 +7,7 @@ import sys
 
 import cv2
 
-from companion.bench.scan_scenes import Scene, _scene_seed, build_table
+from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
 
@@ -17,7 +17,7 @@ BUSY_LOOP = "while True: pass"
 def blurred_still_table(frames: int) -> list:
     """A seeded still table of small defocused tags (2.0 px a module, 1280x720): most of its tags
     are read only by second looks, over several frames."""
-    scene = Scene(1280, 720, 20, "blur", 2.0, _scene_seed(1, 1280, 20, "blur", 2.0))
+    scene = Scene(1280, 720, 20, "blur", 2.0, scene_seed(1, 1280, 20, "blur", 2.0))
     table, _, _ = build_table(scene)
     return [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(frames)]
 

@@ -251,7 +251,7 @@ class IncrementalDecoder:
         # a place mostly within a code read now (its box as known, with a margin) is that code's
         # card: not noted (it would be fused, then dropped before its first look)
         within = mostly_within_any(places, [k.box for k in read])
-        for box, is_read, was_located in zip(places, within, located):
+        for box, is_read, was_located in zip(places, within, located, strict=True):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if not is_read and not any(point_in(centre, i) for i in self.ignore):
                 self._note_place(box, located=was_located)
