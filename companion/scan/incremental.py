@@ -174,7 +174,7 @@ class IncrementalDecoder:
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
         if self.photo and self._worth_other_views(found):
-            found = _unique_known(found + _known_of(photo_views(gray, self.decoder)))
+            found = _unique_known(found + _known_of(photo_views(gray, self.decoder, self.ladder.zbar)))
         self._reference = small
         replaced = list(self._known)
         if keep_still and previous is not None:
