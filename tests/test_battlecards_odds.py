@@ -129,6 +129,17 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
 
 
+def test_a_battle_with_too_many_states_to_lay_out_gives_the_same_figures(monkeypatch):
+    """Beyond DENSE_STATES the simulation keeps its rows by the alive sets it meets: the same play-outs."""
+    six = tuple([unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] +
+                [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")])
+    laid_out = odds.simulate(six, FULL, (), 0b111111)
+    odds._shots.cache_clear()
+    monkeypatch.setattr(odds, "DENSE_STATES", 16)
+    assert odds.simulate(six, FULL, (), 0b111111) == laid_out
+    odds._shots.cache_clear()
+
+
 def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():
     """The odds are data in the outcomes (so `companion replay` prints them and a log can assert them)."""
     t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])

@@ -264,24 +264,43 @@ class Shots:
         self.now, self.later, self.n = now, later, len(later.steps)
         self._memo: dict[int, tuple[int, ...]] = {}
         size = (1 << len(later.fighters)) * (self.n + 1) * 2
-        self.dense = np.zeros((size, 5), dtype=np.int64) if size <= DENSE_STATES else None
+        self.laid_out = size <= DENSE_STATES
+        self.table = np.zeros((size if self.laid_out else 1 << 14, 5), dtype=np.int64)
+        self.block_of = None if self.laid_out else np.full(1 << len(later.fighters), -1, dtype=np.int64)
+        self.blocks = 0
 
     def key(self, mask: int, step: int, first: bool) -> int:
         return (mask * (self.n + 1) + step) * 2 + int(first)
 
     def rows(self, keys: np.ndarray) -> np.ndarray:
-        """The rows of every play-out's state at once: a dense table filled as states are met (a hash of the
-        states met when the battle has too many to lay out)."""
-        if self.dense is None:
-            found, inverse = np.unique(keys, return_inverse=True)
-            return np.array([self.lookup(int(k)) for k in found], dtype=np.int64)[inverse]
-        rows = self.dense[keys]
+        """The rows of every play-out's state at once, from a table filled as states are met (laid out by key, or
+        by alive sets met when the battle has too many states to lay out)."""
+        at = keys if self.laid_out else self._places(keys)
+        rows = self.table[at]
         unknown = rows[:, 0] == self.UNKNOWN
         if unknown.any():
-            for k in np.unique(keys[unknown]).tolist():
-                self.dense[k] = self.lookup(k)
-            rows = self.dense[keys]
+            found, first = np.unique(at[unknown], return_index=True)
+            self.table[found] = [self.lookup(int(k)) for k in keys[unknown][first]]
+            rows = self.table[at]
         return rows
+
+    def _places(self, keys: np.ndarray) -> np.ndarray:
+        """Where each state's row is when the battle has too many states to lay out: the alive sets met get a
+        block of rows each (one a step and round), in order of meeting."""
+        per = 2 * (self.n + 1)
+        masks, within = np.divmod(keys, per)
+        block = self.block_of[masks]
+        new = block < 0
+        if new.any():
+            fresh = np.unique(masks[new])
+            self.block_of[fresh] = np.arange(self.blocks, self.blocks + len(fresh))
+            self.blocks += len(fresh)
+            if self.blocks * per > len(self.table):
+                grown = np.zeros((max(2 * len(self.table), self.blocks * per), 5), dtype=np.int64)
+                grown[:len(self.table)] = self.table
+                self.table = grown
+            block = self.block_of[masks]
+        return block * per + within
 
     def lookup(self, key: int) -> tuple[int, ...]:
         found = self._memo.get(key)
