@@ -18,9 +18,11 @@ refill solves V = a + b·V around the cycle. The policy the odds assume: every u
 is likeliest to destroy (with the cards of a whole deck), with the best support not yet used this phase;
 nobody withdraws; the Kept Cards already played count for the rest of their round, no more are played.
 The count itself (the battle as the odds play it, the kinds, the memoised states) is in ``count.py``. A
-battle too large to count in the budget (``STATE_LIMIT``) is simulated, seeded, with its standard error.
+battle too large to count in the budget (``STATE_LIMIT``) is simulated: seeded, bounded in play-outs and
+cards (never in time), every play-out at once with numpy, its error stated.
 
-``python -m companion.rules.battlecards.bench`` prints the time of a query for every battle of the set.
+``python -m companion.rules.battlecards.bench`` prints the time of a query for every battle of the set, and
+the fold of a whole demo game with and without the odds.
 """
 from __future__ import annotations
 
