@@ -286,7 +286,11 @@ class Session:
         """Log the input durably, then apply it. Returns what the referee made of it."""
         data = data or {}
         with self._lock:
-            event = self.store.append(self.game_id, kind, data, source, self.clock())
+            try:
+                event = self.store.append(self.game_id, kind, data, source, self.clock())
+            except LogError as exc:  # a number the log cannot hold: refused before anything is written
+                unlogged = Event(0, self.clock(), kind, source, {})
+                return Submitted(unlogged, Entry(unlogged, "refused", f"this input was not taken: {exc}"))
             self.derived = self.snapshots.advance(self.derived, event, self.events)
             entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
