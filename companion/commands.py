@@ -321,9 +321,14 @@ def cmd_export(args) -> int:
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
-    game_id = args.game or store.latest_game()
-    if game_id is None:
-        print(f"companion: {store.path}: no games yet", file=sys.stderr)
+    try:
+        game_id = args.game or store.latest_game()
+        if game_id is None:
+            print(f"companion: {store.path}: no games yet", file=sys.stderr)
+            return 2
+        events = store.events(game_id)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(to_jsonl(store.events(game_id)))
+    sys.stdout.write(to_jsonl(events))
     return 0

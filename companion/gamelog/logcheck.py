@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_DEPTH = 32  # a real event nests three or four levels; a custom deck's catalog a few more
-MAX_DIGITS = 300  # a whole number longer than this is no seat, seq or count (Python stops at 4300)
+MAX_DIGITS = 400  # a whole number longer than this is no seat, seq or count (Python stops at 4300)
 
 
 class LogError(ValueError):

@@ -178,7 +178,7 @@ def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int], undo_entri
 
 # -- JSONL export / import ------------------------------------------------------------------------
 def to_jsonl(events: Iterable[Event]) -> str:
-    return "".join(json.dumps(e.as_dict(), sort_keys=True) + "\n" for e in events)
+    return "".join(json.dumps(e.as_dict(), sort_keys=True, allow_nan=False) + "\n" for e in events)
 
 
 def from_jsonl(text: str, source: str = "<log>") -> list[Event]:

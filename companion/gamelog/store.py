@@ -9,8 +9,10 @@ A file that is not SQLite, is damaged, or is some other program's database is re
 message naming the file; the companion never silently starts a new game over it.
 
 The WAL is checkpointed into ``companion.db`` at safe points (a game's start and end, shutdown,
-every CHECKPOINT_EVERY events), so the file alone holds the game when copied; ``backup`` writes a
-consistent single-file copy at any moment (SQLite's online backup).
+every CHECKPOINT_EVERY events); between them the latest events are only in ``companion.db-wal``,
+so a plain copy of ``companion.db`` while the companion runs may lack up to CHECKPOINT_EVERY - 1 of
+them. ``backup`` writes a consistent single-file copy of everything at any moment (SQLite's online
+backup, on a connection of its own: play goes on meanwhile).
 """
 from __future__ import annotations
 
@@ -22,13 +24,15 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.gamelog.logcheck import Event, LogError, dumps, stored_event
 
 SCHEMA_NAME = "table-companion-log"
 SCHEMA_VERSION = 1
 CHECKPOINT_EVERY = 256   # events between two WAL checkpoints
+BACKUP_PAGES = 256       # pages a backup copies per step (1 MiB of SQLite's 4 KiB pages)
+BUSY_MS = 5000           # how long a write waits for another process's (sqlite3's own default)
 REQUIRED = {"games": {"id", "game", "created"}, "events": {"game_id", "seq", "ts", "kind", "source", "data"}}
 
 log = logging.getLogger(__name__)
@@ -99,7 +103,8 @@ class Store:
         self._check_writable()
         existed = self.path.exists() and self.path.stat().st_size > 0
         try:
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                      timeout=BUSY_MS / 1000)
             self._check(existed)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -272,27 +277,45 @@ class Store:
     # -- safe points and copies ------------------------------------------------------------------
     def checkpoint(self) -> None:
         """Move the WAL's pages into companion.db, so the file alone holds every committed event.
-        Best effort: a reader holding the WAL only delays it to the next safe point."""
+        Best effort, and never waited for: a reader holding the WAL (a backup being copied) only
+        postpones it to the next safe point, rather than holding the table's next input."""
         with self._lock:
             try:
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.db.execute("PRAGMA busy_timeout = 0")
+                busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                if busy:
+                    log.info("%s: checkpoint postponed (a reader holds the WAL)", self.path)
             except sqlite3.OperationalError as exc:
                 log.warning("%s: checkpoint postponed (%s)", self.path, exc)
+            finally:
+                self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
-    def backup(self, dest: str | Path) -> Path:
+    def backup(self, dest: str | Path, progress: Callable[[int, int], None] | None = None) -> Path:
         """A consistent copy of the whole log in one file (no WAL), written next to ``dest`` and
-        renamed into place, so a half-written copy never has its name."""
+        renamed into place, so a half-written copy never has its name (nor stays behind, if the
+        copy fails). It is read on a connection of its own, inside one read transaction: the WAL
+        keeps that moment's log for it while the game goes on being written, so play never waits
+        for a copy. ``progress(pages copied, pages in all)`` is told after each step."""
         dest = Path(dest)
         tmp = dest.with_name(dest.name + ".part")
         tmp.unlink(missing_ok=True)
-        out = sqlite3.connect(tmp)
+        source = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            with self._lock:
-                self.db.backup(out)
-            out.execute("PRAGMA journal_mode=DELETE")
+            source.execute("BEGIN")
+            source.execute("SELECT COUNT(*) FROM meta").fetchone()  # the moment the copy is of
+            out = sqlite3.connect(tmp)
+            try:
+                source.backup(out, pages=BACKUP_PAGES, sleep=0,
+                              progress=None if progress is None else lambda _, left, total: progress(total - left, total))
+                out.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                out.close()
+            tmp.replace(dest)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         finally:
-            out.close()
-        tmp.replace(dest)
+            source.close()
         return dest
 
     # -- snapshots: a derived cache of folded states (companion/gamelog/snapshots.py), never the truth ----
