@@ -336,3 +336,24 @@ def test_a_games_table_of_another_shape_is_refused_in_words(tmp_path):
     db.close()
     with pytest.raises(StoreError, match="its games table has the columns id TEXT, game TEXT, created REAL, not id INTEGER"):
         Service(data)
+
+
+def test_an_earlier_game_damaged_on_disk_is_said_on_the_history_page_and_hides_no_other(tmp_path):
+    from companion.web.app import create_app
+
+    data = imported_with(tmp_path, 5, '{"seat": Infinity}')  # as an older version logged a refused 1e999
+    db = sqlite3.connect(data / "companion.db")
+    db.execute("INSERT INTO games (game, created) VALUES ('bom-battle', 0)")
+    db.execute("INSERT INTO events VALUES (2, 1, 0, 'start', 'dashboard', ?)", (json.dumps(json.loads(START)["data"]),))
+    db.commit()
+    db.close()
+    service = Service(data)  # game 2 is the one in play; game 1 is history
+    client = create_app(service).test_client()
+    listed = client.get("/api/history/games")
+    assert listed.status_code == 200 and [g["id"] for g in listed.get_json()["games"]] == [2, 1]
+    one = client.get("/api/history/1")
+    assert one.status_code == 409 and "event 5 of game 1 is damaged (Infinity is not a number" in one.get_json()["error"]
+    assert str(data) not in one.get_json()["error"]
+    export = client.get("/api/history/1/export.jsonl", headers={"X-Table-Pin": service.pin})
+    assert export.status_code == 409
+    service.stop()

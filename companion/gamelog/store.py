@@ -274,6 +274,17 @@ class Store:
                                  f"restore the game from a backup or an exported log") from None
         return events
 
+    def start_event(self, game_id: int) -> Event | None:
+        """A game's first event (its start), checked; None if it has none or it is damaged (a list
+        of games shows what it can: one damaged game must not hide the others)."""
+        with self._reading():
+            row = self.db.execute("SELECT seq, ts, kind, source, data FROM events WHERE game_id = ? AND seq = 1",
+                                  (game_id,)).fetchone()
+        try:
+            return None if row is None else stored_event(*row, 1)
+        except LogError:
+            return None
+
     # -- safe points and copies ------------------------------------------------------------------
     def checkpoint(self) -> None:
         """Move the WAL's pages into companion.db, so the file alone holds every committed event.
