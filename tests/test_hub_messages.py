@@ -6,7 +6,6 @@ players have met."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from types import SimpleNamespace
 
 import pytest

@@ -300,7 +300,7 @@ def test_damage_that_quick_check_misses_is_said_in_words_and_nothing_is_written(
     index = tmp_path / "index" / "data"
     store = Store(index / "companion.db")
     game = store.begin_game("bom-battle", from_jsonl(START + "\n")[:1])
-    for n in range(5):
+    for _ in range(5):
         store.append(game, "resolve", {}, "dashboard")
     store.close()
     db = sqlite3.connect(index / "companion.db")

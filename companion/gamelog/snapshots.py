@@ -7,7 +7,8 @@ log's first k events for as long as the code that folded it is the running code;
 (a hash of what the row holds, with its game and seq) that the row is still what was written: a
 byte flipped on the way to the disk or on it may leave JSON that parses and decodes. A snapshot
 that does not match either, or does not decode, is ignored (a damaged one is logged as a warning)
-and deleted: the log is the truth, a snapshot only a cache, and ``fold`` in session.py stays the reference that replay and the tests use.
+and deleted: the log is the truth, a snapshot only a cache, and ``fold`` in session.py stays the
+reference that replay and the tests use.
 
 - **Taking**: every ``every`` events the session hands the derived game here; the state and the
   list of entries are kept in memory as they are (a ruleset never changes a state it was given:
