@@ -37,7 +37,7 @@ START = '{"seq": 1, "kind": "start", "source": "dashboard", "data": {"game": "bo
     ('{"seq": 2, "kind": "withdraw", "data": {"seat": 1e999}}', "line 2: the number 1e999 is too large"),
     ('{"seq": 2, "kind": "withdraw", "data": {"seat": -Infinity}}', "line 2: -Infinity is not a number JSON allows"),
     ('{"seq": 2, "kind": "resolve", "ts": 1' + "0" * 350 + "}", "line 2: 'ts' must be a time in seconds, not 1000"),
-    ('{"seq": 2, "kind": "withdraw", "data": {"seat": ' + "9" * 5000 + "}}", "line 2: a number of 5000 digits"),
+    ('{"seq": 2, "kind": "withdraw", "data": {"seat": ' + "9" * 5000 + "}}", "line 2: holds a whole number too long for a game log"),
     ('{"seq": 2, "kind": "withdraw", "data": {"name": "\\udc00"}}', "line 2: holds text that is not valid Unicode"),
     ('{"seq": 2, "kind": ' + "[" * 3000 + "]" * 3000 + "}", "line 2: nests too deeply"),
 ])
