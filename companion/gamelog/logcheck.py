@@ -62,14 +62,16 @@ def _float(text: str) -> float:
     return value
 
 
+# One decoder for every read (json.loads with options would build one per event); whole numbers
+# keep json's fast path (Python itself refuses those over 4300 digits).
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # an escaped UTF-16 half, which may stand alone
 
 
 def loads(text: str) -> Any:
     """JSON text as data, refusing what a game log may not hold; LogError says what, in words."""
     try:
-        # (whole numbers keep json's fast path: Python itself refuses those over 4300 digits)
-        value = json.loads(text, parse_constant=_constant, parse_float=_float)
+        value = _DECODER.decode(text)
     except _BadNumber as exc:
         raise LogError(str(exc)) from None
     except json.JSONDecodeError as exc:
@@ -142,6 +144,9 @@ def stored_event(seq: Any, ts: Any, kind: Any, source: Any, data: str, position:
     if not isinstance(data, str):
         raise LogError(f"its data is {_what(data)}, not JSON text")
     raw = loads(data)
+    if (type(raw) is dict and type(seq) is int and seq == position and type(ts) is float and math.isfinite(ts)
+            and type(kind) is str and kind and type(source) is str and source and not _deep(data, raw)):
+        return Event(seq, ts, kind, source, raw)  # every event the companion wrote: read at full speed
     fields = {"seq": seq, "ts": ts, "kind": kind, "source": source, "data": raw}
     if _deep(data, raw):
         raise LogError(f"nests deeper than {MAX_DEPTH} levels; no event does")
