@@ -213,9 +213,6 @@ class Store:
                                   "(SELECT 1 FROM events e WHERE e.game_id = g.id)").fetchone()
             empty = self.db.execute("SELECT id FROM games g WHERE id > ? AND NOT EXISTS "
                                     "(SELECT 1 FROM events e WHERE e.game_id = g.id)", (row[0] or 0,)).fetchall()
-        if row[0] is not None and type(row[0]) is not int:
-            raise StoreError(f"{self.path}: a damaged table-companion log: a game's id is {row[0]!r}, not a "
-                             f"number; restore it from a backup or an exported game log")
         for (game_id,) in empty:
             log.warning("%s: game %s has no events (its start was interrupted); skipped", self.path, game_id)
         return row[0]
