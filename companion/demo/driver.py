@@ -166,11 +166,11 @@ class Demo(threading.Thread):
                 return
             seats = [s["seat"] for s in session.derived.start["seats"]]
             view = session.public_view()
+            if shown.fresh(view):  # people read a new result before the players look again
+                self.stopped.wait(shown.left())
+                continue
             moves = players.next_moves(view, {n: session.seat_view(n) for n in seats})
             if moves:
-                if shown.fresh(view):  # people read a new result before the players move on,
-                    self.stopped.wait(shown.left())
-                    continue  # then the players look at the table again
                 if not any([self._carry_out(session, batch) for batch in batches(moves)]):
                     # Never spin on moves the table cannot take (a card laid where it lies already).
                     log.warning("the demo players' moves change nothing at the table: %s", moves)

@@ -255,7 +255,7 @@ function renderDevices(d) {
     ...(camera.calibration ? dl({ calibration: `${camera.calibration.status}: ${camera.calibration.detail}` }) : []),
     ...(camera.recent_ignored && camera.recent_ignored.length ? dl({ last_ignored: camera.recent_ignored.map((r) => `${r.text} (${r.why})`) }) : []),
     ...cardsInView(camera.cards),
-  ] : [el("dd", { text: "no camera in use" })]));
+  ] : dl({ camera: "none in use" })));
   const readers = d.readers && (d.readers.readers || d.readers);
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));

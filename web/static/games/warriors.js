@@ -28,10 +28,10 @@
     .wr-decks { color: var(--muted); font-size: .95rem; margin: .3rem 0; }
     .wr-decks b { color: var(--ink); }
     .card.wr-down { background: repeating-linear-gradient(45deg, #2b3a5a, #2b3a5a 8px, #24304a 8px, #24304a 16px); border-left-color: #5b7bd5; }
-    .card.wr-disabled { transform: rotate(8deg); opacity: .55; }
+    .card.wr-disabled { transform: rotate(8deg); border-style: dashed; }  /* turned, as on the table; no fading (contrast) */
     .card.wr-righteous { border-left-color: var(--gold); }
     .card.wr-wicked { border-left-color: var(--bad); }
-    .card.wr-illegal { opacity: .6; }
+    .card.wr-illegal { outline: 2px dashed var(--bad); }
     .wr-hand .cards { margin-bottom: .5rem; }
     @media (max-width: 520px) { .wr-side .wr-total { font-size: 2rem; } .card { min-width: 7rem; } }
   `;
