@@ -187,7 +187,7 @@ function seatBox(seat, view) {
       total ? el("span", { class: "total-box" }, el("span", { class: "total", text: total.value }),
         el("span", { class: "total-label", text: total.label })) : null),
     el("div", { class: "counts" }, countsOf(seat)),
-    seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
+    seat.eliminated ? el("span", { class: "badge", text: seat.out_words || "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
     play === undefined ? null :
       el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: waitingFor(seat, view) })),

@@ -128,7 +128,8 @@ class BattleView(View):
             show = known is not None and (state.phase in REVEALED or state.exposed[s])
             row = {"seat": s, "name": state.name(s), "points": state.points[s], "hand": state.hands[s],
                    "identity": TEAM_CARD[known.team] if show else None, "shown_identity": known is not None,
-                   "eliminated": state.eliminated[s], "turn": state.turn == s, "play": []}
+                   "eliminated": state.eliminated[s], "out_words": "out of this round",  # back next round
+                   "turn": state.turn == s, "play": []}
             if row["identity"]:
                 row["say"] = row["identity"]
             self._add_play(row, s, fight)
