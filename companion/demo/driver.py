@@ -324,19 +324,20 @@ class Shown:
     """The result on the tablet, and how long it has been there: a new result stays ``seconds``
     before the players act again, so people can read it (``--pace`` scales it)."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, clock=time.monotonic):
         self.seconds = seconds
+        self.clock = clock
         self.say: str | None = None
         self.since = 0.0
 
     def fresh(self, view: dict[str, Any]) -> bool:
         say = (view.get("last_outcome") or {}).get("say")
         if say != self.say:
-            self.say, self.since = say, time.monotonic()
+            self.say, self.since = say, self.clock()
         return say is not None and self.left() > 0
 
     def left(self) -> float:
-        return max(0.0, self.since + self.seconds - time.monotonic())
+        return max(0.0, self.since + self.seconds - self.clock())
 
 
 def batches(moves: list[Move]) -> list[list[Move]]:
