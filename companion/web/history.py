@@ -17,6 +17,7 @@ from companion.gamelog.fold import fold
 from companion.gamelog.session import LogError, public_entry, public_view, to_jsonl
 
 bp = Blueprint("history", __name__)
+MAX_GAME_ID = 2 ** 63 - 1   # a game is an SQLite row id: no larger integer reaches the database
 
 
 def _service():
@@ -35,6 +36,8 @@ def _not_found(message: str):
 
 
 def _events(game_id: int):
+    if game_id > MAX_GAME_ID:  # SQLite could not even look it up (a 500 before)
+        _not_found(f"this table has no game {str(game_id)[:30]}")
     events = _service().store.events(game_id)
     if not events:
         _not_found(f"this table has no game {game_id}")
