@@ -36,7 +36,7 @@ def test_daily_backups_keep_the_newest_few(tmp_path):
     now = [1_800_000_000.0]
     service = Service(tmp_path)
     backups = Backups(service, keep=3, every=3600, clock=lambda: now[0])
-    for hour in range(6):
+    for _hour in range(6):
         now[0] += 3600
         backups.tick()
     kept = backups.existing()

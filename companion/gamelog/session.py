@@ -122,7 +122,13 @@ class Session:
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         with self._lock:
-            return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat)}
+            return {"game_id": self.game_id, "seat": seat, **self.ruleset.seat_view(self.state, seat),
+                    "refused": self._refused_for(seat)}
+
+    def _refused_for(self, seat: int, last: int = 3) -> list[dict[str, Any]]:
+        """This seat's latest refusals in full (the public history words a secret one without it)."""
+        mine = [e for e in self.derived.entries if e.status == "refused" and e.seat == seat]
+        return [{"seq": e.event.seq, "kind": e.event.kind, "reason": e.private or e.reason} for e in mine[-last:]]
 
     def history(self) -> list[dict[str, Any]]:
         """The log as the public may see it (secret cards redacted by the ruleset)."""

@@ -105,8 +105,11 @@ def encode_entries(entries: list[Entry], after: int) -> str:
         if not (e.reason or e.outcomes or e.reveals):
             out.append(e.status)
         else:
-            out.append({"status": e.status, "reason": e.reason, "reveals": e.reveals,
-                        "outcomes": encode_plain(e.outcomes, f"#{e.event.seq} outcomes")})
+            item = {"status": e.status, "reason": e.reason, "reveals": e.reveals,
+                    "outcomes": encode_plain(e.outcomes, f"#{e.event.seq} outcomes")}
+            if e.seat is not None:
+                item.update(seat=e.seat, private=e.private)
+            out.append(item)
     return json.dumps({"after": after, "entries": out}, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -128,8 +131,10 @@ def decode_entries(items: list[Any], events: list[Event]) -> list[Entry]:
             item = {"status": item}
         if not isinstance(item, dict) or item.get("status") not in ("applied", "refused", "undone", "undo"):
             raise CodecError(f"#{event.seq}: not an entry")
+        seat = item.get("seat")
         entries.append(Entry(event, item["status"], str(item.get("reason", "")), list(item.get("outcomes", [])),
-                             bool(item.get("reveals", False))))
+                             bool(item.get("reveals", False)), seat if type(seat) is int else None,
+                             str(item.get("private", ""))))
     return entries
 
 

@@ -168,6 +168,8 @@
     const parts = [];
     if (view.prompt) parts.push(el("p", { class: "prompt", text: view.prompt }));
     if (view.secret) parts.push(el("div", { class: "big-name", text: view.secret }));
+    const refused = (view.refused || []).at(-1);  // this seat's last refusal, in full (a secret one too)
+    if (refused) parts.push(el("p", { class: "problem", text: `Not accepted (#${refused.seq}): ${refused.reason}` }));
     const facts = { ...ownFacts(view, me), ...(view.private || {}) };
     if (Object.keys(facts).length) parts.push(el("div", { class: "panel own" }, el("h2", { text: "Yours" }), el("dl", {}, ...dl(facts))));
     if (me) parts.push(seatBox(me, view));
