@@ -84,6 +84,11 @@ class Service:
         table = load_table_secrets(self.data_dir)
         self.pin = table["pin"]
         self._token_secret = table["token_secret"].encode()
+        from companion.web.room import Room
+
+        # Tablets holding the PIN and phones holding seats; a new PIN ends every tablet's session.
+        pin_mark = hmac.new(self._token_secret, self.pin.encode(), hashlib.sha256).hexdigest()[:16]
+        self.room = Room(self.data_dir / "room.json", pin_mark)
         self.settle_seconds = settle_seconds
         # Every play complete by the rules (nothing could still be added): a shorter wait will do.
         self.quick_settle_seconds = quick_settle_seconds
@@ -145,8 +150,11 @@ class Service:
 
     # -- seat tokens ----------------------------------------------------------------------------
     def seat_token(self, game_id: int, seat: int) -> str:
-        """A token that opens one seat's private view of one game, and nothing else."""
-        mac = hmac.new(self._token_secret, f"{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()[:20]
+        """A token that opens one seat's private view of one game, and nothing else. Revoking a
+        seat's link (a new generation) makes another token; the old one then opens nothing."""
+        generation = self.room.link_generation(game_id, seat)
+        signed = f"{game_id}:{seat}" + (f":{generation}" if generation else "")
+        mac = hmac.new(self._token_secret, signed.encode(), hashlib.sha256).hexdigest()[:20]
         return f"{game_id}-{seat}-{mac}"
 
     def seat_for_token(self, token: str) -> int:
@@ -159,7 +167,8 @@ class Service:
         except ValueError:
             raise ValueError("that is not a seat link of this table") from None
         if not hmac.compare_digest(token, self.seat_token(game_id, seat)):
-            raise ValueError("that seat link is not valid at this table")
+            raise ValueError("that seat link is not valid at this table (it may have been replaced by a new "
+                             "one: scan the seat code on the tablet again)")
         if self.session is None or game_id != self.session.game_id:
             raise ValueError("that seat link belongs to an earlier game; scan the seat code on the tablet again")
         return seat

@@ -63,3 +63,10 @@ def chromium():
             yield PatientBrowser(browser)
         finally:
             browser.close()
+
+
+def hold_pin(page, url: str, pin: str) -> None:
+    """Give this page's browser context the table's PIN as a tablet holds it after typing it once:
+    a session cookie (POST /api/unlock), never the digits."""
+    reply = page.request.post(url + "/api/unlock", data={"pin": pin})
+    assert reply.ok, reply.text()

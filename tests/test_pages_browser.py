@@ -10,7 +10,7 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, hold_pin, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -68,7 +68,7 @@ def table(request, tmp_path, monkeypatch):
 
 def open_page(browser, url, path, viewport, service):
     page = browser.new_page(viewport=viewport)
-    page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
+    hold_pin(page, url, service.pin)
     if path == "seat":
         path = "/seat/" + service.seat_token(service.session.game_id, 1)
     page.goto(url + path)

@@ -18,13 +18,75 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 // -- the PIN and commands ---------------------------------------------------------------------
-// The private seat page has no PIN box (a player's phone changes nothing): pin() is then "".
+// The PIN is typed once, masked, and exchanged at once for a session this browser holds in an
+// HttpOnly cookie (no script reads it; it expires, and the Devices page can revoke it). The digits
+// are kept nowhere: the bar then shows a lock, never the PIN. Changes and PIN-only reads go with the
+// cookie. The private seat page has no PIN box (a player's phone changes nothing).
 const pinInput = $("#pin");
 const pin = () => (pinInput ? pinInput.value.trim() : "");
+let unlocking = null;
+
+function showHold(held, expires) {
+  const lock = $("#pin-held");
+  if (!pinInput || !lock) return;
+  document.body.dataset.pin = held ? "held" : "none";
+  lock.hidden = !held;
+  $("#pin-entry").hidden = held;
+  if (held && expires) {
+    const until = new Date(expires * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    lock.title = `This tablet holds the table PIN until ${until}. Tap to lock it.`;
+  }
+}
+
+// A PIN typed (and not yet exchanged) becomes this browser's session; "" when none was typed.
+// Resolves to an error message, or "" when all is well.
+function unlock() {
+  const typed = pin();
+  if (!typed) return Promise.resolve("");
+  unlocking ??= (async () => {
+    pinInput.value = "";
+    const response = await fetch("/api/unlock", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin: typed }),
+    });
+    const reply = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+    if (reply.ok) { showHold(true, reply.expires); return ""; }
+    return reply.error || "the PIN was refused";
+  })().finally(() => { unlocking = null; });
+  return unlocking;
+}
+
+async function refreshHold() {
+  if (!pinInput) return;
+  const reply = await fetch("/api/unlock", { cache: "no-store" }).then((r) => r.json()).catch(() => null);
+  if (reply) showHold(reply.held, reply.expires);
+}
+
+// A fetch of something that needs the PIN: with this browser's session (after turning a typed PIN
+// into one). A refusal saying the hold ended shows the PIN box again.
+async function pinnedFetch(path, options = {}) {
+  const refused = await unlock();
+  if (refused) {
+    return new Response(JSON.stringify({ ok: false, error: refused }), { status: 403, headers: { "Content-Type": "application/json" } });
+  }
+  const response = await fetch(path, { credentials: "same-origin", ...options });
+  if (response.status === 403) refreshHold();
+  return response;
+}
+
 if (pinInput) {
-  pinInput.value = localStorage.getItem("tablePin") || "";
-  pinInput.addEventListener("input", () => localStorage.setItem("tablePin", pinInput.value.trim()));
-  $("#pin-form").addEventListener("submit", (e) => e.preventDefault());
+  $("#pin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const refused = await unlock();
+    if (refused) notice(refused);
+    else notice("This tablet holds the PIN now; the digits are not kept.", "ok");
+  });
+  $("#pin-held").addEventListener("click", async () => {
+    await fetch("/api/lock", { method: "POST" });
+    showHold(false);
+    notice("Locked: changes need the PIN again.", "ok");
+  });
+  localStorage.removeItem("tablePin");  // where older versions kept the digits in clear
+  refreshHold();
 }
 
 function notice(message, kind = "error") {
@@ -37,9 +99,9 @@ function notice(message, kind = "error") {
 }
 
 async function post(path, body) {
-  const response = await fetch(path, {
+  const response = await pinnedFetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Table-PIN": pin() },
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body || {}),
   });
   let reply = {};
@@ -274,7 +336,7 @@ function devicesPage() {
 // Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the
 // view after the common table (or seat page) is drawn, and draws only its own game's views.
 // Page scripts (table.js, setup.js, history.js) add their page to `pages`.
-const companion = { el, command, notice, post, renderers: [], seatRenderers: [], pages: { devices: devicesPage } };
+const companion = { el, command, notice, post, pinnedFetch, renderers: [], seatRenderers: [], pages: { devices: devicesPage } };
 window.companion = companion;
 
 // Run the page once every script of the page (game renderers included) has loaded.
