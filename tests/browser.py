@@ -70,3 +70,17 @@ def hold_pin(page, url: str, pin: str) -> None:
     a session cookie (POST /api/unlock), never the digits."""
     reply = page.request.post(url + "/api/unlock", data={"pin": pin})
     assert reply.ok, reply.text()
+
+
+@contextmanager
+def revealed(page):
+    """A player's thumb on the seat page's reveal button: what only the seat may see is drawn while
+    it is held (mouse down on the button), and hidden again when it is let go."""
+    page.wait_for_selector("#reveal", state="visible")
+    page.hover("#reveal")
+    page.mouse.down()
+    page.wait_for_selector("body[data-revealed='yes']")
+    try:
+        yield page
+    finally:
+        page.mouse.up()

@@ -273,12 +273,23 @@ def api_seat(token: str):
                                  f"lost, ask the table to release seat {seat} (Seat codes on the tablet, with the "
                                  f"PIN); then open the code again."}), 403
     public = session.public_view()
-    reply = make_response(jsonify({"ok": True, "view": view, "public": public, "veiled": view != public}))
+    reply = make_response(jsonify({"ok": True, "view": view, "public": public, "veiled": holds_secrets(view, public)}))
     reply.headers["Cache-Control"] = "no-store"
     if new_cookie:
         reply.set_cookie(cookie, new_cookie, max_age=7 * 24 * 3600, httponly=True, samesite="Strict",
                          secure=request.is_secure, path="/api/seat/")
     return reply
+
+
+# Keys of a seat view that name the seat, or repeat the table's rows: never a secret by themselves.
+NAMING_KEYS = {"seat", "name", "seats", "phase"}
+
+
+def holds_secrets(view: dict, public: dict) -> bool:
+    """Whether a seat's view says anything the table's does not (a hand, an identity, an army,
+    face-down cards): the phone then hides it until its player asks (companion/web/room.py)."""
+    return any(value not in (None, [], {}, "") and public.get(key) != value
+               for key, value in view.items() if key not in NAMING_KEYS)
 
 
 @core.get("/api/qr.svg")
