@@ -89,6 +89,10 @@ class Service:
         # Tablets holding the PIN and phones holding seats; a new PIN ends every tablet's session.
         pin_mark = hmac.new(self._token_secret, self.pin.encode(), hashlib.sha256).hexdigest()[:16]
         self.room = Room(self.data_dir / "room.json", pin_mark)
+        from card_tags.private import PrivateTags
+
+        # The codes of this table's private tags (the stickers of hidden cards): the camera's map.
+        self.private_tags = PrivateTags(self.data_dir)
         self.settle_seconds = settle_seconds
         # Every play complete by the rules (nothing could still be added): a shorter wait will do.
         self.quick_settle_seconds = quick_settle_seconds
@@ -184,12 +188,20 @@ class Service:
             ticks += 1
             if ticks % 600 == 0:  # once a minute: is a daily backup due?
                 self.backups.tick()
+            if ticks % 20 == 0:  # `companion tags print` beside the running service made new codes
+                self._reload_private_tags()
             session = self.session
             if session is not None:
                 try:
                     session.maybe_auto_resolve(self.settle_seconds, self.quick_settle_seconds)
                 except Exception:  # never let one bad tick stop the referee
                     log.exception("auto-resolve failed")
+
+    def _reload_private_tags(self) -> None:
+        try:
+            self.private_tags.reload_if_changed()
+        except SystemExit as exc:  # a damaged file: keep the codes already known, say why
+            log.error("%s", exc)
 
     def devices(self) -> dict[str, Any]:
         """The devices panel as everyone may see it (no hidden card, no UID naming one)."""

@@ -62,14 +62,15 @@ async function refreshHold() {
 }
 
 // A fetch of something that needs the PIN: with this browser's session (after turning a typed PIN
-// into one). A refusal saying the hold ended shows the PIN box again.
-async function pinnedFetch(path, options = {}) {
-  const refused = await unlock();
+// into one). A refusal saying the hold ended shows the PIN box again. A background poll passes
+// { typed: false }: a PIN half typed is not sent as a guess.
+async function pinnedFetch(path, options = {}, { typed = true } = {}) {
+  const refused = typed ? await unlock() : "";
   if (refused) {
     return new Response(JSON.stringify({ ok: false, error: refused }), { status: 403, headers: { "Content-Type": "application/json" } });
   }
   const response = await fetch(path, { credentials: "same-origin", ...options });
-  if (response.status === 403) refreshHold();
+  if (response.status === 403 && document.body.dataset.pin === "held") refreshHold();
   return response;
 }
 
@@ -328,9 +329,50 @@ function renderDevices(d) {
     el("div", { class: `check ${c.status}`, "data-check": c.name }, el("b", { text: `${c.name}: ` }), c.says)));
 }
 
+// Hidden cards read from old, readable tags: any phone's camera app reads what they are.
+function renderOldSheets(camera) {
+  const count = camera && camera.old_sheet_cards;
+  const box = $("#old-sheets");
+  box.hidden = !count;
+  if (count) {
+    box.textContent = `${count} hidden card${count === 1 ? "" : "s"} in play carr${count === 1 ? "ies an old tag" : "y old tags"} ` +
+      "whose code names the card: any phone's camera reads what it is. Print new sheets (Tags page, with the PIN, " +
+      "or `companion tags print`): their private tags name nothing.";
+  }
+}
+
+// With the PIN: the tablets holding it (each can be revoked) and the seats held by phones (released).
+async function renderRoom() {
+  const response = await pinnedFetch("/api/room", { cache: "no-store" }, { typed: false }).catch(() => null);
+  if (!response || !response.ok) { $("#room-locked").hidden = false; $("#tablets").replaceChildren(); $("#seat-phones").replaceChildren(); return; }
+  const room = await response.json();
+  $("#room-locked").hidden = true;
+  const when = (t) => new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  $("#tablets").replaceChildren(...room.tablets.map((t) => {
+    const revoke = el("button", { class: "small", text: t.this ? "Lock this tablet" : "Revoke" });
+    revoke.addEventListener("click", async () => {
+      const reply = await post("/api/room/revoke", { tablet: t.id });
+      if (reply.ok) { notice(`${t.label} no longer holds the PIN.`, "ok"); if (t.this) refreshHold(); renderRoom(); }
+    });
+    return el("li", { "data-tablet": t.id }, `🔒 ${t.label}${t.this ? " (this tablet)" : ""}, since ${when(t.opened)}, until ${when(t.expires)} `, revoke);
+  }));
+  $("#seat-phones").replaceChildren(...room.seats.map((s) => {
+    if (!s.claimed_at) return el("li", { text: `${s.name || `Seat ${s.seat}`}: no phone yet` });
+    const release = el("button", { class: "small", text: "Release" });
+    release.addEventListener("click", async () => {
+      const reply = await post("/api/seat-release", { seat: s.seat });
+      if (reply.ok) { notice(`${s.name}'s seat is free for another phone.`, "ok"); renderRoom(); }
+    });
+    return el("li", { "data-seat": s.seat }, `📱 ${s.name || `Seat ${s.seat}`}: on a phone since ${when(s.claimed_at)} `, release);
+  }));
+}
+
 function devicesPage() {
-  fetch("/api/devices").then((r) => r.json()).then(renderDevices);
-  stream({ devices: renderDevices });
+  const show = (d) => { renderDevices(d); renderOldSheets(d.camera); };
+  fetch("/api/devices").then((r) => r.json()).then(show);
+  stream({ devices: show });
+  renderRoom();
+  setInterval(renderRoom, 5000);
 }
 
 // Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the

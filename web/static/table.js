@@ -118,8 +118,8 @@
     if (code) code.replaceChildren();
   }
 
-  async function seatList() {
-    const response = await pinnedFetch("/api/seats", { cache: "no-store" });
+  async function seatList(typed = true) {
+    const response = await pinnedFetch("/api/seats", { cache: "no-store" }, { typed });
     const reply = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
     if (!response.ok) { notice(reply.error); return null; }
     return reply.seats;
@@ -141,7 +141,7 @@
     codeShown = { seat: link.seat };
     codeShown.timer = setTimeout(hideSeatCode, (companion.seatCodeSeconds || SEAT_CODE_SECONDS) * 1000);
     codeShown.poll = setInterval(async () => {  // the phone opened it: hide the code, mark the seat
-      const seats = await seatList().catch(() => null);
+      const seats = await seatList(false).catch(() => null);
       const now = seats && seats.find((s) => s.seat === link.seat);
       if (now && now.claimed && codeShown && codeShown.seat === link.seat) { hideSeatCode(); drawSeatList(seats); }
     }, 1000);
