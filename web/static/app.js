@@ -354,7 +354,7 @@ async function renderRoom() {
       const reply = await post("/api/room/revoke", { tablet: t.id });
       if (reply.ok) { notice(`${t.label} no longer holds the PIN.`, "ok"); if (t.this) refreshHold(); renderRoom(); }
     });
-    return el("li", { "data-tablet": t.id }, `🔒 ${t.label}${t.this ? " (this tablet)" : ""}, since ${when(t.opened)}, until ${when(t.expires)} `, revoke);
+    return el("li", { "data-tablet": t.id }, `${t.label}${t.this ? " (this tablet)" : ""}, since ${when(t.opened)}, until ${when(t.expires)} `, revoke);
   }));
   $("#seat-phones").replaceChildren(...room.seats.map((s) => {
     if (!s.claimed_at) return el("li", { text: `${s.name || `Seat ${s.seat}`}: no phone yet` });
@@ -363,7 +363,7 @@ async function renderRoom() {
       const reply = await post("/api/seat-release", { seat: s.seat });
       if (reply.ok) { notice(`${s.name}'s seat is free for another phone.`, "ok"); renderRoom(); }
     });
-    return el("li", { "data-seat": s.seat }, `📱 ${s.name || `Seat ${s.seat}`}: on a phone since ${when(s.claimed_at)} `, release);
+    return el("li", { "data-seat": s.seat }, `${s.name || `Seat ${s.seat}`}: on a phone since ${when(s.claimed_at)} `, release);
   }));
 }
 
