@@ -86,6 +86,8 @@ def classify(text: str, game: str, private: dict | None = None) -> tuple[str, st
         return "other-table", str(exc), None
     except tag_payload.PayloadError as exc:
         return ("damaged" if tag_payload.is_ours(text) else "foreign"), str(exc), None
+    if not game:
+        return "other-game", f"a {ref.game} tag; no game is in play yet", ref
     if ref.game != game:
         return "other-game", f"a {ref.game} tag; this table is playing {game}", ref
     return "card", f"{ref.key} of {game}", ref
