@@ -121,3 +121,21 @@ def test_doctor_with_no_companion_answering_opens_the_camera_itself(tmp_path, mo
     monkeypatch.setattr(doctor, "check_camera", lambda spec: opened.append(spec) or doctor.Check("camera", OK, spec))
     checks = doctor.run(tmp_path, None, url="http://127.0.0.1:9")   # nothing listens on port 9
     assert opened == ["auto"] and checks[0].says == "auto"
+
+
+def test_a_picamera2_that_does_not_import_is_on_the_table_pages_banner_with_its_error(tmp_path, monkeypatch):
+    from companion.scan import sources
+
+    from .test_scan_sources import broken_picamera2
+
+    broken_picamera2(tmp_path, monkeypatch)
+    monkeypatch.setattr(sources, "video_devices", lambda: ["/dev/video0"])
+    service = Service(tmp_path / "data")
+    attach_camera(service, "auto", backoff=(0.2, 0.5))
+    try:
+        wait_for(lambda: service.devices()["camera_alerts"], "the camera's banner")
+        banner = service.devices()["camera_alerts"][0]
+        assert "picamera2 is installed but does not import" in banner and "NumPy 1.x" in banner
+        assert "/dev/video0" not in service.pipeline.stats()["source"]
+    finally:
+        service.stop()

@@ -150,3 +150,15 @@ def test_every_command_the_doctor_suggests_exists_with_the_options_it_names():
         assert done.returncode == 0, f"{command}: {done.stderr}"
         for option in (w for w in words if w.startswith("--")):
             assert option in done.stdout, f"{command}: {option} is not an option of it"
+
+
+def test_a_picamera2_that_does_not_import_is_named_with_its_error(tmp_path, monkeypatch):
+    from companion.scan import sources
+
+    from .test_scan_sources import broken_picamera2
+
+    broken_picamera2(tmp_path, monkeypatch)
+    monkeypatch.setattr(sources, "video_devices", lambda: ["/dev/video0"])
+    check = doctor.check_camera("auto")
+    assert check.status == FAIL and "picamera2 is installed but does not import" in check.says
+    assert "NumPy 1.x" in check.says
