@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .payload import GAME_CODES, CardRef, _CARD_ID
+from .payload import GAME_CODES, CardRef, CARD_ID
 
 DECKS = Path(__file__).parent / "decks"
 COMMON_FIELDS = {"id", "name", "kind", "copies"}
@@ -129,7 +129,7 @@ def _validate_card(raw: Any, index: int, schema: Schema) -> tuple[Card | None, l
     problems = []
     for name in sorted(COMMON_FIELDS - raw.keys()):
         problems.append(f"{where}: missing field {name!r}")
-    if isinstance(cid, str) and not _CARD_ID.match(cid):
+    if isinstance(cid, str) and not CARD_ID.match(cid):
         problems.append(f"{where}: field 'id' must be 1-8 characters A-Z, 0-9")
     if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"]):
         problems.append(f"{where}: field 'name' must be a non-empty string")

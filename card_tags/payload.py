@@ -24,7 +24,7 @@ PREFIX = "TC1"
 MAX_LENGTH = 20  # alphanumeric capacity of a version-1 QR code at level M
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 _VALUE = {c: i for i, c in enumerate(ALPHANUMERIC)}
-_CARD_ID = re.compile(r"^[A-Z0-9]{1,8}$")
+CARD_ID = re.compile(r"^[A-Z0-9]{1,8}$")
 _GAME = re.compile(r"^[A-Z0-9]{2}$")
 
 # Game codes of the five games; a code is part of every printed tag, so never reuse one.
@@ -70,7 +70,7 @@ def encode(ref: CardRef) -> str:
     code = GAME_CODES.get(ref.game)
     if code is None:
         raise PayloadError(f"no game code for {ref.game!r}")
-    if not _CARD_ID.match(ref.card):
+    if not CARD_ID.match(ref.card):
         raise PayloadError(f"card id {ref.card!r} must be 1-8 characters A-Z, 0-9")
     if not 1 <= ref.copy <= 99:
         raise PayloadError(f"copy number {ref.copy} must be 1-99")
@@ -102,7 +102,7 @@ def decode(text: str) -> CardRef:
         raise PayloadError(f"tag {text!r} fails its check character (damaged or misread)")
     if not _GAME.match(code) or code not in GAME_BY_CODE:
         raise PayloadError(f"tag {text!r} names an unknown game code {code!r}")
-    if not _CARD_ID.match(card):
+    if not CARD_ID.match(card):
         raise PayloadError(f"tag {text!r} has a malformed card id {card!r}")
     if not copy.isdigit() or not 1 <= int(copy) <= 99:
         raise PayloadError(f"tag {text!r} has a malformed copy number {copy!r}")

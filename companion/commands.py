@@ -257,7 +257,8 @@ def cmd_demo(args) -> int:
 
 def read_log(path: Path):
     """A JSONL log folded exactly as `replay` and `import` check it; SystemExit(2) with the reason."""
-    from companion.gamelog.session import LogError, fold, from_jsonl
+    from companion.gamelog.fold import fold
+    from companion.gamelog.session import LogError, from_jsonl
 
     try:
         events = from_jsonl(path.read_text(encoding="utf-8"), str(path))

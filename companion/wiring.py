@@ -13,13 +13,14 @@ def zones_for(service: Service):
     from companion.scan.zones import ZoneMap
 
     session = service.session
-    if session is None:
-        return ZoneMap.for_game("bom-battle", 3)
+    if session is None:  # no game yet: no zones, so nothing the camera sees is anyone's play
+        return ZoneMap([])
     return ZoneMap.for_game(session.derived.start["game"], len(session.derived.start["seats"]))
 
 
 def current_game(service: Service) -> str:
-    return service.session.derived.start["game"] if service.session else "bom-battle"
+    """The game in play, or "" before the first game starts (every tag is then another game's)."""
+    return service.session.derived.start["game"] if service.session else ""
 
 
 def attach_camera(service: Service, source_spec, decoder: str = "zxing", size: tuple[int, int] | None = None,

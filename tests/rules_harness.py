@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from companion.rules import Applied, Refusal, Ruleset, Seat
-from companion.gamelog.session import step
+from companion.gamelog.fold import step
 from companion.gamelog.store import Event
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion import rules
 from companion.web.app import create_app
-from companion.demo.protocol import play_direct
+from companion.rules.demo import play_direct
 from companion.rules.battlecards.state import Stage
 from companion.service import Service
 from companion.gamelog.session import Session, open_store

@@ -7,7 +7,8 @@ import pytest
 
 from companion.rules.bom.players import SimulatedTable, play
 from companion.rules import Action, Applied, Seat
-from companion.gamelog.session import fold, from_jsonl, replay_report
+from companion.gamelog.fold import fold
+from companion.gamelog.session import from_jsonl, replay_report
 from tests.test_bom_support import RULES
 
 LOGS = Path(__file__).parent / "logs" / "bom"

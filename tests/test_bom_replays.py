@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.gamelog.session import fold, from_jsonl, replay_report
+from companion.gamelog.fold import fold
+from companion.gamelog.session import from_jsonl, replay_report
 
 LOGS = Path(__file__).parent / "logs" / "bom"
 BEFORE = json.loads((LOGS / "outcomes-before-contract.json").read_text(encoding="utf-8"))

@@ -4,7 +4,8 @@ import dataclasses
 import json
 from pathlib import Path
 
-from companion.gamelog.session import fold, from_jsonl, replay_report
+from companion.gamelog.fold import fold
+from companion.gamelog.session import from_jsonl, replay_report
 
 LOGS = Path(__file__).parent / "logs" / "bom"
 

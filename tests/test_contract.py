@@ -6,7 +6,8 @@ import pytest
 
 from companion import rules
 from companion.rules.contract import Field, Input
-from companion.gamelog.session import Session, fold, open_store
+from companion.gamelog.fold import fold
+from companion.gamelog.session import Session, open_store
 
 rules.register("toy-high-card", "tests.toy_game:HighCard")  # the one line a new game needs
 

@@ -10,7 +10,7 @@ from card_tags.games.stratego import ARMY_SIZE
 from companion import rules
 from companion.rules.bom.demo import BomDemo
 from companion.demo.driver import demo_class, demo_games
-from companion.demo.protocol import play_direct
+from companion.rules.demo import play_direct
 from companion.rules.gt.demo import TARGET, GatherDemo
 from companion.rules.stratego.demo import StrategoDemo
 from companion.gamelog.session import Session, open_store

@@ -2,7 +2,8 @@
 exactly as `companion replay` and a restart after a power cut do."""
 from __future__ import annotations
 
-from companion.gamelog.session import fold, from_jsonl, replay_report
+from companion.gamelog.fold import fold
+from companion.gamelog.session import from_jsonl, replay_report
 
 # Four players, Ann deals. Ann and Dee are Superheroes, Ben and Cy Villains.
 ROUND = """

@@ -26,7 +26,7 @@ from companion import rules
 from companion.web.app import create_app
 from companion.gamelog.logcheck import LogError
 from companion.service import Service
-from companion.gamelog.session import TABLE_KINDS
+from companion.gamelog.fold import TABLE_KINDS
 from tests.test_gt_battle_secrets import a_round_so_far
 from tests.test_gt_battle_support import NAMES
 from tests.test_stratego_support import army

@@ -98,3 +98,13 @@ def test_a_bumped_camera_is_recalibrated_and_cards_stay_in_their_seats():
     state = t.pipeline.stats()["calibration"]
     assert state["status"] == "calibrated" and state["recalibrations"] == 1
     assert {c["card"]: c["zone"] for c in t.pipeline.tracked()} == {"GD500#1": "seat:1", "BO200#1": "seat:2"}
+
+
+def test_before_any_game_starts_a_card_is_nobodys_play_and_the_camera_says_why():
+    # The table has no game yet: a Book of Mormon card laid down is not a Book of Mormon play
+    # (the service used to lay its zones out for Book of Mormon whatever was to be played).
+    from companion.scan.pipeline import classify
+
+    kind, why, _ = classify(encode(card("GD500")), "")
+    assert kind == "other-game"
+    assert why == "a bom-battle tag; no game is in play yet"

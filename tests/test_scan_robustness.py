@@ -8,7 +8,7 @@ import pytest
 
 from card_tags import payload as tag_payload
 from card_tags.payload import CardRef, encode
-from companion.bench.scan_scenes import Scene, build_table, clip_frames, score_frame, _scene_seed
+from companion.bench.scan_scenes import Scene, build_table, clip_frames, score_frame, scene_seed
 from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
@@ -88,7 +88,7 @@ def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
     """At 2.5 pixels per module with the camera slightly out of focus, zxing-cpp alone reads
     almost none; the pipeline's second looks (other binarisers, ZBar, upscaled and sharpened
     crops) read them all. (Unbounded here: the time budget spreads them over frames.)"""
-    scene = Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5))
+    scene = Scene(1280, 720, 6, "blur", 2.5, scene_seed(1, 1280, 6, "blur", 2.5))
     _, frames = clip_frames(scene, 1)
     gray, truth = frames[0]
     readable = {t.text for t in truth if t.readable}
@@ -99,7 +99,7 @@ def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
 
 
 def test_second_looks_per_frame_are_bounded_and_the_rest_wait():
-    table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, _scene_seed(1, 1280, 6, "blur", 2.5)))
+    table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, scene_seed(1, 1280, 6, "blur", 2.5)))
     frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(4)]  # nothing moves
     decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, look_share=float("inf"), look_floor_ms=float("inf"))
     decoder.ignore = marker_boxes(detect_markers(frames[0]))

@@ -10,7 +10,7 @@ from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
 from companion.scan.decoders import Detection
 from companion.scan.incremental import IncrementalDecoder, _known_of
-from companion.bench.scan_scenes import Scene, _scene_seed, build_table
+from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains
 from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
 from companion.scan.texture import code_patches
@@ -91,7 +91,7 @@ def test_a_still_table_of_small_tags_is_read_whole_within_a_second(condition):
     by side (a place joining several codes), defocused by 1.3 px, or seen at a 35 degree tilt (the
     far tags about 1.5 px a module). Without a time budget, every readable tag is read within 30
     frames (a second), and no tag is read that is not there."""
-    scene = Scene(1920, 1080, 20, condition, 2.0, _scene_seed(1, 1920, 20, condition, 2.0))
+    scene = Scene(1920, 1080, 20, condition, 2.0, scene_seed(1, 1920, 20, condition, 2.0))
     table, _, _ = build_table(scene)
     decoder = IncrementalDecoder(make_decoder("zxing"), **NO_TIME_BUDGET)
     read: set[str] = set()

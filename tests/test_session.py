@@ -4,7 +4,8 @@ these rules of the log are tested apart from any real game's rules (tests/tally_
 import pytest
 
 import companion.rules
-from companion.gamelog.session import LogError, Session, fold, from_jsonl, to_jsonl
+from companion.gamelog.fold import fold
+from companion.gamelog.session import LogError, Session, from_jsonl, to_jsonl
 from companion.gamelog.store import Store
 from tests.tally_game import Tally
 

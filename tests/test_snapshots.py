@@ -11,7 +11,8 @@ import pytest
 import companion.rules
 import companion.gamelog.snapshots
 from companion.service import Service
-from companion.gamelog.session import Session, fold, from_jsonl
+from companion.gamelog.fold import fold
+from companion.gamelog.session import Session, from_jsonl
 from companion.gamelog.store import Store
 from tests.tally_game import Tally
 
@@ -214,7 +215,7 @@ def test_a_game_with_a_typed_state_resumes_from_its_snapshots(tmp_path, monkeypa
     """Warriors keeps a dataclass state (int seat keys, enums, nested dataclasses): a restart
     decodes it from the snapshot to exactly the game its log folds to."""
     from companion import rules
-    from companion.demo.protocol import play_direct
+    from companion.rules.demo import play_direct
 
     monkeypatch.setattr(companion.gamelog.snapshots, "EVERY", 25)
     demo = rules.demo_players("warriors")(2, 1)

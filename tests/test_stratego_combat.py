@@ -148,7 +148,8 @@ def test_old_logs_with_the_retired_spy_vs_spy_option_still_start(recorded):
     rulebook decides the Spy Vs. Spy match up whatever it recorded."""
     import json
 
-    from companion.gamelog.session import fold, from_jsonl
+    from companion.gamelog.fold import fold
+    from companion.gamelog.session import from_jsonl
     from tests.test_stratego_support import army
 
     lines = [{"kind": "start", "data": {"game": "stratego", "seats": [{"seat": 1, "name": "Ann"},

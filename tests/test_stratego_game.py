@@ -390,7 +390,8 @@ def test_a_whole_game_replays_from_its_jsonl_log():
     folded the way `companion replay` does; folding twice gives the same state."""
     import json
 
-    from companion.gamelog.session import fold, from_jsonl, replay_report
+    from companion.gamelog.fold import fold
+    from companion.gamelog.session import from_jsonl, replay_report
 
     lines = [{"kind": "start", "source": "dashboard",
               "data": {"game": "stratego", "seats": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}],

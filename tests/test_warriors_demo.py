@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import rules
-from companion.demo.protocol import play_direct
+from companion.rules.demo import play_direct
 from companion.gamelog.session import Session, open_store
 
 

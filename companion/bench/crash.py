@@ -26,7 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.gamelog.session import fold, public_view
+from companion.gamelog.fold import fold
+from companion.gamelog.session import public_view
 from companion.gamelog.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout, so the demo runs this code

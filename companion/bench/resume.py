@@ -91,7 +91,8 @@ def median_seconds(work, runs: int, setup=None) -> float:
 
 def measure(events: list[Any], folder: Path, runs: int) -> dict[str, Any]:
     from companion.gamelog import snapshots
-    from companion.gamelog.session import Session, fold
+    from companion.gamelog.fold import fold
+    from companion.gamelog.session import Session
     from companion.gamelog.store import Event, Store
 
     store = Store(folder / "companion.db")

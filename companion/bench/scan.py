@@ -40,7 +40,7 @@ from card_tags.payload import CardRef
 
 from companion.bench.scan_figures import FIGURES, load, spread
 from companion.bench.scan_figures import run_and_print as print_figures
-from companion.bench.scan_scenes import CONDITIONS, Scene, Score, _scene_seed, build_table, clip_frames, run_backend, run_pipeline
+from companion.bench.scan_scenes import CONDITIONS, Scene, Score, scene_seed, build_table, clip_frames, run_backend, run_pipeline
 from companion.scan.decoders import make_decoder
 from companion.scan.pipeline import ScanPipeline
 from companion.scan.virtual_table import VirtualTable, random_layout
@@ -126,7 +126,7 @@ def _run_suite(args, backends, started) -> dict:
     results: dict[tuple, Score] = {}
     for w, h, n, ppm in suite(args.quick):
         for condition in CONDITIONS:
-            seed = _scene_seed(args.seed, w, n, condition, ppm)
+            seed = scene_seed(args.seed, w, n, condition, ppm)
             scene = Scene(w, h, n, condition, ppm, seed)
             try:
                 table, frames = clip_frames(scene, max(args.clip, args.frames))

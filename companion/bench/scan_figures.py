@@ -66,11 +66,11 @@ def cold_frames(seed: int, repeats: int) -> dict:
     """The first frame a pipeline sees (1920x1080, 20 cards) against one zxing-cpp call on it,
     in wall time and in the CPU time of this thread (on a busy machine the wall time also
     counts the time other processes had the core; the CPU time does not)."""
-    from companion.bench.scan_scenes import Scene, _scene_seed, clip_frames
+    from companion.bench.scan_scenes import Scene, scene_seed, clip_frames
 
     out = {}
     for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
-        scene = Scene(1920, 1080, 20, condition, ppm, _scene_seed(seed, 1920, 20, condition, ppm))
+        scene = Scene(1920, 1080, 20, condition, ppm, scene_seed(seed, 1920, 20, condition, ppm))
         table, frames = clip_frames(scene, 1)
         gray, truth = frames[0]
         readable = {t.text for t in truth if t.readable}
@@ -104,9 +104,9 @@ def _timed_both(fn, times: dict, name: str):
 def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, height=1080, cards=20) -> dict:
     """A still table (nothing moves, fresh sensor noise each frame) through the pipeline: the
     share of readable tags read on each frame, each card's first frame, false reads, cost."""
-    from companion.bench.scan_scenes import Scene, _scene_seed, build_table, score_frame
+    from companion.bench.scan_scenes import Scene, scene_seed, build_table, score_frame
 
-    scene = Scene(width, height, cards, condition, ppm, _scene_seed(seed, width, cards, condition, ppm))
+    scene = Scene(width, height, cards, condition, ppm, scene_seed(seed, width, cards, condition, ppm))
     table, _, _ = build_table(scene)
     pipeline = _pipeline(table)
     shares, first_read, ms, false_reads = [], {}, [], 0

@@ -109,7 +109,7 @@ def random_layout_one(table, others, ref, rng):
     return random_layout(table, [ref], rng, overlap=len(others) > 6, existing=others)[0]
 
 
-def _scene_seed(seed: int, w: int, n: int, condition: str, ppm: float) -> int:
+def scene_seed(seed: int, w: int, n: int, condition: str, ppm: float) -> int:
     """A scene's own seed, from the run's seed and what the scene is (the suite and the other
     figures rebuild the same scene from it)."""
     key = f"{seed}:{w}:{n}:{condition}:{ppm}"

@@ -34,7 +34,7 @@ from companion.scan.zones import ZoneMap
 from companion.service import Service
 from companion.gamelog.session import Session
 from companion.wiring import attach_camera
-from companion.demo.protocol import Command, Lay, Move, tell
+from companion.rules.demo import Command, Lay, Move, tell
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,4 @@
-"""A game in progress: its log, its derived state, and the people watching it.
-
-``fold(events)`` is the whole referee: it starts the game from the log's ``start`` event and
-applies every later event through the ruleset, recording for each whether it was applied,
-refused (and why) or undone. It is pure and deterministic, so replaying an exported log, or
-restarting after a power cut, gives exactly the same state.
+"""A game in progress: its log, its derived state (folded by fold.py), and the people watching it.
 
 ``Session`` wraps a fold around the SQLite store: ``submit`` appends the input durably first,
 then applies it, then tells every subscriber (the dashboard's event stream). A restart and an
@@ -11,169 +6,28 @@ undo start from a snapshot (snapshots.py) instead of the start of the log, to th
 """
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from companion import rules
-from companion.gamelog.logcheck import LogError, check_start, read_jsonl
-from companion.rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
+from companion.gamelog.fold import (
+    TABLE_KINDS,
+    Derived,
+    Entry,
+    start_ruleset,
+)
+from companion.gamelog.logcheck import LogError, read_jsonl
+from companion.gamelog.snapshots import Snapshots
 from companion.gamelog.store import Event, Store
+from companion.rules import Ruleset, SetupError, State
 
 log = logging.getLogger(__name__)
-
-# Inputs from the table itself: they record what is physically there, so they are never undone
-# (take the card away instead).
-TABLE_KINDS = {"card_seen", "card_gone"}
-NOT_UNDOABLE = TABLE_KINDS | {"start", "undo"}
-NOTHING_TO_UNDO = ("there is nothing to undo yet: undo takes back a command (a button, a resolve); cards the "
-                   "camera saw are what lies on the table, so to take one back, take the card away")
-
-
-@dataclass
-class Entry:
-    """One event of the log and what the referee made of it."""
-
-    event: Event
-    status: str = "applied"  # applied | refused | undone | undo
-    reason: str = ""
-    outcomes: list[dict[str, Any]] = field(default_factory=list)
-    reveals: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**self.event.as_dict(), "status": self.status, "reason": self.reason,
-                "outcomes": self.outcomes, "reveals": self.reveals}
-
-
-@dataclass
-class Derived:
-    ruleset: Ruleset
-    state: State
-    entries: list[Entry]
-    start: dict[str, Any]
-
-
-def start_ruleset(start: Event) -> tuple[Ruleset, State]:
-    data = start.data
-    check_start(start)
-    try:
-        ruleset = rules.make(data["game"], data.get("deck"))
-        seats = [Seat(int(s["seat"]), str(s["name"])) for s in data["seats"]]
-        options = ruleset.resolve_options(data.get("options", {}))
-        return ruleset, ruleset.setup(seats, options)
-    except KeyError as exc:
-        raise LogError(f"event {start.seq}: the start event lacks {exc}") from None
-    except SetupError as exc:
-        raise LogError(f"event {start.seq}: {exc}") from None
-
-
-def check_order(events: list[Event]) -> None:
-    """seq is an event's position in its game's log: 1, 2, 3... strictly increasing."""
-    previous = 0
-    for event in events:
-        if type(event.seq) is not int or event.seq <= previous:
-            raise LogError(f"event after #{previous}: its seq {event.seq!r} does not follow #{previous}; "
-                           f"seq numbers the log's events in order")
-        previous = event.seq
-
-
-def _undo_target(entries: list[Entry], data: dict[str, Any]) -> tuple[int | None, str]:
-    """The entry index an undo takes back, or None and the reason it cannot."""
-    for index in range(len(entries) - 1, -1, -1):
-        entry = entries[index]
-        if entry.reveals and entry.status == "applied":
-            return None, (f"cannot undo across #{entry.event.seq} ({entry.event.kind}): it showed hidden "
-                          f"information that cannot be taken back")
-        if entry.status == "applied" and entry.event.kind not in NOT_UNDOABLE:
-            wanted = data.get("seq")
-            if wanted is not None and wanted != entry.event.seq:
-                return None, f"only the latest command (#{entry.event.seq}) can be undone, not #{wanted}"
-            return index, ""
-    return None, NOTHING_TO_UNDO
-
-
-def fold(events: Iterable[Event]) -> Derived:
-    """Derive a game's state from its log. Deterministic: same log, same result."""
-    events = list(events)
-    if not events:
-        raise LogError("the game log is empty")
-    check_order(events)
-    ruleset, state = start_ruleset(events[0])
-    entries = [Entry(events[0])]
-    undone: set[int] = set()
-    undo_entries: dict[int, Entry] = {}
-    for index, event in enumerate(events[1:], 1):
-        if event.kind != "undo":
-            entries.append(_apply(ruleset, state, event))
-            state = entries[-1].__dict__.pop("new_state", state)
-            continue
-        target, reason = _undo_target(entries, event.data)
-        if target is None:
-            undo_entries[event.seq] = Entry(event, "refused", reason)
-        else:
-            undone.add(entries[target].event.seq)
-            undo_entries[event.seq] = _undo_entry(event, entries[target])
-            # Re-derive without the undone events (the session starts from a snapshot instead).
-            state, entries = _rebuild(ruleset, events[: index], undone, undo_entries)
-        entries.append(undo_entries[event.seq])
-    return Derived(ruleset, state, entries, events[0].data)
-
-
-def _undo_entry(event: Event, target: Entry) -> Entry:
-    return Entry(event, "undo", outcomes=[{
-        "kind": "undo", "say": f"Undid #{target.event.seq} ({target.event.kind}).",
-        "terms": [], "data": {"seq": target.event.seq}}])
-
-
-def _apply(ruleset: Ruleset, state: State, event: Event) -> Entry:
-    """Apply one event; the new state, if any, rides on the entry as ``new_state`` until taken."""
-    action = Action(event.kind, event.data, event.source, event.seq)
-    try:
-        result = ruleset.apply(copy.deepcopy(state), action)
-    except Exception as exc:  # a referee bug must never brick the log: refuse, the same way on every replay
-        log.exception("the %s referee failed on event %s", ruleset.title, event.seq)
-        return Entry(event, "refused", f"the {ruleset.title} referee could not take this input "
-                                       f"({type(exc).__name__}: {exc}); it was ignored and nothing changed")
-    if isinstance(result, Refusal):
-        return Entry(event, "refused", result.reason)
-    if not isinstance(result, Applied):
-        raise TypeError(f"{type(ruleset).__name__}.apply returned {result!r}")
-    entry = Entry(event, "applied", outcomes=[o.as_dict() for o in result.outcomes], reveals=result.reveals)
-    entry.new_state = result.state  # type: ignore[attr-defined]
-    return entry
-
-
-def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
-    """One event through the referee as the session takes it: what it made of the event, and the
-    state the session keeps afterwards (the old one, untouched, when the event was refused)."""
-    entry = _apply(ruleset, state, event)
-    return entry, entry.__dict__.pop("new_state", state)
-
-
-def _rebuild(ruleset: Ruleset, events: list[Event], undone: set[int], undo_entries: dict[int, Entry],
-             base: tuple[State, list[Entry]] | None = None) -> tuple[State, list[Entry]]:
-    """Fold ``events`` again skipping the undone ones, from the start or from ``base``: the state
-    and entries of the first ``len(entries)`` events, folded with the same undone events."""
-    if base is None:
-        _, state = start_ruleset(events[0])
-        entries = [Entry(events[0])]
-    else:
-        state, entries = base[0], list(base[1])
-    for event in events[len(entries):]:
-        if event.seq in undone:
-            entries.append(Entry(event, "undone"))
-        elif event.kind == "undo":
-            entries.append(undo_entries[event.seq])
-        else:
-            entries.append(_apply(ruleset, state, event))
-            state = entries[-1].__dict__.pop("new_state", state)
-    return state, entries
 
 
 # -- JSONL export / import ------------------------------------------------------------------------
@@ -221,7 +75,6 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
         self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
-        from companion.gamelog.snapshots import Snapshots  # it builds on this module's fold
 
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()

@@ -33,11 +33,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.rules import Ruleset, State
-from companion.gamelog.session import (Derived, Entry, LogError, _rebuild, _undo_entry, _undo_target, check_order, fold,
-                      start_ruleset, step)
-from companion.gamelog.statecodec import CodecError, decode_state, encode_plain, encode_state, loads
+from companion.gamelog.fold import (
+    Derived,
+    Entry,
+    check_order,
+    fold,
+    start_ruleset,
+    step,
+    undo,
+)
+from companion.gamelog.logcheck import LogError
+from companion.gamelog.statecodec import (
+    CodecError,
+    decode_state,
+    encode_plain,
+    encode_state,
+    loads,
+)
 from companion.gamelog.store import Event, Store
+from companion.rules import Ruleset, State
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +63,7 @@ _PACKAGE = _HERE.parent  # companion/
 # The code a snapshot depends on: every referee (wider than one game's, so that a shared helper
 # changing is never missed), the card catalogs' code, the fold, and the snapshot format itself.
 _CODE = [*sorted((_PACKAGE / "rules").rglob("*.py")), *sorted((_PACKAGE.parent / "card_tags").rglob("*.py")),
-         _HERE / "session.py", _HERE / "snapshots.py", _HERE / "statecodec.py"]
+         _HERE / "fold.py", _HERE / "session.py", _HERE / "snapshots.py", _HERE / "statecodec.py"]
 _fingerprints: dict[Any, str] = {}
 
 
@@ -184,20 +198,13 @@ class Snapshots:
         return derived
 
     def _undo(self, derived: Derived, event: Event, events: list[Event]) -> Derived:
-        entries = derived.entries
-        target, reason = _undo_target(entries, event.data)
-        if target is None:
-            entries.append(Entry(event, "refused", reason))
-            return derived
-        target_seq = entries[target].event.seq
-        undone = {e.event.seq for e in entries if e.status == "undone"} | {target_seq}
-        undo_entries = {e.event.seq: e for e in entries if e.event.kind == "undo"}
-        self.drop_from(target_seq)
-        base = self._base_for(undone, events)
-        state, rebuilt = _rebuild(derived.ruleset, events[:-1], undone, undo_entries,
-                                  base and (base.state, base.entries))
-        rebuilt.append(_undo_entry(event, entries[target]))
-        return Derived(derived.ruleset, state, rebuilt, derived.start)
+        def base_for(target_seq: int, undone: set[int]) -> tuple[State, list[Entry]] | None:
+            self.drop_from(target_seq)
+            base = self._base_for(undone, events)
+            return (base.state, base.entries) if base else None
+
+        state, entries = undo(derived.ruleset, derived.state, derived.entries, event, events[:-1], base_for)
+        return Derived(derived.ruleset, state, entries, derived.start)
 
     def _base_for(self, undone: set[int], events: list[Event]) -> Snapshot | None:
         """The latest snapshot folded with the same events undone as now, up to its seq."""

@@ -171,7 +171,8 @@ class HubPublisher:
     def pending(self) -> list[tuple[int, dict[str, Any]]]:
         """Every link the hub does not hold (with its game's version, Chain.version), oldest game
         first, in log order."""
-        from companion.gamelog.session import fold, public_view
+        from companion.gamelog.fold import fold
+        from companion.gamelog.session import public_view
 
         out = []
         session = self.service.session

@@ -13,5 +13,5 @@ Where to look:
     discovery.py finding serial devices (/dev/serial/by-id)
     commands.py  `companion readers list|watch|fake`
     fake.py      pure-Python fake readers on ptys; sim.py the real firmware under simavr
-    fuzz.py      `python -m companion.bench.rfid_fuzz`: every parser against 100 000 inputs
+    (the parsers' fuzzer is companion/bench/rfid_fuzz.py: every parser against 100 000 inputs)
 """

@@ -76,6 +76,8 @@ def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None
         ref = tag_payload.decode(text)
     except tag_payload.PayloadError as exc:
         return ("damaged" if tag_payload.is_ours(text) else "foreign"), str(exc), None
+    if not game:
+        return "other-game", f"a {ref.game} tag; no game is in play yet", ref
     if ref.game != game:
         return "other-game", f"a {ref.game} tag; this table is playing {game}", ref
     return "card", f"{ref.key} of {game}", ref

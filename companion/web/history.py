@@ -13,7 +13,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from companion import rules
 from companion.web.app import require_pin
-from companion.gamelog.session import LogError, fold, public_entry, public_view, to_jsonl
+from companion.gamelog.fold import fold
+from companion.gamelog.session import LogError, public_entry, public_view, to_jsonl
 
 bp = Blueprint("history", __name__)
 

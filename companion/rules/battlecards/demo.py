@@ -1,4 +1,4 @@
-"""Simulated BATTLECARDS players (companion/demo/protocol.py): they hold the real decks, seeded and
+"""Simulated BATTLECARDS players (companion/rules/demo.py): they hold the real decks, seeded and
 shuffled, and act only as people at the table do: show a drawn ARSENAL card to their reader, lay units
 face down in their stacks, turn CONFLICT cards onto the discard pile, tap the tablet's buttons.
 
@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from card_tags.catalog import load_game
-from companion.demo.protocol import Command, Lay, Lift, Move
+from companion.rules.demo import Command, Lay, Lift, Move
 
 from .cards import Deck
 

@@ -1,4 +1,4 @@
-"""Book of Mormon "Battle"'s demo players on the demo protocol (protocol.py): an adapter over the
+"""Book of Mormon "Battle"'s demo players on the demo protocol (companion/rules/demo.py): an adapter over the
 seeded simulation in players.py, which holds every seat's true ARMY, BATTALION and discard pile.
 
 A battle: the taps the players make first ("too many POWER cards", "withdraw"), then each seat's
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.demo.protocol import Command, Lay, Lift, Move
+from companion.rules.demo import Command, Lay, Lift, Move
 
 from .players import SimulatedTable
 

@@ -1,4 +1,4 @@
-"""Gather Together "Battle"'s demo players (the demo protocol, companion/demo/protocol.py).
+"""Gather Together "Battle"'s demo players (the demo protocol, companion/rules/demo.py).
 
 Seeded players who hold the real cards: each round they make the deck for the table's size, deal
 the identity cards and the hands, and shuffle the BATTLE card into what is left. Each shows their
@@ -19,7 +19,7 @@ from typing import Any
 from card_tags.catalog import Catalog, load_game
 from card_tags.games.gt_battle import deal_plan
 
-from companion.demo.protocol import Command, Lay, Lift, Move
+from companion.rules.demo import Command, Lay, Lift, Move
 
 from .plays import beats
 

@@ -1,4 +1,4 @@
-"""Stratego's demo players (the demo protocol, companion/demo/protocol.py): two seeded players who
+"""Stratego's demo players (the demo protocol, companion/rules/demo.py): two seeded players who
 scan their armies at setup and then take turns, each a move told on the tablet or an attack whose
 two pieces are shown in the scan tray, until a Flag is captured or a side has nothing left to move.
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from card_tags.games.stratego import ARMY, COLOUR_INITIAL
 
-from companion.demo.protocol import Command, Lay, Lift, Move
+from companion.rules.demo import Command, Lay, Lift, Move
 
 from .ranks import IMMOBILE
 

@@ -1,4 +1,4 @@
-"""Simulated Warriors players for ``companion demo --game warriors`` and the tests (companion/demo/protocol.py).
+"""Simulated Warriors players for ``companion demo --game warriors`` and the tests (companion/rules/demo.py).
 
 The demo holds what a real table holds and the companion does not: the shuffled decks, split
 among the players as the rulebook deals them. Everything else the players decide from what they
@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from card_tags.catalog import load_game
-from companion.demo.protocol import Command, Lay, Lift, Move
+from companion.rules.demo import Command, Lay, Lift, Move
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 STOP_AFTER_ROUNDS = 40   # players who have had enough stop and count Warriors ("If players decide to stop")

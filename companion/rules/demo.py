@@ -1,4 +1,4 @@
-"""What a game's simulated players do, for ``companion demo --game <id>`` and for tests.
+"""The demo protocol: what a game's simulated players do, for ``companion demo --game <id>`` and for tests.
 
 A game brings its demo players as ``DEMO`` in its package (found through the registry): a class
 built as ``DEMO(seats, seed)`` that decides, from what players could know, what they do next.
