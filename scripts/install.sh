@@ -111,4 +111,4 @@ run systemctl enable --now companion.service
 
 SHOWN=${NAME:-$(hostname)}
 echo "Installed. Open http://${SHOWN}.local:${PORT}/ on the tablet (or this machine's address)."
-echo "Check it with: $PREFIX/.venv/bin/companion doctor --data $DATA   and   journalctl -u companion -f"
+echo "Check it with: $PREFIX/.venv/bin/companion doctor --data $DATA --url http://127.0.0.1:$PORT   and   journalctl -u companion -f"
