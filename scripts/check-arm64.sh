@@ -49,11 +49,20 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# The host's certificate bundle for pip, where the network's TLS needs one the root lacks.
+HOST_CA=${PIP_CERT:-${SSL_CERT_FILE:-}}
+binds=(-b /dev -b /proc -b /sys -b /etc/resolv.conf -b /etc/hosts)
+pip_env=(PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=${PIP_DEFAULT_TIMEOUT:-180})
+if [ -n "$HOST_CA" ] && [ -f "$HOST_CA" ]; then
+  binds+=(-b "$HOST_CA:/etc/ssl/certs/host-ca.crt")
+  pip_env+=(PIP_CERT=/etc/ssl/certs/host-ca.crt)
+fi
+
 # proot: -0 plays root (dpkg and apt want it), -q runs every arm64 binary through qemu.
 in_root() {
-  proot -0 -q qemu-aarch64-static -r "$ROOT" -b /dev -b /proc -b /sys -b /etc/resolv.conf -b /etc/hosts \
+  proot -0 -q qemu-aarch64-static -r "$ROOT" "${binds[@]}" \
     -w /opt/companion /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1 "$@"
+    LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "${pip_env[@]}" "$@"
 }
 
 first_stage() {  # download and unpack, on the host (nothing arm64 runs yet)

@@ -218,7 +218,7 @@ def _pdf_pages(size, pages: list[tuple[list[Shape], list[Shape], tuple | None]])
         f"<< /Type /Pages /Kids [{' '.join(f'{n} 0 R' for n in page_numbers)}] /Count {len(pages)} >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    for number, (plain, clipped, box) in zip(page_numbers, pages):
+    for number, (plain, clipped, box) in zip(page_numbers, pages, strict=True):
         ops = _pdf_ops(h, plain)
         if box is not None:
             bx, by, bw, bh = box

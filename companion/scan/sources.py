@@ -417,6 +417,7 @@ def open_source(spec: str | None = "auto", table=None, fps: float = 30.0,
 def parse_size(text: str) -> tuple[int, int]:
     """ "1920x1080" -> (1920, 1080); ValueError saying what is expected."""
     width, sep, height = text.strip().lower().partition("x")
-    if not (sep and width.isdigit() and height.isdigit()) or not (160 <= int(width) <= 8192 and 120 <= int(height) <= 8192):
+    if not (sep and width.isdigit() and height.isdigit()) or not (
+            160 <= int(width) <= 8192 and 120 <= int(height) <= 8192):
         raise ValueError(f"a camera size is WIDTHxHEIGHT in pixels, like 1920x1080, not {text!r}")
     return int(width), int(height)
