@@ -71,7 +71,7 @@ if [ "$CAMERA_STACK" = system ]; then
   "$PYTHON" scripts/system_pins.py > .venv/system-constraints.txt
   constraints=(-c .venv/system-constraints.txt)
 fi
-stamp=.venv/.installed-$(cat pyproject.toml .venv/system-constraints.txt 2>/dev/null | sha1sum | cut -c1-12)
+stamp=.venv/.installed-$({ cat pyproject.toml; cat .venv/system-constraints.txt 2>/dev/null || true; } | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q "${constraints[@]}" -e ".[test]"
