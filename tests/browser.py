@@ -34,32 +34,65 @@ PATIENCE_MS = 120_000
 
 
 class PatientBrowser:
-    """The browser, whose pages (and contexts' pages) wait up to PATIENCE_MS for a condition."""
+    """The session's one browser, lent to a test: its pages (and contexts' pages) wait up to
+    PATIENCE_MS for a condition, and whatever the test opened is closed when it gives it back
+    (each test gets fresh contexts, so no cookie or storage passes from one test to the next)."""
 
     def __init__(self, browser):
         self._browser = browser
+        self._opened: list = []
 
     def new_page(self, *args, **kwargs):
-        page = self._browser.new_page(*args, **kwargs)
-        page.set_default_timeout(PATIENCE_MS)
-        return page
+        context = self.new_context(*args, **kwargs)  # a page of its own context: nothing shared
+        return context.new_page()
 
     def new_context(self, *args, **kwargs):
         context = self._browser.new_context(*args, **kwargs)
         context.set_default_timeout(PATIENCE_MS)
+        self._opened.append(context)
         return context
+
+    def give_back(self) -> None:
+        for context in self._opened:
+            try:
+                context.close()
+            except Exception:  # a context whose pages crashed is gone already
+                pass
+        self._opened.clear()
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
 
 
+_shared: dict = {}  # "playwright", "browser": one Chromium for the whole test session
+
+
+def _browser():
+    browser = _shared.get("browser")
+    if browser is None or not browser.is_connected():
+        from playwright.sync_api import sync_playwright
+
+        if "playwright" not in _shared:
+            _shared["playwright"] = sync_playwright().start()
+        browser = _shared["playwright"].chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        _shared["browser"] = browser
+    return browser
+
+
 @contextmanager
 def chromium():
-    from playwright.sync_api import sync_playwright
+    """Chromium for one test: the session's browser (launched once, a second or two saved per
+    test), with everything the test opens closed afterwards."""
+    lent = PatientBrowser(_browser())
+    try:
+        yield lent
+    finally:
+        lent.give_back()
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield PatientBrowser(browser)
-        finally:
-            browser.close()
+
+def close_shared() -> None:
+    """End the session's browser (conftest.py calls this when the test session finishes)."""
+    if "browser" in _shared:
+        _shared.pop("browser").close()
+    if "playwright" in _shared:
+        _shared.pop("playwright").stop()

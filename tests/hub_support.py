@@ -1,33 +1,14 @@
-"""A real Mosquitto and a hub for the hub's tests (fixtures ``broker`` and ``hub``), and a Stratego
-table publishing to it."""
+"""A Stratego table publishing to the hub, for the hub's tests (the ``broker`` and ``hub`` fixtures
+are in conftest.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 
 from companion.hub.broker import Broker
 from companion.hub.publisher import HubPublisher
 from companion.hub.server import Hub
 from companion.service import Service
-from tests.mqtt_support import Mosquitto
 from tests.test_stratego_support import army
-
-
-@pytest.fixture
-def broker(tmp_path):
-    mosquitto = Mosquitto(tmp_path).start()
-    yield mosquitto
-    mosquitto.stop()
-
-
-@pytest.fixture
-def hub(tmp_path, broker):
-    hub = Hub(Broker.parse(broker.url), tmp_path / "hub")
-    hub.start()
-    assert hub.connected.wait(30)
-    yield hub
-    hub.stop()
 
 
 class Table:

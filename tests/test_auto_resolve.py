@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion import rules
 from companion.gamelog.session import Session, open_store
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.timing import ManualClock
 
-rules.register("toy-high-card", "tests.toy_game:HighCard")
+# The toy game is in the registry for every test here (its one line: conftest.py, toy_game).
+pytestmark = pytest.mark.usefixtures("toy_game")
 
 SETTLE, QUICK = 1.5, 0.5
 

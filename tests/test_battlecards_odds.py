@@ -32,19 +32,24 @@ def test_a_shot_is_the_cards_in_defense_to_attack_over_the_cards_left():
 
 
 def test_a_duel_by_hand():
-    # Zero hits the Wildcat on 4-7 (p = 4/9); the Wildcat hits the Zero on 4-5 (q = 2/9); both fire in phase 1,
-    # the Zero first. P(Zero wins) = p / (1 - (1-p)(1-q)) = (4/9) / (46/81) = 18/23.
-    result = odds.battle_odds([unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER)], FULL)
-    assert result.method == "exact" and result.aggressor == pytest.approx(18 / 23)
-    assert result.defender == pytest.approx(5 / 23)
+    # Zero hits the Wildcat on 4-7, the Wildcat hits the Zero on 4-5, both in phase 1, the Zero first. The deck:
+    # 4, 6, 8, 9. The Zero hits at once on the 4 or the 6 (1/2). Else (an 8 or 9 gone) the Wildcat hits on the 4
+    # (1/3); turns the 6 (1/3), and then the Zero hits on the 4 (1/2) or misses and the Wildcat turns the 4; or
+    # turns the other high card (1/3), and the Zero hits on either card left. 1/2 + 1/2 (1/3 x 1/2 + 1/3) = 3/4,
+    # not the 4/5 of drawing at fixed odds (p = 1/2, q = 1/4: p / (1 - (1-p)(1-q))).
+    deck = odds.counts([4, 6, 8, 9])
+    result = odds.battle_odds([unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER)], deck)
+    assert result.method == "exact" and result.aggressor == pytest.approx(3 / 4, abs=1e-12)
+    assert result.defender == pytest.approx(1 / 4, abs=1e-12)
 
 
 def test_a_kept_card_counts_for_this_round_only():
-    # Air Superiority: the Zero hits on 4-8 (5/9) this round, then 4/9 again:
-    # 5/9 + (4/9)(7/9)(18/23).
+    # Air Superiority: the Zero hits on 4-8 this round: 3/4 with the deck 4, 6, 8, 9. Else the 9 is gone; the
+    # Wildcat hits on the 4 (1/3), or turns the 6 (then, the bonus gone, the Zero hits on the 4 or the Wildcat
+    # turns it: 1/2), or the 8 (the Zero hits on either card left: 1). 3/4 + 1/4 (1/3 x 1/2 + 1/3) = 7/8.
     zero = Fighter(**{**unit("JZERO#1", AGGRESSOR).__dict__, "bonus_attack": 1})
-    result = odds.battle_odds([zero, unit("UWILDCAT#1", DEFENDER)], FULL)
-    assert result.aggressor == pytest.approx(5 / 9 + (4 / 9) * (7 / 9) * (18 / 23))
+    result = odds.battle_odds([zero, unit("UWILDCAT#1", DEFENDER)], odds.counts([4, 6, 8, 9]))
+    assert result.aggressor == pytest.approx(7 / 8, abs=1e-12)
 
 
 def test_a_stalemate_gives_the_defender_the_battle():
@@ -52,25 +57,27 @@ def test_a_stalemate_gives_the_defender_the_battle():
     assert result.aggressor == 0.0 and result.defender == 1.0
 
 
-def test_the_simulation_agrees_with_the_dp_and_states_its_error():
+def test_the_simulation_agrees_with_the_exact_count_and_states_its_error():
     fighters = (unit("JZERO#1", AGGRESSOR), unit("JAKAGI#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER),
                 unit("UENTERP#1", DEFENDER))
-    huge = tuple(n * 500 for n in FULL)   # so large that drawing without replacement is drawing at fixed odds
-    exact = odds.battle_odds(fighters, huge)
-    sim = odds.simulate(fighters, huge, (), 0b1111, runs=3000)
-    assert sim.method == "simulation" and 0 < sim.error < 0.02
+    small = odds.Cards(odds.counts([1, 3, 4, 5, 5, 6, 7, 8, 9]), discard=odds.counts([2, 6]))
+    exact = odds.battle_odds(fighters, small)
+    sim = odds.simulate(fighters, small, (), 0b1111, runs=3000)
+    assert exact.method == "exact" and sim.method == "simulation" and 0 < sim.error < 0.02
     assert abs(sim.aggressor - exact.aggressor) < 4 * sim.error
 
 
 def test_the_table_shows_the_odds_of_the_battle_from_the_cards_left():
     t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
-    # Pearl Harbor (Action Number 1) is face up: 53 cards are left, 24 of them in 4-7 and 12 in 4-5.
-    p, q = 24 / 53, 12 / 53
+    # Pearl Harbor (Action Number 1) is face up: 53 cards are left, 24 of them in 4-7.
     shown = RULES.public_view(t.state)["odds"]
-    assert shown["cards_left"] == 53 and shown["method"] == "exact"
-    assert shown["aggressor"] == pytest.approx(p / (1 - (1 - p) * (1 - q)), abs=1e-4)
+    assert shown["cards_left"] == 53 and shown["method"] == "exact" and shown["held"] == 0
+    left = odds.counts(n for n in range(1, 10) for _ in range(6 - (n == 1)))
+    duel = odds.battle_odds([unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER)], left)
+    assert shown["aggressor"] == round(duel.aggressor, 4)
     assert shown["shots"] == [{"unit": "JZERO#1", "target": "UWILDCAT#1", "attack": 7, "defense": 3, "attack_bonus": 0,
-                               "defense_bonus": 0, "hits": 24, "cards": 53, "chance": 24 / 53, "aimed": False}]
+                               "defense_bonus": 0, "hits": 24, "cards": 53, "chance": 24 / 53, "exact": "24/53",
+                               "aimed": False}]
     assert shown["withdraw"]["aggressor"] == {"winner": "defender", "vp": 5, "keeps": 1}
 
 
@@ -89,8 +96,33 @@ def test_the_public_odds_do_not_change_when_a_hidden_card_changes():
     assert seat["cards_left"] == 52 and seat != before
 
 
-def test_the_bench_of_a_six_unit_battle_is_exact():
+def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     six = [unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] + \
           [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")]
     result = odds.battle_odds(six, FULL)
-    assert result.method == "exact" and result.aggressor + result.defender == pytest.approx(1)
+    assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
+    odds._battle_odds.cache_clear()
+    assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
+
+
+def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():
+    """The odds are data in the outcomes (so `companion replay` prints them and a log can assert them)."""
+    t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+    before = RULES.public_view(t.state)["odds"]
+    t.turn_action(9)                                     # the Zero misses
+    shot = next(o for o in t.last.outcomes if o.kind == "shot")
+    assert shot.data["odds"]["exact"] == "24/53" and shot.data["odds"]["chance"] == 24 / 53
+    assert shot.data["odds"]["aggressor"] == before["aggressor"] and shot.data["odds"]["method"] == "exact"
+    begins = next(o for o in t.outcomes if o.kind == "battle_begins")
+    assert begins.data["odds"]["aggressor"] == before["aggressor"]
+
+
+def test_a_shots_recorded_odds_do_not_change_when_a_hidden_card_changes():
+    """The odds in the outcomes are the public ones: another Reserve Hand or Kept Card gives the same record."""
+    records = []
+    for kept, hand in ((["AIRSUP2#1"], ["UB29#1"]), (["TORPEDO1#1"], ["UB17#1"])):
+        t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+        t.state.armies[US].kept, t.state.armies[US].hand = kept, hand
+        t.turn_action(9)
+        records.append(next(o for o in t.last.outcomes if o.kind == "shot").data["odds"])
+    assert records[0] == records[1]

@@ -12,7 +12,7 @@ from pathlib import Path
 from companion.hub.broker import Broker
 from companion.hub.server import Hub, create_hub_app, wait_until
 from companion.hub.standings import swiss_pairings
-from tests.hub_support import Table, broker, held, hub  # noqa: F401  (fixtures)
+from tests.hub_support import Table, held
 from tests.mqtt_support import CuttableLink, Everything, Mosquitto, free_port, wait_port
 from tests.timing import PATIENCE_S
 

@@ -4,7 +4,7 @@ undo is made while the broker is down or the table's link is cut."""
 from __future__ import annotations
 
 from companion.hub.server import create_hub_app, wait_until
-from tests.hub_support import Table, broker, held, hub  # noqa: F401  (fixtures)
+from tests.hub_support import Table, held
 from tests.mqtt_support import CuttableLink
 
 

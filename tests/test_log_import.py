@@ -192,11 +192,14 @@ def test_a_log_with_an_odd_schema_is_refused_in_words(tmp_path, change, words):
 
 
 def test_a_derived_cache_table_is_tolerated(tmp_path):
+    # A snapshots table of another shape is only a cache: the database still opens and its log reads.
     path = tmp_path / "companion.db"
     store = Store(path)
     store.db.execute("CREATE TABLE IF NOT EXISTS snapshots (game_id INTEGER, seq INTEGER, state TEXT)")
     store.close()
-    Store(path).close()
+    reopened = Store(path)
+    assert reopened.games() == []
+    reopened.close()
 
 
 def test_a_damaged_event_stops_startup_with_words_not_a_traceback(tmp_path):

@@ -214,6 +214,8 @@ def pn532_driver_case(bodies: list[bytes]) -> int:
         driver.pending = pn532.Pending(pn532.IN_LIST_PASSIVE_TARGET, b"", float(i), acked=True)
         events += driver.on_bytes(pn532.ACK + pn532.encode_frame(body, tfi=pn532.CHIP_TFI), float(i))
         events += driver.on_idle(float(i))
+    for event in events:  # whatever came back, only well-formed taps and removals at its one seat
+        assert event.kind in ("tap", "removed") and 4 <= len(event.uid) <= 20 and event.seat == 1
     return len(events)
 
 

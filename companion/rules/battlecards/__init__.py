@@ -9,7 +9,8 @@ battlecards-pacific.md). One concern per module:
 - ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
 - ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
 - ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
-- ``odds``     the chance of a shot and of a battle, from what is left of the CONFLICT deck (pure)
+- ``odds``     the exact chance of a shot and of a battle, from what the table can know of the CONFLICT
+               deck (pure); ``count`` the exact count it asks, ``forecast`` its questions from the state
 - ``view``     every word players read, the public and seat views
 - ``demo``     simulated players
 
@@ -26,14 +27,13 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import aid, battle as battles, combat, liberation, raid, regroup, turns
+from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
+from .state import Army, PacificState, Said, Stage, Told
+from .view import PacificView
 
 COMBINED_SIDES = ("germany", "britain", "japan", "us")
-from .state import Army, PacificState, Said, Stage, Told
-
 RECENT = 12   # outcomes the tablet keeps showing
-from .view import PacificView
 
 SEAT_FIELD = Field("seat", SEAT)
 
@@ -87,7 +87,7 @@ class Pacific(Game):
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
         if len(seats) == 4:
             # "Turn order goes German, British, Japanese, and US."
-            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES)), [1, 2, 3, 4]
+            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES, strict=True)), [1, 2, 3, 4]
         elif len(seats) == 2:
             japan = options["japan_seat"]
             sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}
@@ -188,7 +188,9 @@ class Pacific(Game):
             if deck.theatre(key) != deck.theatre(state.battle.card):
                 raise Refused("\"each player will draw from their own theatre's conflict deck at all times\": this "
                               "battle's shots are turned from its own theatre's CONFLICT deck.")
+            before = forecast.odds_before_shot(deck, state)
             outcomes = list(combat.fire(deck, state, key))
+            forecast.note_shot_odds(outcomes, before)
             out: list[Outcome] = []
             turns.take_conflict(deck, state, key, to_discard=True, out=out)
             return outcomes + out

@@ -93,27 +93,45 @@ def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[
 
 
 def call_in(deck: Deck, state: PacificState, battle: Battle) -> list[Outcome]:
-    """The forces the battle calls for: none on either side, none on one side, a homeland invaded, or the flip."""
+    """The forces the battle calls for: none on either side, a homeland invaded, none on one side, or the flip.
+    The homeland comes before "no forces": "You may emergency deploy your reserve hand ... when your homeland
+    is invaded", so a defender with nothing deployed but a Reserve Hand is offered it first."""
     card = battle.card
     state.battle = battle
     a_units = involved(deck, state, battle.aggressors, battle)
     d_units = involved(deck, state, battle.defenders, battle)
-    defenders = battle.defenders
     out: list[Outcome] = []
     if not a_units and not d_units:
         state.battle = None
         state.conflict_discard[deck.theatre(card)].append(card)
         out.append(Outcome("battle_ignored", data={"card": card}))
         ending.end_turn(state, out)
-    elif not a_units or not d_units:
-        out.append(Outcome("no_forces", data={"card": card, "side": "aggressor" if not a_units else "defender"}))
-        ending.finish(deck, state, "defender" if not a_units else "aggressor", "no forces", out)
-    elif not battle.raid and battle.liberates is None and deck.card(card).get("eliminates") and any(state.armies[s].hand for s in defenders):
+    elif a_units and homeland_invaded(deck, state, battle):
         state.stage = Stage.HOMELAND
-        out.append(Outcome("homeland", data={"card": card, "seats": defenders}))
+        out.append(Outcome("homeland", data={"card": card, "seats": battle.defenders}))
+    else:
+        engage(deck, state, out)
+    return out
+
+
+def homeland_invaded(deck: Deck, state: PacificState, battle: Battle) -> bool:
+    """A BATTLECARD that eliminates the defender, fought (not a raid, not a liberation), against a defender
+    who still holds a Reserve Hand to deploy."""
+    return (not battle.raid and battle.liberates is None and bool(deck.card(battle.card).get("eliminates"))
+            and any(state.armies[s].hand for s in battle.defenders))
+
+
+def engage(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+    """"If one player has none of the deployed forces indicated on the BATTLECARD, the other player wins that
+    battle." Otherwise the stacks are flipped."""
+    battle = state.battle
+    a_units = involved(deck, state, battle.aggressors, battle)
+    d_units = involved(deck, state, battle.defenders, battle)
+    if not a_units or not d_units:
+        out.append(Outcome("no_forces", data={"card": battle.card, "side": "aggressor" if not a_units else "defender"}))
+        ending.finish(deck, state, "defender" if not a_units else "aggressor", "no forces", out)
     else:
         flip(deck, state, out)
-    return out
 
 
 def flip(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
@@ -125,10 +143,13 @@ def flip(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
             battle.owner[key] = seat
     out.append(Outcome("battle_begins", data={"card": battle.card, "aggressors": battle.aggressors,
                                               "defenders": battle.defenders, "units": list(battle.units)}))
+    begins = out[-1]
     state.stage = Stage.COMBAT
     combat.settle(deck, state, out)
     if state.battle is battle:
         combat.start_round(deck, state, out)
+    from . import forecast
+    begins.data["odds"] = forecast.summary(forecast.battle_forecast(deck, state)) if state.battle is battle else None
 
 
 def on_hold(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, ...]:
@@ -136,7 +157,7 @@ def on_hold(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, ...]:
     if seat not in state.battle.defenders:
         raise Refused(f"{rulebook.EMERGENCY} Only the invaded player decides this.")
     out: list[Outcome] = []
-    flip(deck, state, out)
+    engage(deck, state, out)
     return tuple(out)
 
 

@@ -104,18 +104,37 @@ def _combined_total_victory(state: PacificState, out: list[Outcome]) -> None:
 
 def check_victory(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
     """"A player can win the game with a STANDARD VICTORY if he has collected at least half of the available
-    victory points in the deck. For this set, the number would be 40 to win." When no one can reach it
-    any more, the game is at its end, and "the player at the end of the game with the most victory
-    points" wins (THE GAME CONCEPT)."""
+    victory points in the deck. For this set, the number would be 40 to win." The war also ends where the
+    rulebook's "2 ways to win the game" are both closed to everyone: no one can reach the VP any more and no
+    one can still win a Total Victory; then "the player at the end of the game with the most victory points"
+    wins (THE GAME CONCEPT)."""
     target = COMBINED_VP if len(state.seats) == 4 else STANDARD_VP
     for seat, army in state.armies.items():
         if army.vp >= target:
             finish_war(state, [seat], "standard", out)
             return
-    open_vp = sum(deck.card(k)["vp"] for k in winnable(deck, state))
-    if all(army.vp + open_vp < target for army in state.armies.values()):
-        best = max(a.vp for a in state.armies.values())
-        finish_war(state, [s for s, a in state.armies.items() if a.vp == best], "points", out)
+    open_cards = winnable(deck, state)
+    open_vp = sum(deck.card(k)["vp"] for k in open_cards)
+    if any(army.vp + open_vp >= target for army in state.armies.values()):
+        return
+    if total_victory_open(deck, state, open_cards):
+        return
+    best = max(a.vp for a in state.armies.values())
+    finish_war(state, [s for s, a in state.armies.items() if a.vp == best], "points", out)
+
+
+def total_victory_open(deck: Deck, state: PacificState, open_cards: list[str]) -> bool:
+    """Whether a side may still eliminate every enemy: each enemy is eliminated already, or a BATTLECARD
+    still winnable by this side eliminates it ("the US Player is eliminated when the enemy wins the 'Invasion
+    of Australia' BATTLECARD. The Japanese player is eliminated when the enemy wins the 'Invasion of Japan'")."""
+    axis = ("germany", "japan")
+    open_against = {deck.card(k)["eliminates"]: deck.card(k)["aggressor"] for k in open_cards
+                    if deck.card(k).get("eliminates")}
+    for side in {a.side in axis for a in state.armies.values()}:
+        enemies = [a for a in state.armies.values() if (a.side in axis) != side]
+        if all(e.eliminated or (e.side in open_against and (open_against[e.side] in axis) == side) for e in enemies):
+            return True
+    return False
 
 
 def winnable(deck: Deck, state: PacificState) -> list[str]:

@@ -12,13 +12,18 @@ from .state import Battle, PacificState, Stage
 TYPES = ("ground", "air", "sea")
 
 
-def pool(deck: Deck, state: PacificState, theatre: str, seat: int | None = None) -> tuple[int, ...]:
-    """Action Number counts of the cards that may come next: every card of the deck since its last
-    shuffle that no one has seen face up (less the seat's own Kept Cards, which it knows are not there)."""
+def cards(deck: Deck, state: PacificState, theatre: str, seat: int | None = None) -> odds.Cards:
+    """What the table can know of the CONFLICT deck: the cards no one has seen face up since its last shuffle
+    (less the seat's own Kept Cards, which it knows are not there), how many of them are Kept Cards held face
+    down (each a "Keep this card" card), and the discard pile the next deck is reshuffled from."""
     unseen = list(state.conflict_pool[theatre])
     if seat is not None:
         unseen = [k for k in unseen if k not in state.armies[seat].kept]
-    return odds.counts(deck.action(k) for k in unseen)
+    hidden = max(0, len(unseen) - state.conflict_left[theatre])
+    keepable = [k for k in unseen if deck.card(k).kind == "keep"]
+    return odds.Cards(odds.counts(deck.action(k) for k in unseen), hidden,
+                      odds.counts(deck.action(k) for k in keepable),
+                      odds.counts(deck.action(k) for k in state.conflict_discard[theatre]))
 
 
 def fighter(deck: Deck, battle: Battle, key: str) -> odds.Fighter:
@@ -35,37 +40,75 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
     if battle is None or state.stage not in (Stage.COMBAT, Stage.WITHDRAWAL):
         return None
     theatre = deck.theatre(battle.card)
-    left = pool(deck, state, theatre, seat)
-    fighting = [k for k in battle.units if k not in battle.destroyed and k not in battle.withdrawn]
-    fighters = [fighter(deck, battle, k) for k in fighting]
-    alive = [k for k in fighting if k not in battle.casualties]
-    step = _next_step(deck, battle, fighting) if state.stage == Stage.COMBAT else 10 ** 6
-    result = odds.battle_odds(fighters, left, battle_rules.must_destroy(deck, battle), step, alive,
+    known = cards(deck, state, theatre, seat)
+    # Every unit of the battle, the destroyed and withdrawn ones out of the alive set: one question per battle,
+    # so the states counted for one shot serve the next.
+    fighters = [fighter(deck, battle, k) for k in battle.units]
+    gone = set(battle.destroyed) | set(battle.withdrawn) | set(battle.casualties)
+    alive = [k for k in battle.units if k not in gone]
+    step = _next_step(deck, battle) if state.stage == Stage.COMBAT else 10 ** 6
+    result = odds.battle_odds(fighters, known, battle_rules.must_destroy(deck, battle), step, alive,
                               tuple(deck.action_numbers()))
-    shots = []
-    if state.stage == Stage.COMBAT and battle.queue:
-        shooter = battle.queue[0]
-        support = battle.support if battle.aim else (combat.attack_supporters(deck, battle, shooter) or [None])[0]
-        for target in combat.legal_targets(deck, battle, shooter):
-            attack, defense, a_bonus, d_bonus = combat.values(deck, battle, shooter, target, support)
-            chance = odds.shot_chance(left, attack, defense)
-            shots.append({"unit": shooter, "target": target, "attack": attack, "defense": defense,
-                          "attack_bonus": a_bonus, "defense_bonus": d_bonus, "hits": sum(
-                              n for a, n in enumerate(left) if defense < a <= attack),
-                          "cards": sum(left), "chance": float(chance), "aimed": battle.aim == target})
     return {"aggressor": round(result.aggressor, 4), "defender": round(result.defender, 4), "method": result.method,
-            "error": round(result.error, 4), "cards_left": sum(left), "shots": shots,
+            "error": round(result.error, 4), "cards_left": known.left, "unseen": sum(known.unseen),
+            "held": known.hidden, "shots": shots(deck, state, known),
             "withdraw": {side: {"winner": "defender" if side == "aggressor" else "aggressor",
                                 "vp": deck.card(battle.card)["vp"], "keeps": len(battle.fighting(side))}
                          for side in ("aggressor", "defender")}}
 
 
-def _next_step(deck: Deck, battle: Battle, fighting: list[str]) -> int:
-    """The index, in the round's firing order the odds use, of the unit that fires next."""
+def shots(deck: Deck, state: PacificState, known: odds.Cards) -> list[dict[str, Any]]:
+    """The firing unit's chance against each legal target: exact over the decks the table cannot rule out."""
+    battle = state.battle
+    if state.stage != Stage.COMBAT or not battle.queue:
+        return []
+    shooter, found = battle.queue[0], []
+    support = battle.support if battle.aim else (combat.attack_supporters(deck, battle, shooter) or [None])[0]
+    for target in combat.legal_targets(deck, battle, shooter):
+        attack, defense, a_bonus, d_bonus = combat.values(deck, battle, shooter, target, support)
+        chance = odds.shot_chance(known, attack, defense)
+        found.append({"unit": shooter, "target": target, "attack": attack, "defense": defense,
+                      "attack_bonus": a_bonus, "defense_bonus": d_bonus,
+                      "hits": sum(n for a, n in enumerate(known.unseen) if defense < a <= attack),
+                      "cards": sum(known.unseen), "chance": float(chance), "exact": f"{chance.numerator}/{chance.denominator}",
+                      "aimed": battle.aim == target})
+    return found
+
+
+def _next_step(deck: Deck, battle: Battle) -> int:
+    """The index, in the round's firing order the odds use (every unit of the battle), of the unit that fires next."""
     order = [(p, side, k) for p in (1, 2, 3, 4) for side in ("aggressor", "defender")
-             for k in fighting if battle.side_of(battle.owner[k]) == side and p in deck.phases(k)]
+             for k in battle.units if battle.side_of(battle.owner[k]) == side and p in deck.phases(k)]
     if battle.queue:
         target = (battle.phase, battle.firing, battle.queue[0])
         return order.index(target) if target in order else len(order)
     after = [i for i, (p, side, _) in enumerate(order) if (p, side) > (battle.phase, battle.firing)]
     return after[0] if after else len(order)
+
+
+# -- the odds as outcome data: what the table could know just before a card was turned ---------------------
+def summary(found: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The battle's odds, as an outcome records them (public: never a hidden card)."""
+    if found is None:
+        return None
+    return {k: found[k] for k in ("aggressor", "defender", "method", "error", "cards_left", "unseen", "held")}
+
+
+def odds_before_shot(deck: Deck, state: PacificState) -> dict[str, Any] | None:
+    """The public odds of the battle and of each legal target, before the card for the shot is turned."""
+    found = battle_forecast(deck, state)
+    if found is None:
+        return None
+    return {"battle": summary(found), "targets": {s["target"]: s for s in found["shots"]}}
+
+
+def note_shot_odds(outcomes: list, before: dict[str, Any] | None) -> None:
+    """The shot's outcome carries the chance it had (exact, over the cards the table could know were left) and
+    the battle's odds before it; the battle's odds after it go with the next shot, or the end."""
+    if before is None:
+        return
+    for outcome in outcomes:
+        if outcome.kind == "shot":
+            target = before["targets"].get(outcome.data["target"], {})
+            outcome.data["odds"] = {"chance": target.get("chance"), "exact": target.get("exact"),
+                                    "hits": target.get("hits"), "unseen": target.get("cards"), **before["battle"]}

@@ -1,34 +1,47 @@
-"""The odds of a shot and of a battle, from what is left of the CONFLICT deck. Pure: no clock, and
-the one simulation is seeded.
+"""The odds of a shot and of a battle, exact: cards drawn without replacement from the CONFLICT cards the
+public can know are left, the discard pile reshuffled into a new deck when the deck runs out. Pure: no
+clock, and the one simulation is seeded.
 
-Every CONFLICT card turned is public, so anyone can know which Action Numbers are left. A shot
-hits when the Action Number turned "is equal to or less than the attacker's Attack Score AND is
-greater than the target unit's Defense Score", so its chance is the cards in (defense, attack]
-over the cards left.
+What anyone can know (``Cards``): every CONFLICT card turned face up since the last shuffle is seen, so the
+cards not seen (``unseen``) are the deck plus the Kept Cards held face down since then (``hidden`` of them,
+each a "Keep this card" card: ``keepable``). The held ones are equally likely to be any of the unseen
+keepable cards, so the deck's composition is a hypergeometric mixture, and the order of the deck is
+uniform. "When the CONFLICT deck ... has been completely discarded, flip the corresponding discard stack
+over and reshuffle the cards": the next deck is the pile (``discard``) with every card turned meanwhile,
+and in a battle every card turned goes to the pile, so each deck after the first is that same ``refill``.
 
-A battle's odds are computed by dynamic programming over its states (which units are still in
-the fight, and which unit fires next), each shot drawing from the cards left now (the model: draws
-at the deck's present odds; the next few cards change them only slightly). Within one alive set the
-round repeats until someone is hit, so the value at a round's start solves V = a + b·V. The policy
-the odds assume: every unit fires at the target it is likeliest to destroy, with the best support
-not yet used this phase, and nobody withdraws. Where the state space is too large, a seeded
-simulation (cards drawn without replacement) gives the odds with their standard error.
+A shot "hits" on an Action Number in (Defense, Attack]. A battle's odds are computed over its states
+(which units are still fighting, which unit fires next, and how many cards of each kind are left in the
+deck), memoised over the deck's composition; only the Action Numbers' classes that some shot tells apart
+are counted ("kinds"). Within one set of units the draws cycle through the refill, so the value at a
+refill solves V = a + b·V around the cycle. The policy the odds assume: every unit fires at the target it
+is likeliest to destroy (with the cards of a whole deck), with the best support not yet used this phase;
+nobody withdraws; the Kept Cards already played count for the rest of their round, no more are played.
+The count itself (the battle as the odds play it, the kinds, the memoised states) is in ``count.py``. A
+battle too large to count in the budget (``STATE_LIMIT``) is simulated, seeded, with its standard error.
 
-``python -m companion.rules.battlecards.bench`` prints the time of a 6-unit battle.
+``python -m companion.rules.battlecards.bench`` prints the time of a query for every battle of the set.
 """
 from __future__ import annotations
 
 import math
 import random
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from itertools import product
+from typing import Iterable, Sequence
 
-AGGRESSOR, DEFENDER = "aggressor", "defender"
-EXACT_LIMIT = 2_000_000    # masks x steps beyond which the battle is simulated (about 16 units)
-SIM_RUNS, SIM_SEED, SIM_ROUNDS = 1000, 1, 30
-SIM_BUDGET = 50_000       # firing steps a simulation may play out in all (it stops early, and says how many runs)
+from .count import AGGRESSOR, DEFENDER, Exact, PlayedBattle, estimate, fold, fold_kinds, kinds_of, projection, round_rest
+
+__all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_odds", "counts", "shot_chance", "simulate"]
+
+STATE_LIMIT = 2_000         # the estimated states beyond which a battle is simulated (a query stays near 5 ms)
+EXACT_UNITS = 6             # beyond this many units the states are not even estimated: the battle is simulated
+SIM_RUNS, SIM_SEED = 400, 1
+SIM_BUDGET = 12_000         # cards a simulation may turn in all (it stops early, and says how many runs)
+SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is not counted
 
 
 @dataclass(frozen=True)
@@ -55,274 +68,185 @@ class Fighter:
 
 
 @dataclass(frozen=True)
+class Cards:
+    """What the public (or one seat) can know of a CONFLICT deck: counts per Action Number (index = number)."""
+
+    unseen: tuple[int, ...]          # not seen face up since the last shuffle: the deck and the Kept Cards held
+    hidden: int = 0                  # how many of those are held face down, out of the deck
+    keepable: tuple[int, ...] = ()   # the unseen cards the held ones may be ("Keep this card" cards)
+    discard: tuple[int, ...] = ()    # the discard pile, reshuffled (with the cards turned meanwhile) next
+
+    @property
+    def left(self) -> int:
+        return sum(self.unseen) - self.hidden
+
+
+@dataclass(frozen=True)
 class BattleOdds:
     aggressor: float           # the chance the aggressor wins if both fight on
     defender: float
     method: str                # "exact" or "simulation"
     error: float = 0.0         # the simulation's standard error (0 for exact)
-    states: int = 0
+    states: int = 0            # exact: the states counted (estimate); simulation: 0
     runs: int = 0
 
 
 def counts(actions: Iterable[int]) -> tuple[int, ...]:
-    """The cards left as counts per Action Number (index = number)."""
+    """The cards as counts per Action Number (index = number)."""
     actions = list(actions)
-    top = max(actions, default=0)
-    found = [0] * (top + 1)
+    found = [0] * (max(actions, default=0) + 1)
     for a in actions:
         found[a] += 1
     return tuple(found)
 
 
-def shot_chance(pool: tuple[int, ...], attack: int, defense: int) -> Fraction:
-    """The cards in (defense, attack] over the cards left."""
-    total = sum(pool)
-    if total == 0:
-        return Fraction(0)
-    good = sum(n for a, n in enumerate(pool) if defense < a <= attack)
-    return Fraction(good, total)
+def as_cards(cards: Cards | Sequence[int]) -> Cards:
+    """A bare pool of counts is a deck with nothing held back and an empty discard pile."""
+    return cards if isinstance(cards, Cards) else Cards(tuple(cards))
 
 
-# -- one battle, its rules as the odds play them ---------------------------------------------------
-class _Battle:
-    """A battle as the odds play it, with everything that does not change precomputed: the firing
-    order, each shooter's supporters, each pair's values, the chance of each (attack, defense)."""
-
-    def __init__(self, fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...],
-                 numbers: tuple[int, ...] = tuple(range(1, 10))):
-        self.fighters, self.pool, self.must_destroy, self.numbers = fighters, pool, must_destroy, numbers
-        n = len(fighters)
-        self.side = [f.side for f in fighters]
-        self.members = {s: [i for i in range(n) if self.side[i] == s] for s in (AGGRESSOR, DEFENDER)}
-        self.enemies = [self.members[DEFENDER if s == AGGRESSOR else AGGRESSOR] for s in self.side]
-        self.steps = [(phase, side, i) for phase in (1, 2, 3, 4) for side in (AGGRESSOR, DEFENDER)
-                      for i in self.members[side] if phase in fighters[i].phases]
-        # Attack supporters of each shooter, best first; defense supporters of each target, best first.
-        self.attack_support = [sorted((j for j in self.members[self.side[i]] if j != i and fighters[j].support_attack
-                                       and fighters[i].type in fighters[j].supports),
-                                      key=lambda j: -fighters[j].support_attack) for i in range(n)]
-        self.defense_support = [sorted((j for j in self.members[self.side[i]] if j != i and fighters[j].support_defense
-                                        and fighters[i].type in fighters[j].supports),
-                                       key=lambda j: -fighters[j].support_defense) for i in range(n)]
-        self.base: list[list[tuple[int, int] | None]] = [[None] * n for _ in range(n)]
-        for i, f in enumerate(fighters):
-            for j in self.enemies[i]:
-                t = fighters[j]
-                a, d = f.att(t.type), t.dfn(f.type)
-                if a is not None and d is not None:
-                    self.base[i][j] = (a + f.bonus_attack, d + t.bonus_defense)
-        self.cum = [0]
-        for count in pool:
-            self.cum.append(self.cum[-1] + count)
-        self.total = self.cum[-1]
-        self._decisions: dict[tuple[int, int], tuple[int, float, int, int] | None] = {}
-        self._outcomes: dict[int, float | None] = {}
-
-    def chance(self, attack: int, defense: int) -> float:
-        """The cards in (defense, attack] over the cards left."""
-        if not self.total or attack <= defense:
-            return 0.0
-        top = len(self.pool) - 1
-        return (self.cum[min(attack, top) + 1] - self.cum[min(max(defense, -1), top) + 1]) / self.total
-
-    def alive(self, mask: int, side: str) -> list[int]:
-        return [i for i in self.members[side] if mask >> i & 1]
-
-    def decision(self, mask: int, step: int) -> tuple[int, float, int, int] | None:
-        """What the shooter of a step does in an alive set (the policy): (target, chance, attack, defense),
-        or None when it is out of the fight or has no legal target. Memoized: the DP and the
-        simulation ask the same questions many times."""
-        key = (mask, step)
-        if key not in self._decisions:
-            shooter = self.steps[step][2]
-            found = None
-            if mask >> shooter & 1:
-                found = self.best_shot(mask, shooter, self.used_support(mask, step))
-            self._decisions[key] = found
-        return self._decisions[key]
-
-    def used_support(self, mask: int, step: int) -> tuple[int, ...]:
-        """Supporters already used in this volley by the shooters before this step (the policy: best first)."""
-        phase, side, _ = self.steps[step]
-        used: tuple[int, ...] = ()
-        j = step - 1
-        while j >= 0 and self.steps[j][:2] == (phase, side):
-            j -= 1
-        for k in range(j + 1, step):
-            shooter = self.steps[k][2]
-            if mask >> shooter & 1 and self.best_shot(mask, shooter, used) is not None:
-                sup = self.best_supporter(mask, shooter, used)
-                if sup is not None:
-                    used += (sup,)
-        return used
-
-    def best_supporter(self, mask: int, shooter: int, used: tuple[int, ...]) -> int | None:
-        return next((j for j in self.attack_support[shooter] if mask >> j & 1 and j not in used), None)
-
-    def values(self, mask: int, shooter: int, target: int, support: int | None) -> tuple[int, int] | None:
-        base = self.base[shooter][target]
-        if base is None:
-            return None
-        a = base[0] + (self.fighters[support].support_attack if support is not None else 0)
-        guard = next((j for j in self.defense_support[target] if mask >> j & 1), None)
-        d = base[1] + (self.fighters[guard].support_defense if guard is not None else 0)
-        return (a, d) if a >= d else None
-
-    def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, float, int, int] | None:
-        """(target, chance, attack, defense) of the likeliest hit, or None when there is no legal target."""
-        sup = self.best_supporter(mask, shooter, used)
-        best = None
-        for target in self.enemies[shooter]:
-            if not mask >> target & 1:
-                continue
-            v = self.values(mask, shooter, target, sup)
-            if v is None:
-                continue
-            p = self.chance(v[0], v[1])
-            if best is None or p > best[1]:
-                best = (target, p, v[0], v[1])
-        return best
-
-    def outcome(self, mask: int) -> float | None:
-        """1.0 the aggressor has won, 0.0 the defender has, None the battle goes on."""
-        if mask not in self._outcomes:
-            self._outcomes[mask] = self._outcome(mask)
-        return self._outcomes[mask]
-
-    def _outcome(self, mask: int) -> float | None:
-        defenders, aggressors = self.alive(mask, DEFENDER), self.alive(mask, AGGRESSOR)
-        if not defenders:
-            return 1.0
-        if not aggressors:
-            return 0.0
-        if self.must_destroy and not any(self.fighters[i].type in self.must_destroy for i in defenders):
-            return 1.0
-        if self.stalemate(mask):
-            return 0.0   # "the aggressor MUST withdraw his forces, allowing the defender to win"
-        return None
-
-    def stalemate(self, mask: int) -> bool:
-        for i, f in enumerate(self.fighters):
-            if not (mask >> i & 1) or not f.phases:
-                continue
-            sup = self.best_supporter(mask, i, ())
-            for t in self.enemies[i]:
-                v = self.values(mask, i, t, sup) if mask >> t & 1 else None
-                if v is not None and any(v[1] < n <= v[0] for n in self.numbers):
-                    return False
-        return True
+# -- the decks the public cannot tell apart --------------------------------------------------------------
+def decks(cards: Cards, kind: Sequence[int], kinds: int) -> list[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]:
+    """(weight, deck, refill) for each deck the public cannot rule out, by kinds of card: the held Kept Cards
+    are any ``hidden`` of the unseen keepable cards, all choices alike."""
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard))
+    kind = list(kind) + [0] * max(0, top - len(kind))
+    unseen, pile = fold(cards.unseen, kind, kinds), fold(cards.discard, kind, kinds)
+    keep = fold(cards.keepable, kind, kinds) if cards.hidden <= sum(cards.keepable) else unseen
+    held = max(0, min(cards.hidden, sum(keep)))
+    found = []
+    for h in product(*(range(min(k, held) + 1) for k in keep)):
+        if sum(h) != held:
+            continue
+        weight = Fraction(math.prod(math.comb(k, x) for k, x in zip(keep, h, strict=True)), math.comb(sum(keep), held))
+        deck = tuple(max(0, u - x) for u, x in zip(unseen, h, strict=True))
+        found.append((weight, deck, tuple(d + p for d, p in zip(deck, pile, strict=True))))
+    return found
 
 
-def battle_odds(fighters: Iterable[Fighter], pool: tuple[int, ...], must_destroy: Iterable[str] = (),
+def shot_chance(cards: Cards | Sequence[int], attack: int, defense: int) -> Fraction:
+    """The chance the next card turned is in (defense, attack]: the cards in range over the cards in the deck,
+    over every deck the public cannot rule out (the reshuffled pile when the deck is empty)."""
+    cards = as_cards(cards)
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
+    kind = [1 if defense < n <= attack else 0 for n in range(top)]
+    chance = Fraction(0)
+    for weight, deck, refill in decks(cards, kind, 2):
+        now = deck if sum(deck) else refill
+        if sum(now):
+            chance += weight * Fraction(now[1], sum(now))
+    return chance
+
+
+def battle_odds(fighters: Iterable[Fighter], cards: Cards | Sequence[int], must_destroy: Iterable[str] = (),
                 next_step: int = 0, alive: Iterable[str] | None = None,
                 numbers: tuple[int, ...] = tuple(range(1, 10))) -> BattleOdds:
     """The chance each side wins if both fight on, from a position in the round (the shooter at
     ``next_step`` of the round's firing order fires next; ``alive`` the units still fighting)."""
-    return _battle_odds(tuple(fighters), tuple(pool), tuple(must_destroy), next_step,
+    return _battle_odds(tuple(fighters), as_cards(cards), tuple(must_destroy), next_step,
                         None if alive is None else tuple(alive), tuple(numbers))
 
 
-@lru_cache(maxsize=32)   # the tablet, the phones and the buttons ask the same question of one state
-def _battle_odds(fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...],
+@lru_cache(maxsize=64)   # the tablet, the phones, the outcomes and the buttons ask the same question of one state
+def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tuple[str, ...],
                  next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...]) -> BattleOdds:
     plain = tuple(Fighter(**{**f.__dict__, "bonus_attack": 0, "bonus_defense": 0}) for f in fighters)
-    keys = [f.key for f in fighters]
-    mask = sum(1 << i for i, k in enumerate(keys) if alive is None or k in alive)
-    later = _Battle(plain, pool, must_destroy, numbers)
-    size = (1 << len(fighters)) * max(1, len(later.steps))
-    if size > EXACT_LIMIT:
-        return simulate(fighters, pool, must_destroy, mask, numbers=numbers)
-    round_start = _round_values(later)
-    now = _Battle(fighters, pool, must_destroy, numbers)
-    p = _current_round(now, round_start, mask, min(next_step, len(now.steps)))
+    mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
+    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard), strict=True))
+    if len(fighters) > EXACT_UNITS:
+        return simulate(fighters, cards, must_destroy, mask, numbers=numbers)
+    now = PlayedBattle(fighters, must_destroy, numbers, reference)
+    later = PlayedBattle(plain, must_destroy, numbers, reference)
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
+    kind, kinds = kinds_of(now.pairs(mask) | later.pairs(mask), top)
+    groups = _mixture(cards, kind, kinds, top)
+    size = sum(estimate(later, mask, _same_length(refill, (0,) * (top + 1))[0]) for _, _, refill in groups)
+    if size > STATE_LIMIT:
+        return simulate(fighters, cards, must_destroy, mask, numbers=numbers)
+    bonus = now.base != later.base
+    step = min(next_step, len(now.steps))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))   # a frame or two per card turned
+    try:
+        p = 0.0
+        for weight, deck, refill in groups:
+            exact = _engine(plain, must_destroy, numbers, reference, refill, top)
+            if bonus:
+                won = round_rest(now, exact, kind, fold(refill, kind, kinds), mask, step, deck, {})
+            else:
+                won = exact.value(mask, step, fold_kinds(deck, projection(kind, exact.space(mask)[0]),
+                                                          exact.space(mask)[1]))
+            p += float(weight) * won
+    finally:
+        sys.setrecursionlimit(limit)
     return BattleOdds(p, 1.0 - p, "exact", 0.0, size)
 
 
-def _round_values(b: _Battle):
-    """V(mask) at a round's start with no bonuses: for each alive set, V = a + b·V around the round."""
-    n_steps = len(b.steps)
-
-    @lru_cache(maxsize=None)
-    def start(mask: int) -> float:
-        done = b.outcome(mask)
-        if done is not None:
-            return done
-        a, bb = step_coeffs(mask)[0]
-        return a / (1.0 - bb) if bb < 1.0 else 0.0   # nobody can hit: the stalemate the defender wins
-
-    @lru_cache(maxsize=None)
-    def step_coeffs(mask: int) -> list[tuple[float, float]]:
-        """For each step i: V(mask, i) = a_i + b_i·V(mask, 0)."""
-        out = [(0.0, 1.0)] * (n_steps + 1)
-        for i in range(n_steps - 1, -1, -1):
-            a_next, b_next = out[i + 1]
-            shot = b.decision(mask, i)
-            if shot is None or shot[1] == 0.0:
-                out[i] = (a_next, b_next)
-                continue
-            target, p = shot[:2]
-            out[i] = (p * value(mask & ~(1 << target), i + 1) + (1 - p) * a_next, (1 - p) * b_next)
-        return out
-
-    def value(mask: int, i: int) -> float:
-        done = b.outcome(mask)
-        if done is not None:
-            return done
-        a, bb = step_coeffs(mask)[i]
-        return a + bb * start(mask)
-
-    return start
+def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int, top: int):
+    """The decks the public cannot rule out, grouped when they hold as many cards of each kind: (weight, deck
+    by kind, refill by Action Number: the first of the group's, all of them counting alike)."""
+    found: dict[tuple, list] = {}
+    for weight, deck, refill in decks(cards, tuple(range(top + 1)), top + 1):
+        key = (fold(deck, kind, kinds), fold(refill, kind, kinds))
+        if key in found:
+            found[key][0] += weight
+        else:
+            found[key] = [weight, key[0], refill]
+    return [tuple(g) for g in found.values()]
 
 
-def _current_round(b: _Battle, start, mask: int, step: int) -> float:
-    """The rest of this round (with the Kept Cards played in it), then the bonus-free rounds."""
-    @lru_cache(maxsize=None)
-    def w(mask: int, i: int) -> float:
-        done = b.outcome(mask)
-        if done is not None:
-            return done
-        if i >= len(b.steps):
-            return start(mask)
-        shot = b.decision(mask, i)
-        if shot is None:
-            return w(mask, i + 1)
-        target, p = shot[:2]
-        return p * w(mask & ~(1 << target), i + 1) + (1 - p) * w(mask, i + 1)
-
-    return w(mask, step)
+def _same_length(*found: Sequence[int]) -> list[tuple[int, ...]]:
+    top = max(len(f) for f in found)
+    return [tuple(f) + (0,) * (top - len(f)) for f in found]
 
 
-def simulate(fighters: tuple[Fighter, ...], pool: tuple[int, ...], must_destroy: tuple[str, ...], mask: int,
+@lru_cache(maxsize=16)   # one per battle and refill: the next query of the same battle finds its states counted
+def _engine(plain: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers: tuple[int, ...],
+            reference: tuple[int, ...], refill: tuple[int, ...], top: int) -> Exact:
+    return Exact(PlayedBattle(plain, must_destroy, numbers, reference), refill, top)
+
+
+# -- the simulation, beyond the budget ---------------------------------------------------------------
+def simulate(fighters: tuple[Fighter, ...], cards: Cards | Sequence[int], must_destroy: tuple[str, ...], mask: int,
              runs: int = SIM_RUNS, seed: int = SIM_SEED, numbers: tuple[int, ...] = tuple(range(1, 10))) -> BattleOdds:
-    """Seeded play-outs, cards drawn without replacement (the pool reshuffled when it runs out), as many as
-    ``runs`` or the step budget allows. A play-out still undecided after SIM_ROUNDS rounds is not counted."""
-    b = _Battle(fighters, pool, must_destroy, numbers)
+    """Seeded play-outs of the same model: a deck drawn from those the public cannot rule out, turned without
+    replacement, then the refill reshuffled each time the deck runs out. Kept Card bonuses in play count for
+    every round (the simulation's one simplification). A play-out undecided after SIM_ROUNDS rounds is not
+    counted."""
+    cards = as_cards(cards)
+    reference = tuple(u + p for u, p in zip(*_same_length(cards.unseen, cards.discard), strict=True))
+    b = PlayedBattle(tuple(fighters), tuple(must_destroy), numbers, reference)
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
+    mixture = decks(cards, list(range(top)), top)
+    weights = [float(w) for w, _, _ in mixture]
     rng = random.Random(seed)
-    cards = [a for a, n in enumerate(pool) for _ in range(n)]
-    outcome = lru_cache(maxsize=None)(b.outcome)
-    wins = decided = played = steps = 0
-    while played < runs and (steps < SIM_BUDGET or decided < 30):
+    wins = decided = played = turned = 0
+    while played < runs and (turned < SIM_BUDGET or decided < 30):
         played += 1
-        deck: list[int] = []
-        m = mask
-        result = None
+        _, deck_counts, refill = rng.choices(mixture, weights)[0]
+        deck = [a for a, n in enumerate(deck_counts) for _ in range(n)]
+        rng.shuffle(deck)
+        pile = [a for a, n in enumerate(refill) for _ in range(n)]
+        m, result = mask, None
         for _round in range(SIM_ROUNDS):
-            steps += len(b.steps)
             for i in range(len(b.steps)):
-                result = outcome(m)
+                result = b.outcome(m)
                 if result is not None:
                     break
                 shot = b.decision(m, i)
                 if shot is None:
                     continue
                 if not deck:
-                    deck = cards[:]
+                    deck = pile[:]
                     rng.shuffle(deck)
+                if not deck:
+                    break
+                turned += 1
                 action = deck.pop()
-                target, _, att, dfn = shot
+                target, att, dfn = shot
                 if dfn < action <= att:
                     m &= ~(1 << target)
-            result = outcome(m) if result is None else result
+            result = b.outcome(m) if result is None else result
             if result is not None:
                 break
         wins += result == 1.0

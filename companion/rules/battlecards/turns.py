@@ -285,7 +285,7 @@ def on_emergency(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, .
     out = [Outcome("emergency_deploy", data={"seat": seat, "cards": len(cards),
                                              "stacks": {t: len(army.stacks[t]) for t in army.stacks}})]
     if invaded:
-        battles.flip(deck, state, out)
+        battles.engage(deck, state, out)
     else:
         ending.end_turn(state, out)
     return tuple(out)

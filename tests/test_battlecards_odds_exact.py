@@ -1,0 +1,158 @@
+"""The odds are exact: on small decks, every shot's and every battle's chance equals a brute-force enumeration
+of every order the cards can come in (every choice of the Kept Cards held face down, every order of the deck,
+then every order of each reshuffled discard pile: "When the CONFLICT deck ... has been completely discarded,
+flip the corresponding discard stack over and reshuffle the cards to continue to play")."""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations, permutations
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion.rules.battlecards import odds
+from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
+
+TYPES = ("ground", "air", "sea")
+NUMBERS = tuple(range(1, 7))
+CYCLES = 400
+
+
+def orders(cards: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct order of a multiset of Action Numbers: all equally likely in a shuffled deck."""
+    return sorted(set(permutations(cards)))
+
+
+def held_back(cards: Cards) -> list[list[int]]:
+    """Every deck the public cannot rule out, one per choice of the held Kept Cards (each choice alike)."""
+    unseen = [n for n, c in enumerate(cards.unseen) for _ in range(c)]
+    keep = [n for n, c in enumerate(cards.keepable) for _ in range(c)]
+    decks = []
+    for chosen in combinations(range(len(keep)), cards.hidden):
+        deck = list(unseen)
+        for i in chosen:
+            deck.remove(keep[i])
+        decks.append(deck)
+    return decks
+
+
+def play(battle: odds.PlayedBattle, mask: int, step: int, cards: tuple[int, ...]):
+    """Play the battle from (mask, step) turning these cards in order: ("won", 1.0 or 0.0), or ("out", mask,
+    step) when a shot needs a card and none is left."""
+    n = len(battle.steps)
+    for _ in range(len(cards) * n + n + 1):
+        done = battle.outcome(mask)
+        if done is not None:
+            return ("won", done)
+        shot = battle.decision(mask, step % n)
+        if shot is not None:
+            if not cards:
+                return ("out", mask, step % n)
+            number, cards = cards[0], cards[1:]
+            if shot[2] < number <= shot[1]:
+                mask &= ~(1 << shot[0])
+        step += 1
+    return ("won", 0.0)   # nobody fires at all: no shot is ever turned
+
+
+def brute_force(fighters: tuple[Fighter, ...], cards: Cards) -> tuple[float, float]:
+    """(the aggressor's chance counted so far, the chance still undecided after CYCLES reshuffles)."""
+    reference = tuple(u + p for u, p in zip(*odds._same_length(cards.unseen, cards.discard), strict=True))
+    battle = odds.PlayedBattle(fighters, (), NUMBERS, reference)
+    pile = [n for n, c in enumerate(cards.discard) for _ in range(c)]
+    won, waiting = 0.0, {}
+    first = held_back(cards)
+    for deck in first:
+        for order in orders(deck):
+            weight = 1 / len(first) / len(orders(deck))
+            result = play(battle, (1 << len(fighters)) - 1, 0, order)
+            if result[0] == "won":
+                won += weight * result[1]
+            else:
+                refill = tuple(sorted(deck + pile))
+                waiting[(result[1], result[2], refill)] = waiting.get((result[1], result[2], refill), 0) + weight
+    for _ in range(CYCLES):
+        after: dict = {}
+        for (mask, step, refill), weight in waiting.items():
+            every = orders(list(refill))
+            for order in every:
+                result = play(battle, mask, step, order)
+                if result[0] == "won":
+                    won += weight / len(every) * result[1]
+                else:
+                    key = (result[1], result[2], refill)
+                    after[key] = after.get(key, 0) + weight / len(every)
+        waiting = after
+    return won, sum(waiting.values())
+
+
+values = st.one_of(st.none(), st.integers(1, 6))
+
+
+@st.composite
+def fighters(draw) -> tuple[Fighter, ...]:
+    count = draw(st.sampled_from([(1, 1), (1, 2), (2, 1), (2, 2)]))
+    found = []
+    for side, n in zip((AGGRESSOR, DEFENDER), count, strict=True):
+        for i in range(n):
+            supports = draw(st.lists(st.sampled_from(TYPES), max_size=2, unique=True))
+            found.append(Fighter(
+                f"{side[0]}{i}", side, draw(st.sampled_from(TYPES)),
+                tuple((t, draw(values)) for t in TYPES), tuple((t, draw(st.integers(0, 5))) for t in TYPES),
+                tuple(sorted(draw(st.sets(st.integers(1, 4), min_size=0, max_size=2)))),
+                draw(st.integers(0, 2)) if supports else 0, draw(st.integers(0, 1)) if supports else 0,
+                tuple(supports)))
+    return tuple(found)
+
+
+@st.composite
+def small_decks(draw) -> Cards:
+    unseen = draw(st.lists(st.sampled_from(NUMBERS), min_size=1, max_size=4))
+    keepable = draw(st.lists(st.sampled_from(unseen), max_size=2))
+    keepable = [n for n in set(keepable)]                  # a sub-multiset of the unseen cards
+    hidden = draw(st.integers(0, min(1, len(keepable), len(unseen) - 1)))
+    discard = draw(st.lists(st.sampled_from(NUMBERS), max_size=2))
+    return Cards(odds.counts(unseen), hidden, odds.counts(keepable), odds.counts(discard))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fighters(), small_decks())
+def test_a_battles_odds_equal_every_order_of_the_cards_counted(fs, cards):
+    exact = odds.battle_odds(fs, cards, numbers=NUMBERS)
+    assert exact.method == "exact"
+    won, undecided = brute_force(fs, cards)
+    assert won - 1e-9 <= exact.aggressor <= won + undecided + 1e-9
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_decks(), st.integers(0, 7), st.integers(0, 6))
+def test_a_shots_chance_equals_every_deck_counted(cards, attack, defense):
+    decks = held_back(cards)
+    pile = [n for n, c in enumerate(cards.discard) for _ in range(c)]
+    expected = Fraction(0)
+    for deck in decks:
+        now = deck or pile                      # an empty deck is the reshuffled pile
+        if now:
+            expected += Fraction(sum(defense < n <= attack for n in now), len(now) * len(decks))
+    assert odds.shot_chance(cards, attack, defense) == expected
+
+
+def test_the_reshuffle_gives_chances_the_deck_left_does_not():
+    """The Zero hits the Wildcat on 4-7, the Wildcat the Zero on 4-5, the Zero first. The deck holds an 8 and a 9
+    and the pile a 5: both miss, the pile and those two are reshuffled, and the Zero hits on the 5 (1/3), or
+    misses and the Wildcat hits on it (2/3 x 1/2), or misses too and the Zero turns the 5 last: 1/3 + 2/3 x 1/2
+    = 2/3. Without the reshuffle the Zero could never win."""
+    zero = Fighter("JZERO#1", AGGRESSOR, "air", (("ground", 2), ("air", 7), ("sea", 2)),
+                   (("ground", 4), ("air", 3), ("sea", 4)), (1,))
+    wildcat = Fighter("UWILDCAT#1", DEFENDER, "air", (("ground", 2), ("air", 5), ("sea", 2)),
+                      (("ground", 4), ("air", 3), ("sea", 4)), (1,))
+    result = odds.battle_odds([zero, wildcat], Cards(odds.counts([8, 9]), discard=odds.counts([5])))
+    assert result.method == "exact" and abs(result.aggressor - 2 / 3) < 1e-12
+    assert odds.shot_chance(Cards(odds.counts([8, 9]), discard=odds.counts([5])), 7, 3) == 0
+
+
+def test_a_held_kept_card_is_any_of_the_unseen_keep_cards_alike():
+    """Cards "kept face down" are out of the deck, and the public knows only that they are "Keep this card"
+    cards. Unseen: a 4 and two 8s; one card is held, a keepable 4 or 8 (one of each is a keep card): the deck is
+    {8, 8} or {4, 8} alike, so a shot hitting on 4 hits with (0 + 1/2) / 2 = 1/4."""
+    cards = Cards(odds.counts([4, 8, 8]), 1, odds.counts([4, 8]))
+    assert odds.shot_chance(cards, 4, 3) == Fraction(1, 4)
