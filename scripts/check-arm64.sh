@@ -31,12 +31,13 @@ read -r -a TESTS <<< "${ARM64_TESTS:-${DEFAULT_TESTS[*]}}"
 
 say() { echo "check-arm64 [$(date -u +%H:%M:%S)] $*"; }
 step_start=0
-timed() {  # timed NAME COMMAND...: run it, and say how long it took
-  local name=$1; shift
+timed() {  # timed NAME COMMAND...: run it, say how long it took, and return its status
+  local name=$1 rc=0; shift
   step_start=$(date +%s)
   say "$name..."
-  "$@"
-  say "$name: done in $(( $(date +%s) - step_start )) s"
+  "$@" || rc=$?
+  say "$name: done in $(( $(date +%s) - step_start )) s (status $rc)"
+  return $rc
 }
 
 need=()
@@ -51,8 +52,13 @@ fi
 
 # The host's certificate bundle for pip, where the network's TLS needs one the root lacks.
 HOST_CA=${PIP_CERT:-${SSL_CERT_FILE:-}}
-binds=(-b /dev -b /proc -b /sys -b /etc/resolv.conf -b /etc/hosts)
-pip_env=(PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=${PIP_DEFAULT_TIMEOUT:-180})
+# Temporary files at the same path inside and out: proot does not translate the path of every
+# system call qemu makes (glibc's faccessat2, behind os.access), so a file under the root's own /tmp
+# looks missing or read-only to such a call, and the game log refuses the folder as read-only.
+SHARED_TMP=${ARM64_TMP:-/var/tmp/companion-arm64-tmp}
+mkdir -p "$SHARED_TMP"
+binds=(-b /dev -b /proc -b /sys -b /etc/resolv.conf -b /etc/hosts -b "$SHARED_TMP:$SHARED_TMP")
+pip_env=(TMPDIR="$SHARED_TMP" PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=${PIP_DEFAULT_TIMEOUT:-180})
 if [ -n "$HOST_CA" ] && [ -f "$HOST_CA" ]; then
   binds+=(-b "$HOST_CA:/etc/ssl/certs/host-ca.crt")
   pip_env+=(PIP_CERT=/etc/ssl/certs/host-ca.crt)
