@@ -7,8 +7,8 @@
 #   sudo bash scripts/check-arm64.sh              # everything; a root already built is reused
 #   sudo bash scripts/check-arm64.sh --root-only  # build the arm64 root and stop
 #
-# Emulation is 10 to 30 times slower than the hardware: the figures it prints are EMULATED and are
-# never a Pi's timings. It takes far longer than the test command, so it is not part of it.
+# Emulated code takes about 8 times the CPU time of x86 code here: the figures it prints are EMULATED, and
+# never a Pi's timings. It takes about an hour (docs/benchmarks.md), so it is not in the test command.
 # Environment: ARM64_ROOT (default /var/tmp/companion-arm64), DEBIAN_MIRROR (debootstrap's default
 # when unset), ARM64_TESTS (test files to run instead of the subset below), ARM64_BENCH_ARGS (default
 # "--only cold --repeats 3": the cold first frame at 1920x1080 against zxing-cpp alone, in the same run).
