@@ -2,9 +2,9 @@
 and the tiers of the suite (`-m "not slow"` runs the rules and unit tests on their own)."""
 from __future__ import annotations
 
-import pytest
+from collections.abc import Iterator
 
-from companion import rules
+import pytest
 
 # Modules whose tests run the companion whole (a browser, the demo, subprocesses, a broker, the
 # firmware under simavr, hundreds of seeded random games): the "slow" tier.
@@ -32,11 +32,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def toy_game(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The toy High Card game (tests/toy_game.py) in the registry for this test only: its one
-    registry line, taken out again afterwards so no other test's parameters depend on it."""
-    monkeypatch.setitem(rules.GAMES, "toy-high-card", "tests.toy_game:HighCard")
-    return "toy-high-card"
+def toy_game() -> Iterator[str]:
+    """The toy game, War (tests/toy_game.py), in the registry for this test only: its one registry
+    line (checked as any game's is), taken out again afterwards so no other test depends on it."""
+    from tests.toy_game import registered
+
+    with registered() as game:
+        yield game
 
 
 @pytest.fixture

@@ -18,20 +18,29 @@ class RulesTable:
         self.seq = 1  # the start event
         self.last: Applied | Refusal | None = None
         self.outcomes: list = []
+        self.start = {"game": rules.game, "seats": [{"seat": s.number, "name": s.name} for s in seats],
+                      "options": options}
+        self.events: list[Event] = []  # every event sent, in order (``log`` gives the whole game's log)
 
     def send(self, kind: str, **data) -> Applied | Refusal:
         """Apply one event; keep the new state if it was applied. Returns Applied or Refusal."""
         self.seq += 1
-        entry, self.state = step(self.rules, self.state, Event(self.seq, 0.0, kind, "test", data))
+        event = Event(self.seq, 0.0, kind, "test", data)
+        self.events.append(event)
+        entry, self.state = step(self.rules, self.state, event)
         assert entry.status in ("applied", "refused"), entry.status
         assert "referee could not take" not in entry.reason, entry.reason  # a crash is a bug, not a refusal
         if entry.status == "applied":
             result: Applied | Refusal = Applied(self.state, tuple(_outcome(o) for o in entry.outcomes), entry.reveals)
             self.outcomes += list(result.outcomes)
         else:
-            result = Refusal(entry.reason)
+            result = Refusal(entry.reason, entry.seat, private=entry.private)
         self.last = result
         return result
+
+    def log(self) -> list[Event]:
+        """This table's game as a log (its start event, then every event sent), to serve or replay."""
+        return [Event(1, 0.0, "start", "test", self.start), *self.events]
 
     def ok(self, kind: str, **data) -> Applied:
         """Send an input that must be applied."""

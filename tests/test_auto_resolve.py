@@ -1,5 +1,6 @@
-"""The session's automatic resolve: undo sticks until the table changes, and a complete play
-resolves after a short stillness while a play that may still grow waits the long one."""
+"""The session's automatic resolve: undo sticks until the table changes, and a complete play (or
+any play, once a watching camera has seen the table still) resolves after a short stillness
+while a play that may still grow waits the long one."""
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,8 @@ def clock():
 
 
 @pytest.fixture
-def high_card(tmp_path, clock):
-    return Session.start(open_store(tmp_path), "toy-high-card",
+def war_table(tmp_path, clock):
+    return Session.start(open_store(tmp_path), "toy-war",
                          [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], clock=clock)
 
 
@@ -33,47 +34,47 @@ def battles(session) -> int:
     return sum(1 for e in session.derived.entries if e.status == "applied" and e.event.kind == "resolve")
 
 
-def test_an_undone_automatic_resolve_is_not_resolved_again_while_the_cards_lie_as_they_did(high_card, clock):
-    lay(high_card, 1, "N7#1")
-    lay(high_card, 2, "N3#1")
+def test_an_undone_automatic_resolve_is_not_resolved_again_while_the_cards_lie_as_they_did(war_table, clock):
+    lay(war_table, 1, "N7#1")
+    lay(war_table, 2, "N3#1")
     clock.now = 5.0
-    assert high_card.maybe_auto_resolve(SETTLE, QUICK).ok
-    assert high_card.submit("undo").ok
-    assert high_card.ruleset.ready_to_resolve(high_card.state), "the cards still lie there"
+    assert war_table.maybe_auto_resolve(SETTLE, QUICK).ok
+    assert war_table.submit("undo").ok
+    assert war_table.ruleset.ready_to_resolve(war_table.state), "the cards still lie there"
     clock.now = 60.0
-    assert high_card.maybe_auto_resolve(SETTLE, QUICK) is None, "the players took that result back"
-    assert battles(high_card) == 0
+    assert war_table.maybe_auto_resolve(SETTLE, QUICK) is None, "the players took that result back"
+    assert battles(war_table) == 0
 
 
-def test_after_an_undone_resolve_the_next_change_on_the_table_resolves_again(high_card, clock):
-    lay(high_card, 1, "N7#1")
-    lay(high_card, 2, "N3#1")
+def test_after_an_undone_resolve_the_next_change_on_the_table_resolves_again(war_table, clock):
+    lay(war_table, 1, "N7#1")
+    lay(war_table, 2, "N3#1")
     clock.now = 5.0
-    high_card.maybe_auto_resolve(SETTLE, QUICK)
-    high_card.submit("undo")
-    high_card.submit("card_gone", {"zone": "seat:2", "card": "N3#1"}, "camera")  # the misread card, laid again
+    war_table.maybe_auto_resolve(SETTLE, QUICK)
+    war_table.submit("undo")
+    war_table.submit("card_gone", {"zone": "seat:2", "card": "N3#1"}, "camera")  # the misread card, laid again
     clock.now = 6.0
-    lay(high_card, 2, "N5#1")
+    lay(war_table, 2, "N5#1")
     clock.now = 10.0
-    resolved = high_card.maybe_auto_resolve(SETTLE, QUICK)
+    resolved = war_table.maybe_auto_resolve(SETTLE, QUICK)
     assert resolved is not None and resolved.ok and resolved.entry.outcomes[0]["data"]["value"] == 7
 
 
-def test_undo_before_any_command_says_sightings_are_taken_back_by_lifting_the_card(high_card):
-    lay(high_card, 1, "N7#1")
-    refused = high_card.submit("undo")
+def test_undo_before_any_command_says_sightings_are_taken_back_by_lifting_the_card(war_table):
+    lay(war_table, 1, "N7#1")
+    refused = war_table.submit("undo")
     assert not refused.ok
     assert "nothing to undo yet" in refused.entry.reason and "take the card away" in refused.entry.reason
 
 
-def test_a_complete_play_resolves_after_the_short_stillness(high_card, clock):
-    lay(high_card, 1, "N7#1")
-    lay(high_card, 2, "N3#1")  # High Card: one card is a whole play, a second is refused
-    assert high_card.ruleset.plays_complete(high_card.state)
+def test_a_complete_play_resolves_after_the_short_stillness(war_table, clock):
+    lay(war_table, 1, "N7#1")
+    lay(war_table, 2, "N3#1")  # War: one card is a whole play, a second is refused
+    assert war_table.ruleset.plays_complete(war_table.state)
     clock.now = QUICK - 0.1
-    assert high_card.maybe_auto_resolve(SETTLE, QUICK) is None
+    assert war_table.maybe_auto_resolve(SETTLE, QUICK) is None
     clock.now = QUICK + 0.1
-    assert high_card.maybe_auto_resolve(SETTLE, QUICK).ok
+    assert war_table.maybe_auto_resolve(SETTLE, QUICK).ok
 
 
 @pytest.fixture
@@ -97,6 +98,34 @@ def test_a_pair_that_may_become_three_waits_the_long_stillness(gt_battle, clock)
     assert gt_battle.maybe_auto_resolve(SETTLE, QUICK) is None
     clock.now = 1.6
     assert gt_battle.maybe_auto_resolve(SETTLE, QUICK).ok
+
+
+def test_with_the_camera_watching_a_still_table_settles_a_play_that_may_still_grow(gt_battle, clock):
+    """A third 8 would be carried to the pile by a hand the camera sees: once it has seen nothing
+    move for the short stillness, Ben's pair is all he plays."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
+    assert not gt_battle.ruleset.plays_complete(gt_battle.state)
+    clock.now = 0.4
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.2) is None, "a hand moved 0.2 s ago"
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=QUICK).ok
+
+
+def test_a_hand_moving_over_the_table_holds_the_settle_until_the_long_stillness(gt_battle, clock):
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    clock.now = 1.0
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1) is None
+    clock.now = 1.6  # the long stillness since the last card still resolves, as without a camera
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1).ok
+
+
+def test_a_card_only_a_reader_saw_waits_the_short_stillness_after_it(gt_battle, clock):
+    """The camera cannot see a reader's card come to rest: its stillness does not vouch for it."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "rfid")
+    clock.now = 0.2
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0) is None
+    clock.now = QUICK + 0.1
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0).ok
 
 
 def test_an_action_card_played_on_its_own_is_complete(gt_battle, clock):
@@ -167,11 +196,11 @@ def test_bom_young_players_play_one_card_each(tmp_path, clock):
     assert plays_complete(session.ruleset, session.state)
 
 
-def test_after_a_restart_nothing_resolves_on_its_own_until_the_table_is_seen_again(high_card, clock, tmp_path):
+def test_after_a_restart_nothing_resolves_on_its_own_until_the_table_is_seen_again(war_table, clock, tmp_path):
     """The log remembers both cards, but the power may have been off while someone took one back."""
-    lay(high_card, 1, "N7#1")
-    lay(high_card, 2, "N3#1")
-    restarted = Session.resume(high_card.store, clock=clock)
+    lay(war_table, 1, "N7#1")
+    lay(war_table, 2, "N3#1")
+    restarted = Session.resume(war_table.store, clock=clock)
     clock.now = 60.0
     assert restarted.ruleset.ready_to_resolve(restarted.state)
     assert restarted.maybe_auto_resolve(SETTLE, QUICK) is None

@@ -8,8 +8,8 @@ from companion.rules.bom.mounting import MountingBattles
 from companion.rules.bom.state import Mode, Mount, Piles
 from companion.rules.bom.trivia import SpysTrivia
 from companion.rules.bom.turns import SecretWeapon
-from companion.rules.bom.variants import (Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, clashes,
-                                          variant_classes)
+from companion.rules.bom.variants import Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, variant_classes
+from companion.rules.contract import clashes
 from tests.test_bom_support import RULES
 
 FAITH, SAM = RULES.deck.lookup("FAITH#1"), RULES.deck.lookup("GD100#1")
@@ -120,3 +120,27 @@ def test_every_variant_has_its_option_and_each_exclusion_a_reason():
             assert other in options
             partner = next(w for w in variant_classes() if w.option == other)
             assert v.reasons.get(other) or partner.reasons.get(v.option), (v.title, other)
+
+
+def test_an_army_run_out_takes_up_a_discard_pile_of_a_single_card():
+    """"When a player's ARMY runs out, he shuffles his discard pile and places it facedown. It now
+    becomes his ARMY." A discard pile of one card is a pile too: it becomes an ARMY of one."""
+    from companion.rules.bom import piles
+
+    s = Piles(seat=1, name="Ann", army=0, battalion=4, discard=1)
+    piles.replenish(s)
+    assert (s.army, s.battalion, s.discard) == (0, 5, 0)
+
+
+def test_a_young_players_tie_needs_three_face_down_cards_and_one_more_to_turn():
+    """Mounting Battles with the Rules for Young Players: "tied players place the top three cards
+    from their ARMY—without looking at them—facedown on the battlefield", and a young player then
+    turns "the top card from his ARMY": four cards between ARMY and discard pile. "If he doesn't
+    have enough cards to play a tie, he surrenders all his remaining cards to the other player." """
+    young = YoungPlayers({"young_players": True})
+    assert young.enough_for_tie(Piles(seat=1, name="Ann", army=2, battalion=0, discard=2))
+    assert not young.enough_for_tie(Piles(seat=1, name="Ann", army=3, battalion=0, discard=0))
+    # In the basic game the fourth card is a CHARACTER card chosen from the BATTALION instead.
+    basic = Basic({})
+    assert basic.enough_for_tie(Piles(seat=1, name="Ann", army=3, battalion=1, discard=0))
+    assert not basic.enough_for_tie(Piles(seat=1, name="Ann", army=3, battalion=0, discard=0))

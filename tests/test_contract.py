@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("toy_game")
 @pytest.fixture
 def table(tmp_path):
     store = open_store(tmp_path)
-    session = Session.start(store, "toy-high-card", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
+    session = Session.start(store, "toy-war", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
     return session
 
 
@@ -25,10 +25,10 @@ def play(session, seat, key):
 
 
 def test_the_toy_game_is_found_through_the_registry():
-    assert "toy-high-card" in rules.available()
-    assert rules.zones("toy-high-card") == ("seat",)
+    assert "toy-war" in rules.available()
+    assert rules.zones("toy-war") == ("seat",)
     from companion.scan.zones import ZoneMap
-    assert set(ZoneMap.for_game("toy-high-card", 2).by_name) == {"seat:1", "seat:2"}
+    assert set(ZoneMap.for_game("toy-war", 2).by_name) == {"seat:1", "seat:2"}
 
 
 def test_a_battle_is_played_and_told_by_the_view(table):
@@ -49,11 +49,11 @@ def test_a_card_seen_again_where_it_lies_is_the_same_card(table):
 
 
 @pytest.mark.parametrize("key, words", [
-    ("N7", "is not a card of High Card"),            # no copy number
+    ("N7", "is not a card of War"),            # no copy number
     ("N7#3", "the deck has 2 copies of Number 7"),    # a copy the deck does not have
-    ("N7#1#1", "is not a card of High Card"),
-    ("Q1#1", "is not a card of this High Card deck"),
-    (7, "is not a card of High Card"),
+    ("N7#1#1", "is not a card of War"),
+    ("Q1#1", "is not a card of this War deck"),
+    (7, "is not a card of War"),
 ])
 def test_a_card_key_must_be_id_and_copy_of_the_catalog(table, key, words):
     before = table.state
@@ -91,7 +91,7 @@ def test_malformed_input_data_is_refused_with_what_is_wrong(table, data, words):
 
 
 def test_a_variant_is_a_unit_switched_on_by_its_option(tmp_path):
-    session = Session.start(open_store(tmp_path), "toy-high-card", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}],
+    session = Session.start(open_store(tmp_path), "toy-war", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}],
                             {"double": True})
     play(session, 1, "N10#1")
     play(session, 2, "N2#1")
@@ -125,16 +125,91 @@ def test_a_card_the_rules_know_has_left_is_new_when_seen_there_again(table):
 
 
 def test_a_face_down_card_lies_where_it_is_read_unless_the_game_says_not(tmp_path):
-    from tests.toy_game import HighCard
+    from tests.toy_game import War
 
-    game = rules.make("toy-high-card")
+    game = rules.make("toy-war")
     state = game.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {})
     game._track(state, "card_seen", {"card": "N1#1", "zone": "seat:1", "face_down": True})
     assert state.lying == {"N1#1": ["seat:1"]}
     try:
-        HighCard.face_down_lies = False   # as Book of Mormon declares for Secret Weapon's face-down POWER card
+        War.face_down_lies = False   # as Book of Mormon declares for Secret Weapon's face-down POWER card
         state.lying.clear()
         game._track(state, "card_seen", {"card": "N1#1", "zone": "seat:1", "face_down": True})
         assert state.lying == {}
     finally:
-        HighCard.face_down_lies = True
+        War.face_down_lies = True
+
+
+def test_a_tie_is_a_war_and_only_the_tied_players_lay_again(table):
+    """War: "Equal highest cards make a war: the tied players each lay another card on top." """
+    play(table, 1, "N7#1")
+    play(table, 2, "N7#2")
+    war = table.submit("resolve")
+    assert war.entry.outcomes[0]["say"] == "War! Ann and Ben tie with a 7: each lays another card."
+    assert table.public_view()["prompt"] == "Ann, Ben: lay a card in your area."
+    play(table, 1, "N2#1")
+    play(table, 2, "N5#1")
+    assert table.submit("resolve").entry.outcomes[0]["say"] == "Ben wins battle 1 with a 5."
+
+
+def test_a_refusal_is_a_reason_code_and_data_worded_by_the_view(table):
+    play(table, 1, "N7#1")
+    again = play(table, 1, "N8#1")
+    assert not again.ok
+    assert again.entry.reason == "Ann has already laid a card this battle."
+    result = table.ruleset.apply(table.state, rules.Action("card_seen", {"zone": "seat:1", "card": "N8#1"}))
+    assert isinstance(result, rules.Refusal)
+    assert (result.code, result.data) == ("already_laid", {"seat": 1})
+
+
+def test_the_shared_part_of_the_public_view_is_typed_and_the_same_for_every_game(table):
+    play(table, 1, "N9#1")
+    play(table, 2, "N1#1")
+    table.submit("resolve")
+    view = table.public_view()
+    assert view["standings"] == [{"seat": 1, "name": "Ann", "say": "1 points", "counts": {"points": 1}},
+                                 {"seat": 2, "name": "Ben", "say": "0 points", "counts": {"points": 0}}]
+    assert (view["phase"], view["over"], view["winners"], view["winner"]) == ("battle", False, [], None)
+    assert view["battle"] == 2 and view["points"] == {"1": 1, "2": 0}   # War's own part
+
+
+def test_a_card_key_with_copy_zero_is_not_a_card(table):
+    """A card is ``ID#copy`` with copies numbered from 1: ``N7#0`` names no copy of the deck."""
+    refused = play(table, 1, "N7#0")
+    assert not refused.ok and "the deck has 2 copies of Number 7 (N7#1 to N7#2)" in refused.entry.reason
+
+
+def test_a_zone_name_longer_than_forty_characters_is_refused(table):
+    """The length guard: a zone is a short name like ``seat:2``; a long one never reaches a rule."""
+    refused = table.submit("card_seen", {"zone": "seat:" + "1" * 36, "card": "N7#1"}, "camera")
+    assert not refused.ok and "is a zone name like 'seat:2'" in refused.entry.reason
+    assert table.submit("card_seen", {"zone": "seat:" + "0" * 34 + "1", "card": "N7#1"}, "camera").ok
+
+
+def test_a_misspelt_handler_or_candidates_method_is_refused_when_the_game_is_registered():
+    from tests import toy_game
+
+    class Misspelt(toy_game.War):
+        inputs = (*toy_game.War.inputs, Input("resign", "on_resing"), Input("pick", "on_concede", choices="pickers"))
+
+    problems = Misspelt.check_declarations()
+    assert "input 'resign': its handler 'on_resing' is no method of Misspelt" in problems
+    assert "input 'pick': its choices 'pickers' is no method of Misspelt" in problems
+    toy_game.Misspelt = Misspelt
+    try:
+        with pytest.raises(rules.SetupError, match="on_resing"):
+            rules.register("toy-misspelt", "tests.toy_game:Misspelt")
+        assert "toy-misspelt" not in rules.GAMES
+    finally:
+        del toy_game.Misspelt
+
+
+def test_an_outcome_kind_without_its_sentence_is_refused_when_the_game_is_registered():
+    from tests import toy_game
+
+    class Silent(toy_game.War):
+        outcome_kinds = toy_game.War.outcome_kinds | {"truce"}
+        reasons = toy_game.War.reasons | {"no_truce"}
+
+    assert Silent.check_declarations() == ["outcome 'truce' has no sentence in WarView (@says)",
+                                           "refusal 'no_truce' has no words in WarView.refusals"]

@@ -104,6 +104,18 @@ def test_new_battle_resets_and_its_player_starts_with_any_fight_cards():
     assert table.top == {"seat": 4, "count": 1, "rank": 1}
 
 
+def test_one_new_battle_card_starts_one_new_battle_and_a_second_in_the_same_play_is_refused():
+    """"NEW BATTLE: the player of this card resets the battle, and gets to start a new battle with any
+    fight card(s)." One card resets the battle once; a second NEW BATTLE is no fight card, so it
+    cannot follow the first in the same play."""
+    table = battle()
+    table.play("F11#1", "F11#2", "F11#3")
+    table.seen("NEWBTL#1")
+    reason = table.refused("card_seen", zone="center", card="NEWBTL#2")
+    assert reason == "One NEW BATTLE card resets the battle; take back the second one."
+    assert table.state.pending.cards == ["NEWBTL#1"]
+
+
 def test_after_an_action_card_the_next_player_must_beat_the_previous_fight_cards():
     """"An action card is played in the Battle phase? The next player in sequence must beat the
     previously played fight card(s).\""""

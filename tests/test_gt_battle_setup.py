@@ -13,7 +13,9 @@ def test_six_players_are_dealt_three_superheroes_and_three_villains():
     for seat, key in ((1, "HERO#1"), (2, "HERO#2"), (3, "HERO#3"), (4, "VILLAIN#1")):
         table.ok("card_seen", zone=f"reader:{seat}", card=key, hidden=True)
     reason = table.refused("card_seen", zone="reader:5", card="HERO#4", hidden=True)
-    assert "this card would make one team too large" in reason
+    # Public words never say a team is full: that would tell everyone seats 1-3 share a team.
+    assert reason == "That identity card cannot be taken for Eve (seat 5); Eve (seat 5), see your page for why."
+    assert "this card would make one team too large" in table.last.private and table.last.seat == 5
     table.ok("card_seen", zone="reader:5", card="VILLAIN#2", hidden=True)
     table.ok("card_seen", zone="reader:6", card="VILLAIN#3", hidden=True)
     assert [table.state.identity[s].team for s in range(1, 7)] == ["superhero"] * 3 + ["villain"] * 3
@@ -25,7 +27,8 @@ def test_odd_tables_accept_either_team_one_larger():
     Table(5, teams="VVVHH")
     table = Table(5, teams=None, flip=None)
     table.deal_identities("VVV")
-    assert "too large" in table.refused("card_seen", zone="reader:4", card="VILLAIN#4", hidden=True)
+    table.refused("card_seen", zone="reader:4", card="VILLAIN#4", hidden=True)
+    assert "too large" in table.last.private
 
 
 def test_the_tray_serves_players_in_turn_from_the_left_of_the_dealer():

@@ -145,7 +145,7 @@ def test_an_owner_may_allow_a_host_name(service):
     (b"null", "must be a JSON object, not null"),
     (b'"score"', "must be a JSON object, not a string"),
     (b"{", "not valid JSON"),
-    (b'{"kind": "score", "data": {"seat": NaN}}', "not valid JSON"),
+    (b'{"kind": "score", "data": {"seat": NaN}}', "NaN, which is not a finite number"),
     (b"\xff\xfe", "not UTF-8"),
     (b"[" * 5000 + b"]" * 5000, "not valid JSON"),
     (json.dumps({"kind": "score", "data": {"a": [[[[[[[[[[1]]]]]]]]]]}}).encode(), "nests deeper"),
@@ -176,6 +176,78 @@ def test_a_huge_body_is_refused_on_its_length_before_the_pin(client, service):
         reply = client.post("/api/command", data=huge, content_type="application/json", headers={"X-Table-PIN": pin})
         assert reply.status_code == 413 and "at most 65536 bytes" in reply.get_json()["error"]
     assert logged(service) == ["start"]
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("route, body", [
+    ("/api/command", '{"kind": "score", "data": {"seat": 1, "points": %s}}'),
+    ("/api/games", '{"game": "tally", "players": ["Ann", "Ben"], "options": {"target": %s}}'),
+])
+def test_a_number_that_is_not_finite_is_refused_on_every_json_route_before_it_is_logged(client, service, route, body,
+                                                                                       number):
+    """1e999 was logged as Infinity: the History page showed nothing from then on, and the export
+    could no longer be replayed or imported."""
+    reply = client.post(route, data=body % number, content_type="application/json",
+                        headers={"X-Table-PIN": service.pin})
+    assert reply.status_code == 400 and "not a finite number" in reply.get_json()["error"]
+    assert logged(service) == ["start"] and service.store.latest_game() == 1
+    assert client.get("/api/history").status_code == 200
+
+
+def test_every_json_route_is_checked_for_numbers():
+    """The routes above are every route that takes a JSON body (one added later must join them)."""
+    app = create_app(Service.__new__(Service))
+    posts = {r.rule for r in app.url_map.iter_rules() if "POST" in r.methods}
+    assert posts - {"/api/camera/recalibrate"} == {"/api/command", "/api/games"}  # recalibrate reads no body
+
+
+@pytest.mark.parametrize("path", ["/api/history/9223372036854775808", "/api/history/99999999999999999999999",
+                                  "/api/history/9223372036854775808/export.jsonl"])
+def test_a_game_number_too_large_for_the_database_is_not_found(client, service, path):
+    """SQLite's integers end at 2**63 - 1; a larger one from the address bar was a 500."""
+    reply = client.get(path, headers={"X-Table-PIN": service.pin})
+    assert reply.status_code == 404 and "this table has no game" in reply.get_json()["error"]
+
+
+def test_the_pin_guard_holds_after_thousands_of_wrong_pins():
+    """One client's 1,029th wrong PIN overflowed the doubling wait (2.0 ** 1024) into a 500."""
+    clock = ManualClock()
+    guard = security.PinGuard(clock=clock)
+    for _ in range(3000):
+        clock.now += guard.retry_after("x")  # waits as told, then guesses wrong again
+        with pytest.raises(security.Refused) as wrong:
+            security.check_pin(guard, "x", "0000", "4821")
+        assert wrong.value.status == 403
+    with pytest.raises(security.Refused) as waiting:
+        security.check_pin(guard, "x", "4821", "4821")
+    assert waiting.value.status == 429 and waiting.value.headers["Retry-After"] == str(int(security.MAX_WAIT_S))
+
+
+def test_a_body_over_the_limit_is_refused_by_the_server_before_it_is_sent(tmp_path):
+    """No body over 64 KB is buffered anywhere: the server answers on the Content-Length alone
+    (waitress took up to 1 GiB, spooled to a temporary file, before the app saw the request)."""
+    import socket
+    import threading
+
+    from companion.web.server import make_server
+
+    service = Service(tmp_path / "data")
+    server = make_server(create_app(service), "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for length in (security.MAX_BODY + 1, 200 * 1024 * 1024):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+                sock.sendall(f"POST /api/command HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: {length}\r\n\r\n".encode() + b'{"kind": "')  # and nothing more
+                reply = b""
+                while data := sock.recv(65536):
+                    reply += data
+            head, _, body = reply.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 413")
+            assert f"a change is at most {security.MAX_BODY} bytes" in json.loads(body)["error"]
+    finally:
+        service.stop()
+        server.shutdown()
 
 
 def test_a_seat_link_with_foreign_digits_opens_nothing(client, service):

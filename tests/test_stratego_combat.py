@@ -231,8 +231,10 @@ def test_bomb_and_flag_cannot_attack():
     """"There are also seven non-moving pieces": the 6 Bombs and the Flag never attack."""
     table = Table()
     for rank in ("B", "F"):
-        reason = refused(table.scan("tray", key("red", rank)))
-        assert "never moves, so it cannot attack" in reason
+        result = table.scan("tray", key("red", rank))
+        assert "never moves, so it cannot attack" in result.private and result.seat == 1
+        # The table (and Blue) read only that no attack began: "never moves" would name a Bomb or the Flag.
+        assert refused(result) == "Red's scan did not start an attack; Red, see your page for why"
     assert table.state.pending is None
 
 

@@ -314,7 +314,10 @@ def test_bomb_or_flag_as_attacker_is_refused():
     table = Table()
     before = copy.deepcopy(table.state)
     for card in ("RB#3", "RF#1"):
-        assert "never moves, so it cannot attack" in unchanged(table, table.scan("tray", card), before)
+        result = table.scan("tray", card)
+        assert unchanged(table, result, before) == "Red's scan did not start an attack; Red, see your page for why"
+        assert result.private == ("that piece never moves, so it cannot attack ('There are also seven non-moving "
+                                  "pieces')")
 
 
 def test_same_piece_scanned_twice_is_refused():
@@ -414,7 +417,7 @@ def test_a_whole_game_replays_from_its_jsonl_log():
     assert combats == ["Blue's Captain (6) attacked Red's Captain (6) and won; the defender is removed.",
                        "Red's Scout (2) captured Blue's Flag (F)!"]
     assert [r["reason"] for r in report["refused"]] == [
-        "that piece never moves, so it cannot attack ('There are also seven non-moving pieces')",
+        "Red's scan did not start an attack; Red, see your page for why",  # the public never reads "never moves"
         "The game is over."]
     assert [(s["colour"], s["lost"]) for s in report["standings"]] == [("red", 1), ("blue", 1)]
     assert fold(from_jsonl(text)).state == derived.state

@@ -130,3 +130,17 @@ def test_the_dashboard_endpoints_keep_the_secret(tmp_path):
     assert "Blue's Bomb (B)" in json.dumps(blue) and "Blue's Bomb" not in json.dumps(red)
     assert client.get(f"/api/seat/{old_token}").status_code == 403
     service.store.db.close()
+
+
+def test_a_bomb_lifted_as_an_attacker_is_refused_without_telling_the_table_it_never_moves(game):
+    """"There are also seven non-moving pieces": Red lifting a Bomb as an attacker is refused, but
+    the words "never moves" would tell Blue the piece is a Bomb or the Flag. The table and Blue read
+    only that no attack began; Red's own page says why."""
+    session, watcher = game
+    refused = session.submit("card_seen", {"zone": "tray", "card": "RB#2"}, "camera")
+    assert not refused.ok
+    assert refused.entry.reason == "Red's scan did not start an attack; Red, see your page for why"
+    assert "never moves" not in published(session, watcher)
+    assert "never moves" not in json.dumps(session.seat_view(2))
+    assert session.seat_view(1)["refused"][-1]["reason"] == (
+        "that piece never moves, so it cannot attack ('There are also seven non-moving pieces')")

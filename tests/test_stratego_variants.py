@@ -56,7 +56,7 @@ def test_only_a_scout_moves_and_attacks():
     """"unless the piece you are using a scout which may move and attack on the same turn." """
     scout = ScoutMovesAndAttacks(CLASSIC)
     assert scout.attack_after_move("2") is True
-    with pytest.raises(Refused, match="only a Scout may move and attack"):
+    with pytest.raises(Refused, match="only_a_scout"):
         scout.attack_after_move("9")
 
 

@@ -170,3 +170,15 @@ def test_only_face_up_cards_count_and_a_disabled_card_counts_nothing():
     row = played(1, "Moroni", "Sword")
     row[1].disabled = True
     assert score(CATALOG, row, played(2, "Laman")).total == 3
+
+
+def test_shields_and_armor_never_take_a_total_below_zero():
+    """Shield and Armor: "subtracting one of your opponent's points for each weapon card ... your
+    opponent plays" (doubled by the Sword of Laban). A total has nothing left to subtract from at
+    zero: the companion never shows a negative total (docs/referee/warriors.md)."""
+    side = score(CATALOG, played(1, "Moroni", "Arrow#1", "Arrow#2", "Arrow#3"),
+                 played(2, "Laman", "Shield#1", "Shield#2", "Armor#1", "Sword of Laban"))
+    blocked = [t.value for t in side.terms if t.label.startswith("their ")]
+    assert blocked == [-6, -6, -6]           # three weapons, each block doubled by the Sword of Laban
+    assert sum(t.value for t in side.terms if not t.label.startswith("their ")) < 18
+    assert side.total == 0

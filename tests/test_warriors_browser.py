@@ -81,3 +81,23 @@ def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_p
     assert "Secondary cards need to have at least one icon" in arrow
     assert "Wickedness: Greed" not in body and "Prayer" not in body
     page.screenshot(path=str(tmp_path / "warriors-phone.png"), full_page=True)
+
+
+def test_the_game_over_box_names_the_games_winner_not_the_last_challenges(tmp_path):
+    """The tablet's "Game over" box once a game is stopped after a Challenge: it names who won the
+    game, never the last Challenge's winner."""
+    from companion.gamelog.session import open_store
+    from tests.test_warriors_game import stopped_after_a_challenge
+
+    store = open_store(tmp_path / "data")
+    store.begin_game("warriors", stopped_after_a_challenge().log())
+    store.close()
+    service = Service(tmp_path / "data")
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url + "/")
+        page.wait_for_selector("#result-label >> text=Game over")
+        said = page.inner_text("#result-say")
+        assert said == "The game is stopped: Ann has the most Warrior cards and wins the game."
+        assert "won the Challenge" not in said
+        page.screenshot(path=str(tmp_path / "warriors-game-over.png"))

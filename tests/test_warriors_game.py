@@ -321,6 +321,16 @@ def test_prophecy_shows_two_players_face_down_cards_to_the_challenger_only():
     assert "already looked" in table.refused("prophecy", seat=1, targets=[2, 3])
 
 
+def test_prophecy_looks_at_two_players_never_three():
+    """"you may privately look at two players' facedown cards": at a table of four, the challenger
+    may not look at all three others."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"],
+                            4: ["Lehi", "Sword#2"]})
+    assert "two players' facedown cards" in table.refused("prophecy", seat=1, targets=[2, 3, 4])
+    assert table.state.peeks == {} and not table.state.prophecy_used
+    table.ok("prophecy", seat=1, targets=[3, 4])
+
+
 def test_prophecy_is_refused_without_the_card():
     table = prepare_battle({1: ["Nephi", "Plates"], 2: ["Laman", "Lib"]})
     assert "no Prophecy card in play" in table.refused("prophecy", seat=1, targets=[2])
@@ -473,3 +483,24 @@ def test_the_tablet_says_a_privately_scanned_card_shows_its_face_in_the_covered_
     table.ok("card_seen", zone="seat:1", card=key_of(ANN[0]))
     prompt = table.rules.public_view(table.state)["prompt"]
     assert "draw a Warrior or Armory card" in prompt and "face up in the covered scan tray" in prompt
+
+
+def test_the_end_names_the_games_winner_not_the_last_challenges():
+    """"If players decide to stop the game before that, players simply count up all their cards. The
+    player with the most Warrior cards wins." The last Challenge is not the game: once it is over, the
+    line the table shows big says who won the game and how."""
+    table = stopped_after_a_challenge()
+    view = table.rules.public_view(table.state)
+    assert view["over"] and view["winner"] == 1
+    assert view["last_outcome"]["say"] == "The game is stopped: Ann has the most Warrior cards and wins the game."
+
+
+def stopped_after_a_challenge():
+    """Ann challenges Ben and wins, then the table stops the game and counts (Ann 25, Ben 21, Cy 22)."""
+    table = three_players()
+    table.ok("challenge", target=2)
+    table.show(1, "Sword"), table.show(2, "Lib")
+    table.ok("resolve")
+    assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards."]
+    table.ok("stop")
+    return table

@@ -8,8 +8,8 @@ a baseline measured in the same run and the ratio between them.
   dashboard command's round trip to the same event stream (the part that is not camera). Then
   the last card still -> the result on the stream, for the quick settle (every play complete) and
   the long one side by side (bench_settle.py).
-- ``companion bench memory``: resident memory of ``companion demo`` over time. Baseline: its
-  resident memory once the first battle is resolved.
+- ``companion bench memory``: resident memory of ``companion demo`` with tablets streaming, on each
+  web server in the same run (companion/bench/memory.py).
 - ``companion bench resume``: a restart and an undo with snapshots, against folding the whole log
   (companion/bench/resume.py).
 """
@@ -21,13 +21,9 @@ import logging
 import os
 import platform
 import queue
-import re
-import subprocess
-import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 
 def register_bench(bench_sub) -> None:
@@ -37,10 +33,6 @@ def register_bench(bench_sub) -> None:
     latency.add_argument("--decoder", default="zxing")
     latency.add_argument("--settles", type=int, default=30, help="plays resolved on their own (half quick, half long)")
     latency.set_defaults(func=cmd_latency)
-    memory = bench_sub.add_parser("memory", help="resident memory of `companion demo` over time")
-    memory.add_argument("--minutes", type=float, default=10.0)
-    memory.add_argument("--interval", type=float, default=15.0, help="seconds between samples")
-    memory.set_defaults(func=cmd_memory)
 
 
 def machine() -> str:
@@ -52,9 +44,11 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def view_messages(port: int, timeout: float | None = None):
-    """The dashboard's event stream, as (arrival time, message) for every "view" message."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def view_messages(port: int, timeout: float | None = None, source: str | None = None):
+    """The dashboard's event stream, as (arrival time, message) for every "view" message; from
+    the loopback address ``source`` when given (a device of its own: streams are capped per device)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     conn.request("GET", "/api/stream")
     response = conn.getresponse()
     event = None
@@ -161,42 +155,4 @@ def cmd_latency(args) -> int:
         **bench_settle.report(settled, percentile),
     }
     print(json.dumps(report, indent=2))
-    return 0
-
-
-def rss_mb(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
-
-
-def cmd_memory(args) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--data", tmp, "--port", "0",
-                                 "--host", "127.0.0.1", "--pace", "0.3"],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            line = proc.stdout.readline()
-            port = int(re.search(r":(\d+)/", line).group(1))
-            first_battle = None
-            samples = []
-            start = time.monotonic()
-            while time.monotonic() - start < args.minutes * 60:
-                if first_battle is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port)
-                    conn.request("GET", "/api/state")
-                    view = json.loads(conn.getresponse().read()).get("view") or {}
-                    if view.get("last_outcome"):
-                        first_battle = rss_mb(proc.pid)
-                samples.append((round(time.monotonic() - start), round(rss_mb(proc.pid), 1)))
-                print(f"  {samples[-1][0]:>5} s  {samples[-1][1]:>7.1f} MB", flush=True)
-                time.sleep(args.interval if first_battle else 1.0)
-        finally:
-            proc.kill()
-            proc.wait()
-    final = samples[-1][1]
-    print(json.dumps({"machine": machine(), "minutes": args.minutes, "rss_mb_final": final,
-                      "rss_mb_max": max(s[1] for s in samples),
-                      "baseline_rss_mb_after_first_battle": first_battle and round(first_battle, 1),
-                      "growth_ratio": first_battle and round(final / first_battle, 3),
-                      "target": "under 250 MB"}, indent=2))
     return 0

@@ -37,6 +37,10 @@ class Entry:
     reason: str = ""
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     reveals: bool = False
+    # A refusal whose public ``reason`` leaves a secret out keeps its full words for the seat it
+    # concerns (shown only on that seat's page, never in ``as_dict``).
+    seat: int | None = None
+    private: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.event.as_dict(), "status": self.status, "reason": self.reason,
@@ -146,7 +150,7 @@ def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
         return Entry(event, "refused", f"the {ruleset.title} referee could not take this input "
                                        f"({type(exc).__name__}: {exc}); it was ignored and nothing changed"), state
     if isinstance(result, Refusal):
-        return Entry(event, "refused", result.reason), state
+        return Entry(event, "refused", result.reason, seat=result.seat, private=result.private), state
     if not isinstance(result, Applied):
         raise TypeError(f"{type(ruleset).__name__}.apply returned {result!r}")
     entry = Entry(event, "applied", outcomes=[o.as_dict() for o in result.outcomes], reveals=result.reveals)

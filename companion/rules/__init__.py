@@ -13,8 +13,10 @@ from types import ModuleType
 from typing import Any
 
 from card_tags import catalog as catalogs
+from card_tags.catalog import Catalog
 
 from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
+from .contract import Game
 
 # game id -> its package (or "module:Class" for a referee not yet moved into its package).
 # Imported lazily, so one game's module cannot break another's.
@@ -30,8 +32,24 @@ RULESETS = GAMES  # the name this table had before the contract
 
 def register(game: str, target: str) -> None:
     """Add a game (its package, or "module:Class") to the registry: the one line a new game needs
-    (tests use it for a toy game)."""
+    (tests use it for their toy game). The game's declarations are checked now (see
+    ``Game.check_declarations``): a misspelt handler is a SetupError here, not a refusal in play."""
     GAMES[game] = target
+    _checked.discard(game)
+    try:
+        ruleset_class(game)
+    except SetupError:
+        del GAMES[game]
+        raise
+
+
+def unregister(game: str) -> None:
+    """Take a game out of the registry (a test's toy game, once the test is done)."""
+    GAMES.pop(game, None)
+    _checked.discard(game)
+
+
+_checked: set[str] = set()
 
 
 def _module_name(game: str) -> str:
@@ -59,12 +77,17 @@ def _module(game: str) -> ModuleType:
         raise SetupError(f"the {game} referee is not part of this version of the companion") from None
 
 
-def ruleset_class(game: str) -> type[Ruleset]:
+def ruleset_class(game: str) -> type[Ruleset[Any]]:
     module = _module(game)
     _, _, name = GAMES[game].partition(":")
     cls = getattr(module, name or "GAME", None)
-    if cls is None:
+    if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
         raise SetupError(f"the {game} referee is not part of this version of the companion")
+    if game not in _checked:
+        problems = cls.check_declarations() if issubclass(cls, Game) else []
+        if problems:
+            raise SetupError(f"the {game} referee declares what it does not have: " + "; ".join(problems))
+        _checked.add(game)
     return cls
 
 
@@ -76,7 +99,7 @@ def demo_players(game: str) -> Any:
     return getattr(_module(game), "DEMO", None)
 
 
-def load_catalog(game: str, deck: Any = None):
+def load_catalog(game: str, deck: Any = None) -> Catalog:
     """The game's catalog (reference deck, custom deck path, or recorded data), checked."""
     if game in available():
         return ruleset_class(game).load_catalog(deck)
@@ -86,7 +109,7 @@ def load_catalog(game: str, deck: Any = None):
         raise SetupError(str(exc)) from None
 
 
-def make(game: str, deck: Any = None) -> Ruleset:
+def make(game: str, deck: Any = None) -> Ruleset[Any]:
     """A ready ruleset for a game, with its catalog loaded and checked against the rules."""
     cls = ruleset_class(game)
     return cls(cls.load_catalog(deck))
@@ -101,5 +124,5 @@ def zones(game: str) -> tuple[str, ...]:
 
 
 __all__ = ["Action", "Applied", "GAMES", "Option", "Outcome", "Refusal", "Ruleset", "Seat", "SetupError", "State",
-           "Term", "available", "demo_players", "game_class", "load_catalog", "make", "register", "ruleset_class",
+           "Term", "available", "demo_players", "game_class", "load_catalog", "make", "register", "ruleset_class", "unregister",
            "zones"]

@@ -7,8 +7,9 @@ A ruleset is pure: no I/O, no clock, no randomness. It is folded over a game's e
         result = ruleset.apply(state, action)           # Applied(new state, outcomes) or Refusal
         if isinstance(result, Applied): state = result.state
 
-State is plain JSON data (dicts, lists, strings, numbers, booleans) so that it can be compared,
-snapshotted and sent to a browser. ``apply`` receives its own deep copy of the state and may
+A ruleset is generic in its state type: a contract game's is a dataclass extending
+``contract.GameState``; a bare ``Ruleset`` (a test's double) may use plain JSON data. Either way it
+can be compared, copied and snapshotted. ``apply`` receives its own deep copy of the state and may
 mutate it freely before returning it inside ``Applied``.
 
 An action is one event of the log: ``Action(kind, data, source, seq)``. The kinds every game
@@ -22,12 +23,13 @@ every watcher get; ``seat_view`` is what one seat's phone gets with that seat's 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from card_tags.catalog import Catalog
 from card_tags.payload import CardRef
 
-State = dict[str, Any]
+State = Any  # the session folds any game's state; each game types its own (``Ruleset[S]``)
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,55 @@ class Applied:
 
 @dataclass(frozen=True)
 class Refusal:
-    """An input the rules do not allow. ``reason`` is written for players, e.g.
-    "Faith only multiplies a gold CHARACTER card under 1000 (100-900); Korihor is black."."""
+    """An input the rules do not allow. ``reason`` is the public wording (the game's view made it
+    from ``code`` and ``data``), e.g. "Faith only multiplies a gold CHARACTER card under 1000
+    (100-900); Korihor is black.". ``private`` is the full wording where the public one leaves a
+    secret out: shown only on ``seat``'s own page."""
 
     reason: str
     seat: int | None = None
+    code: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    private: str = ""
+
+
+# -- the parts of a public view every game shares (docs/referee/contract.md) ---------------------------
+@dataclass(frozen=True)
+class Standing:
+    """One seat as the tablet's seat box shows it: who, a one-line summary, the box's figures."""
+
+    seat: int
+    name: str
+    say: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The line the table shows in big letters: the last thing decided, and its terms."""
+
+    say: str
+    terms: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button the tablet shows: its label, the input it sends and that input's data. ``confirm``
+    is the question asked first; ``choose`` a picker: ``{"field": .., "options": [{"value", "label"}]}``."""
+
+    label: str
+    kind: str
+    data: dict[str, Any]
+    confirm: str = ""
+    choose: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label, "kind": self.kind, "data": self.data}
+        if self.confirm:
+            out["confirm"] = self.confirm
+        if self.choose is not None:
+            out["choose"] = self.choose
+        return out
 
 
 class SetupError(ValueError):
@@ -126,7 +172,7 @@ class Option:
                 ([str(c) for c in self.choices] if self.choices is not None else None)}
 
 
-class Ruleset:
+class Ruleset(Generic[S]):
     """Base class of every game's referee. Subclasses set the class attributes and override
     ``setup``, ``apply``, ``public_view`` and ``seat_view``."""
 
@@ -162,20 +208,20 @@ class Ruleset:
         that card_tags.games.<game>.check already enforces."""
         return []
 
-    def setup(self, seats: list[Seat], options: dict[str, Any]) -> State:
+    def setup(self, seats: list[Seat], options: dict[str, Any]) -> S:
         raise NotImplementedError
 
-    def apply(self, state: State, action: Action) -> Applied | Refusal:
+    def apply(self, state: S, action: Action) -> Applied | Refusal:
         raise NotImplementedError
 
-    def public_view(self, state: State) -> dict[str, Any]:
+    def public_view(self, state: S) -> dict[str, Any]:
         raise NotImplementedError
 
-    def seat_view(self, state: State, seat: int) -> dict[str, Any]:
+    def seat_view(self, state: S, seat: int) -> dict[str, Any]:
         """By default a seat sees what the table sees; games with secrets add to it."""
         return self.public_view(state)
 
-    def actions(self, state: State) -> list[dict[str, Any]]:
+    def actions(self, state: S) -> list[dict[str, Any]]:
         """The commands the tablet should offer now, as buttons: ``[{"label": "Ann sits out this
         battle", "kind": "withdraw", "data": {"seat": 1}}]``. Optional ``"confirm"`` asks first;
         ``"choose"``: ``{"field": "card", "options": [{"value": .., "label": ..}]}`` asks for a value.
@@ -189,10 +235,10 @@ class Ruleset:
             return {k: v for k, v in data.items() if k not in ("card", "uid")}
         return data
 
-    def is_over(self, state: State) -> bool:
-        return bool(state.get("over"))
+    def is_over(self, state: S) -> bool:
+        return bool(state.get("over")) if isinstance(state, dict) else bool(getattr(state, "over", False))
 
-    def ready_to_resolve(self, state: State) -> bool:
+    def ready_to_resolve(self, state: S) -> bool:
         """True when the session may resolve without a tap (every active seat has played).
         The session adds the "cards are stable" condition with its own clock."""
         return False

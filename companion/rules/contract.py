@@ -25,25 +25,48 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Generic, Iterable, TypeVar
 
 from card_tags.catalog import Card, Catalog
 
-from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError
+from .base import (Action, Applied, Button, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing,
+                   Term)
+
+SayFn = TypeVar("SayFn", bound=Callable[..., str])
 
 SEAT, SEATS, CARD, ZONE, INT, STR, BOOL = "seat", "seats", "card", "zone", "int", "str", "bool"
 FIELD_KINDS = (SEAT, SEATS, CARD, ZONE, INT, STR, BOOL)
 
 
 class Refused(Exception):
-    """Raised by a rule that forbids an input. ``reason`` is for players and quotes the rulebook
-    where the rulebook decides it; the contract turns it into a ``Refusal``."""
+    """Raised by a rule that forbids an input: a reason ``code`` the game declares (``Game.reasons``)
+    and the facts the view needs to word it (``data``). The contract turns it into a ``Refusal``
+    worded by the game's view (``View.refusals``), quoting the rulebook; no rule writes a sentence.
 
-    def __init__(self, reason: str, seat: int | None = None):
-        super().__init__(reason)
-        self.reason = reason
+    A game not yet converged on reason codes may still raise a finished sentence (a code with a
+    space in it): it is passed through as its own wording."""
+
+    def __init__(self, code: str, seat: int | None = None, **data: Any):
+        super().__init__(code)
+        self.code = code
         self.seat = seat
+        self.data = data
 
+    @property
+    def reason(self) -> str:
+        """The code (or a not-yet-converged game's sentence)."""
+        return self.code
+
+    @property
+    def worded(self) -> bool:
+        """True for a finished sentence rather than a reason code."""
+        return " " in self.code
+
+
+# The reasons the contract itself refuses an input for, worded by View.refusals (every game's).
+CONTRACT_REASONS = frozenset({
+    "unknown_input", "not_an_object", "game_over", "not_now", "missing_field", "not_seats", "not_a_zone",
+    "wrong_type", "not_a_seat", "not_a_card_key", "not_in_deck", "no_such_copy"})
 
 @dataclass(frozen=True)
 class Field:
@@ -135,17 +158,22 @@ class GameState:
         return next((s.name for s in self.seats if s.number == seat), f"seat {seat}")
 
 
+GS = TypeVar("GS", bound=GameState)
+
+
 class Variant:
     """One variant of a game as a unit: named by the option that switches it on, readable and
     testable alone. A game defines its own variant base class with the hooks its rules call (no-op
     by default) and lists its variants; ``Game.variants_for(options)`` gives the ones in play.
 
-    ``excludes``: variants the rulebook does not combine with this one (the start is refused).
+    ``excludes``: variants (by option) the rulebook does not combine with this one: the start is
+    refused, with ``reasons[option]`` (why, in the rulebook's terms) or a plain sentence.
     """
 
     option: ClassVar[str]
     title: ClassVar[str]
     excludes: ClassVar[tuple[str, ...]] = ()
+    reasons: ClassVar[dict[str, str]] = {}   # excluded option -> why the two are not played together
 
     def __init__(self, options: dict[str, Any]):
         self.options = options
@@ -153,6 +181,53 @@ class Variant:
     @classmethod
     def on(cls, options: dict[str, Any]) -> bool:
         return bool(options.get(cls.option))
+
+
+def clashes(variants: list[type[Variant]]) -> list[str]:
+    """Why these variants are not played together: each excluded pair once, with its reason (either
+    side's), else a plain sentence."""
+    found: list[str] = []
+    for v in variants:
+        for w in variants:
+            if w.option in v.excludes:
+                reason = v.reasons.get(w.option) or w.reasons.get(v.option) or \
+                    f"{v.title} and {w.title} are not played together."
+                if reason not in found:
+                    found.append(reason)
+    return found
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The part of the public view (and of a seat's view) every game shares, typed: what the
+    tablet's scripts read for any game (docs/referee/contract.md lists each field). A game's own
+    part follows it in the view, typed by the game (``View.public``)."""
+
+    phase: str
+    prompt: str
+    over: bool
+    options: dict[str, Any]
+    standings: tuple[Standing, ...] = ()
+    winners: tuple[int, ...] = ()
+    last_outcome: Result | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"phase": self.phase, "prompt": self.prompt, "over": self.over, "options": self.options,
+                "standings": [plain(s) for s in self.standings], "winners": list(self.winners),
+                "winner": self.winners[0] if len(self.winners) == 1 else None,
+                "last_outcome": None if self.last_outcome is None else {
+                    "say": self.last_outcome.say, "terms": [t.as_dict() for t in self.last_outcome.terms]}}
+
+
+def plain(part: Any) -> Any:
+    """A typed view part (dataclasses, tuples) as the JSON the tablet reads."""
+    if dataclasses.is_dataclass(part) and not isinstance(part, type):
+        return {f.name: plain(getattr(part, f.name)) for f in dataclasses.fields(part)}
+    if isinstance(part, (list, tuple)):
+        return [plain(p) for p in part]
+    if isinstance(part, dict):
+        return {k: plain(v) for k, v in part.items()}
+    return part
 
 
 @dataclass(frozen=True)
@@ -164,48 +239,137 @@ class Offer:
     confirm: bool = False
 
 
-class View:
-    """A game's view layer: every word players read, built from the state and outcome data.
-    Subclasses override what their game shows; nothing here decides a rule."""
+# How the contract's own refusals are worded (a view may say them otherwise in its ``refusals``).
+CONTRACT_WORDS: dict[str, str] = {
+    "unknown_input": "{title} takes no input {kind!r}; it takes {taken}.",
+    "not_an_object": "{kind} carries its data as an object with {fields}.",
+    "missing_field": "{kind} needs {field!r}: {fields}.",
+    "not_seats": "{kind}: {field!r} is a list of seats, e.g. [1, 3].",
+    "not_a_zone": "{kind}: {field!r} is a zone name like 'seat:2', not {value!r}.",
+    "wrong_type": "{kind}: {field!r} is a {wanted}, not {value!r}.",
+    "not_a_seat": "{kind} needs a seat of this table ({first}-{last}), not {value!r}.",
+    "not_a_card_key": "{key!r} is not a card of {title}: a card is named by its tag, like '{example}'.",
+    "not_in_deck": "{card_id!r} is not a card of this {title} deck.",
+    "no_such_copy": "{key!r}: the deck has {copies} {copy_word} of {name} ({card_id}#1{last_copy}).",
+}
 
-    def __init__(self, game: "Game"):
+
+def says(*kinds: str) -> Callable[[SayFn], SayFn]:
+    """Marks a ``View`` method as the sentence of these outcome kinds: ``@says("combat")``."""
+    def mark(method: SayFn) -> SayFn:
+        method.says = kinds  # type: ignore[attr-defined]
+        return method
+    return mark
+
+
+class View(Generic[GS]):
+    """A game's view layer: every word players read, built from the state and outcome data.
+    Subclasses override what their game shows; nothing here decides a rule.
+
+    ``refusals``: the words of each reason code the game's rules refuse with, a format string
+    over the refusal's data (``refusal_facts`` adds what the words need from the state).
+    ``public_refusals``: for a code whose full words would tell the table a secret (a Bomb lifted
+    as an attacker), the words the public reads; the full words reach only that seat's page.
+    Outcome sentences are methods marked ``@says(kind)``, one per declared outcome kind."""
+
+    refusals: ClassVar[dict[str, str]] = {}
+    public_refusals: ClassVar[dict[str, str]] = {}
+    sayers: ClassVar[dict[str, str]] = {}  # outcome kind -> the method marked @says for it (gathered)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.sayers = {**cls.sayers}
+        for name, member in vars(cls).items():
+            for kind in getattr(member, "says", ()):
+                cls.sayers[kind] = name
+
+    def __init__(self, game: "Game[GS]"):
         self.game = game
 
-    def say(self, outcome: Outcome, state: Any) -> str:
+    def say(self, outcome: Outcome, state: GS) -> str:
         """The sentence an outcome is told in (read aloud, shown big on the tablet)."""
-        return outcome.say or outcome.kind
+        name = self.sayers.get(outcome.kind)
+        if name is not None:
+            return str(getattr(self, name)(outcome, state))
+        return outcome.say or outcome.kind  # a game not yet converged on @says
 
-    def prompt(self, state: Any, offers: list[Offer]) -> str:
+    @classmethod
+    def words_for(cls, code: str) -> bool:
+        """True when this view words the refusal ``code``."""
+        return code in cls.refusals or code in CONTRACT_WORDS or code in ("not_now", "game_over")
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: GS) -> dict[str, Any]:
+        """The facts a refusal's words are made from: its data, plus what a game adds from the
+        state (a seat's name)."""
+        return data
+
+    def refusal(self, code: str, data: dict[str, Any], state: GS) -> tuple[str, str]:
+        """(the public words, the full words) of a refusal; the same unless a secret is left out."""
+        if code == "not_now":
+            words = self.not_now(data["kind"], state, data["phase"], tuple(data["phases"]))
+            return words, words
+        if code == "game_over":
+            return self.game_over(state), self.game_over(state)
+        facts = {"title": self.game.title, **self.refusal_facts(code, data, state)}
+        if code == "no_such_copy":
+            copies = facts["copies"]
+            facts.update(copy_word="copy" if copies == 1 else "copies",
+                         last_copy=f" to {facts['card_id']}#{copies}" if copies > 1 else "")
+        full = (self.refusals.get(code) or CONTRACT_WORDS[code]).format(**facts)
+        public = self.public_refusals[code].format(**facts) if code in self.public_refusals else full
+        return public, full
+
+    def prompt(self, state: GS, offers: list[Offer]) -> str:
         """Who does what next, and where the cards go."""
         return ""
 
-    def terms(self, outcome: Outcome, state: Any) -> tuple:
+    def terms(self, outcome: Outcome, state: GS) -> tuple[Term, ...]:
         """An outcome's terms as players read them (a view may name them by what the viewer knows)."""
         return outcome.terms
 
-    def button(self, offer: Offer, state: Any) -> str:
+    def button(self, offer: Offer, state: GS) -> str:
         return offer.kind.replace("_", " ")
 
-    def not_now(self, kind: str, state: Any, phase: str, phases: tuple[str, ...]) -> str:
+    def not_now(self, kind: str, state: GS, phase: str, phases: tuple[str, ...]) -> str:
         """Why an input declared for other phases is refused now (a game says it in its rulebook's terms)."""
         return f"{kind} is not taken now: the game is in its {phase} phase ({kind} belongs to {' or '.join(phases)})."
 
-    def game_over(self, state: Any) -> str:
+    def game_over(self, state: GS) -> str:
         """Why a command is refused once the game is over."""
         return "The game is over."
 
-    def confirm(self, offer: Offer, state: Any) -> str:
+    def confirm(self, offer: Offer, state: GS) -> str:
         """The question a button asks before it is sent (inputs declared ``confirm=True``)."""
         return f"{self.button(offer, state)}?"
 
-    def choice(self, offer: Offer, field: str, state: Any) -> str:
+    def choice(self, offer: Offer, field: str, state: GS) -> str:
         """How one candidate value of a chooser button is shown in its picker."""
         return str(offer.data[field])
 
-    def public(self, state: Any) -> dict[str, Any]:
+    # -- the shared part of the views (a game not yet converged leaves them empty and says all in public)
+    def standings(self, state: GS, viewer: int | None) -> tuple[Standing, ...]:
+        """Each seat as ``viewer`` (None: the table) may know it, in seat order."""
+        return ()
+
+    def winners(self, state: GS) -> tuple[int, ...]:
+        """The seats that won the game (none until it is over)."""
+        return ()
+
+    def result(self, state: GS, viewer: int | None) -> Result | None:
+        """The line shown big: the last thing decided, as ``viewer`` may know it."""
+        return None
+
+    def table(self, state: GS, viewer: int | None, prompt: str) -> TableView:
+        return TableView(phase=self.game.phase(state), prompt=prompt, over=bool(state.over),
+                         options=state.options, standings=self.standings(state, viewer),
+                         winners=self.winners(state), last_outcome=self.result(state, viewer))
+
+    def public(self, state: GS) -> Any:
+        """The game's own part of the public view: a dataclass (or, not yet converged, a dict)."""
         raise NotImplementedError
 
-    def seat(self, state: Any, seat: int) -> dict[str, Any]:
+    def seat(self, state: GS, seat: int) -> Any:
+        """The game's own part of a seat's view (by default the public one)."""
         return self.public(state)
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -215,30 +379,59 @@ class View:
         return data
 
 
-class Game(Ruleset):
+class Game(Ruleset[GS]):
     """Base class of every game's referee (see the module docstring)."""
 
     state_type: ClassVar[type[GameState]] = GameState
     inputs: ClassVar[tuple[Input, ...]] = ()
     variants: ClassVar[tuple[type[Variant], ...]] = ()
-    view_type: ClassVar[type[View]] = View
+    view_type: ClassVar[type[View[Any]]] = View
     face_down_lies: ClassVar[bool] = True  # a card read face down lies where it was read (see _track)
+    # What the game's rules decide and refuse, declared: every outcome kind has its sentence in the
+    # view (a method marked @says) and every reason code its words (View.refusals); checked when the
+    # game is registered. Empty for a game not yet converged on them (its words made elsewhere).
+    outcome_kinds: ClassVar[frozenset[str]] = frozenset()
+    reasons: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def check_declarations(cls) -> list[str]:
+        """What the game declares and does not have: an input's handler or candidates method, a
+        chooser that is no field, a variant excluding no variant, an outcome kind without its
+        sentence, a reason code without its words. Checked when the game is registered."""
+        problems = []
+        for spec in cls.inputs:
+            for what, name in (("handler", spec.handler), ("choices", spec.choices)):
+                if name and not callable(getattr(cls, name, None)):
+                    problems.append(f"input {spec.kind!r}: its {what} {name!r} is no method of {cls.__name__}")
+            if spec.chooser and spec.chooser not in {f.name for f in spec.fields}:
+                problems.append(f"input {spec.kind!r}: chooser {spec.chooser!r} is none of its fields")
+        options = {v.option for v in cls.variants}
+        for variant in cls.variants:
+            problems += [f"variant {variant.__name__} excludes {o!r}, which is no variant's option"
+                         for o in variant.excludes if o not in options]
+        if cls.outcome_kinds or cls.reasons:
+            problems += [f"outcome {k!r} has no sentence in {cls.view_type.__name__} (@says)"
+                         for k in sorted(cls.outcome_kinds) if k not in cls.view_type.sayers]
+            problems += [f"refusal {r!r} has no words in {cls.view_type.__name__}.refusals"
+                         for r in sorted(cls.reasons | CONTRACT_REASONS) if not cls.view_type.words_for(r)]
+        return problems
 
     def __init__(self, catalog: Catalog):
         super().__init__(catalog)
         self.view = self.view_type(self)
         self._inputs = {i.kind: i for i in self.inputs}
+        self._offers_cache: tuple[GS, list[Offer]] | None = None
 
     # -- what a game implements -------------------------------------------------------------------
-    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GameState:
+    def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GS:
         raise NotImplementedError
 
-    def phase(self, state: GameState) -> str:
+    def phase(self, state: GS) -> str:
         """The phase the game is in now; inputs are declared per phase."""
         return "play"
 
     # -- the contract -----------------------------------------------------------------------------
-    def setup(self, seats: list[Seat], options: dict[str, Any]) -> GameState:
+    def setup(self, seats: list[Seat], options: dict[str, Any]) -> GS:
         self.check_seats(seats)
         options = self.resolve_options(options)
         self.check_variants(options)
@@ -248,80 +441,90 @@ class Game(Ruleset):
         return [v(options) for v in self.variants if v.on(options)]
 
     def check_variants(self, options: dict[str, Any]) -> None:
-        chosen = [v for v in self.variants if v.on(options)]
-        for v in chosen:
-            clash = next((w for w in chosen if w.option in v.excludes), None)
-            if clash is not None:
-                raise SetupError(f"{v.title} and {clash.title} are not played together.")
+        """Refuse a start whose variants the rulebook does not combine (every clash, with its reason)."""
+        problems = clashes([v for v in self.variants if v.on(options)])
+        if problems:
+            raise SetupError(" ".join(problems))
 
-    def apply(self, state: GameState, action: Action) -> Applied | Refusal:
+    def apply(self, state: GS, action: Action) -> Applied | Refusal:
         spec = self._inputs.get(action.kind) if isinstance(action.kind, str) else None
         if spec is None:
-            return Refusal(f"{self.title} takes no input {action.kind!r}; it takes "
-                           f"{', '.join(sorted(self._inputs))}.")
+            return self.refusal(Refused("unknown_input", kind=action.kind, taken=", ".join(sorted(self._inputs))),
+                                state)
         try:
             data = self.check_input(state, spec, action.data)
             if spec.kind == "card_seen" and data["zone"] in state.lying.get(data["card"], ()):
                 return Applied(state)  # the same card seen again where it lies: nothing new
             outcomes = getattr(self, spec.handler)(state, data) or ()
         except Refused as refused:
-            return Refusal(refused.reason, refused.seat)
+            return self.refusal(refused, state)
         self._track(state, spec.kind, data)
         outcomes = tuple(self._worded(o, state) for o in outcomes)
         return Applied(state, outcomes, any(o.reveals for o in outcomes))
 
-    def _worded(self, outcome: Outcome, state: GameState) -> Outcome:
+    def _worded(self, outcome: Outcome, state: GS) -> Outcome:
         """The outcome with the view's sentence and terms (rules leave the sentence empty)."""
+        if self.outcome_kinds and outcome.kind not in self.outcome_kinds:
+            raise ValueError(f"{self.title} decided an outcome {outcome.kind!r} it does not declare")
         return dataclasses.replace(outcome, say=outcome.say or self.view.say(outcome, state),
                                    terms=tuple(self.view.terms(outcome, state)))
 
-    def check_input(self, state: GameState, spec: Input, data: Any) -> dict[str, Any]:
+    def refusal(self, refused: Refused, state: GS) -> Refusal:
+        """A ``Refused`` as the session keeps it: worded by the view for the public, and in full for
+        the seat it concerns where the public wording leaves a secret out."""
+        if refused.worded:  # a game not yet converged on reason codes
+            return Refusal(refused.code, refused.seat)
+        data = dict(refused.data) if refused.seat is None else {"seat": refused.seat, **refused.data}
+        public, private = self.view.refusal(refused.code, data, state)
+        return Refusal(public, refused.seat, refused.code, data, private if private != public else "")
+
+    def check_input(self, state: GS, spec: Input, data: Any) -> dict[str, Any]:
         """The input's data checked against its declared fields, normalised (seat numbers as ints);
         raises Refused naming what is wrong."""
         if not isinstance(data, dict):
-            raise Refused(f"{spec.kind} carries its data as an object with {self._field_list(spec)}.")
+            raise Refused("not_an_object", kind=spec.kind, fields=self._field_list(spec))
         if state.over and spec.actor != CAMERA:
-            raise Refused(self.view.game_over(state))
+            raise Refused("game_over")
         if spec.phases and self.phase(state) not in spec.phases:
-            raise Refused(self.view.not_now(spec.kind, state, self.phase(state), spec.phases))
+            raise Refused("not_now", kind=spec.kind, phase=self.phase(state), phases=list(spec.phases))
         checked = dict(data)
         for f in spec.fields:
             if data.get(f.name) is None:
                 if not f.optional:
-                    raise Refused(f"{spec.kind} needs {f.name!r}: {self._field_list(spec)}.")
+                    raise Refused("missing_field", kind=spec.kind, field=f.name, fields=self._field_list(spec))
                 checked.pop(f.name, None)
                 continue
             checked[f.name] = self._check_field(state, spec, f, data[f.name])
         return checked
 
-    def _check_field(self, state: GameState, spec: Input, f: Field, value: Any) -> Any:
+    def _check_field(self, state: GS, spec: Input, f: Field, value: Any) -> Any:
         if f.kind == SEAT:
             return self._seat(state, value, spec)
         if f.kind == SEATS:
             parts = value.split(",") if isinstance(value, str) else value
             if not isinstance(parts, list) or not parts:
-                raise Refused(f"{spec.kind}: {f.name!r} is a list of seats, e.g. [1, 3].")
+                raise Refused("not_seats", kind=spec.kind, field=f.name)
             return [self._seat(state, p.strip() if isinstance(p, str) else p, spec) for p in parts]
         if f.kind == CARD:
             self.card(value)
             return value
         if f.kind == ZONE:
             if not isinstance(value, str) or not value or len(value) > 40:
-                raise Refused(f"{spec.kind}: {f.name!r} is a zone name like 'seat:2', not {value!r}.")
+                raise Refused("not_a_zone", kind=spec.kind, field=f.name, value=value)
             return value
         if f.kind == INT and isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
             return int(value)  # the tablet's pickers send text
         wanted = {INT: int, STR: str, BOOL: bool}[f.kind]
         if type(value) is not wanted:
-            raise Refused(f"{spec.kind}: {f.name!r} is a {wanted.__name__}, not {value!r}.")
+            raise Refused("wrong_type", kind=spec.kind, field=f.name, wanted=wanted.__name__, value=value)
         return value
 
-    def _seat(self, state: GameState, value: Any, spec: Input) -> int:
+    def _seat(self, state: GS, value: Any, spec: Input) -> int:
         number = value if type(value) is int else int(value) if isinstance(value, str) and value.isascii() \
             and value.isdigit() else None
         seats = state.seat_numbers()
         if number not in seats:
-            raise Refused(f"{spec.kind} needs a seat of this table ({seats[0]}-{seats[-1]}), not {value!r}.")
+            raise Refused("not_a_seat", kind=spec.kind, first=seats[0], last=seats[-1], value=value)
         return number
 
     @staticmethod
@@ -331,22 +534,20 @@ class Game(Ruleset):
     def card(self, key: Any) -> Card:
         """The catalog card of a key ``ID#copy``; raises Refused for anything else."""
         if not isinstance(key, str) or key.count("#") != 1:
-            raise Refused(f"{key!r} is not a card of {self.title}: a card is named by its tag, like "
-                          f"'{self._example_key()}'.")
+            raise Refused("not_a_card_key", key=key, example=self._example_key())
         card_id, _, copy_text = key.partition("#")
         card = self.catalog.cards.get(card_id)
         if card is None:
-            raise Refused(f"{card_id!r} is not a card of this {self.title} deck.")
+            raise Refused("not_in_deck", card_id=card_id)
         if not (copy_text.isascii() and copy_text.isdigit() and 1 <= int(copy_text) <= card.copies):
-            raise Refused(f"{key!r}: the deck has {card.copies} cop{'y' if card.copies == 1 else 'ies'} of "
-                          f"{card.name} ({card_id}#1" + (f" to {card_id}#{card.copies})." if card.copies > 1 else ")."))
+            raise Refused("no_such_copy", key=key, copies=card.copies, name=card.name, card_id=card_id)
         return card
 
     def _example_key(self) -> str:
         first = next(iter(self.catalog.cards), "X1")
         return f"{first}#1"
 
-    def _track(self, state: GameState, kind: str, data: dict[str, Any]) -> None:
+    def _track(self, state: GS, kind: str, data: dict[str, Any]) -> None:
         """Keep ``state.lying`` as the applied card inputs report the table. A card read face down lies
         there only where the game says so (``face_down_lies``): where it does not, turning it face up
         in the same place is a new sighting (Book of Mormon's Secret Weapon reveal)."""
@@ -356,19 +557,19 @@ class Game(Ruleset):
             state.lift(data["card"], data["zone"])
 
     # -- offers, prompt and views -----------------------------------------------------------------
-    def offers(self, state: GameState) -> list[Offer]:
+    def offers(self, state: GS) -> list[Offer]:
         """The buttons that would be taken now: every declared button input of this phase, with
         each candidate's data tried through ``apply`` on a copy. The session's states are never
         changed once kept, so the last answer is kept for the same state object (the prompt and
         the buttons both ask)."""
-        cached = getattr(self, "_offers_cache", None)
+        cached = self._offers_cache
         if cached is not None and cached[0] is state:
             return cached[1]
         found = self._find_offers(state)
         self._offers_cache = (state, found)
         return found
 
-    def _find_offers(self, state: GameState) -> list[Offer]:
+    def _find_offers(self, state: GS) -> list[Offer]:
         found = []
         for spec in self.inputs:
             if not spec.button:
@@ -380,49 +581,52 @@ class Game(Ruleset):
                     found.append(Offer(spec.kind, data, spec.confirm))
         return found
 
-    def _candidates(self, state: GameState, spec: Input) -> Iterable[dict[str, Any]]:
+    def _candidates(self, state: GS, spec: Input) -> Iterable[dict[str, Any]]:
         if spec.choices:
-            return getattr(self, spec.choices)(state)
+            candidates: Iterable[dict[str, Any]] = getattr(self, spec.choices)(state)
+            return candidates
         if spec.actor == SEAT_ACTS:
             return [{"seat": n} for n in state.seat_numbers()]
         return [{}]
 
-    def actions(self, state: GameState) -> list[dict[str, Any]]:
-        """The tablet's buttons, labelled by the view; a chooser input's candidates in one picker."""
-        buttons: list[dict[str, Any]] = []
-        pickers: dict[tuple, dict[str, Any]] = {}
+    def actions(self, state: GS) -> list[dict[str, Any]]:
+        """The tablet's buttons (``Button``), labelled by the view; a chooser input's candidates in one picker."""
+        buttons: list[Button] = []
+        pickers: dict[tuple[Any, ...], Button] = {}
         for offer in self.offers(state):
             field = self._inputs[offer.kind].chooser
             if field:
                 rest = {k: v for k, v in offer.data.items() if k != field}
                 key = (offer.kind, tuple(sorted(rest.items())))
                 if key not in pickers:
-                    pickers[key] = {"label": self.view.button(offer, state), "kind": offer.kind, "data": rest,
-                                    "choose": {"field": field, "options": []}}
+                    pickers[key] = Button(self.view.button(offer, state), offer.kind, rest,
+                                          choose={"field": field, "options": []})
                     buttons.append(pickers[key])
-                pickers[key]["choose"]["options"].append({"value": offer.data[field],
-                                                          "label": self.view.choice(offer, field, state)})
+                choose = pickers[key].choose
+                assert choose is not None
+                choose["options"].append({"value": offer.data[field], "label": self.view.choice(offer, field, state)})
                 continue
-            button = {"label": self.view.button(offer, state), "kind": offer.kind, "data": offer.data}
-            if offer.confirm:
-                button["confirm"] = self.view.confirm(offer, state)
-            buttons.append(button)
-        return buttons
+            buttons.append(Button(self.view.button(offer, state), offer.kind, offer.data,
+                                  confirm=self.view.confirm(offer, state) if offer.confirm else ""))
+        return [b.as_dict() for b in buttons]
 
-    def public_view(self, state: GameState) -> dict[str, Any]:
-        return {"phase": self.phase(state), "prompt": self.view.prompt(state, self.offers(state)),
-                **self.view.public(state)}
+    def public_view(self, state: GS) -> dict[str, Any]:
+        """The shared part, typed (``TableView``), then the game's own part."""
+        shared = self.view.table(state, None, self.view.prompt(state, self.offers(state))).as_dict()
+        return {**shared, **plain(self.view.public(state))}
 
-    def seat_view(self, state: GameState, seat: int) -> dict[str, Any]:
-        return {"phase": self.phase(state), **self.view.seat(state, seat)}
+    def seat_view(self, state: GS, seat: int) -> dict[str, Any]:
+        own = plain(self.view.seat(state, seat))  # first: it refuses a seat the game does not have
+        shared = self.view.table(state, seat, "").as_dict()  # the prompt is the table's
+        return {**shared, **own}
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         return self.view.redact(kind, data)
 
-    def is_over(self, state: GameState) -> bool:
+    def is_over(self, state: GS) -> bool:
         return state.over
 
-    def plays_complete(self, state: GameState) -> bool:
+    def plays_complete(self, state: GS) -> bool:
         """True when every play waiting to be resolved is complete by the rules: nothing could still
         be added to it (no POWER card waiting for its CHARACTER card, no pair that may become three).
         The session then resolves after a short stillness (0.5 s) instead of the long one (1.5 s).

@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.web import security
+from companion.web import security, streams
 
 log = logging.getLogger(__name__)
 
@@ -252,8 +252,18 @@ def api_qr():
 
 @core.get("/api/stream")
 def api_stream():
-    """Server-sent events: a "view" message on every change, "devices" every second."""
+    """Server-sent events: a "view" message on every change, "devices" every second.
+
+    This is the stream as a threaded server (werkzeug, waitress-pool) and Flask's test client
+    serve it, one thread per stream; waitress answers /api/stream in its event loop instead
+    (companion/web/server.py, fed by companion/web/streams.py). Both refuse a stream past the
+    caps with a sentence, and both end a stream the session stopped feeding (its queue was full:
+    the reader had stalled) so that its page says it is reconnecting and reads the view afresh."""
     service = _service()
+    gate = streams.streams_of(current_app).gate
+    client = request.remote_addr or "?"
+    gate.admit(client)
+    release = streams.once(lambda: gate.release(client))
 
     def stream():
         session = service.session
@@ -262,6 +272,7 @@ def api_stream():
         try:
             first = {"view": session.public_view() if session else None}
             yield f"event: view\ndata: {json.dumps(first)}\n\n"
+            yield f"retry: {streams.RETRY_MS}\n\n"  # how soon the browser comes back after an end
             last_devices = 0.0
             while not service.stopping.is_set():  # the service is stopping: let the server close
                 if service.session is not subscribed_to:  # a new game started: follow it
@@ -270,6 +281,8 @@ def api_stream():
                     subscribed_to = service.session
                     q = subscribed_to.subscribe()
                     yield f"event: view\ndata: {json.dumps({'view': subscribed_to.public_view(), 'new_game': True})}\n\n"
+                if q is not None and q.full():  # the session dropped this stalled stream: end it
+                    return
                 try:
                     message = q.get(timeout=0.5) if q is not None else time.sleep(0.5)
                 except queue.Empty:
@@ -282,9 +295,12 @@ def api_stream():
         finally:
             if subscribed_to is not None and q is not None:
                 subscribed_to.unsubscribe(q)
+            release()
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)  # also when the stream never started
+    return response
 
 
 def _guard_request():
@@ -331,6 +347,7 @@ def create_app(service, allowed_hosts: tuple[str, ...] = ()) -> Flask:
     app.config["ALLOWED_HOSTS"] = tuple(h.lower() for h in allowed_hosts)
     app.config["MAX_CONTENT_LENGTH"] = security.MAX_BODY
     app.config["MAX_FORM_MEMORY_SIZE"] = security.MAX_BODY
+    app.extensions["companion.streams"] = streams.Streams(service)
     app.before_request(_guard_request)
     app.register_error_handler(security.Refused, _refused)
     app.register_error_handler(HTTPException, _http_error)

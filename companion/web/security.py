@@ -58,7 +58,8 @@ class PinGuard:
         """Seconds a client must wait after its ``wrong``-th wrong PIN."""
         if wrong < FREE_TRIES:
             return 0.0
-        return min(2.0 ** (wrong - FREE_TRIES), MAX_WAIT_S)
+        # the exponent is capped: 2.0 ** 1024 overflows (a client's 1,029th wrong PIN was a 500)
+        return min(2.0 ** min(wrong - FREE_TRIES, 30), MAX_WAIT_S)
 
     def retry_after(self, client: str) -> float:
         """Seconds until this client may try a PIN again (0: now)."""
@@ -176,8 +177,19 @@ def check_length(content_length: int | None) -> None:
         raise Refused(413, f"this request is {content_length} bytes; a change is at most {MAX_BODY} bytes")
 
 
+class _NotFinite(ValueError):
+    """A number that is not finite: ``NaN``, ``Infinity``, or one too large for a float (``1e999``)."""
+
+
 def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotFinite(name)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as inf: a log holding it can no longer be read back
+        raise _NotFinite(text)
+    return value
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
@@ -185,9 +197,12 @@ def json_object(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
     except UnicodeDecodeError:
         raise Refused(400, "the request body is not UTF-8 text") from None
+    except _NotFinite as exc:
+        raise Refused(400, f"the request holds {str(exc)[:40]}, which is not a finite number; "
+                           f"every number must be one") from None
     except (ValueError, RecursionError):
         raise Refused(400, "the request body is not valid JSON") from None
     if not isinstance(value, dict):

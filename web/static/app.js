@@ -51,13 +51,19 @@ async function post(path, body) {
 const command = (kind, data = {}) => post("/api/command", { kind, data });
 
 // The event stream, kept open through Wi-Fi drops: the browser's EventSource retries a dropped
-// connection by itself; one the server refused (an error page, a restart in progress) is opened
-// again here with a growing delay. While it is down the page says so; once it is back the view is
-// read afresh, so no result is missed.
+// connection by itself; one the server refused (an error page, a restart in progress, too many
+// views from this device) is opened again here with a growing delay. A stream that goes silent
+// (a Wi-Fi that stopped passing anything, or a server that closed a stalled stream without the
+// page hearing of it) counts as dropped too: the devices panel comes every second, so nothing for
+// STREAM_SILENT_MS means the page is no longer live, and it reconnects. While it is down the page
+// says so; once it is back the view is read afresh, so no result is missed.
+const STREAM_SILENT_MS = 5000;
+
 function stream(handlers, onReconnect) {
   let source = null;
   let delay = 1000;
   let wasDown = false;
+  let heard = Date.now();
   const connection = $("#connection");
   const down = () => {
     wasDown = true;
@@ -65,12 +71,15 @@ function stream(handlers, onReconnect) {
     document.body.classList.add("offline");
   };
   const open = () => {
+    heard = Date.now();
     source = new EventSource("/api/stream");
     for (const [name, fn] of Object.entries(handlers)) {
       source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
     }
+    for (const name of ["view", "devices"]) source.addEventListener(name, () => { heard = Date.now(); });
     source.onopen = () => {
       delay = 1000;
+      heard = Date.now();
       connection.hidden = true;
       document.body.classList.remove("offline");
       if (wasDown && onReconnect) onReconnect();
@@ -85,6 +94,13 @@ function stream(handlers, onReconnect) {
       }
     };
   };
+  setInterval(() => {  // silent for too long: the stream is gone, whatever the connection says
+    if (source && source.readyState === EventSource.OPEN && Date.now() - heard > STREAM_SILENT_MS) {
+      down();
+      source.close();
+      open();
+    }
+  }, 1000);
   open();
   return { close: () => source && source.close() };
 }
@@ -187,7 +203,7 @@ function seatBox(seat, view) {
       total ? el("span", { class: "total-box" }, el("span", { class: "total", text: total.value }),
         el("span", { class: "total-label", text: total.label })) : null),
     el("div", { class: "counts" }, countsOf(seat)),
-    seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
+    seat.eliminated ? el("span", { class: "badge", text: seat.out_words || "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
     play === undefined ? null :
       el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: waitingFor(seat, view) })),
@@ -255,7 +271,7 @@ function renderDevices(d) {
     ...(camera.calibration ? dl({ calibration: `${camera.calibration.status}: ${camera.calibration.detail}` }) : []),
     ...(camera.recent_ignored && camera.recent_ignored.length ? dl({ last_ignored: camera.recent_ignored.map((r) => `${r.text} (${r.why})`) }) : []),
     ...cardsInView(camera.cards),
-  ] : [el("dd", { text: "no camera in use" })]));
+  ] : dl({ camera: "none in use" })));
   const readers = d.readers && (d.readers.readers || d.readers);
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));

@@ -14,7 +14,7 @@ from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants, who_of
 from .cards import POWER, Deck
 from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles, TermRow, Told
-from .variants import OPTIONS, Rules, clashes, rules_for, variant_classes
+from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
 PLAYING = (BATTLE, MOUNTING)
@@ -66,13 +66,6 @@ class BomBattle(Game):
         return rules_for(state.options)
 
     # -- setup --------------------------------------------------------------------------------------
-    def check_variants(self, options: dict[str, Any]) -> None:
-        """"SPECIAL RULES AND GAMES (These rules can be combined.)" -- except where one variant
-        leaves nothing for the other to do: refused with the reason."""
-        problems = clashes([v for v in self.variants if v.on(options)])
-        if problems:
-            raise SetupError(" ".join(problems))
-
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> BomState:
         """"Shuffle the cards and deal out the entire deck facedown. Each player now has an ARMY. All
         players draw five cards from the top of their ARMY. This becomes the BATTALION.\""""

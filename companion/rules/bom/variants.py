@@ -3,7 +3,7 @@
 "SPECIAL RULES AND GAMES (These rules can be combined.)" -- but not every pair can: Spy's Trivia
 is a different game (no battles), and the Rules for Young Players have no POWER cards and no
 BATTALION. Each variant names the ones it does not combine with (``excludes``) and why
-(``reasons``); the start is refused with the reason.
+(``reasons``); the contract refuses such a start with the reason (``contract.clashes``).
 
 ``BomVariant`` holds the hooks the game calls, each with the basic game's rule as its default. A
 variant overrides only the hooks its rule changes; ``Rules`` combines the variants in play: a
@@ -15,7 +15,7 @@ trivia.py); the small ones are here.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from card_tags.catalog import Card
 
@@ -56,15 +56,11 @@ OPTIONS = (
 def seat_names(state: BomState, seats, joiner: str = " and ") -> str:
     """Seats as refusal reasons name them: "Seat 1 (Ann) and Seat 2 (Bo)"."""
     return joiner.join(f"Seat {n} ({state.name(n)})" for n in seats)
-ANSWERS = ("mode", "with_powers", "refuse_card", "by_value_only", "hand", "commit", "refill", "spoils",
-           "one_card", "enough_for_tie", "order", "on_tie")
-EVENTS = ("start", "after_battle", "new_round", "on_card")
 
 
 class BomVariant(Variant):
     """A variant's hooks, each returning None (or doing nothing) unless the variant changes it."""
 
-    reasons: ClassVar[dict[str, str]] = {}   # excluded option -> why the two are not played together
 
     def problems(self, options: dict[str, Any], seats: int) -> list[str]:
         """What is wrong with this variant's own option values."""
@@ -177,7 +173,9 @@ class Basic(BomVariant):
 
 
 class Rules:
-    """The variants in play, combined: ``rules.hand(state, s)`` asks them in turn."""
+    """The variants in play, combined: a question is answered by the first variant in play that
+    answers it (not None), else by the basic rule; an event goes to every variant in play. One
+    method per hook, so a misspelt hook is an AttributeError (and a type error) where it is asked."""
 
     def __init__(self, variants: list[BomVariant]):
         self.variants = variants
@@ -186,22 +184,69 @@ class Rules:
     def has(self, kind: type[BomVariant]) -> BomVariant | None:
         return next((v for v in self.variants if isinstance(v, kind)), None)
 
-    def __getattr__(self, hook: str):
-        if hook in ANSWERS:
-            def ask(*args):
-                for v in self.variants:
-                    if type(v).__dict__.get(hook) is not None:
-                        answer = getattr(v, hook)(*args)
-                        if answer is not None:
-                            return answer
-                return getattr(self.basic, hook)(*args)
-            return ask
-        if hook in EVENTS:
-            def tell(*args):
-                for v in self.variants:
-                    getattr(v, hook)(*args)
-            return tell
-        raise AttributeError(hook)
+    # -- questions --------------------------------------------------------------------------------------
+    def mode(self) -> Mode:
+        return _answer((v.mode() for v in self.variants), self.basic.mode)
+
+    def with_powers(self) -> bool:
+        return _answer((v.with_powers() for v in self.variants), self.basic.with_powers)
+
+    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+        return _answer((v.refuse_card(state, seat, card) for v in self.variants),
+                       lambda: self.basic.refuse_card(state, seat, card))
+
+    def by_value_only(self) -> bool:
+        return _answer((v.by_value_only() for v in self.variants), self.basic.by_value_only)
+
+    def hand(self, state: BomState, s: Piles) -> int:
+        return _answer((v.hand(state, s) for v in self.variants), lambda: self.basic.hand(state, s))
+
+    def commit(self, s: Piles, n: int) -> bool | None:
+        return _answer((v.commit(s, n) for v in self.variants), lambda: self.basic.commit(s, n))
+
+    def refill(self, s: Piles) -> bool | None:
+        return _answer((v.refill(s) for v in self.variants), lambda: self.basic.refill(s))
+
+    def spoils(self) -> bool:
+        return _answer((v.spoils() for v in self.variants), self.basic.spoils)
+
+    def one_card(self, state: BomState) -> str | None:
+        return _answer((v.one_card(state) for v in self.variants), lambda: self.basic.one_card(state))
+
+    def enough_for_tie(self, s: Piles) -> bool:
+        return _answer((v.enough_for_tie(s) for v in self.variants), lambda: self.basic.enough_for_tie(s))
+
+    def order(self, state: BomState, seats: list[int]) -> list[int]:
+        return _answer((v.order(state, seats) for v in self.variants), lambda: self.basic.order(state, seats))
+
+    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict") -> Any:
+        return _answer((v.on_tie(game, state, plays, verdict) for v in self.variants),
+                       lambda: self.basic.on_tie(game, state, plays, verdict))
+
+    # -- events -----------------------------------------------------------------------------------------
+    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
+        for v in self.variants:
+            v.start(state, game, dealt)
+
+    def after_battle(self, state: BomState) -> None:
+        for v in self.variants:
+            v.after_battle(state)
+
+    def new_round(self, state: BomState) -> None:
+        for v in self.variants:
+            v.new_round(state)
+
+    def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
+        for v in self.variants:
+            v.on_card(state, seat, key, is_power, before)
+
+
+def _answer(answers: Iterable[Any], basic: Callable[[], Any]) -> Any:
+    """The first answer that is not None (asked lazily, variant by variant), else the basic rule's."""
+    for answer in answers:
+        if answer is not None:
+            return answer
+    return basic()
 
 
 # -- the small variants -------------------------------------------------------------------------------
@@ -318,16 +363,3 @@ def variant_classes() -> tuple[type[BomVariant], ...]:
     from .turns import SecretWeapon
 
     return (SpysTrivia, YoungPlayers, MountingBattles, SecretWeapon, PowerPlay, ShorterGame)
-
-
-def clashes(variants: list[type[BomVariant]]) -> list[str]:
-    """Why the chosen variants are not played together (each pair once, with its reason)."""
-    found = []
-    for v in variants:
-        for w in variants:
-            if w.option in v.excludes:
-                reason = v.reasons.get(w.option) or w.reasons.get(v.option) or \
-                    f"{v.title} and {w.title} are not played together."
-                if reason not in found:
-                    found.append(reason)
-    return found

@@ -17,7 +17,8 @@ each input through ``gate`` to its rule):
 The words (the view layer; the rules above return data and refusal reasons only):
 
 - ``view``         the public view (no hidden identity in it), each seat's own view, ``redact``
-- ``words``        the sentence and terms of each outcome
+- ``words``        the sentence of each outcome (a ``@says`` method per kind) and its terms
+- ``refusals``     the words of each reason the rules refuse with (the public ones leave secrets out)
 - ``prompt``       one sentence for the table: what happens next and where the cards go
 - ``buttons``      the tablet's buttons' labels, and pickers
 

@@ -12,10 +12,9 @@ SKIP and REVERSE change the turn order (turns.py); NEW BATTLE resets the battle 
 from __future__ import annotations
 
 from ..contract import Refused
-from . import counts, seats, turns
+from . import counts, turns
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import Awaiting, BattleState, Held
 
 
@@ -32,13 +31,13 @@ def on_expose(deck: Deck, state: BattleState, data: dict, report: Report) -> Non
     """``expose {"target": N}``: the identity card of N is turned face up for everyone."""
     asked = state.awaiting
     if not asked or asked.what != "expose":
-        raise Refused("No EXPOSE card is waiting for a choice.")
+        raise Refused("no_expose_waiting")
     target = data["target"]
     _check_chooser(state, asked, data)
     if target == asked.by:
-        raise Refused("\"The player of this card will choose one player to expose\": another player, not themselves.")
+        raise Refused("expose_self")
     if state.exposed[target]:
-        raise Refused(f"{seats.name(state, target)}'s identity is already face up; choose another player.")
+        raise Refused("already_exposed", target=target)
     state.exposed[target] = True
     report.tell("expose", reveals=True, seat=target, team=str(state.identity[target].team), by=asked.by)
     state.awaiting = None
@@ -58,13 +57,13 @@ def on_eliminate(deck: Deck, state: BattleState, data: dict, report: Report) -> 
     """``eliminate {"target": N}``: N is out for the round unless someone plays SAVE at once."""
     asked = state.awaiting
     if not asked or asked.what != "eliminate":
-        raise Refused("No ELIMINATE card is waiting for a choice.")
+        raise Refused("no_eliminate_waiting")
     target = data["target"]
     _check_chooser(state, asked, data)
     if target == asked.by:
-        raise Refused("\"The player of this card will choose a player to be eliminated\": another player.")
+        raise Refused("eliminate_self")
     if state.eliminated[target]:
-        raise Refused(f"{seats.name(state, target)} is already out for the round; choose another player.")
+        raise Refused("already_out", target=target)
     state.awaiting = Awaiting(what="save", by=asked.by, then=asked.then, target=target)
     report.tell("eliminate", seat=target, by=asked.by)
 
@@ -88,7 +87,7 @@ def on_save(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``save {"by": N}``: N played SAVE (before the camera saw it, or answering "who played it?")."""
     asked = state.awaiting
     if not asked or asked.what not in ("save", "save_by"):
-        raise Refused(f"No player is being eliminated right now. {RULE['save']}")
+        raise Refused("no_one_to_save")
     _saved_by(deck, state, data["by"], asked.what == "save_by", report, Held(kind="save", by=data["by"]))
 
 
@@ -96,7 +95,7 @@ def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, re
               held: Held | None = None) -> None:
     asked = state.awaiting
     if state.eliminated[saver]:
-        raise Refused(f"{seats.name(state, saver)} is out for the round and cannot play cards.")
+        raise Refused("saver_out", saver=saver)
     if state.hands[saver] < 1:
         counts.hold_for_count(state, saver, 1, held or Held(kind="save", by=saver), report)
         if card_on_pile:
@@ -113,7 +112,7 @@ def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, re
 def on_no_save(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``no_save``: nobody saves the chosen player."""
     if not save_window_open(state):
-        raise Refused("No player is waiting to be saved.")
+        raise Refused("no_save_window")
     close_save_window(deck, state, report)
 
 
@@ -137,4 +136,4 @@ def _continue(deck: Deck, state: BattleState, then: str, report: Report) -> None
 
 def _check_chooser(state: BattleState, asked: Awaiting, data: dict) -> None:
     if "by" in data and data["by"] != asked.by:
-        raise Refused(f"{seats.name(state, asked.by)} played the card, so they choose.")
+        raise Refused("chooser_chooses", by=asked.by)

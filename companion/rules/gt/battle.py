@@ -12,10 +12,9 @@ from __future__ import annotations
 from card_tags.catalog import Card
 
 from ..contract import Refused
-from . import action_cards, counts, plays, scoring, seats, turns
+from . import action_cards, counts, plays, scoring, turns
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import BattleState, Fight, Held, Pending, Phase
 
 
@@ -23,13 +22,13 @@ def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: di
     """A card joins the current player's pending play; ``resolve`` makes it final."""
     seat = turns.player_of(state, data)
     if card.kind == "battle":
-        raise Refused("There is one BATTLE card and it is already on the pile.")
+        raise Refused("battle_card_on_pile")
     cards = state.pending.cards if state.pending else []
     if key in cards:
         return  # one physical card is one card of the play, however often it is reported
     problem = plays.composition_problem(deck, cards + [key])
     if problem:
-        raise Refused(problem)
+        raise Refused(problem[0], **problem[1])
     state.pending = Pending(seat=seat, cards=cards + [key])
 
 
@@ -37,10 +36,10 @@ def on_resolve(deck: Deck, state: BattleState, data: dict, report: Report) -> No
     """``resolve``: the pending play becomes final, if it beats the top and the hand count allows it."""
     pending = state.pending
     if not pending:
-        raise Refused("Nothing to resolve: no play is waiting on the centre pile.")
+        raise Refused("nothing_to_resolve")
     problem = plays.play_problem(deck, state, pending)
     if problem:
-        raise Refused(problem)
+        raise Refused(problem[0], **problem[1])
     if state.hands[pending.seat] < len(pending.cards):
         counts.hold_for_count(state, pending.seat, len(pending.cards), Held(kind="resolve"), report)
         return
@@ -53,8 +52,7 @@ def resolve_chosen_card(deck: Deck, state: BattleState, what: str, report: Repor
     if state.awaiting is None and pending and len(pending.cards) == 1 and deck.action(pending.cards[0]) == what:
         on_resolve(deck, state, {}, report)
         if state.count_check:
-            raise Refused(f"First confirm the hand count: how many cards does "
-                          f"{seats.name(state, state.count_check.seat)} hold in hand now?")
+            raise Refused("confirm_count_first", counted_seat=state.count_check.seat)
 
 
 def _commit_play(deck: Deck, state: BattleState, report: Report) -> None:
@@ -103,13 +101,12 @@ def _action_played(deck: Deck, state: BattleState, seat: int, key: str, report: 
 def identity_played(deck: Deck, state: BattleState, key: str, data: dict, report: Report) -> None:
     """A player goes out with their identity card: their team wins the round (scoring.py)."""
     if state.phase != Phase.BATTLE:
-        raise Refused(f"Identity cards are played in the battle phase: {RULE['identity']}")
+        raise Refused("identity_in_battle_only")
     seat = turns.player_of(state, data)
     if state.pending:
-        raise Refused("An identity card is played on its own, on a turn of its own; take back the other cards first.")
+        raise Refused("identity_on_its_own")
     if state.identity[seat].card != key:
-        raise Refused(f"That is not the identity card {seats.name(state, seat)} showed at the start of the round; "
-                      f"each player plays their own identity card.")
+        raise Refused("not_own_identity", seat)
     if state.hands[seat]:
         report.tell("cards_left", seat=seat, cards=state.hands[seat])
     scoring.win_round(state, seat, report)

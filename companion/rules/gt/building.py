@@ -10,10 +10,9 @@ from __future__ import annotations
 from card_tags.catalog import Card
 
 from ..contract import Refused
-from . import action_cards, counts, seats, turns
+from . import action_cards, counts, turns
 from .cards import Deck, lifted
 from .report import Report
-from .rulebook import RULE
 from .state import BattleState, Held
 
 
@@ -23,7 +22,7 @@ def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     turns.check_turn(state, seat)
     step = state.step
     if step.drew:
-        raise Refused(f"{seats.name(state, seat)} has already drawn this turn; next they discard one card or pass.")
+        raise Refused("already_drawn", seat)
     source = data["from"]
     if source == "discard":
         _take_top_discard(deck, state, seat, report)
@@ -31,7 +30,7 @@ def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
         state.deck = max(0, state.deck - 1)
         report.tell("draw", seat=seat, source="deck")
     else:
-        raise Refused(f"A draw comes \"from\": \"deck\" or \"discard\", not {source!r}. {RULE['draw_or_take']}")
+        raise Refused("draw_from", source=source)
     state.hands[seat] += 1
     state.may_take_flipped = False
     step.drew = source
@@ -41,12 +40,11 @@ def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
 def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report) -> None:
     top = state.step.top
     if top is None:
-        raise Refused("The discard pile is empty: draw from the deck.")
+        raise Refused("discard_pile_empty")
     card = deck.card(top)
     flipped_exception = state.may_take_flipped and top == state.flipped
     if card.kind == "action" and not flipped_exception:
-        raise Refused(f"The top discard is {card.name}, an action card: {RULE['no_action_from_discard']} "
-                      f"Draw from the deck instead.")
+        raise Refused("action_from_discard", card=top)
     state.pile.remove(top)
     lifted(state, top, "center")  # in a hand now: seen on the pile again, it is a new discard
     report.tell("draw", seat=seat, source="discard", card=top)
@@ -60,8 +58,7 @@ def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict, 
         _battle_card_drawn(state, seat, key, report)
         return
     if step.discard or step.passed:
-        raise Refused(f"{RULE['discard_one']} {seats.name(state, seat)} has already "
-                      f"{'discarded this turn' if step.discard else 'passed on discarding'}: take that card back.")
+        raise Refused("already_discarded" if step.discard else "passed_on_discarding", seat)
     if state.hands[seat] < 1:
         counts.hold_for_count(state, seat, 1, Held(kind="card_seen", card=key, zone="center", seat=data.get("seat")),
                               report)
@@ -89,9 +86,7 @@ def _battle_card_drawn(state: BattleState, seat: int, key: str, report: Report) 
     """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
     step = state.step
     if step.drew == "discard" or step.discard or step.passed:
-        raise Refused(f"The BATTLE card comes from the deck, but {seats.name(state, seat)} has already "
-                      f"{'taken the top discard' if step.drew == 'discard' else 'finished drawing and discarding'} "
-                      f"this turn. If the draw was entered wrongly, undo it first.")
+        raise Refused("battle_card_after_discard_draw" if step.drew == "discard" else "battle_card_after_turn", seat)
     if step.drew is None:  # the camera saw it before the tablet's tap: the deck draw is implied
         state.deck = max(0, state.deck - 1)
         state.hands[seat] += 1

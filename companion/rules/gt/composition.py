@@ -15,8 +15,6 @@ from .state import BattleState
 
 LIMITED = ("eliminate", "save")  # removed at small tables; EXPOSE is limited to one per player
 
-STEP_3 = "\"The number of players playing should equal the number of EXPOSE cards being used.\""
-SMALL_TABLE = "\"*remove 1 SAVE card and 1 ELIMINATE card when playing with 4 or 5 players\""
 
 
 def check_in_deck(deck: Deck, state: BattleState, key: str) -> None:
@@ -29,9 +27,6 @@ def check_in_deck(deck: Deck, state: BattleState, key: str) -> None:
     if key in seen:
         return
     if len(seen) >= limit:
-        name = deck.name(key)
-        rule = STEP_3 if action == "expose" else SMALL_TABLE
-        raise Refused(f"{rule} With {state.deal.players} players the deck holds {limit} {name} card"
-                      f"{'' if limit == 1 else 's'}, and {', '.join(seen)} {'is' if len(seen) == 1 else 'are'} "
-                      f"already in play this round: {key} is not in this round's deck. Take it away.")
+        raise Refused("not_in_this_rounds_deck", card=key, action=action, players=state.deal.players, limit=limit,
+                      seen=list(seen))
     seen.append(key)

@@ -30,7 +30,7 @@ def confirm_count(state: BattleState, data: dict, report: Report, rerun: Rerun) 
     """The table says how many cards a seat holds; a play held for that seat's count runs again."""
     seat, cards = data["seat"], data["cards"]
     if not 0 <= cards <= 200:
-        raise Refused(f"confirm_count needs \"cards\": the number of cards in hand (0 or more), not {cards!r}.")
+        raise Refused("count_out_of_range", cards=cards)
     check, pending = state.count_check, state.pending
     held = check is not None and check.seat == seat
     # Cards already on the pile whose play is not final are still in the companion's count.
@@ -52,7 +52,7 @@ def _replay_held(state: BattleState, held: Held, report: Report, rerun: Rerun) -
         for name in state.__dataclass_fields__:
             setattr(state, name, getattr(before, name))
         del report.told[told:]
-        report.tell("held_refused", reason=refused.reason)
+        report.tell("held_refused", reason=refused.code, facts=refused.data)
 
 
 def drop_stale_check(state: BattleState, key: str) -> None:

@@ -67,15 +67,13 @@ def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: 
                     report: Report) -> None:
     """An identity card shown to a seat's reader or to the tray: the companion learns that seat's team."""
     if card.kind != "identity":
-        raise Refused("In Battle only identity cards are shown to a reader or the tray; fight and action cards "
-                      "are played on the centre pile.")
+        raise Refused("only_identities_shown")
     seat = _identity_seat(state, zone, data)
     known = state.identity.get(seat)
     if known and known.card == key:
         return  # a player checking their own card again
     if state.phase != Phase.DEAL:
-        raise Refused("Identity cards are shown at the start of a round, before the first discard is played; "
-                      "each player keeps the same identity card for the whole round.")
+        raise Refused("identity_after_deal")
     _check_not_shown_elsewhere(state, seat, key)
     team = Team(card["team"])
     _check_team_size(state, seat, team)
@@ -90,8 +88,7 @@ def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: 
 def _check_not_shown_elsewhere(state: BattleState, seat: int, key: str) -> None:
     for other, known in state.identity.items():
         if known.card == key and other != seat:
-            raise Refused(f"That identity card was already shown for {seats.name(state, other)} this round: "
-                          f"two cards carry the same tag, or the cards were mixed up.")
+            raise Refused("identity_shown_for_another", other=other)
 
 
 def _check_team_size(state: BattleState, seat: int, team: Team) -> None:
@@ -99,10 +96,9 @@ def _check_team_size(state: BattleState, seat: int, team: Team) -> None:
     n = len(state.seats)
     same_team = sum(1 for s, known in state.identity.items() if known.team == team and s != seat)
     if same_team + 1 > (n + 1) // 2:
-        # Never name the team here: the reason is public.
-        raise Refused(f"With {n} players, {n} identity cards are dealt, half of each team "
-                      f"(\"with 6 players ... deal 3 SUPERHERO cards and 3 VILLAIN cards\"); this card would make "
-                      f"one team too large. Check the identity cards that were dealt.")
+        # A secret: that the seats shown so far hold half of one team. The view words it for the
+        # public without it; the whole reason reaches only this seat's page.
+        raise Refused("team_too_large", seat, players=n)
 
 
 def _identity_seat(state: BattleState, zone: str, data: dict) -> int:
@@ -110,13 +106,13 @@ def _identity_seat(state: BattleState, zone: str, data: dict) -> int:
     if zone.startswith("reader:"):
         number = zone.partition(":")[2]
         if not (number.isascii() and number.isdigit() and int(number) in state.seat_numbers()):
-            raise Refused(f"zone {zone!r} is not the reader of a seat of this table (1-{len(state.seats)}).")
+            raise Refused("not_a_seat_reader", zone=zone, last=len(state.seats))
         return int(number)
     if "seat" in data:
         return data["seat"]
     waiting = seats.identities_missing(state)
     if not waiting:
-        raise Refused("Every player has already shown their identity card for this round.")
+        raise Refused("every_identity_shown")
     return waiting[0]  # the tray serves the players in turn, from the left of the dealer
 
 
@@ -130,11 +126,9 @@ def on_first_discard(deck: Deck, state: BattleState, data: dict, report: Report)
 def flip_first(deck: Deck, state: BattleState, key: str, card: Card, report: Report) -> None:
     """Step 6: the top card of the deck is flipped onto the centre pile."""
     if card.kind == "identity":
-        raise Refused("Identity cards are dealt one to each player and are not part of the deck; the first "
-                      "discard is the top card of the deck.")
+        raise Refused("identity_as_first_discard")
     if state.flipped:
-        raise Refused(f"The first discard is already flipped ({deck.name(state.flipped)}). The next card "
-                      f"on the pile is a player's discard, once every player has shown their identity card.")
+        raise Refused("first_discard_flipped", card=state.flipped)
     composition.check_in_deck(deck, state, key)
     state.flipped, state.pile = key, [key]
     state.deck -= 1

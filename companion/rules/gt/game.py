@@ -11,47 +11,21 @@ docs/referee/gt-battle.md has every input and ruling.
 """
 from __future__ import annotations
 
-from functools import partialmethod
 from typing import Any, Callable
 
 from card_tags.catalog import Card, Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat
 from ..contract import (CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs)
-from . import (action_cards, battle, building, counts, deal, gate, plays, scoring, sightings, turns)
+from . import (action_cards, battle, building, counts, deal, gate, plays, refusals, scoring, sightings, turns)
 from .cards import Deck, lifted
 from .report import Report
 from .state import BattleState, Held, Phase
 from .view import BattleView
 
 DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != Phase.OVER)
-Handler = Callable[[Deck, BattleState, dict, Report], None]
-
-def _expose(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
-    battle.resolve_chosen_card(deck, state, "expose", report)  # the EXPOSE card may not be resolved yet
-    action_cards.on_expose(deck, state, data, report)
-
-
-def _eliminate(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
-    battle.resolve_chosen_card(deck, state, "eliminate", report)  # the ELIMINATE card may not be resolved yet
-    action_cards.on_eliminate(deck, state, data, report)
-
-
-# The rule each input goes to once the contract has checked it and the gate let it through.
-RULES: dict[str, Handler] = {
-    "card_seen": sightings.on_card_seen,
-    "card_gone": sightings.on_card_gone,
-    "first_discard": deal.on_first_discard,
-    "draw": building.on_draw,
-    "pass": turns.on_pass,
-    "resolve": battle.on_resolve,
-    "expose": _expose,
-    "eliminate": _eliminate,
-    "save": action_cards.on_save,
-    "no_save": action_cards.on_no_save,
-    "tiebreak_draw": scoring.on_tiebreak_draw,
-    "new_round": scoring.on_new_round,
-}
+# A rule of the package: what one input does, told into the Report as data.
+Rule = Callable[[Deck, BattleState, dict[str, Any], Report], None]
 
 
 class GatherTogetherBattle(Game):
@@ -66,6 +40,8 @@ class GatherTogetherBattle(Game):
                label="First dealer"),
     )
     state_type = BattleState
+    reasons = frozenset(refusals.WORDS)  # every code the rules refuse with, worded in refusals.py
+    outcome_kinds = frozenset(BattleView.sayers)  # every kind a rule tells, each a @says method of words.py
     view_type = BattleView
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
@@ -105,7 +81,7 @@ class GatherTogetherBattle(Game):
             return super().card(key)
         except Refused:
             if self.deck.is_identity(key):
-                raise Refused("That identity card tag is not one of this deck's copies; check the tag.") from None
+                raise Refused("unknown_identity_copy") from None
             raise
 
     def _example_key(self) -> str:
@@ -118,41 +94,71 @@ class GatherTogetherBattle(Game):
             lifted(result.state, action.data["card"], zone)  # a tap on a reader is a moment, not a place
         return result
 
-    # -- handlers: each input through the gate to its rule ----------------------------------------
-    def _run(self, kind: str, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        report = Report()
-        self._through(state, kind, data, report)
-        if report.told:
-            state.last = report.told  # what the tablet shows big: everything this input did
-        return tuple(Outcome(t.kind, say=self.view.told(t, state), terms=self.view.told_terms(t, state), data=t.data(),
-                             reveals=t.reveals) for t in report.told)
+    # -- handlers: one per input of the table above, each through the gate to its rule ---------------
+    def on_card_seen(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "card_seen", data, sightings.on_card_seen)
 
-    def _through(self, state: BattleState, kind: str, data: dict[str, Any], report: Report) -> None:
-        gate.check(self.deck, state, kind, data, report)
-        if kind == "confirm_count":
+    def on_card_gone(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "card_gone", data, sightings.on_card_gone)
+
+    def on_first_discard(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "first_discard", data, deal.on_first_discard)
+
+    def on_draw(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "draw", data, building.on_draw)
+
+    def on_pass(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "pass", data, turns.on_pass)
+
+    def on_resolve(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "resolve", data, battle.on_resolve)
+
+    def on_expose(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "expose", data, action_cards.on_expose, chosen="expose")
+
+    def on_eliminate(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "eliminate", data, action_cards.on_eliminate, chosen="eliminate")
+
+    def on_save(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "save", data, action_cards.on_save)
+
+    def on_no_save(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "no_save", data, action_cards.on_no_save)
+
+    def on_confirm_count(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        def confirm(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
             counts.confirm_count(state, data, report, self._rerun)
-        else:
-            RULES[kind](self.deck, state, data, report)
+        return self._through(state, "confirm_count", data, confirm)
+
+    def on_new_round(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "new_round", data, scoring.on_new_round)
+
+    def on_tiebreak_draw(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        return self._through(state, "tiebreak_draw", data, scoring.on_tiebreak_draw)
+
+    def _through(self, state: BattleState, kind: str, data: dict[str, Any], rule: Rule,
+                 chosen: str = "") -> tuple[Outcome, ...]:
+        """The gate (what the table must settle first), then the rule; what it did, kept in
+        ``state.last`` (what the tablet shows big) and returned as outcomes."""
+        report = Report()
+        gate.check(self.deck, state, kind, data, report)
+        if chosen:  # the EXPOSE or ELIMINATE card may not be resolved yet
+            battle.resolve_chosen_card(self.deck, state, chosen, report)
+        rule(self.deck, state, data, report)
+        if report.told:
+            state.last = report.told
+        return tuple(Outcome(t.kind, terms=self.view.told_terms(t, state), data=t.data(), reveals=t.reveals)
+                     for t in report.told)
 
     def _rerun(self, state: BattleState, held: Held, report: Report) -> None:
-        """An input held for a hand count, run again: checked as it was first, then gate and rule."""
+        """An input held for a hand count, run again: checked as it was first, then its handler;
+        what it did joins what the count's answer did."""
         spec = self._inputs[held.kind]
-        self._through(state, held.kind, self.check_input(state, spec, held.data()), report)
-
-    # The handlers the input table names: each is _run for its input.
-    on_card_seen = partialmethod(_run, "card_seen")
-    on_card_gone = partialmethod(_run, "card_gone")
-    on_first_discard = partialmethod(_run, "first_discard")
-    on_draw = partialmethod(_run, "draw")
-    on_pass = partialmethod(_run, "pass")
-    on_resolve = partialmethod(_run, "resolve")
-    on_expose = partialmethod(_run, "expose")
-    on_eliminate = partialmethod(_run, "eliminate")
-    on_save = partialmethod(_run, "save")
-    on_no_save = partialmethod(_run, "no_save")
-    on_confirm_count = partialmethod(_run, "confirm_count")
-    on_new_round = partialmethod(_run, "new_round")
-    on_tiebreak_draw = partialmethod(_run, "tiebreak_draw")
+        before = state.last
+        state.last = []
+        getattr(self, spec.handler)(state, self.check_input(state, spec, held.data()))
+        report.told.extend(state.last)
+        state.last = before
 
     # -- the candidates the tablet's buttons are tried with ---------------------------------------
     def _settled(self, state: BattleState) -> bool:

@@ -12,10 +12,10 @@ The shape of an input (its fields, seats, card keys, phase) is the contract's ch
 from __future__ import annotations
 
 from ..contract import Refused
-from . import action_cards, seats
+from . import action_cards
 from .cards import Deck
 from .report import Report
-from .state import Awaiting, BattleState
+from .state import BattleState
 
 ANSWERS = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}
 
@@ -25,9 +25,7 @@ def check(deck: Deck, state: BattleState, kind: str, data: dict, report: Report)
     if kind in ("confirm_count", "card_gone") or not _moves_the_game(state, kind, data):
         return
     if state.count_check:
-        seat = seats.name(state, state.count_check.seat)
-        raise Refused(f"First confirm {seat}'s hand on the tablet: how many cards does {seat} hold in hand now "
-                      f"(not counting the identity card)?")
+        raise Refused("count_question_first", counted_seat=state.count_check.seat)
     asked = state.awaiting
     if asked is None:
         return
@@ -41,17 +39,7 @@ def check(deck: Deck, state: BattleState, kind: str, data: dict, report: Report)
     own_draw = (kind == "draw" and step is not None and step.drew is None and asked.by == state.turn
                 and data["seat"] == state.turn)
     if not own_draw:
-        raise Refused(f"First: {owed(state, asked)}")
-
-
-def owed(state: BattleState, asked: Awaiting) -> str:
-    """The choice a refusal says the table owes first."""
-    by = seats.name(state, asked.by)
-    if asked.what == "expose":
-        return f"{by} chooses a player to expose."
-    if asked.what == "eliminate":
-        return f"{by} chooses a player to eliminate."
-    return f"who played the SAVE card for {seats.name(state, asked.target)}?"
+        raise Refused("choice_first", what=asked.what, by=asked.by, target=asked.target)
 
 
 def _moves_the_game(state: BattleState, kind: str, data: dict) -> bool:

@@ -6,9 +6,9 @@ to beat, or None when the battle starts or resets.
 """
 from __future__ import annotations
 
-from . import seats
+from typing import Any
+
 from .cards import Deck
-from .rulebook import RULE
 from .state import BattleState, Pending
 
 
@@ -28,7 +28,10 @@ def beats(count: int, rank: int, top_count: int, top_rank: int) -> bool:
     return count > top_count or (count == top_count and rank >= top_rank)
 
 
-def composition_problem(deck: Deck, keys: list[str]) -> str | None:
+Problem = tuple[str, dict[str, Any]]  # a reason code and its data (the view words it)
+
+
+def composition_problem(deck: Deck, keys: list[str]) -> Problem | None:
     """Why these cards cannot be one play, or None: one rank of fight cards, an action card on its
     own, or NEW BATTLE followed by fight cards."""
     cards = [deck.card(k) for k in keys]
@@ -36,18 +39,17 @@ def composition_problem(deck: Deck, keys: list[str]) -> str | None:
     new_battles = [c for c in cards if c.kind == "action" and c["action"] == "new_battle"]
     ranks = sorted({c["rank"] for c in cards if c.kind == "fight"})
     if actions and len(cards) > 1:
-        return (f"{actions[0].name} is an action card and is played on its own, not together with other cards "
-                f"(only NEW BATTLE is followed by fight cards). Take back the extra card.")
+        return "action_on_its_own", {"card": next(k for k, c in zip(keys, cards, strict=True) if c is actions[0])}
     if len(new_battles) > 1:
-        return "One NEW BATTLE card resets the battle; take back the second one."
+        return "second_new_battle", {}
     if len(ranks) > 1:
         newest = cards[-1]["rank"]
         earlier = next(c["rank"] for c in cards if c.kind == "fight" and c["rank"] != newest)
-        return f"{RULE['same_rank']} A {newest} cannot join the {earlier}s being played: take it back."
+        return "mixed_ranks", {"rank": newest, "playing": earlier}
     return None
 
 
-def play_problem(deck: Deck, state: BattleState, pending: Pending) -> str | None:
+def play_problem(deck: Deck, state: BattleState, pending: Pending) -> Problem | None:
     """Why the pending play may not stand, or None. Action cards can always be played."""
     cards = [deck.card(k) for k in pending.cards]
     fights = [c for c in cards if c.kind == "fight"]
@@ -58,8 +60,8 @@ def play_problem(deck: Deck, state: BattleState, pending: Pending) -> str | None
     count, rank = len(fights), fights[0]["rank"]
     if beats(count, rank, top.count, top.rank):
         return None
-    return (f"{describe(count, rank).capitalize()} does not beat {describe(top.count, top.rank)} played by "
-            f"{seats.name(state, top.seat)}. {RULE['match_or_beat']} {RULE['cannot_beat']}")
+    return "does_not_beat", {"count": count, "rank": rank, "top_count": top.count, "top_rank": top.rank,
+                             "top_seat": top.seat}
 
 
 def complete(deck: Deck, state: BattleState, pending: Pending) -> bool:

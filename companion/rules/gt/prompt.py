@@ -6,7 +6,7 @@ prompt names the way this table has used (``state.shown_via``), both until it ha
 """
 from __future__ import annotations
 
-from . import seats
+from . import refusals, seats
 from .cards import Deck
 from .plays import describe, play_problem
 from .state import Awaiting, BattleState, Phase
@@ -70,7 +70,7 @@ def _battle(deck: Deck, state: BattleState) -> str:
     pending, top = state.pending, state.top
     if pending:
         problem = play_problem(deck, state, pending)
-        return problem or f"{who} is playing {', '.join(deck.name(k) for k in pending.cards)}."
+        return refusals.word(*problem, state, deck) if problem else f"{who} is playing {', '.join(deck.name(k) for k in pending.cards)}."
     if top:
         return (f"{who}: beat {describe(top.count, top.rank)} on the centre pile, play an action card, or pass; "
                 f"with no fight cards left, play your identity card.")

@@ -47,12 +47,12 @@ def on_tiebreak_draw(deck: Deck, state: BattleState, data: dict, report: Report)
     """``tiebreak_draw {"seat": N, "card": "save" | "eliminate"}``: what a tying player drew."""
     tie, seat = state.tiebreak, data["seat"]
     if seat not in tie.players:
-        raise Refused(f"Only the tying players draw: {seats.names(state, tie.players)}.")
+        raise Refused("not_tied", players=list(tie.players))
     if any(d.seat == seat for d in tie.drawn):
-        raise Refused(f"{seats.name(state, seat)} has already drawn in this tie-break round.")
+        raise Refused("already_drew_tiebreak", seat)
     card = data["card"].lower()
     if card not in ("save", "eliminate"):
-        raise Refused(f"A tie-break draw is \"card\": \"save\" or \"eliminate\", not {data['card']!r}.")
+        raise Refused("tiebreak_card", card=data["card"])
     tie.drawn.append(TiebreakDraw(seat=seat, card=card))
     report.tell("tiebreak_draw", seat=seat, drew=card)
     if len(tie.drawn) == len(tie.players):

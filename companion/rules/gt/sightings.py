@@ -30,8 +30,7 @@ def on_card_seen(deck: Deck, state: BattleState, data: dict, report: Report) -> 
     elif zone == "tray" or zone.startswith("reader:"):
         deal.shown_privately(deck, state, key, card, zone, data, report)
     elif not zone.startswith("seat:"):
-        raise Refused(f"Battle does not use the zone {zone!r}: cards are played on the centre pile, and "
-                      f"identity cards are shown to a reader or the tray.")
+        raise Refused("zone_not_used", zone=zone)
     # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
 
 

@@ -164,7 +164,8 @@ class Told:
     card: str | None = None
     first: str | None = None
     source: str | None = None
-    reason: str | None = None
+    reason: str | None = None            # a reason code (held_refused, no_effect)
+    facts: dict[str, Any] | None = None  # a held play's refusal: the data its words are made from
     what: str | None = None
     team: str | None = None
     action: str | None = None

@@ -9,10 +9,8 @@ battle phase, a turn that comes back to the player whose play nobody beat resets
 from __future__ import annotations
 
 from ..contract import Refused
-from . import seats
 from .cards import Deck
 from .report import Report
-from .rulebook import RULE
 from .state import LEFT, BattleState, Phase, Step
 
 
@@ -45,19 +43,18 @@ def on_pass(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``pass``: in the building phase, keeping every card (no discard); in the battle phase, not playing."""
     seat = data["seat"]
     check_turn(state, seat)
-    who = seats.name(state, seat)
     if state.phase == Phase.BUILDING:
         step = state.step
         if step.drew is None:
-            raise Refused(f"{who} draws first (from the deck or the top discard); then they may pass on discarding.")
+            raise Refused("draw_before_passing", seat)
         if step.discard:
-            raise Refused(f"{who} has already discarded this turn.")
+            raise Refused("already_discarded_this_turn", seat)
         step.passed = True
         report.tell("pass", seat=seat, keeps=True)
         maybe_finish_turn(deck, state, report)
         return
     if state.pending:
-        raise Refused(f"{who} has cards waiting on the pile; take them back before passing.")
+        raise Refused("cards_waiting", seat)
     state.passed.append(seat)
     report.tell("pass", seat=seat, keeps=False)
     advance(state, report)
@@ -117,7 +114,6 @@ def check_turn(state: BattleState, seat: int | None) -> None:
     """Refuse a move by anyone but the player whose turn it is."""
     turn = state.turn
     if turn is None:
-        raise Refused("No one is to play yet.")
+        raise Refused("no_one_to_play")
     if seat != turn:
-        raise Refused(f"It is {seats.name(state, turn)}'s turn, not {seats.name(state, seat)}'s (play moves to the "
-                      f"{way(state)}). Only SAVE is played out of turn: {RULE['save']}")
+        raise Refused("not_your_turn", seat, turn=turn, direction=way(state))

@@ -8,12 +8,13 @@ seat's own identity and hand count.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ..base import Outcome
-from ..contract import Offer, View
+from ..base import Outcome, Result, Standing
+from ..contract import Offer, plain
 from . import buttons, seats, words
-from .cards import Deck
+from . import refusals as refusal_words
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
 from .rulebook import TEAM_CARD
@@ -40,10 +41,31 @@ PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the buildi
              "tiebreak": "a tie-break is under way", "over": "the game is over"}
 
 
-class BattleView(View):
-    @property
-    def deck(self) -> Deck:
-        return self.game.deck
+@dataclass(frozen=True, kw_only=True)
+class BattleSeat(Standing):
+    """A seat as everyone may know it (the shared ``Standing``: seat, name, say, counts): a team
+    only once that identity card is face up."""
+
+    points: int
+    hand: int
+    identity: str | None
+    shown_identity: bool
+    eliminated: bool
+    turn: bool
+    play: list[dict[str, Any]]
+    problem: str | None = None
+    out_words: str = "out of this round"  # the badge of an eliminated seat: "out for the round" (rulebook)
+
+
+class BattleView(words.Sayings):
+    """Battle's view: the sentences of outcomes (``words.Sayings``, one ``@says`` method per kind),
+    refusals' words (refusals.py), the prompt, the buttons and the views."""
+
+    refusals = refusal_words.WORDS
+    public_refusals = refusal_words.PUBLIC
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: BattleState) -> dict[str, Any]:
+        return refusal_words.facts(code, data, state, self.deck)
 
     # -- words ------------------------------------------------------------------------------------
     def not_now(self, kind: str, state: BattleState, phase: str, phases: tuple[str, ...]) -> str:
@@ -52,11 +74,9 @@ class BattleView(View):
     def game_over(self, state: BattleState) -> str:
         return f"The game is over: {seats.name(state, state.winner)} won."
 
-    def say(self, outcome: Outcome, state: BattleState) -> str:
-        return self.told(Told.of_outcome(outcome.kind, outcome.data), state)
-
     def told(self, told: Told, state: BattleState) -> str:
-        return words.say(told, state, self.deck)
+        """A ``Told`` kept in the state (what the last input did), in its outcome's sentence."""
+        return self.say(Outcome(told.kind, data=told.data()), state)
 
     def told_terms(self, told: Told, state: BattleState):
         return words.terms(told, state)
@@ -79,19 +99,32 @@ class BattleView(View):
             "phase": state.phase.value, "round": state.round, "dealer": state.dealer, "turn": state.turn,
             "direction": "left" if state.direction == LEFT else "right", "deck": state.deck,
             "discard_top": self._discard_top(state), "options": state.options, "deal": self._deal(state),
-            "standings": self._standings(state, fight), "fight": fight, "awaiting": self._awaiting(state),
+            "fight": fight, "awaiting": self._awaiting(state),
             "count_check": check, "tiebreak": self._tiebreak(state),
             "conflicts": [self._conflict(c.card, c.zones) for c in state.conflicts], "problems": problems,
             "rounds": [{"round": r.round, "went_out": r.went_out, "team": r.team.value,
                         "teams": [TEAM_CARD[r.teams[s]] for s in state.seat_numbers()],
                         "points": [r.points[s] for s in state.seat_numbers()]} for r in state.rounds],
             "identities_missing": seats.identities_missing(state) if state.phase == Phase.DEAL else [],
-            "last_outcome": self._last_outcome(state), "winner": state.winner, "over": state.over,
         }
+
+    # -- the shared part of the views (contract.TableView) -------------------------------------------
+    def standings(self, state: BattleState, viewer: int | None) -> tuple[Standing, ...]:
+        return tuple(self._standings(state, self._fight(state)))
+
+    def winners(self, state: BattleState) -> tuple[int, ...]:
+        return () if state.winner is None else (state.winner,)
+
+    def result(self, state: BattleState, viewer: int | None) -> Result | None:
+        if not state.last:
+            return None
+        return Result(" ".join(self.told(t, state) for t in state.last),
+                      tuple(term for t in state.last for term in self.told_terms(t, state)))
 
     def seat(self, state: BattleState, seat: int) -> dict[str, Any]:
         """What one player's phone shows: the table, plus their own identity and hand."""
-        view = {**self.public(state), "prompt": self.prompt(state, [])}
+        standings = [plain(row) for row in self.standings(state, seat)]
+        view = {**self.public(state), "prompt": self.prompt(state, []), "standings": standings}
         if seat not in state.seat_numbers():
             view["you"] = None
             return view
@@ -114,36 +147,31 @@ class BattleView(View):
         return data
 
     # -- parts ------------------------------------------------------------------------------------
-    def _last_outcome(self, state: BattleState) -> dict[str, Any] | None:
-        if not state.last:
-            return None
-        return {"say": " ".join(self.told(t, state) for t in state.last),
-                "terms": [term.as_dict() for t in state.last for term in self.told_terms(t, state)]}
-
-    def _standings(self, state: BattleState, fight: dict | None) -> list[dict[str, Any]]:
+    def _standings(self, state: BattleState, fight: dict[str, Any] | None) -> list[BattleSeat]:
         """One row per seat: points, hand size, and a team only once it is face up."""
         rows = []
         for s in state.seat_numbers():
             known = state.identity.get(s)
             show = known is not None and (state.phase in REVEALED or state.exposed[s])
-            row = {"seat": s, "name": state.name(s), "points": state.points[s], "hand": state.hands[s],
-                   "identity": TEAM_CARD[known.team] if show else None, "shown_identity": known is not None,
-                   "eliminated": state.eliminated[s], "turn": state.turn == s, "play": []}
-            if row["identity"]:
-                row["say"] = row["identity"]
-            self._add_play(row, s, fight)
-            rows.append(row)
+            identity = TEAM_CARD[known.team] if known is not None and show else None
+            play, problem = self._play_of(s, fight)
+            rows.append(BattleSeat(seat=s, name=state.name(s), say=identity or "", points=state.points[s],
+                                   hand=state.hands[s], identity=identity, shown_identity=known is not None,
+                                   eliminated=state.eliminated[s], turn=state.turn == s, play=play, problem=problem))
         return rows
 
-    def _add_play(self, row: dict[str, Any], s: int, fight: dict | None) -> None:
-        """The cards on the pile that are this seat's: the play to beat, or the play being put down."""
+    def _play_of(self, s: int, fight: dict[str, Any] | None) -> tuple[list[dict[str, Any]], str | None]:
+        """The cards on the pile that are this seat's (the play to beat, or the play being put down),
+        and why the play being put down may not stand."""
+        play: list[dict[str, Any]] = []
+        problem = None
         for part in ("top", "pending"):
             shown = (fight or {}).get(part)
             if shown and shown["seat"] == s:
-                row["play"] = [{"key": k, "name": self.deck.name(k), "kind": self.deck.card(k).kind}
-                               for k in shown["cards"]]
+                play = [{"key": k, "name": self.deck.name(k), "kind": self.deck.card(k).kind} for k in shown["cards"]]
                 if part == "pending" and shown["problem"]:
-                    row["problem"] = shown["problem"]
+                    problem = shown["problem"]
+        return play, problem
 
     def _discard_top(self, state: BattleState) -> dict | None:
         if not state.pile:
@@ -164,7 +192,8 @@ class BattleView(View):
             view["top"] = {"seat": top.seat, "count": top.count, "rank": top.rank, "cards": list(top.cards),
                            "says": describe(top.count, top.rank)}
         if pending:
-            problem = play_problem(self.deck, state, pending)
+            found = play_problem(self.deck, state, pending)
+            problem = refusal_words.word(*found, state, self.deck) if found else None
             view["pending"] = {"seat": pending.seat, "cards": list(pending.cards),
                                "names": [self.deck.name(k) for k in pending.cards], "problem": problem, "say": problem}
         return view

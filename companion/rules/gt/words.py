@@ -6,16 +6,14 @@ made from carries none.
 """
 from __future__ import annotations
 
-from typing import Callable
-
-from ..base import Term
-from . import seats
+from ..base import Outcome, Term
+from ..contract import View, says
+from . import refusals, seats
 from .cards import Deck
 from .plays import describe
 from .rulebook import RULE, TEAM_CARD, TEAM_PLURAL
 from .state import BattleState, Told
 
-Words = Callable[[Told, BattleState, Deck], str]
 
 FIRST_CARD = {
     "battle": ("The BATTLE card is the first card flipped: \"The player left of the dealer begins the battle by "
@@ -36,10 +34,6 @@ NO_EFFECT = {
 }
 CHOOSE = {"expose": "{who} chooses a player to expose.", "eliminate": "{who} chooses a player to eliminate.",
           "save_by": "A SAVE card is played for {target}: who played it?"}
-
-
-def say(told: Told, state: BattleState, deck: Deck) -> str:
-    return SAY[told.kind](told, state, deck)
 
 
 def terms(told: Told, state: BattleState) -> tuple[Term, ...]:
@@ -99,57 +93,195 @@ def _tiebreak_again(t: Told, state: BattleState, deck: Deck) -> str:
     return f"{seats.names(state, t.players)} all drew SAVE and are still tied: they draw again."
 
 
-SAY: dict[str, Words] = {
-    "identity": _identity,
-    "flip": lambda t, state, deck: f"Step 6: the first card flipped is {deck.name(t.card)}.",
-    "first_card": lambda t, state, deck: FIRST_CARD[t.first].format(
-        who=_who(t, state), card=deck.name(t.card) if t.card else ""),
-    "draw": _draw,
-    "discard": lambda t, state, deck: f"{_who(t, state)} discards {deck.name(t.card)}.",
-    "no_effect": lambda t, state, deck: NO_EFFECT[t.reason].format(card=deck.name(t.card) if t.card else ""),
-    "battle_begins": lambda t, state, deck: (f"{_who(t, state)} draws the BATTLE card: the battle begins, and "
-                                             f"they start it by playing fight card(s)."),
-    "choose": lambda t, state, deck: CHOOSE[t.what].format(who=_who(t, state), target=seats.name(state, t.target)),
-    "expose": lambda t, state, deck: (f"{seats.name(state, t.by)} exposes {_who(t, state)}: a {TEAM_CARD[t.team]}. "
-                                      f"\"The Identity card is left face up in front of its owner.\""),
-    "eliminate": lambda t, state, deck: (f"{seats.name(state, t.by)} chooses {_who(t, state)} for elimination: they "
-                                         f"are out for the round \"unless immediately saved\". {RULE['save']}"),
-    "save": lambda t, state, deck: f"{_who(t, state)} plays SAVE: {seats.name(state, t.saved)} stays in the game.",
-    "eliminated": lambda t, state, deck: (f"No SAVE: {_who(t, state)} places their hand down and is out for the "
-                                          f"round."),
-    "conflict": _conflict,
-    "count_check": lambda t, state, deck: (f"{_who(t, state)} plays {t.needs} card(s), but the companion counted "
-                                           f"{t.counted} in their hand. {count_question(state, t.seat)}"),
-    "count": lambda t, state, deck: (f"{_who(t, state)} holds {t.cards} card(s) in hand (the companion had counted "
-                                     f"{max(t.counted, 0)})."),
-    "held_refused": lambda t, state, deck: f"The play that waited for the count does not stand: {t.reason}",
-    "reverse": lambda t, state, deck: (f"REVERSE: \"If play was moving to the left, it switches to the right (or "
-                                       f"vice versa).\" Play now moves to the {t.direction}."),
-    "skip": lambda t, state, deck: f"SKIP: {_who(t, state)}'s turn is skipped.",
-    "turn": lambda t, state, deck: f"{_who(t, state)} to play.",
-    "reset": lambda t, state, deck: (f"No one beat {describe(t.count, t.rank)} played by "
-                                     f"{seats.name(state, t.unbeaten)}. {RULE['no_one_beats']} {_who(t, state)} "
-                                     f"plays any fight card(s)."),
-    "pass": lambda t, state, deck: f"{_who(t, state)} {'keeps their cards (no discard)' if t.keeps else 'passes'}.",
-    "new_battle": lambda t, state, deck: (f"{_who(t, state)} plays NEW BATTLE: \"the player of this card resets the "
-                                          f"battle, and gets to start a new battle with any fight card(s).\""),
-    "play": _play,
-    "last_card": lambda t, state, deck: f"{_who(t, state)} has no cards left: {RULE['identity']}",
-    "action": lambda t, state, deck: f"{_who(t, state)} plays {deck.name(t.card)}. {RULE['action_in_battle']}",
-    "cards_left": lambda t, state, deck: (f"The companion counted {t.cards} card(s) still in {_who(t, state)}'s "
-                                          f"hand: they go out with them, so they must all be action cards "
-                                          f"({RULE['identity']})."),
-    "round": _round,
-    "next_round": lambda t, state, deck: (f"Round {t.round} is over. Shuffle, deal new identity cards and tap New "
-                                          f"round."),
-    "tie": lambda t, state, deck: (f"A tie for game winner at {t.points} points: {seats.names(state, t.players)}. "
-                                   f"\"Randomly place one SAVE card and one ELIMINATE card face down. A tying player "
-                                   f"will draw one of the two cards. This is repeated with each tying player.\""),
-    "tiebreak_draw": lambda t, state, deck: (f"{_who(t, state)} draws {t.drew.upper()}"
-                                             f"{': they are out' if t.drew == 'eliminate' else ''}."),
-    "tiebreak_again": _tiebreak_again,
-    "game_over": lambda t, state, deck: f"{_who(t, state)} wins the game with {t.points} points!",
-    "new_round": lambda t, state, deck: (f"Round {t.round}: {_who(t, state)} deals {t.cards} cards each and a new "
-                                         f"identity card to everyone. Show your identity card privately, then flip "
-                                         f"the first discard."),
-}
+class Sayings(View[BattleState]):
+    """The sentence of each kind of ``Told``: one method per outcome kind (``@says``), read by
+    BattleView (it extends this class)."""
+
+    @property
+    def deck(self) -> Deck:
+        return self.game.deck  # the Battle game's Deck (gt/cards.py)
+
+    @says("identity")
+    def said_identity(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _identity(t, state, self.deck)
+
+    @says("flip")
+    def said_flip(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"Step 6: the first card flipped is {self.deck.name(t.card)}."
+
+    @says("first_card")
+    def said_first_card(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (FIRST_CARD[t.first].format(
+                who=_who(t, state), card=self.deck.name(t.card) if t.card else ""))
+
+    @says("draw")
+    def said_draw(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _draw(t, state, self.deck)
+
+    @says("discard")
+    def said_discard(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} discards {self.deck.name(t.card)}."
+
+    @says("no_effect")
+    def said_no_effect(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return NO_EFFECT[t.reason].format(card=self.deck.name(t.card) if t.card else "")
+
+    @says("battle_begins")
+    def said_battle_begins(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{_who(t, state)} draws the BATTLE card: the battle begins, and "
+                f"they start it by playing fight card(s).")
+
+    @says("choose")
+    def said_choose(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return CHOOSE[t.what].format(who=_who(t, state), target=seats.name(state, t.target))
+
+    @says("expose")
+    def said_expose(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{seats.name(state, t.by)} exposes {_who(t, state)}: a {TEAM_CARD[t.team]}. "
+                f"\"The Identity card is left face up in front of its owner.\"")
+
+    @says("eliminate")
+    def said_eliminate(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{seats.name(state, t.by)} chooses {_who(t, state)} for elimination: they "
+                f"are out for the round \"unless immediately saved\". {RULE['save']}")
+
+    @says("save")
+    def said_save(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} plays SAVE: {seats.name(state, t.saved)} stays in the game."
+
+    @says("eliminated")
+    def said_eliminated(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"No SAVE: {_who(t, state)} places their hand down and is out for the "
+                f"round.")
+
+    @says("conflict")
+    def said_conflict(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _conflict(t, state, self.deck)
+
+    @says("count_check")
+    def said_count_check(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{_who(t, state)} plays {t.needs} card(s), but the companion counted "
+                f"{t.counted} in their hand. {count_question(state, t.seat)}")
+
+    @says("count")
+    def said_count(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{_who(t, state)} holds {t.cards} card(s) in hand (the companion had counted "
+                f"{max(t.counted, 0)}).")
+
+    @says("held_refused")
+    def said_held_refused(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return ("The play that waited for the count does not stand: "
+                + refusals.word(t.reason or "", t.facts or {}, state, self.deck))
+
+    @says("reverse")
+    def said_reverse(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"REVERSE: \"If play was moving to the left, it switches to the right (or "
+                f"vice versa).\" Play now moves to the {t.direction}.")
+
+    @says("skip")
+    def said_skip(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"SKIP: {_who(t, state)}'s turn is skipped."
+
+    @says("turn")
+    def said_turn(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} to play."
+
+    @says("reset")
+    def said_reset(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"No one beat {describe(t.count, t.rank)} played by "
+                f"{seats.name(state, t.unbeaten)}. {RULE['no_one_beats']} {_who(t, state)} "
+                f"plays any fight card(s).")
+
+    @says("pass")
+    def said_pass(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} {'keeps their cards (no discard)' if t.keeps else 'passes'}."
+
+    @says("new_battle")
+    def said_new_battle(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{_who(t, state)} plays NEW BATTLE: \"the player of this card resets the "
+                f"battle, and gets to start a new battle with any fight card(s).\"")
+
+    @says("play")
+    def said_play(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _play(t, state, self.deck)
+
+    @says("last_card")
+    def said_last_card(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} has no cards left: {RULE['identity']}"
+
+    @says("action")
+    def said_action(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} plays {self.deck.name(t.card)}. {RULE['action_in_battle']}"
+
+    @says("cards_left")
+    def said_cards_left(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"The companion counted {t.cards} card(s) still in {_who(t, state)}'s "
+                f"hand: they go out with them, so they must all be action cards "
+                f"({RULE['identity']}).")
+
+    @says("round")
+    def said_round(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _round(t, state, self.deck)
+
+    @says("next_round")
+    def said_next_round(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"Round {t.round} is over. Shuffle, deal new identity cards and tap New "
+                f"round.")
+
+    @says("tie")
+    def said_tie(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"A tie for game winner at {t.points} points: {seats.names(state, t.players)}. "
+                f"\"Randomly place one SAVE card and one ELIMINATE card face down. A tying player "
+                f"will draw one of the two cards. This is repeated with each tying player.\"")
+
+    @says("tiebreak_draw")
+    def said_tiebreak_draw(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"{_who(t, state)} draws {t.drew.upper()}"
+                f"{': they are out' if t.drew == 'eliminate' else ''}.")
+
+    @says("tiebreak_again")
+    def said_tiebreak_again(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return _tiebreak_again(t, state, self.deck)
+
+    @says("game_over")
+    def said_game_over(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return f"{_who(t, state)} wins the game with {t.points} points!"
+
+    @says("new_round")
+    def said_new_round(self, outcome: Outcome, state: BattleState) -> str:
+        t = Told.of_outcome(outcome.kind, outcome.data)
+        return (f"Round {t.round}: {_who(t, state)} deals {t.cards} cards each and a new "
+                f"identity card to everyone. Show your identity card privately, then flip "
+                f"the first discard.")

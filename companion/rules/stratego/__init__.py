@@ -20,14 +20,15 @@ from typing import Any
 
 from card_tags.games.stratego import ARMY
 
-from companion.rules.base import Option, Seat, SetupError
+from card_tags.catalog import Catalog
+from companion.rules.base import Option, Outcome, Seat, SetupError
 from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Refused, card_inputs
 
 from . import army, turns
 from .combat import defender_revealed, fight, variants_in
 from .ranks import RANK_NAME, Quote, Verdict
 from .state import BLUE, PLAY, RED, SETUP, StrategoState
-from .variants import VARIANTS, RescueFromTheBackRow
+from .variants import VARIANTS, RescueFromTheBackRow, StrategoVariant
 from .view import NoSuchSeat, StrategoView
 
 # Options that earlier versions recorded and that no longer choose anything; old logs keep replaying.
@@ -35,7 +36,7 @@ from .view import NoSuchSeat, StrategoView
 RETIRED_OPTIONS = {"spy_vs_spy": ("tie", "attacker_wins")}
 
 
-class Stratego(Game):
+class Stratego(Game[StrategoState]):
     game = "stratego"
     title = "Stratego"
     min_seats = 2
@@ -45,6 +46,14 @@ class Stratego(Game):
     state_type = StrategoState
     view_type = StrategoView
     variants = VARIANTS
+    outcome_kinds = frozenset({"army_checked", "play_starts", "attack", "combat", "move", "cancel", "rescue",
+                               "game_over"})
+    reasons = frozenset({
+        "zone_names_no_seat", "not_a_stratego_zone", "setup_in_tray", "play_in_seat_area", "not_own_reader",
+        "no_rescue_rule", "nothing_to_resolve", "wrong_colour", "army_complete", "already_scanned", "captured",
+        "not_your_turn_to_attack", "never_moves", "same_piece_twice", "friendly_piece", "combat_under_way",
+        "not_your_turn", "no_combat_to_cancel", "only_attacker_cancels", "only_a_scout", "rescue_not_after_move",
+        "already_rescued", "attacker_removed", "not_own_piece", "still_on_board"})
     options = (
         Option("ties", "both_removed", "Equal ranks: both pieces are removed (classic), or \"in the event "
                "of a tie, the attacker wins\".", ("both_removed", "attacker_wins")),
@@ -69,7 +78,7 @@ class Stratego(Game):
     )
 
     @classmethod
-    def check_catalog(cls, catalog) -> list[str]:
+    def check_catalog(cls, catalog: Catalog) -> list[str]:
         missing = [f"{c}{r}" for c in ("R", "B") for r in ARMY if f"{c}{r}" not in catalog]
         return [f"this referee needs cards {missing}"] if missing else []
 
@@ -88,57 +97,58 @@ class Stratego(Game):
     def phase(self, state: StrategoState) -> str:
         return state.phase
 
+    def rules_in_play(self, state: StrategoState) -> list[StrategoVariant]:
+        """The variants this game was started with, as Stratego's hook units."""
+        return variants_in(state.options)
+
     # -- the table's inputs -------------------------------------------------------------------
-    def on_card_seen(self, state: StrategoState, data: dict[str, Any]):
+    def on_card_seen(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         if state.over:
-            raise Refused("The game is over.")
+            raise Refused("game_over")
         key, zone = data["card"], data["zone"]
         card = self.card(key)
         kind, _, number = zone.partition(":")
         reader_seat = None
         if kind in ("seat", "reader"):
             if not (number.isascii() and number.isdigit()) or int(number) not in state.colours:
-                raise Refused(f"zone {zone!r} names no seat of this game (seats 1 and 2)")
+                raise Refused("zone_names_no_seat", zone=zone)
             reader_seat = int(number)
         elif kind != "tray":
-            raise Refused(f"Stratego reads pieces in the seats' areas, the scan tray and the seats' readers, "
-                          f"not in zone {zone!r}")
+            raise Refused("not_a_stratego_zone", zone=zone)
         if state.phase == SETUP:
             if reader_seat is None:
-                raise Refused("during setup, each side scans its army in its own area or on its own reader, "
-                              "not in the scan tray")
+                raise Refused("setup_in_tray")
             return army.scan_piece(state, reader_seat, key, card["colour"], card["rank"])
         if kind == "seat":
-            raise Refused("during play, scan a combat's two pieces in the scan tray or on the readers")
+            raise Refused("play_in_seat_area")
         owner = state.colours[reader_seat] if reader_seat is not None else None
         if owner is not None and owner != card["colour"]:
-            raise Refused(f"reader {reader_seat} is {owner.capitalize()}'s; tap a {card['colour'].capitalize()} "
-                          f"piece on {card['colour'].capitalize()}'s reader")
+            raise Refused("not_own_reader", reader=reader_seat, owner=owner, colour=card["colour"])
         if state.pending is None:
-            return turns.scan_attacker(state, self.variants_for(state.options), key, zone)
-        return turns.scan_defender(state, self.variants_for(state.options), key)
+            return turns.scan_attacker(state, self.rules_in_play(state), key, zone)
+        return turns.scan_defender(state, self.rules_in_play(state), key)
 
     def on_card_gone(self, state: StrategoState, data: dict[str, Any]) -> None:
         """Pieces leave the tray or a reader after every scan; only arrivals mean anything."""
 
     # -- the tablet's commands ----------------------------------------------------------------
-    def on_move(self, state: StrategoState, data: dict[str, Any]):
+    def on_move(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return turns.move(state, data["seat"])
 
-    def on_cancel(self, state: StrategoState, data: dict[str, Any]):
+    def on_cancel(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return turns.cancel(state, data.get("seat"))
 
-    def on_rescue(self, state: StrategoState, data: dict[str, Any]):
-        rule = next((v for v in self.variants_for(state.options) if isinstance(v, RescueFromTheBackRow)), None)
+    def on_rescue(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        rule = next((v for v in self.rules_in_play(state) if isinstance(v, RescueFromTheBackRow)), None)
         if rule is None:
-            raise Refused("the rescue rule is not in play in this game (option 'rescue' is off)")
+            raise Refused("no_rescue_rule")
         return (rule.rescue(state, data["seat"], data["card"]),)
 
-    def on_resign(self, state: StrategoState, data: dict[str, Any]):
+    def on_resign(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return turns.resign(state, data["seat"])
 
-    def on_resolve(self, state: StrategoState, data: dict[str, Any]):
-        raise Refused("a Stratego combat is decided as soon as the defender is scanned; there is nothing to resolve")
+    def on_resolve(self, state: StrategoState, data: dict[str, Any]) -> tuple[Outcome, ...]:
+        raise Refused("nothing_to_resolve")
 
     # -- the candidates of buttons that carry a value -------------------------------------------
     def attacking_seat(self, state: StrategoState) -> list[dict[str, Any]]:

@@ -15,13 +15,11 @@ def scan_piece(state: StrategoState, seat: int, key: str, colour: str, rank: str
     40th distinct piece of its colour is seen: the catalog holds exactly the rulebook's 40 per colour."""
     own = state.colours[seat]
     if colour != own:
-        raise Refused(f"that is a {colour.capitalize()} piece; seat {seat} plays {own.capitalize()}, "
-                      f"so its army has none of the other colour")
+        raise Refused("wrong_colour", seat=seat, colour=colour, own=own)
     if len(state.army(own)) == ARMY_SIZE:
-        raise Refused(f"{own.capitalize()}'s army is already checked: all {ARMY_SIZE} pieces are scanned")
+        raise Refused("army_complete", seat=seat, own=own, size=ARMY_SIZE)
     if key in state.pieces:
-        raise Refused("that piece is already scanned (if two pieces carry the same tag, one tag is a "
-                      "duplicate: reprint it)")
+        raise Refused("already_scanned", seat=seat)
     state.pieces[key] = Piece(colour=colour, rank=rank)
     if len(state.army(own)) < ARMY_SIZE:
         return ()

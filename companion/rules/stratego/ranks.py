@@ -1,7 +1,7 @@
 """Stratego's ranks and the classic combat table: who a fight removes, decided from two ranks.
 
-Everything here is rulebook data (stratego.txt): the rank names, their strength, the sentences
-that decide a combat (``Quote``, quoted in outcomes and refusals), and the classic rules as a pure
+Everything here is rulebook data (stratego.txt): the rank names, their strength, the rules
+that decide a combat (``Quote``, by code: words.py quotes them), and the classic rules as a pure
 function. Variants that change a combat are units in variants.py; ``combat.fight`` combines them.
 """
 from __future__ import annotations
@@ -20,37 +20,35 @@ ATTACKER, DEFENDER, BOTH = "attacker", "defender", "both"  # who wins a combat (
 
 
 class Quote:
-    """The rulebook's sentences (stratego.txt) that decide things, quoted in outcomes and refusals."""
+    """The rulebook's rules that decide things, by code: an outcome's "rule" term and a combat's
+    ``rule`` hold the code, and the view quotes the sentence (words.RULEBOOK, from stratego.txt)."""
 
-    HIGHER = "Higher ranked pieces always defeat lower ranked pieces."
-    TIE_BOTH = "In the event of a tie, both pieces are removed"
-    TIE_ATTACKER = "In the event of a tie, the attacker wins."
-    # Both editions agree on a Spy attacking a Spy (there is no option for it):
-    SPY_VS_SPY = "with the only exception being a Spy Vs. Spy match up, in which case the attacking Spy wins."
-    SPY_VS_SPY_OTHER = ("in the event of a tie both pieces are defeated unless a spy attacks another spy–in "
-                        "which case, the attacking spy would win.")
-    SPY_ANYTHING = "The exceptions are Spys, which defeat anythign on attack (except bombs)"
-    SPY_CLASSIC = ("classic rules (the text is silent): the Spy defeats the Marshal only when the Spy "
-                   "attacks; against anything else it is the weakest piece")
-    SPY_ATTACKED = "S = Spies are able to take any pieces on the board, but are destroyed if attacked."
-    BOMB = "B = Bombs are able to destroy any piece that attacks it except the miner"
-    MINER = "3 = Miners are able to remove enemy bombs from play."
-    FLAG = "One side wins when they reveal the enemy flag by moving a piece onto its occupying square."
-    REVEAL_BOTH = "each player must reveal the rank of their piece with the winner taking the square being contested."
-    REVEAL_DEFENDER = "the defender only reveals their piece if it's defeated, or If it is attacked by a Scout."
-    IMMOBILE = "There are also seven non-moving pieces"
-    TURN = "You may either attack or move once on your turn"
-    RED_FIRST = "red may move his piece first with blue performing their turn at the end of reds."
-    SCOUT_MOVE_ATTACK = "unless the piece you are using a scout which may move and attack on the same turn."
-    RESCUE = ("If you move one of your own pieces into the back row of your opponents territory then you "
-              "may rescue one of your defeated pieces and place it on your side of the game board.")
-    FORFEIT = "If you cannot move a piece during your turn then you must forfeit to your opponent."
+    HIGHER = "higher"
+    TIE_BOTH = "tie_both"
+    TIE_ATTACKER = "tie_attacker"
+    SPY_VS_SPY = "spy_vs_spy"
+    SPY_VS_SPY_OTHER = "spy_vs_spy_other"
+    SPY_ANYTHING = "spy_anything"
+    SPY_CLASSIC = "spy_classic"
+    SPY_ATTACKED = "spy_attacked"
+    BOMB = "bomb"
+    MINER = "miner"
+    FLAG = "flag"
+    REVEAL_BOTH = "reveal_both"
+    REVEAL_DEFENDER = "reveal_defender"
+    IMMOBILE = "immobile"
+    TURN = "turn"
+    RED_FIRST = "red_first"
+    SCOUT_MOVE_ATTACK = "scout_move_attack"
+    RESCUE = "rescue"
+    FORFEIT = "forfeit"
+    RESIGN = "resign"  # the companion's ruling: the rulebook is silent
 
 
 @dataclass(frozen=True)
 class Verdict:
     """Who a combat removes: ``winner`` is "attacker", "defender" or "both" (both removed); ``rule``
-    is the rulebook's sentence that decides it."""
+    is the code of the rulebook's sentence that decides it (a ``Quote``)."""
 
     winner: str
     rule: str

@@ -66,7 +66,7 @@ class Combat:
     n: int
     turn: int
     winner: str                         # "attacker" | "defender" | "both"
-    rule: str                           # the rulebook's sentence that decided it
+    rule: str                           # the code of the rulebook's sentence that decided it (ranks.Quote)
     attacker: Fighter
     defender: Fighter
     flag: bool                          # the Flag was captured
@@ -88,7 +88,7 @@ class Rescue:
 class End:
     reason: str                         # "flag" | "no_movable_piece" | "resign"
     loser: str                          # a colour
-    rule: str                           # the rulebook's sentence, or why the companion decided
+    rule: str                           # the code of the rule that ended it (ranks.Quote)
 
 
 @dataclass(kw_only=True)

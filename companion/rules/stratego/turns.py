@@ -11,10 +11,6 @@ from .state import OVER, Combat, End, Fighter, LastTurn, Pending, StrategoState,
 from .variants import ScoutMovesAndAttacks, StrategoVariant
 
 
-def _title(colour: str) -> str:
-    return colour.capitalize()
-
-
 def scout_window(state: StrategoState, variants: list[StrategoVariant], colour: str) -> bool:
     """True while ``colour`` has just made a plain move and, under the Scout variant, may still attack."""
     last = state.last_turn
@@ -25,7 +21,7 @@ def scout_window(state: StrategoState, variants: list[StrategoVariant], colour: 
 def _on_board(state: StrategoState, key: str) -> None:
     piece = state.pieces[key]
     if not piece.alive:
-        raise Refused(f"that piece was captured in combat {piece.captured_in}; it is off the board")
+        raise Refused("captured", combat=piece.captured_in)
 
 
 def scan_attacker(state: StrategoState, variants: list[StrategoVariant], key: str, zone: str) -> tuple[Outcome, ...]:
@@ -33,11 +29,10 @@ def scan_attacker(state: StrategoState, variants: list[StrategoVariant], key: st
     colour = piece.colour
     in_window = scout_window(state, variants, colour)
     if colour != state.turn and not in_window:
-        raise Refused(f"it is {_title(state.turn)}'s turn: a {_title(colour)} piece cannot attack now "
-                      f"({Quote.RED_FIRST!r})")
+        raise Refused("not_your_turn_to_attack", state.seat_of(colour), turn=state.turn, colour=colour)
     _on_board(state, key)
     if piece.rank in IMMOBILE:
-        raise Refused(f"that piece never moves, so it cannot attack ({Quote.IMMOBILE!r})")
+        raise Refused("never_moves", state.seat_of(colour), colour=colour)  # a secret: the view words it
     if in_window:
         next(v for v in variants if isinstance(v, ScoutMovesAndAttacks)).attack_after_move(piece.rank)
     state.pending = Pending(colour=colour, piece=key, zone=zone)
@@ -50,11 +45,9 @@ def scan_defender(state: StrategoState, variants: list[StrategoVariant], key: st
     assert state.pending is not None
     colour = state.pending.colour
     if key == state.pending.piece:
-        raise Refused(f"that piece is already scanned as the attacker; scan the {_title(other(colour))} "
-                      f"piece it attacks")
+        raise Refused("same_piece_twice", colour=colour)
     if state.pieces[key].colour == colour:
-        raise Refused(f"that is another {_title(colour)} piece: a piece attacks an enemy piece, never a "
-                      f"friendly one; scan the {_title(other(colour))} defender (or cancel)")
+        raise Refused("friendly_piece", colour=colour)
     _on_board(state, key)
     return combat(state, variants, state.pending.piece, key)
 
@@ -116,10 +109,9 @@ def finish(state: StrategoState, winner: str, reason: str, rule: str) -> Outcome
 def move(state: StrategoState, seat: int) -> tuple[Outcome, ...]:
     colour = state.colours[seat]
     if state.pending is not None:
-        raise Refused(f"a combat is under way: scan the {_title(other(state.pending.colour))} defender, "
-                      f"or cancel it")
+        raise Refused("combat_under_way", colour=state.pending.colour)
     if colour != state.turn:
-        raise Refused(f"it is {_title(state.turn)}'s turn, not {_title(colour)}'s ({Quote.TURN!r})")
+        raise Refused("not_your_turn", seat, turn=state.turn, colour=colour)
     pass_turn(state)
     state.last_turn = LastTurn(colour=colour, kind="move", survivor="moved")
     return (Outcome("move", data={"seat": seat, "colour": colour, "next": state.turn}),)
@@ -128,12 +120,12 @@ def move(state: StrategoState, seat: int) -> tuple[Outcome, ...]:
 def cancel(state: StrategoState, seat: int | None) -> tuple[Outcome, ...]:
     pending = state.pending
     if pending is None:
-        raise Refused("there is no combat to cancel: no attacker is scanned")
+        raise Refused("no_combat_to_cancel")
     if seat is not None and state.colours[seat] != pending.colour:
-        raise Refused(f"only {_title(pending.colour)}, who scanned the attacker, can cancel this combat")
+        raise Refused("only_attacker_cancels", colour=pending.colour)
     state.pending = None
     return (Outcome("cancel", data={"seat": state.seat_of(pending.colour), "colour": pending.colour}),)
 
 
 def resign(state: StrategoState, seat: int) -> tuple[Outcome, ...]:
-    return (finish(state, other(state.colours[seat]), "resign", "a player may resign at any time"),)
+    return (finish(state, other(state.colours[seat]), "resign", Quote.RESIGN),)

@@ -24,7 +24,7 @@ class StrategoVariant(Variant):
 
     @classmethod
     def on(cls, options: dict[str, Any]) -> bool:
-        return options.get(cls.option) == cls.value
+        return bool(options.get(cls.option) == cls.value)
 
     def fight(self, attacker: str, defender: str) -> Verdict | None:
         return None
@@ -73,7 +73,7 @@ class ScoutMovesAndAttacks(StrategoVariant):
 
     def attack_after_move(self, rank: str) -> bool:
         if rank != SCOUT:
-            raise Refused(f"only a Scout may move and attack in the same turn ({Quote.SCOUT_MOVE_ATTACK!r})")
+            raise Refused("only_a_scout")
         return True
 
 
@@ -98,19 +98,16 @@ class RescueFromTheBackRow(StrategoVariant):
         colour = state.colours[seat]
         last = state.last_turn
         if last is None or last.colour != colour or state.pending is not None:
-            raise Refused(f"a rescue follows the move that reached the back row: {colour.capitalize()} has not "
-                          f"just moved ({Quote.RESCUE!r})")
+            raise Refused("rescue_not_after_move", seat, colour=colour)
         if last.rescued:
-            raise Refused(f"{colour.capitalize()} has already rescued a piece for this move: one piece per arrival")
+            raise Refused("already_rescued", seat, colour=colour)
         if last.survivor is None:
-            raise Refused(f"{colour.capitalize()}'s attacking piece was removed in the combat, so it did not reach "
-                          f"the back row")
+            raise Refused("attacker_removed", seat, colour=colour)
         piece = state.pieces[key]
         if piece.colour != colour:
-            raise Refused(f"that is a {piece.colour.capitalize()} piece; {colour.capitalize()} rescues one of "
-                          f"their own")
+            raise Refused("not_own_piece", seat, colour=colour, piece_colour=piece.colour)
         if piece.alive:
-            raise Refused("that piece is still on the board: only a defeated piece can be rescued")
+            raise Refused("still_on_board", seat)
         piece.alive = True
         last.rescued = True
         state.rescues.append(Rescue(colour=colour, piece=key, rank=piece.rank, shown=piece.revealed,

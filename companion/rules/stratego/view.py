@@ -2,41 +2,170 @@
 view (its phone, with its own ranks), the buttons' words and the public history's redaction."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from card_tags.games.stratego import ARMY, ARMY_SIZE
 
-from companion.rules.base import Outcome
-from companion.rules.contract import Offer, View
+from companion.rules.base import Outcome, Result, Standing, Term
+from companion.rules.contract import Offer, View, says
 
 from . import words
-from .ranks import RANK_NAME
-from .state import PLAY, SETUP, StrategoState, other
+from .combat import variants_in
+from .ranks import RANK_NAME, Quote
+from .state import PLAY, SETUP, Combat, StrategoState, other
 from .turns import scout_window
 from .variants import RescueFromTheBackRow
-from .words import rank_label, title
+from .words import RULEBOOK, rank_label, title
 
 
 class NoSuchSeat(ValueError):
     """A seat number this game does not have (the web layer turns it into a 404)."""
 
 
-class StrategoView(View):
+@dataclass(frozen=True, kw_only=True)
+class Side(Standing):
+    """A side as ``viewer`` may know it (the shared ``Standing``: seat, name, say, counts)."""
+
+    colour: str
+    scanned: int
+    army_checked: bool
+    pieces: int
+    lost: int
+    lost_known: dict[str, int]     # rank name -> count, of the lost pieces whose rank the viewer knows
+    lost_unknown: int
+    alive_known: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategoTable:
+    """Stratego's own part of the public view."""
+
+    turn: int | None
+    turn_colour: str | None
+    turn_number: int | None
+    pending: dict[str, Any] | None
+    scout_may_attack: int | None
+    may_rescue: int | None
+    combats: list[dict[str, Any]]
+    rescues: list[dict[str, Any]]
+    end: dict[str, Any] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrategoSeat(StrategoTable):
+    """A seat's own part: the table's, told with its own ranks, and its army."""
+
+    you: dict[str, Any]
+    army: list[dict[str, Any]]
+    missing: dict[str, int]
+    enemy_known: dict[str, Any]
+    private: dict[str, str]
+    known: dict[str, list[str]]
+
+
+def _quoted(code: str) -> str:
+    return repr(RULEBOOK[code])
+
+
+class StrategoView(View[StrategoState]):
+    refusals = {
+        "zone_names_no_seat": "zone {zone!r} names no seat of this game (seats 1 and 2)",
+        "not_a_stratego_zone": ("Stratego reads pieces in the seats' areas, the scan tray and the seats' readers, "
+                                "not in zone {zone!r}"),
+        "setup_in_tray": "during setup, each side scans its army in its own area or on its own reader, not in the "
+                         "scan tray",
+        "play_in_seat_area": "during play, scan a combat's two pieces in the scan tray or on the readers",
+        "not_own_reader": "reader {reader} is {Owner}'s; tap a {Colour} piece on {Colour}'s reader",
+        "no_rescue_rule": "the rescue rule is not in play in this game (option 'rescue' is off)",
+        "nothing_to_resolve": "a Stratego combat is decided as soon as the defender is scanned; there is nothing to "
+                              "resolve",
+        "wrong_colour": "that is a {Colour} piece; seat {seat} plays {Own}, so its army has none of the other colour",
+        "army_complete": "{Own}'s army is already checked: all {size} pieces are scanned",
+        "already_scanned": "that piece is already scanned (if two pieces carry the same tag, one tag is a duplicate: "
+                           "reprint it)",
+        "captured": "that piece was captured in combat {combat}; it is off the board",
+        "not_your_turn_to_attack": f"it is {{Turn}}'s turn: a {{Colour}} piece cannot attack now "
+                                   f"({_quoted(Quote.RED_FIRST)})",
+        "never_moves": f"that piece never moves, so it cannot attack ({_quoted(Quote.IMMOBILE)})",
+        "same_piece_twice": "that piece is already scanned as the attacker; scan the {Other} piece it attacks",
+        "friendly_piece": "that is another {Colour} piece: a piece attacks an enemy piece, never a friendly one; scan "
+                          "the {Other} defender (or cancel)",
+        "combat_under_way": "a combat is under way: scan the {Other} defender, or cancel it",
+        "not_your_turn": f"it is {{Turn}}'s turn, not {{Colour}}'s ({_quoted(Quote.TURN)})",
+        "no_combat_to_cancel": "there is no combat to cancel: no attacker is scanned",
+        "only_attacker_cancels": "only {Colour}, who scanned the attacker, can cancel this combat",
+        "only_a_scout": f"only a Scout may move and attack in the same turn ({_quoted(Quote.SCOUT_MOVE_ATTACK)})",
+        "rescue_not_after_move": f"a rescue follows the move that reached the back row: {{Colour}} has not just "
+                                 f"moved ({_quoted(Quote.RESCUE)})",
+        "already_rescued": "{Colour} has already rescued a piece for this move: one piece per arrival",
+        "attacker_removed": "{Colour}'s attacking piece was removed in the combat, so it did not reach the back row",
+        "not_own_piece": "that is a {Piece_colour} piece; {Colour} rescues one of their own",
+        "still_on_board": "that piece is still on the board: only a defeated piece can be rescued",
+    }
+    # "never moves" would tell the opponent the lifted piece is a Bomb or the Flag: the table reads
+    # only that no attack began; the attacker's own page has the reason.
+    public_refusals = {
+        "never_moves": "{Colour}'s scan did not start an attack; {Colour}, see your page for why",
+    }
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: StrategoState) -> dict[str, Any]:
+        """Colours as players say them ("Red"), and the other side of the one named."""
+        facts = {**data, **{k.capitalize(): title(v) for k, v in data.items()
+                            if k in ("colour", "own", "owner", "turn", "piece_colour")}}
+        if "colour" in data:
+            facts["Other"] = title(other(data["colour"]))
+        return facts
+
     def not_now(self, kind: str, state: StrategoState, phase: str, phases: tuple[str, ...]) -> str:
         if phase == SETUP:
             return "The armies are not both checked yet: each side scans its 40 pieces first."
         return super().not_now(kind, state, phase, phases)
 
-    # -- outcomes, prompt, buttons --------------------------------------------------------------
-    def say(self, outcome: Outcome, state: StrategoState) -> str:
-        return words.say(outcome, state)
+    # -- outcomes -------------------------------------------------------------------------------
+    @says("army_checked")
+    def army_checked(self, outcome: Outcome, state: StrategoState) -> str:
+        return (f"{title(outcome.data['colour'])}'s army is complete: {ARMY_SIZE} pieces in the rulebook's counts, "
+                f"none of the other colour.")
 
-    def terms(self, outcome: Outcome, state: StrategoState) -> tuple:
-        """A combat's terms name only the ranks the reveal rule shows the table."""
-        if outcome.kind != "combat":
-            return outcome.terms
-        return tuple(words.combat_terms(state.combats[outcome.data["combat"] - 1], state))
+    @says("play_starts")
+    def play_starts(self, outcome: Outcome, state: StrategoState) -> str:
+        return "Both armies are checked. Red moves first."
 
+    @says("attack")
+    def attack(self, outcome: Outcome, state: StrategoState) -> str:
+        colour = outcome.data["colour"]
+        return f"{title(colour)}'s attacker is scanned: now scan the {title(other(colour))} piece it attacks."
+
+    @says("combat")
+    def combat(self, outcome: Outcome, state: StrategoState) -> str:
+        return str(words.told_publicly(state.combats[outcome.data["combat"] - 1], state)["say"])
+
+    @says("move")
+    def move(self, outcome: Outcome, state: StrategoState) -> str:
+        return f"{title(outcome.data['colour'])} moved. {title(outcome.data['next'])} to play."
+
+    @says("cancel")
+    def cancel(self, outcome: Outcome, state: StrategoState) -> str:
+        return f"{title(outcome.data['colour'])}'s attack is called off; nothing was revealed."
+
+    @says("rescue")
+    def rescue(self, outcome: Outcome, state: StrategoState) -> str:
+        rank = outcome.data["rank"]
+        what = f"their {rank_label(rank)}" if rank is not None else "a defeated piece"
+        return f"{title(outcome.data['colour'])} rescues {what} and places it on their side of the board."
+
+    @says("game_over")
+    def game_over_said(self, outcome: Outcome, state: StrategoState) -> str:
+        return words.end_say(state)
+
+    def terms(self, outcome: Outcome, state: StrategoState) -> tuple[Term, ...]:
+        """A combat's terms name only the ranks the reveal rule shows the table; a rule is quoted."""
+        if outcome.kind == "combat":
+            return tuple(words.combat_terms(state.combats[outcome.data["combat"] - 1], state))
+        return tuple(Term(t.label, RULEBOOK[t.value], t.detail) if t.label == "rule" else t for t in outcome.terms)
+
+    # -- prompt, buttons ------------------------------------------------------------------------
     def prompt(self, state: StrategoState, offers: list[Offer]) -> str:
         return words.prompt(state, self._scout_may_attack(state), self._may_rescue(state))
 
@@ -53,32 +182,40 @@ class StrategoView(View):
         return RANK_NAME[state.pieces[offer.data["card"]].rank]
 
     # -- the views ------------------------------------------------------------------------------
-    def public(self, state: StrategoState) -> dict[str, Any]:
-        return self._view(state, None)
+    def standings(self, state: StrategoState, viewer: int | None) -> tuple[Standing, ...]:
+        return tuple(_sides(state, self._colour(state, viewer)))
 
-    def seat(self, state: StrategoState, seat: int) -> dict[str, Any]:
+    def winners(self, state: StrategoState) -> tuple[int, ...]:
+        return () if state.winner is None else (state.winner,)
+
+    def result(self, state: StrategoState, viewer: int | None) -> Result | None:
+        return _last_outcome(state, _combats_for(state, self._colour(state, viewer)))
+
+    def public(self, state: StrategoState) -> StrategoTable:
+        return StrategoTable(**self._own(state, None))
+
+    def seat(self, state: StrategoState, seat: int) -> StrategoSeat:
         """What one seat's phone shows: the table's view told with its own pieces' ranks, its army
         rank by rank, and what it knows of the enemy (revealed ranks, lost and still in play)."""
         if type(seat) is not int or seat not in state.colours:
             raise NoSuchSeat(f"Stratego has seats 1 and 2; there is no seat {seat!r}")
         colour = state.colours[seat]
-        view = self._view(state, colour)
-        army = state.army(colour)
-        view["you"] = {"seat": seat, "colour": colour}
-        view["army"] = [{"rank": rank, "name": name, "of": count,
-                         "scanned": sum(1 for p in army if p.rank == rank),
-                         "alive": sum(1 for p in army if p.rank == rank and p.alive),
-                         "lost": sum(1 for p in army if p.rank == rank and not p.alive)}
-                        for rank, (name, count) in ARMY.items()]
-        view["missing"] = {row["name"]: row["of"] - row["scanned"] for row in view["army"] if row["scanned"] < row["of"]}
-        enemy = next(s for s in view["standings"] if s["colour"] != colour)
-        view["enemy_known"] = {"lost": enemy["lost_known"], "lost_unknown": enemy["lost_unknown"],
-                               "in_play": enemy["alive_known"]}
+        own = self._own(state, colour)
+        mine = state.army(colour)
+        army: list[dict[str, Any]] = [{"rank": rank, "name": name, "of": count,
+                 "scanned": sum(1 for p in mine if p.rank == rank),
+                 "alive": sum(1 for p in mine if p.rank == rank and p.alive),
+                 "lost": sum(1 for p in mine if p.rank == rank and not p.alive)}
+                for rank, (name, count) in ARMY.items()]
+        missing = {row["name"]: row["of"] - row["scanned"] for row in army if row["scanned"] < row["of"]}
+        enemy = next(s for s in _sides(state, colour) if s.colour != colour)
+        enemy_known = {"lost": enemy.lost_known, "lost_unknown": enemy.lost_unknown, "in_play": enemy.alive_known}
         pending = state.pending
         if pending is not None and pending.colour == colour:
-            view["pending"]["attacker"] = rank_label(state.pieces[pending.piece].rank)
-        view["private"], view["known"] = _seat_page(view)
-        return view
+            own["pending"]["attacker"] = rank_label(state.pieces[pending.piece].rank)
+        private, known = _seat_page(colour, army, missing, enemy_known, own)
+        return StrategoSeat(**own, you={"seat": seat, "colour": colour}, army=army, missing=missing,
+                            enemy_known=enemy_known, private=private, known=known)
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """A piece's tag key names its rank (R10#1 is Red's Marshal), so no key, and no RFID UID
@@ -86,9 +223,13 @@ class StrategoView(View):
         return {k: v for k, v in data.items() if k not in ("card", "uid")}
 
     # -- parts ----------------------------------------------------------------------------------
+    @staticmethod
+    def _colour(state: StrategoState, viewer: int | None) -> str | None:
+        return None if viewer is None else state.colours.get(viewer)
+
     def _scout_may_attack(self, state: StrategoState) -> int | None:
         last = state.last_turn
-        if last and scout_window(state, self.game.variants_for(state.options), last.colour):
+        if last and scout_window(state, variants_in(state.options), last.colour):
             return state.seat_of(last.colour)
         return None
 
@@ -96,13 +237,10 @@ class StrategoView(View):
         colour = RescueFromTheBackRow.rescuer(state) if RescueFromTheBackRow.on(state.options) else None
         return None if colour is None else state.seat_of(colour)
 
-    def _view(self, state: StrategoState, viewer: str | None) -> dict[str, Any]:
+    def _own(self, state: StrategoState, viewer: str | None) -> dict[str, Any]:
         pending = state.pending
         playing = state.phase == PLAY
-        combats = _combats_for(state, viewer)
         return {
-            "phase": state.phase,
-            "options": state.options,
             "turn": state.seat_of(state.turn) if playing else None,
             "turn_colour": state.turn if playing else None,
             "turn_number": state.turn_number if playing else None,
@@ -111,22 +249,19 @@ class StrategoView(View):
                 "say": f"{title(pending.colour)}'s attacker is scanned; scan the defender."},
             "scout_may_attack": self._scout_may_attack(state),
             "may_rescue": self._may_rescue(state),
-            "combats": combats,
-            "last_outcome": _last_outcome(state, combats),
+            "combats": _combats_for(state, viewer),
             "rescues": [{"seat": state.seat_of(r.colour), "colour": r.colour, "turn": r.turn,
                          "name": RANK_NAME[r.rank] if r.shown or r.colour == viewer else None}
                         for r in state.rescues],
-            "standings": _sides(state, viewer),
-            "winner": state.winner,
-            "over": state.over,
             "end": None if state.end is None else {"reason": state.end.reason, "loser": state.end.loser,
                                                    "say": words.end_say(state)},
         }
 
 
 def _combats_for(state: StrategoState, viewer: str | None) -> list[dict[str, Any]]:
-    return [words.tell(record, state, lambda side, r=record: r.side(side).shown or r.side(side).colour == viewer)
-            for record in state.combats]
+    def told(record: Combat) -> dict[str, Any]:
+        return words.tell(record, state, lambda side: record.side(side).shown or record.side(side).colour == viewer)
+    return [told(record) for record in state.combats]
 
 
 def _known_counts(state: StrategoState, colour: str, alive: bool, viewer: str | None) -> dict[str, int]:
@@ -140,7 +275,7 @@ def _known_counts(state: StrategoState, colour: str, alive: bool, viewer: str | 
     return counts
 
 
-def _sides(state: StrategoState, viewer: str | None) -> list[dict[str, Any]]:
+def _sides(state: StrategoState, viewer: str | None) -> list[Side]:
     sides = []
     for seat in state.seats:
         colour = state.colours[seat.number]
@@ -148,56 +283,56 @@ def _sides(state: StrategoState, viewer: str | None) -> list[dict[str, Any]]:
         lost = [p for p in army if not p.alive]
         enemy_lost = sum(1 for p in state.army(other(colour)) if not p.alive)
         known_lost = _known_counts(state, colour, False, viewer)
-        side = {"seat": seat.number, "name": seat.name, "colour": colour,
-                "scanned": len(army), "army_checked": len(army) == ARMY_SIZE,
-                "pieces": len(army) - len(lost), "lost": len(lost),
-                "lost_known": known_lost, "lost_unknown": len(lost) - sum(known_lost.values()),
-                "alive_known": _known_counts(state, colour, True, viewer),
-                # what the dashboard's seat box shows
-                "counts": {"army": len(army) - len(lost), "captured": enemy_lost}}
-        side["say"] = _side_summary(state, side)
-        sides.append(side)
+        unknown = len(lost) - sum(known_lost.values())
+        sides.append(Side(seat=seat.number, name=seat.name, colour=colour,
+                          say=_side_summary(state, colour, len(army), len(lost), known_lost, unknown),
+                          scanned=len(army), army_checked=len(army) == ARMY_SIZE,
+                          pieces=len(army) - len(lost), lost=len(lost), lost_known=known_lost, lost_unknown=unknown,
+                          alive_known=_known_counts(state, colour, True, viewer),
+                          # what the dashboard's seat box shows
+                          counts={"army": len(army) - len(lost), "captured": enemy_lost}))
     return sides
 
 
-def _side_summary(state: StrategoState, side: dict[str, Any]) -> str:
+def _side_summary(state: StrategoState, colour: str, scanned: int, lost: int, known_lost: dict[str, int],
+                  unknown: int) -> str:
     if state.phase == SETUP:
-        return "army checked" if side["army_checked"] else f"{side['scanned']} of {ARMY_SIZE} pieces scanned"
-    if not side["lost"]:
-        return f"{title(side['colour'])}: no losses"
-    known = ", ".join(f"{name} x{n}" for name, n in side["lost_known"].items())
-    unknown = f"{side['lost_unknown']} unknown" if side["lost_unknown"] else ""
-    return f"{title(side['colour'])} lost " + "; ".join(part for part in (known, unknown) if part)
+        return "army checked" if scanned == ARMY_SIZE else f"{scanned} of {ARMY_SIZE} pieces scanned"
+    if not lost:
+        return f"{title(colour)}: no losses"
+    known = ", ".join(f"{name} x{n}" for name, n in known_lost.items())
+    unknown_part = f"{unknown} unknown" if unknown else ""
+    return f"{title(colour)} lost " + "; ".join(part for part in (known, unknown_part) if part)
 
 
-def _last_outcome(state: StrategoState, combats: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _last_outcome(state: StrategoState, combats: list[dict[str, Any]]) -> Result | None:
     """The line the table shows in big letters: the end, an attack in progress, or the last combat."""
     if state.end is not None:
-        return {"say": words.end_say(state), "terms": []}
+        return Result(words.end_say(state))
     if state.pending is not None:
         colour = state.pending.colour
-        return {"say": f"{title(colour)}'s attacker is scanned; scan the {title(other(colour))} defender.",
-                "terms": []}
+        return Result(f"{title(colour)}'s attacker is scanned; scan the {title(other(colour))} defender.")
     if combats:
-        return {"say": combats[-1]["say"], "terms": combats[-1]["terms"]}
+        return Result(combats[-1]["say"], tuple(Term(**t) for t in combats[-1]["terms"]))
     return None
 
 
-def _seat_page(view: dict[str, Any]) -> tuple[dict[str, str], dict[str, list[str]]]:
+def _seat_page(colour: str, army: list[dict[str, Any]], missing: dict[str, int], enemy: dict[str, Any],
+               own: dict[str, Any]) -> tuple[dict[str, str], dict[str, list[str]]]:
     """The same facts as text for the dashboard's seat page: a ``private`` list of labels and
     values, and ``known`` lists by heading."""
     def counted(counts: dict[str, int]) -> list[str]:
         return [f"{name} x{n}" for name, n in counts.items()]
 
-    private = {"colour": title(view["you"]["colour"]),
-               "in play": ", ".join(f"{r['name']} x{r['alive']}" for r in view["army"] if r["alive"]) or "none"}
-    if view["missing"]:
-        private["not yet scanned"] = ", ".join(counted(view["missing"]))
-    if view["pending"] and "attacker" in view["pending"]:
-        private["your attacker in the tray"] = view["pending"]["attacker"]
-    enemy = view["enemy_known"]
+    private = {"colour": title(colour),
+               "in play": ", ".join(f"{r['name']} x{r['alive']}" for r in army if r["alive"]) or "none"}
+    if missing:
+        private["not yet scanned"] = ", ".join(counted(missing))
+    if own["pending"] and "attacker" in own["pending"]:
+        private["your attacker in the tray"] = own["pending"]["attacker"]
     known = {"enemy pieces seen and still in play": counted(enemy["in_play"]),
-             "enemy losses": counted(enemy["lost"]) + ([f"{enemy['lost_unknown']} unknown"] if enemy["lost_unknown"] else []),
-             "your losses": [f"{r['name']} x{r['lost']}" for r in view["army"] if r["lost"]],
-             "combats": [f"{c['n']}. {c['say']}" for c in view["combats"]]}
+             "enemy losses": counted(enemy["lost"]) + ([f"{enemy['lost_unknown']} unknown"] if enemy["lost_unknown"]
+                                                       else []),
+             "your losses": [f"{r['name']} x{r['lost']}" for r in army if r["lost"]],
+             "combats": [f"{c['n']}. {c['say']}" for c in own["combats"]]}
     return private, known

@@ -6,10 +6,40 @@ from typing import Any, Callable
 
 from card_tags.games.stratego import ARMY_SIZE
 
-from companion.rules.base import Outcome, Term
+from companion.rules.base import Term
 
 from .ranks import RANK_NAME, Quote
 from .state import PLAY, SETUP, Combat, StrategoState, other
+
+
+# The rulebook's sentences (stratego.txt) by the code the rules record (ranks.Quote).
+RULEBOOK: dict[str, str] = {
+    Quote.HIGHER: "Higher ranked pieces always defeat lower ranked pieces.",
+    Quote.TIE_BOTH: "In the event of a tie, both pieces are removed",
+    Quote.TIE_ATTACKER: "In the event of a tie, the attacker wins.",
+    # Both editions agree on a Spy attacking a Spy (there is no option for it):
+    Quote.SPY_VS_SPY: "with the only exception being a Spy Vs. Spy match up, in which case the attacking Spy wins.",
+    Quote.SPY_VS_SPY_OTHER: ("in the event of a tie both pieces are defeated unless a spy attacks another "
+                             "spy–in which case, the attacking spy would win."),
+    Quote.SPY_ANYTHING: "The exceptions are Spys, which defeat anythign on attack (except bombs)",
+    Quote.SPY_CLASSIC: ("classic rules (the text is silent): the Spy defeats the Marshal only when the Spy "
+                        "attacks; against anything else it is the weakest piece"),
+    Quote.SPY_ATTACKED: "S = Spies are able to take any pieces on the board, but are destroyed if attacked.",
+    Quote.BOMB: "B = Bombs are able to destroy any piece that attacks it except the miner",
+    Quote.MINER: "3 = Miners are able to remove enemy bombs from play.",
+    Quote.FLAG: "One side wins when they reveal the enemy flag by moving a piece onto its occupying square.",
+    Quote.REVEAL_BOTH: ("each player must reveal the rank of their piece with the winner taking the square being "
+                        "contested."),
+    Quote.REVEAL_DEFENDER: "the defender only reveals their piece if it's defeated, or If it is attacked by a Scout.",
+    Quote.IMMOBILE: "There are also seven non-moving pieces",
+    Quote.TURN: "You may either attack or move once on your turn",
+    Quote.RED_FIRST: "red may move his piece first with blue performing their turn at the end of reds.",
+    Quote.SCOUT_MOVE_ATTACK: "unless the piece you are using a scout which may move and attack on the same turn.",
+    Quote.RESCUE: ("If you move one of your own pieces into the back row of your opponents territory then "
+                   "you may rescue one of your defeated pieces and place it on your side of the game board."),
+    Quote.FORFEIT: "If you cannot move a piece during your turn then you must forfeit to your opponent.",
+    Quote.RESIGN: "a player may resign at any time",
+}
 
 
 def title(colour: str) -> str:
@@ -41,7 +71,7 @@ def tell(record: Combat, state: StrategoState, knows: Callable[[str], bool]) -> 
         say = f"{attacker} attacked {defender} and lost; the attacker is removed, the defender stays{stays}."
     else:
         say = f"{attacker} attacked {defender}: equal ranks, both are removed."
-    rule = record.rule if a_known and d_known else "not shown: the defender's rank stays hidden"
+    rule = RULEBOOK[record.rule] if a_known and d_known else "not shown: the defender's rank stays hidden"
     terms = [Term("attacker", rank_label(record.attacker.rank) if a_known else "hidden", title(record.attacker.colour)),
              Term("defender", rank_label(record.defender.rank) if d_known else "hidden", title(record.defender.colour)),
              Term("result", winner), Term("rule", rule)]
@@ -60,7 +90,7 @@ def told_publicly(record: Combat, state: StrategoState) -> dict[str, Any]:
 def combat_terms(record: Combat, state: StrategoState) -> tuple[Term, ...]:
     """A combat outcome's terms: as the table was told it, and the reveal rule in play."""
     terms = tuple(Term(**t) for t in told_publicly(record, state)["terms"])
-    reveal = Quote.REVEAL_BOTH if state.options["reveal"] == "both" else Quote.REVEAL_DEFENDER
+    reveal = RULEBOOK[Quote.REVEAL_BOTH if state.options["reveal"] == "both" else Quote.REVEAL_DEFENDER]
     return terms + (Term("reveal rule", state.options["reveal"], reveal),)
 
 
@@ -74,31 +104,6 @@ def end_say(state: StrategoState) -> str:
         return (f"{loser} has no piece left that can move (only Bombs and the Flag) and forfeits: "
                 f"{winner} wins.")
     return f"{loser} resigns: {winner} wins."
-
-
-def say(outcome: Outcome, state: StrategoState) -> str:
-    """The sentence of an outcome (every outcome is public: it names only what the table may see)."""
-    d = outcome.data
-    kind = outcome.kind
-    if kind == "army_checked":
-        return (f"{title(d['colour'])}'s army is complete: {ARMY_SIZE} pieces in the rulebook's counts, "
-                f"none of the other colour.")
-    if kind == "play_starts":
-        return "Both armies are checked. Red moves first."
-    if kind == "attack":
-        return f"{title(d['colour'])}'s attacker is scanned: now scan the {title(other(d['colour']))} piece it attacks."
-    if kind == "combat":
-        return told_publicly(state.combats[d["combat"] - 1], state)["say"]
-    if kind == "move":
-        return f"{title(d['colour'])} moved. {title(d['next'])} to play."
-    if kind == "cancel":
-        return f"{title(d['colour'])}'s attack is called off; nothing was revealed."
-    if kind == "rescue":
-        what = f"their {rank_label(d['rank'])}" if d["rank"] is not None else "a defeated piece"
-        return f"{title(d['colour'])} rescues {what} and places it on their side of the board."
-    if kind == "game_over":
-        return end_say(state)
-    return kind
 
 
 def rules_in_play(options: dict[str, Any]) -> str:

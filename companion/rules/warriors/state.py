@@ -103,3 +103,4 @@ class WarriorsState(GameState):
     last_winner: int | None = None
     winner: int | None = None
     tied: list[int] = field(default_factory=list)   # a stopped game drawn between these seats
+    ended: str = ""            # how the game ended: "all_cards", "stopped" or "nobody_can_go_on"

@@ -124,7 +124,7 @@ def count_end(catalog: Catalog, state: WarriorsState, how: str) -> Outcome:
     counts = {n: held(catalog, state.players[n]) for n in active(state)}
     best = max(counts.values())
     top = [n for n, v in counts.items() if v == best]
-    state.over, state.step = True, Step.OVER
+    state.over, state.step, state.ended = True, Step.OVER, how
     state.winner = top[0] if len(top) == 1 else None
     state.tied = top if len(top) > 1 else []
     return Outcome("stopped", data={"counts": {n: {"warriors": w, "cards": t} for n, (w, t) in counts.items()},
@@ -134,7 +134,7 @@ def count_end(catalog: Catalog, state: WarriorsState, how: str) -> Outcome:
 def end_if_one_left(state: WarriorsState) -> tuple[Outcome, ...]:
     left = active(state)
     if len(left) <= 1 and not state.over:
-        state.over, state.step = True, Step.OVER
+        state.over, state.step, state.ended = True, Step.OVER, "all_cards"
         state.winner = left[0] if left else None
         return (Outcome("game_over", data={"winner": state.winner, "how": "all_cards"}),)
     return ()

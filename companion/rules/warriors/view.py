@@ -222,7 +222,10 @@ class WarriorsView(View):
             return None
         a, b = state.players[ch.challenger].play, state.players[ch.defender].play
         cat = self.game.catalog
-        return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "reveals": ch.reveals,
+        # who turns a card next, while a card is still face down (never once every card is up)
+        turns_next = ch.next if any(c.face_down for c in a + b) else None
+        return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "turns_next": turns_next,
+                "reveals": ch.reveals,
                 "duel": ch.duel, "deception": ch.deception,
                 "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
 
@@ -230,6 +233,8 @@ class WarriorsView(View):
         def terms(seat_terms: dict[str, list], seats: list[int]) -> list[dict]:
             return [{**t, "label": f"{state.name(s)}: {t['label']}"} for s in seats for t in seat_terms[str(s)]]
 
+        if state.over:  # the end box names the game's winner, never the last Challenge's
+            return {"say": self.game_end(state), "terms": []}
         if running is not None:
             seats = [running["challenger"], running["defender"]]
             points = running["points"]
@@ -243,6 +248,16 @@ class WarriorsView(View):
             return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
         return None
+
+    def game_end(self, state: WarriorsState) -> str:
+        """How the game ended and who won it: "holds all the cards", or the count of Warrior cards."""
+        if state.ended == "all_cards":
+            return f"{state.name(state.winner)} holds all the cards and wins the game." if state.winner \
+                else "The game is over."
+        why = "The game is stopped" if state.ended == "stopped" else "Nobody can bring the hand back up to six"
+        if state.winner is not None:
+            return f"{why}: {state.name(state.winner)} has the most Warrior cards and wins the game."
+        return f"{why}: a draw between {names(state, state.tied)}."
 
     def acting(self, state: WarriorsState) -> int | None:
         """The seat the table waits for now (the tablet rings its box)."""
