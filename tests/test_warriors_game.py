@@ -472,6 +472,19 @@ def test_deception_stays_in_play_for_the_round_and_is_used_once():
     assert "may only be used once per Battle round" in reason
 
 
+def test_the_tablet_says_a_privately_scanned_card_shows_its_face_in_the_covered_tray():
+    """docs/referee/warriors.md: the covered scan tray is "the card's face shown to the camera under a
+    cover"; the tablet must not tell a player to lay it face down there (the camera would see its back)."""
+    table = WarriorsTable()
+    prompt = table.rules.public_view(table.state)["prompt"]
+    assert "face up in the covered scan tray" in prompt
+    table.deal(1, *ANN)
+    table.deal(2, *BEN)
+    table.ok("card_seen", zone="seat:1", card=key_of(ANN[0]))
+    prompt = table.rules.public_view(table.state)["prompt"]
+    assert "draw a Warrior or Armory card" in prompt and "face up in the covered scan tray" in prompt
+
+
 def test_the_end_names_the_games_winner_not_the_last_challenges():
     """"If players decide to stop the game before that, players simply count up all their cards. The
     player with the most Warrior cards wins." The last Challenge is not the game: once it is over, the

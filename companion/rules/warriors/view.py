@@ -22,6 +22,8 @@ STEP_NAMES = {
     Step.REFILL: "the end of the Battle round", Step.OVER: "the game is over",
 }
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+# Where a card is scanned privately: its face, where the tag is, is shown to the camera alone (docs/referee/warriors.md)
+PRIVATELY = "(on your reader, or face up in the covered scan tray)"
 
 
 def ordinal(n: int) -> str:
@@ -143,15 +145,15 @@ class WarriorsView(View):
         if step == Step.DEAL:
             seat = g.tray_owner(state)
             return (f"The deal: {n(seat)}, draw 3 Warrior and 3 Armory cards and scan each privately "
-                    f"(your reader, or the covered tray).")
+                    f"{PRIVATELY}.")
         if step in (Step.PRIMARY, Step.SECONDARY):
             if state.drawing is not None:
-                return f"{n(state.drawing)}: draw a Warrior or Armory card and scan it privately."
+                return f"{n(state.drawing)}: draw a Warrior or Armory card and scan it privately {PRIVATELY}."
             if step == Step.PRIMARY:
                 return f"{n(state.turn)}: lay a Warrior with icons face up as your primary card."
             call = f" {n(state.caller)} has called to battle." if state.caller else ""
-            return (f"{n(state.turn)}: scan a secondary card privately, then lay it face down to the right of your "
-                    f"Warrior.{call}")
+            return (f"{n(state.turn)}: scan a secondary card privately {PRIVATELY}, "
+                    f"then lay it face down to the right of your Warrior.{call}")
         if step == Step.CHALLENGE:
             return f"{n(state.challenger)}: choose a player to challenge."
         if step == Step.REVEAL:
@@ -166,9 +168,10 @@ class WarriorsView(View):
             return f"{names(state, holding)}: lay down every card in your hand face up." if holding else \
                 "Both hands are down: decide the special battle."
         if step == Step.REDRAW:
-            return f"{n(g.tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately."
+            return (f"{n(g.tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately "
+                    f"{PRIVATELY}.")
         if step == Step.REFILL:
-            return f"{n(g.tray_owner(state))}: draw back up to six cards and scan each privately."
+            return f"{n(g.tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
 
     def button(self, offer: Offer, state: WarriorsState) -> str:
