@@ -18,33 +18,13 @@ from ..base import Outcome
 from ..contract import Refused
 from . import piles, table
 from .judge import Verdict, judge
-from .plays import Play, evaluate
+from .plays import Play, Problem, evaluate
 from .state import BomState as State
 from .state import Mode
 from .variants import rules_for
 
 if TYPE_CHECKING:
     from . import BomBattle
-
-NOT_PLAYED = "Has not played yet."
-FACE_DOWN_WAITING = "Its POWER card is face down; each seat in turn turns it face up once every seat has played."
-ONE_CARD = {
-    "tiebreak": "In the last battle after the timer each tied player plays one CHARACTER card drawn at random.",
-    "mount": "While the battle mounts, each tied player plays one new CHARACTER card from his BATTALION.",
-    "mount_young": "While the battle mounts, each tied player plays one new CHARACTER card from the top of his ARMY.",
-    "young": "Under the Rules for Young Players each player lays down the top card of his ARMY: one CHARACTER card.",
-}
-
-
-def who_of(state: State):
-    """How refusal reasons name a seat: "Seat 2 (Bo)"."""
-    return lambda n: f"Seat {n} ({state.name(n)})"
-
-
-def names(state: State, seats) -> str:
-    named = [who_of(state)(s) for s in seats]
-    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
-
 
 def participants(state: State) -> list[int]:
     """The seats fighting the current round, in turn order."""
@@ -57,21 +37,20 @@ def participants(state: State) -> list[int]:
     return rules_for(state.options).order(state, seats)
 
 
-def seat_problem(game: "BomBattle", state: State, seat: int, cards: list[str]) -> str | Play:
-    """A seat's play this round, or what is wrong with it (a reason without the seat's name)."""
+def seat_problem(game: "BomBattle", state: State, seat: int, cards: list[str]) -> Problem | Play:
+    """A seat's play this round, or what is wrong with it (a ``Problem`` not naming the seat)."""
     rules = game.rules(state)
     if state.turns and seat in state.turns.face_down:
-        return FACE_DOWN_WAITING
+        return Problem("face_down_waiting")
     if not cards:
-        return NOT_PLAYED
+        return Problem("not_played")
     found = [(key, game.deck.lookup(key)) for key in cards]
     one = rules.one_card(state)
     if one and (len(found) != 1 or found[0][1].kind != "character"):
-        return ONE_CARD[one]
+        return Problem("one_card", {"one": one})
     hand = rules.hand(state, state.seat(seat))
     if len(cards) > hand:
-        return (f"Its BATTALION holds {hand} card(s), but {len(cards)} are on the battlefield; "
-                f"a player plays from his BATTALION.")
+        return Problem("battalion_overplayed", {"hand": hand, "count": len(cards)})
     if surrenders_battalion(game, state, seat, cards):
         return Play(seat, (), None, 0, tuple(cards))
     return evaluate(seat, found)
@@ -87,43 +66,40 @@ def surrenders_battalion(game: "BomBattle", state: State, seat: int, cards: list
             and len(cards) == s.battalion and all(game.deck.is_power(k) for k in cards))
 
 
-def check(game: "BomBattle", state: State) -> tuple[list[Play], list[str]]:
+def check(game: "BomBattle", state: State) -> tuple[list[Play], list[Problem]]:
     """Every seat's play, and every reason the battle cannot be resolved yet."""
-    who = who_of(state)
     if state.over:
-        return [], ["The game is over."]
+        return [], [Problem("over")]
     if state.mode == Mode.TRIVIA and state.tiebreak is None:
-        return [], ["Spy's Trivia has no battles to resolve: award the card being read, or tap 'nobody knew'."]
-    problems = []
-    for key, _, seats in table.conflicts(state):
-        problems.append(f"{game.deck.lookup(key).name} ({key}) is seen at {' and '.join(who(s) for s in seats)} at "
-                        f"once: the same physical card cannot be in two places; take the duplicate away.")
+        return [], [Problem("trivia_no_battles")]
+    problems = [Problem("same_card_twice", {"card": key, "at_seats": list(seats)})
+                for key, _, seats in table.conflicts(state)]
     seats = participants(state)
     if not seats:
-        problems.append("Nobody has played: every seat has withdrawn from this battle.")
+        problems.append(Problem("all_withdrawn"))
     current = table.plays(state)
     plays = []
     for seat in seats:
         result = seat_problem(game, state, seat, current.get(seat, []))
-        if isinstance(result, str) and result == NOT_PLAYED:
-            hint = "" if state.mount or state.tiebreak is not None or state.mode == Mode.YOUNG else \
-                ": play a CHARACTER card, or withdraw if you have none"
-            problems.append(f"{who(seat)} has not played yet{hint}.")
-        elif isinstance(result, str) and result == FACE_DOWN_WAITING:
-            problems.append(f"{who(seat)} has not revealed its face-down POWER card yet.")
-        elif isinstance(result, str):
-            problems.append(f"{who(seat)}: {result}")
-        else:
+        if isinstance(result, Play):
             plays.append(result)
+        elif result.code == "not_played":
+            # the hint to withdraw: only in the basic game's open battle
+            hint = not (state.mount or state.tiebreak is not None or state.mode == Mode.YOUNG)
+            problems.append(Problem("seat_not_played", {"player": seat, "withdraw_hint": hint}))
+        elif result.code == "face_down_waiting":
+            problems.append(Problem("seat_face_down", {"player": seat}))
+        else:
+            problems.append(Problem("seat_play", {"player": seat, "why": result.as_data()}))
     if seats and not problems and not any(p.fighters for p in plays):
-        problems.append("Nobody attacks: every seat in the battle laid only POWER cards.")
+        problems.append(Problem("nobody_attacks"))
     return plays, problems
 
 
 def resolve(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
     plays, problems = check(game, state)
     if problems:
-        raise Refused(" ".join(problems))
+        raise Refused("not_ready", problems=[p.as_data() for p in problems])
     rules = game.rules(state)
     fighting = [p for p in plays if p.fighters]
     if state.tiebreak is not None:

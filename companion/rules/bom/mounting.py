@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 from card_tags.catalog import Card
 
 from ..base import Outcome
+from ..contract import Refused
 from . import piles, table
 from .battle import commit_round, finish
 from .state import BomState, Mode, Mount
-from .variants import BomVariant, seat_names
+from .variants import BomVariant
 
 if TYPE_CHECKING:
     from . import BomBattle
@@ -38,10 +39,9 @@ class MountingBattles(BomVariant):
         """"battles are determined strictly by point value, not by color or shape\""""
         return True
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         if state.mount and seat not in state.mount.seats:
-            return (f"The battle is mounting: only {seat_names(state, state.mount.seats)} play now; take {card.name} "
-                    f"back until the next battle.")
+            return Refused("mounting_tied_only", tied=list(state.mount.seats), card=key)
         return None
 
     def one_card(self, state: BomState) -> str | None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from card_tags.catalog import Card
 
 from ..base import Option
-from ..contract import Variant
+from ..contract import Refused, Variant
 from . import piles
 from .cards import POWER
 from .state import BomState, Mode, Piles
@@ -53,11 +53,6 @@ OPTIONS = (
 
 
 
-def seat_names(state: BomState, seats, joiner: str = " and ") -> str:
-    """Seats as refusal reasons name them: "Seat 1 (Ann) and Seat 2 (Bo)"."""
-    return joiner.join(f"Seat {n} ({state.name(n)})" for n in seats)
-
-
 class BomVariant(Variant):
     """A variant's hooks, each returning None (or doing nothing) unless the variant changes it."""
 
@@ -74,7 +69,7 @@ class BomVariant(Variant):
         """Whether the POWER cards are dealt."""
         return None
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         """Why this card may not be played by this seat now (the refusal's reason), or None."""
         return None
 
@@ -137,7 +132,7 @@ class Basic(BomVariant):
     def with_powers(self) -> bool:
         return True
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         return None
 
     def by_value_only(self) -> bool:
@@ -191,9 +186,9 @@ class Rules:
     def with_powers(self) -> bool:
         return _answer((v.with_powers() for v in self.variants), self.basic.with_powers)
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
-        return _answer((v.refuse_card(state, seat, card) for v in self.variants),
-                       lambda: self.basic.refuse_card(state, seat, card))
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
+        return _answer((v.refuse_card(state, seat, key, card) for v in self.variants),
+                       lambda: self.basic.refuse_card(state, seat, key, card))
 
     def by_value_only(self) -> bool:
         return _answer((v.by_value_only() for v in self.variants), self.basic.by_value_only)
@@ -273,8 +268,8 @@ class YoungPlayers(BomVariant):
     def with_powers(self) -> bool:
         return False
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
-        return "Rules for Young Players: \"Remove all the POWER cards from the deck.\"" if card.kind == POWER else None
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
+        return Refused("young_no_power") if card.kind == POWER else None
 
     def hand(self, state: BomState, s: Piles) -> int:
         return s.army + s.discard
@@ -330,13 +325,13 @@ class ShorterGame(BomVariant):
             return [f"shorter_game_minutes must be 0 (no timer) to {MAX_MINUTES}, not {minutes}."]
         return []
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         if state.tiebreak is None:
             return None
         if card.kind == POWER:
-            return "The last battle after the timer is fought with CHARACTER cards only."
+            return Refused("last_battle_characters_only")
         if seat not in state.tiebreak:
-            return f"Only the tied players ({seat_names(state, state.tiebreak, ' and ')}) fight the last battle after the timer."
+            return Refused("last_battle_tied_only", tied=list(state.tiebreak))
         return None
 
     def hand(self, state: BomState, s: Piles) -> int | None:

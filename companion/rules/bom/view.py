@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Term
 from ..contract import Offer, View
+from . import refusals as refusal_words
 from . import table, turns
 from .announce import announce, name_parts
-from .battle import FACE_DOWN_WAITING, NOT_PLAYED, participants, seat_problem
-from .plays import Play
+from .battle import participants, seat_problem
+from .plays import Play, Problem
 from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
@@ -41,6 +42,10 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
 
 class BomView(View):
     game: "BomBattle"
+    refusals = refusal_words.WORDS
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
+        return refusal_words.facts(data, state, self._card_name)
 
     def not_now(self, kind: str, state: BomState, phase: str, phases: tuple[str, ...]) -> str:
         """This rulebook's reason when an input comes in the wrong phase."""
@@ -232,16 +237,22 @@ class BomView(View):
                 said = announce(result, self.card)
                 shown.update(status="ready", points=result.points, announce=said, say=said["text"])
             elif face_down:
-                shown.update(status="face down", problem=FACE_DOWN_WAITING if result == FACE_DOWN_WAITING else result)
-            elif cards and result != NOT_PLAYED:
-                shown.update(status="problem", problem=self._problem(state, n, cards, result))
+                shown.update(status="face down", problem=self._said(result, state))
+            elif cards and result.code != "not_played":
+                shown.update(status="problem", problem=self._problem(state, cards, result))
         return shown
 
-    def _problem(self, state: BomState, seat: int, cards: list[str], reason: str) -> str:
+    def _problem(self, state: BomState, cards: list[str], problem: Problem) -> str:
         """A seat showing 4 or more POWER cards is about to tap "Too many POWER cards"."""
         if len(cards) >= 4 and all(self.game.deck.is_power(k) for k in cards):
             return "4 or more POWER cards shown: tap \"Too many POWER cards\" (2 to the discard pile, draw 2)."
-        return reason
+        return self._said(problem, state)
+
+    def _said(self, problem: Problem, state: BomState) -> str:
+        return refusal_words.problem(problem.as_data(), state, self._card_name)
+
+    def _card_name(self, key: str) -> str:
+        return self.game.deck.lookup(key).name
 
     def _mount(self, state: BomState) -> dict[str, Any] | None:
         """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
