@@ -21,12 +21,11 @@ from .judge import Verdict, judge
 from .plays import Play, Problem, evaluate
 from .state import BomState as State
 from .state import Mode
-from .variants import rules_for
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import BomVariant, Referee, Rules
 
-def participants(state: State) -> list[int]:
+def participants(state: State, rules: "Rules | BomVariant") -> list[int]:
     """The seats fighting the current round, in turn order."""
     if state.tiebreak is not None:
         seats = list(state.tiebreak)
@@ -34,10 +33,11 @@ def participants(state: State) -> list[int]:
         seats = list(state.mount.seats)
     else:
         seats = [s.seat for s in state.piles if not s.out and not s.withdrawn]
-    return rules_for(state.options).order(state, seats)
+    order = rules.order(state, seats)
+    return seats if order is None else order
 
 
-def seat_problem(game: "BomBattle", state: State, seat: int, cards: list[str]) -> Problem | Play:
+def seat_problem(game: "Referee", state: State, seat: int, cards: list[str]) -> Problem | Play:
     """A seat's play this round, or what is wrong with it (a ``Problem`` not naming the seat)."""
     rules = game.rules(state)
     if state.turns and seat in state.turns.face_down:
@@ -56,7 +56,7 @@ def seat_problem(game: "BomBattle", state: State, seat: int, cards: list[str]) -
     return evaluate(seat, found)
 
 
-def surrenders_battalion(game: "BomBattle", state: State, seat: int, cards: list[str]) -> bool:
+def surrenders_battalion(game: "Referee", state: State, seat: int, cards: list[str]) -> bool:
     """"If a player only has a BATTALION (5 cards or fewer) left, he must play the card(s) for his
     attack": a seat whose last cards are all POWER cards cannot attack, so it lays them all down and
     loses them to the winner (companion's decision; the rulebook says "They cannot be played
@@ -66,7 +66,7 @@ def surrenders_battalion(game: "BomBattle", state: State, seat: int, cards: list
             and len(cards) == s.battalion and all(game.deck.is_power(k) for k in cards))
 
 
-def check(game: "BomBattle", state: State) -> tuple[list[Play], list[Problem]]:
+def check(game: "Referee", state: State) -> tuple[list[Play], list[Problem]]:
     """Every seat's play, and every reason the battle cannot be resolved yet."""
     if state.over:
         return [], [Problem("over")]
@@ -74,7 +74,7 @@ def check(game: "BomBattle", state: State) -> tuple[list[Play], list[Problem]]:
         return [], [Problem("trivia_no_battles")]
     problems = [Problem("same_card_twice", {"card": key, "at_seats": list(seats)})
                 for key, _, seats in table.conflicts(state)]
-    seats = participants(state)
+    seats = participants(state, game.rules(state))
     if not seats:
         problems.append(Problem("all_withdrawn"))
     current = table.plays(state)
@@ -96,7 +96,7 @@ def check(game: "BomBattle", state: State) -> tuple[list[Play], list[Problem]]:
     return plays, problems
 
 
-def resolve(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
+def resolve(game: "Referee", state: State) -> tuple[Outcome, ...]:
     plays, problems = check(game, state)
     if problems:
         raise Refused("not_ready", problems=[p.as_data() for p in problems])
@@ -118,26 +118,26 @@ def verdict_data(verdict: Verdict, plays: list[Play]) -> dict[str, Any]:
             "no_gold": verdict.no_gold, "by": verdict.by}
 
 
-def _round_cards(state: State) -> dict[int, list[str]]:
+def _round_cards(game: "Referee", state: State) -> dict[int, list[str]]:
     current = table.plays(state)
-    return {seat: current.get(seat, []) for seat in participants(state)}
+    return {seat: current.get(seat, []) for seat in participants(state, game.rules(state))}
 
 
-def commit_round(game: "BomBattle", state: State) -> int:
+def commit_round(game: "Referee", state: State) -> int:
     """This round's cards leave their owners' hands for the battlefield; returns how many."""
     rules = game.rules(state)
     count = 0
-    for seat, cards in _round_cards(state).items():
+    for seat, cards in _round_cards(game, state).items():
         rules.commit(state.seat(seat), len(cards))
         count += len(cards)
     return count
 
 
-def finish(game: "BomBattle", state: State, winner: int, verdict: Verdict | None, plays: list[Play],
+def finish(game: "Referee", state: State, winner: int, verdict: Verdict | None, plays: list[Play],
            extra: dict[str, Any] | None = None) -> tuple[Outcome, ...]:
     """The winner takes the battlefield; spoils of war; BATTALIONs refilled; the end of the game."""
     rules = game.rules(state)
-    battlefield = [key for cards in _round_cards(state).values() for key in cards] + list(state.held)
+    battlefield = [key for cards in _round_cards(game, state).values() for key in cards] + list(state.held)
     pot = state.pot + commit_round(game, state)
     champion = state.seat(winner)
     champion.discard += pot
@@ -174,7 +174,7 @@ def finish(game: "BomBattle", state: State, winner: int, verdict: Verdict | None
     return tuple(outcomes)
 
 
-def _close_battle(game: "BomBattle", state: State) -> None:
+def _close_battle(game: "Referee", state: State) -> None:
     table.close_battle(state)
     state.pot, state.mount, state.flags = 0, None, []
     for s in state.piles:
@@ -194,7 +194,7 @@ def end_if_one_left(state: State) -> list[Outcome]:
 
 
 # -- the Shorter Game's last battle --------------------------------------------------------------------
-def _tiebreak(game: "BomBattle", state: State, plays: list[Play]) -> tuple[Outcome, ...]:
+def _tiebreak(game: "Referee", state: State, plays: list[Play]) -> tuple[Outcome, ...]:
     """"In case of a tie, tied players shuffle their CHARACTER cards and draw one card randomly for
     battle." Their card counts do not change; the battle names the game's winner. Under Mounting
     Battles equal values tie again, and the still-tied players draw again."""
@@ -220,7 +220,7 @@ def card_counts(state: State) -> dict[int, int]:
     return {s.seat: s.total for s in state.piles if not s.out}
 
 
-def time_up(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
+def time_up(game: "Referee", state: State) -> tuple[Outcome, ...]:
     """"Set a timer for 15 minutes (or the desired time of play). The player with the most cards when
     the timer goes off wins." A mounting battle already under way is finished first (its cards are on
     the battlefield, in nobody's hands); any other battle not yet resolved is abandoned, every card
@@ -231,7 +231,7 @@ def time_up(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
     return tuple(end_by_cards(game, state, "time_up"))
 
 
-def end_by_cards(game: "BomBattle", state: State, why: str) -> list[Outcome]:
+def end_by_cards(game: "Referee", state: State, why: str) -> list[Outcome]:
     """The most cards wins. After the timer, "in case of a tie, tied players shuffle their CHARACTER
     cards and draw one card randomly for battle": the companion then referees that last battle."""
     counts = card_counts(state)

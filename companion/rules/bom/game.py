@@ -214,14 +214,14 @@ class BomBattle(Game):
     def _lay_face_down(self, state: BomState, seat: int, key: str) -> tuple[Outcome, ...]:
         if state.mount:
             raise Refused("no_power_while_mounting")
-        if seat not in participants(state):
+        if seat not in participants(state, self.rules(state)):
             raise Refused("not_in_this_battle", player=seat)
         if seat in state.turns.face_down:
             raise Refused("face_down_already", player=seat)
         plays = table.plays(state)
         if any(self.deck.is_power(k) for k in plays.get(seat, [])):
             raise Refused("power_already", player=seat)
-        turns.lay_face_down(state, seat, key, participants(state), plays)
+        turns.lay_face_down(state, seat, key, participants(state, self.rules(state)), plays)
         return (Outcome("face_down", data={"seat": seat}),)
 
     # -- commands ---------------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from ..contract import Refused
 from . import piles, table
 from .battle import commit_round, finish
 from .state import BomState, Mode, Mount
-from .variants import BomVariant
+from .hooks import BomVariant
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
     from .judge import Verdict
     from .plays import Play
 
@@ -49,11 +49,11 @@ class MountingBattles(BomVariant):
             return None
         return "mount_young" if state.mode == Mode.YOUNG else "mount"
 
-    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict"):
+    def on_tie(self, game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict"):
         return mount(game, state, plays, verdict)
 
 
-def mount(game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
+def mount(game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
     """The tied seats mount the battle; a tied seat without enough cards for the tie surrenders."""
     rules = game.rules(state)
     state.pot += commit_round(game, state)
@@ -98,7 +98,7 @@ def surrender_all(state: BomState, seat: int) -> int:
     return given
 
 
-def surrender(game: "BomBattle", state: BomState, seat: int) -> tuple[Outcome, ...]:
+def surrender(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...]:
     """A tied seat that cannot play the tie (no CHARACTER card left, and not two POWER cards to
     swap) gives up; if one tied seat is left, it wins the battle."""
     given = surrender_all(state, seat)

@@ -26,10 +26,10 @@ from ..base import Outcome
 from ..contract import Refused
 from .cards import CHARACTER
 from .state import BomState, LastCard, Mode, Reading, Trivia
-from .variants import BomVariant
+from .hooks import BomVariant
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 
 class SpysTrivia(BomVariant):
@@ -58,11 +58,11 @@ class SpysTrivia(BomVariant):
             s.army = s.battalion = 0
 
 
-def clues(game: "BomBattle", key: str) -> list[str]:
+def clues(game: "Referee", key: str) -> list[str]:
     return list(game.deck.lookup(key).get("description") or ["(this card has no clues in the catalog)"])
 
 
-def scan(game: "BomBattle", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
+def scan(game: "Referee", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
     trivia = state.trivia
     if zone != "tray":
         raise Refused("trivia_tray_only")
@@ -84,7 +84,7 @@ def _reading(state: BomState) -> Reading:
     return state.trivia.current
 
 
-def clue(game: "BomBattle", state: BomState) -> tuple[Outcome, ...]:
+def clue(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
     current = _reading(state)
     shown = clues(game, current.card)
     if current.clues >= len(shown):
@@ -119,7 +119,7 @@ def ask(state: BomState) -> tuple[Outcome, ...]:
     return (Outcome("trivia_ask", data={}),)
 
 
-def award(game: "BomBattle", state: BomState, seat: int) -> tuple[Outcome, ...]:
+def award(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...]:
     current = _reading(state)
     _guesser(state, seat)
     if current.tie and seat not in current.tie:
@@ -127,12 +127,12 @@ def award(game: "BomBattle", state: BomState, seat: int) -> tuple[Outcome, ...]:
     return _give(game, state, seat, by_reader=False, asked=bool(current.tie) or current.asked)
 
 
-def nobody(game: "BomBattle", state: BomState) -> tuple[Outcome, ...]:
+def nobody(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
     _reading(state)
     return _give(game, state, state.trivia.reader, by_reader=True, asked=False)
 
 
-def _give(game: "BomBattle", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
+def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
     trivia = state.trivia
     key = trivia.current.card
     card = game.deck.lookup(key)

@@ -17,7 +17,7 @@ from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 VARIANT_NAMES = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
                  "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
@@ -41,7 +41,7 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
 
 
 class BomView(View):
-    game: "BomBattle"
+    game: "Referee"
     refusals = refusal_words.WORDS
 
     def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
@@ -126,7 +126,7 @@ class BomView(View):
         if self.game.ready_to_resolve(state):
             return "Everyone has played: resolve the battle."
         current = table.plays(state)
-        fighting = participants(state)
+        fighting = participants(state, self.game.rules(state))
         turn = self._turn(state, fighting, current)
         if turn and turn["phase"] == "reveal":
             return f"{words.who(turn['seat'])}: turn your POWER card face up."
@@ -162,7 +162,7 @@ class BomView(View):
     def public(self, state: BomState) -> dict[str, Any]:
         words = Words(self.game, state)
         current = table.plays(state)
-        fighting = participants(state) if not state.over else []
+        fighting = participants(state, self.game.rules(state)) if not state.over else []
         turn = self._turn(state, fighting, current)
         flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
         return {

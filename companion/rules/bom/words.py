@@ -10,7 +10,7 @@ from .plays import BONUS, Fighter, Play, evaluate
 from .state import BomState
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 POWER_NAMES = {"faith": "Faith", "wickedness": "Wickedness", "battle": "Battle", "conversion": "Conversion",
                "title_of_liberty": "Title of Liberty", "secret_combination": "Secret Combination",
@@ -49,7 +49,7 @@ def detail(play: Play) -> str:
 class Words:
     """The sentences of one game (its seat names and deck)."""
 
-    def __init__(self, game: "BomBattle", state: BomState):
+    def __init__(self, game: "Referee", state: BomState):
         self.game, self.state = game, state
 
     def who(self, seat: int) -> str:
