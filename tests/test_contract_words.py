@@ -13,8 +13,8 @@ from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game
 
 # The games converged on declared outcome kinds and on reason codes (docs/referee/contract.md).
-CONVERGED = ["stratego", "toy-war", "gt-battle"]
-REASON_CODES = [*CONVERGED, "bom-battle"]  # Book of Mormon: refusals converged, outcome sentences not yet
+CONVERGED = ["stratego", "toy-war", "gt-battle", "bom-battle"]
+REASON_CODES = CONVERGED
 
 
 # War, the toy game, is in the registry for every test here (conftest.py, toy_game).

@@ -39,6 +39,10 @@ class BomBattle(Game):
     view_type = BomView
     face_down_lies = False  # a POWER card read face down (Secret Weapon) is seen anew when turned face up
     variants = variant_classes()
+    # What the rules decide (each kind's sentence: a BomView method marked @says) and refuse for.
+    outcome_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "game_over", "withdraw", "too_many_powers",
+                               "no_character", "face_down", "surrender", "trivia_clue", "trivia_tie", "trivia_ask",
+                               "trivia"})
     reasons = frozenset(REFUSAL_WORDS)  # every code the rules refuse with; its words in refusals.py
     # The order of the rows is the order of the tablet's buttons.
     inputs = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Term
-from ..contract import Offer, View
+from ..contract import Offer, View, says
 from . import refusals as refusal_words
 from . import table, turns
 from .announce import announce, name_parts
@@ -73,8 +73,62 @@ class BomView(View):
 
 
     # -- outcomes -----------------------------------------------------------------------------------------
-    def say(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).say(outcome)
+    # Each outcome kind's sentence (words.py makes it from the outcome's data).
+    @says("battle")
+    def said_battle(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).battle(outcome.data)
+
+    @says("mount")
+    def said_mount(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).mount(outcome.data)
+
+    @says("tiebreak")
+    def said_tiebreak(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).tiebreak(outcome.data)
+
+    @says("time_up")
+    def said_time_up(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).time_up(outcome.data)
+
+    @says("game_over")
+    def said_game_over(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).game_over(outcome.data)
+
+    @says("withdraw")
+    def said_withdraw(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).withdraw(outcome.data)
+
+    @says("too_many_powers")
+    def said_too_many_powers(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).too_many_powers(outcome.data)
+
+    @says("no_character")
+    def said_no_character(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).no_character(outcome.data)
+
+    @says("face_down")
+    def said_face_down(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).face_down(outcome.data)
+
+    @says("surrender")
+    def said_surrender(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).surrender(outcome.data)
+
+    @says("trivia_clue")
+    def said_trivia_clue(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_clue(outcome.data)
+
+    @says("trivia_tie")
+    def said_trivia_tie(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_tie(outcome.data)
+
+    @says("trivia_ask")
+    def said_trivia_ask(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_ask(outcome.data)
+
+    @says("trivia")
+    def said_trivia(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia(outcome.data)
 
     def terms(self, outcome: Outcome, state: BomState) -> tuple[Term, ...]:
         return Words(self.game, state).terms(outcome)
