@@ -32,6 +32,7 @@ def test_the_basic_rules_are_the_defaults():
     BATTALION to five.\""""
     basic, s = Basic({}), Piles(seat=1, name="Ann", army=10, battalion=2, discard=0)
     assert basic.mode() == Mode.BATTLE and basic.with_powers() and not basic.by_value_only()
+    assert basic.battalion() and basic.battles(bare()) and not basic.stops_when_players_stop()
     basic.refill(s)
     assert (s.army, s.battalion, s.discard) == (7, 5, 0)
     assert basic.order(bare(first_seat=2), [1, 2, 3]) == [2, 3, 1]
@@ -42,6 +43,8 @@ def test_young_players_alone():
     lays it down faceup.\""""
     young, s = YoungPlayers({}), Piles(seat=1, name="Ann", army=3, battalion=0, discard=2)
     assert young.mode() == Mode.YOUNG and young.with_powers() is False and young.spoils() is False
+    # "The winner is the one with the most cards when you stop playing": no BATTALION, an end by stopping
+    assert young.battalion() is False and young.stops_when_players_stop() is True
     assert "Remove all the POWER cards" in said(young.refuse_card(bare(), 1, "P1#1", FAITH), bare())
     assert young.refuse_card(bare(), 1, "C1#1", SAM) is None
     assert young.hand(bare(), s) == 5 and young.enough_for_tie(s)
@@ -99,6 +102,11 @@ def test_spys_trivia_alone():
     """"Using just the CHARACTER cards, shuffle and divide the deck evenly.\""""
     trivia, state = SpysTrivia({}), bare()
     assert trivia.mode() == Mode.TRIVIA and trivia.with_powers() is False
+    # no battles (a card read in the tray is won by naming it), except the last one after the timer
+    assert trivia.battles(state) is False and trivia.reads_in_tray() and trivia.battalion() is False
+    state.tiebreak = [1, 2]
+    assert trivia.battles(state) is None and Rules([trivia]).battles(state) is True
+    state.tiebreak = None
     trivia.start(state, RULES, [19, 19, 18])
     assert state.trivia.unread == {1: 19, 2: 19, 3: 18} and state.trivia.reader == 1
     assert all(s.battalion == 0 for s in state.piles)

@@ -20,7 +20,6 @@ from . import piles, table
 from .judge import Verdict, judge
 from .plays import Play, Problem, evaluate
 from .state import BomState as State
-from .state import Mode
 
 if TYPE_CHECKING:
     from .hooks import BomVariant, Referee, Rules
@@ -62,7 +61,7 @@ def surrenders_battalion(game: "Referee", state: State, seat: int, cards: list[s
     loses them to the winner (companion's decision; the rulebook says "They cannot be played
     individually")."""
     s = state.seat(seat)
-    return (state.mode == Mode.BATTLE and not state.mount and state.tiebreak is None and piles.only_battalion(s)
+    return (game.rules(state).battalion() and not state.mount and state.tiebreak is None and piles.only_battalion(s)
             and len(cards) == s.battalion and all(game.deck.is_power(k) for k in cards))
 
 
@@ -70,11 +69,12 @@ def check(game: "Referee", state: State) -> tuple[list[Play], list[Problem]]:
     """Every seat's play, and every reason the battle cannot be resolved yet."""
     if state.over:
         return [], [Problem("over")]
-    if state.mode == Mode.TRIVIA and state.tiebreak is None:
+    rules = game.rules(state)
+    if not rules.battles(state):
         return [], [Problem("trivia_no_battles")]
     problems = [Problem("same_card_twice", {"card": key, "at_seats": list(seats)})
                 for key, _, seats in table.conflicts(state)]
-    seats = participants(state, game.rules(state))
+    seats = participants(state, rules)
     if not seats:
         problems.append(Problem("all_withdrawn"))
     current = table.plays(state)
@@ -85,7 +85,7 @@ def check(game: "Referee", state: State) -> tuple[list[Play], list[Problem]]:
             plays.append(result)
         elif result.code == "not_played":
             # the hint to withdraw: only in the basic game's open battle
-            hint = not (state.mount or state.tiebreak is not None or state.mode == Mode.YOUNG)
+            hint = not rules.one_card(state)
             problems.append(Problem("seat_not_played", {"player": seat, "withdraw_hint": hint}))
         elif result.code == "face_down_waiting":
             problems.append(Problem("seat_face_down", {"player": seat}))

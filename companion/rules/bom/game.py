@@ -14,7 +14,7 @@ from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
 from .refusals import WORDS as REFUSAL_WORDS
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles, TermRow, Told
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, TermRow, Told
 from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
@@ -76,13 +76,12 @@ class BomBattle(Game):
         """"Shuffle the cards and deal out the entire deck facedown. Each player now has an ARMY. All
         players draw five cards from the top of their ARMY. This becomes the BATTALION.\""""
         rules = self.rules_for_start(options, len(seats))
-        mode = rules.mode()
         size = self.deck.size(with_powers=rules.with_powers())
         dealt = piles.deal(size, len(seats), options["first_seat"])
-        hand = piles.BATTALION if mode == Mode.BATTLE else 0
-        if mode == Mode.BATTLE and min(dealt) < hand:
+        hand = piles.BATTALION if rules.battalion() else 0
+        if hand and min(dealt) < hand:
             raise SetupError(f"this deck deals only {min(dealt)} cards to a seat; each player needs a BATTALION of five")
-        state = BomState(seats=seats, options=dict(options), mode=mode, deck_size=size,
+        state = BomState(seats=seats, options=dict(options), mode=rules.mode(), deck_size=size,
                          piles=[Piles(seat=s.number, name=s.name, army=dealt[i] - hand, battalion=hand)
                                 for i, s in enumerate(seats)])
         rules.start(state, self, dealt)
@@ -107,7 +106,7 @@ class BomBattle(Game):
             return TIEBREAK
         if state.mount:
             return MOUNTING
-        return TRIVIA if state.mode == Mode.TRIVIA else BATTLE
+        return BATTLE if self.rules(state).battles(state) else TRIVIA
 
     def apply(self, state: BomState, action) -> Applied | Refusal:
         """The contract's apply (the view words each outcome); the table's told outcomes are kept
@@ -129,7 +128,7 @@ class BomBattle(Game):
         return result
 
     def ready_to_resolve(self, state: BomState) -> bool:
-        if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):
+        if state.over or not self.rules(state).battles(state):
             return False
         return not battle.check(self, state)[1]
 
@@ -152,7 +151,7 @@ class BomBattle(Game):
         return [{}] if state.options["shorter_game_minutes"] else []
 
     def young_game(self, state: BomState) -> list[dict[str, Any]]:
-        return [{}] if state.mode == Mode.YOUNG else []
+        return [{}] if self.rules(state).stops_when_players_stop() else []
 
     # -- cards on the table ---------------------------------------------------------------------------
     def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
@@ -160,7 +159,7 @@ class BomBattle(Game):
         card = self.deck.lookup(key)
         if state.over:
             raise Refused("over_no_new_battle", card=key)
-        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+        if not self.rules(state).battles(state):
             return trivia.scan(self, state, key, zone)
         seat = self._zone_seat(state, zone)
         if key in state.collecting:
@@ -186,7 +185,7 @@ class BomBattle(Game):
                 if hidden == key:
                     del state.turns.face_down[seat]
             return
-        if state.mode == Mode.TRIVIA and zone == "tray":
+        if zone == "tray" and self.rules(state).reads_in_tray():
             return  # the reader took the card out of the tray
         if not table.gone(state, key, zone):
             raise Refused("not_seen_there", card=key, zone=zone)
@@ -230,7 +229,7 @@ class BomBattle(Game):
 
     # -- commands ---------------------------------------------------------------------------------------
     def _battle_only(self, state: BomState, what: str, seat: int) -> Piles:
-        if state.mode != Mode.BATTLE:
+        if not self.rules(state).battalion():
             raise Refused("not_for_young_players", input=what)
         s = state.seat(seat)
         if s.out:
@@ -305,7 +304,7 @@ class BomBattle(Game):
         return battle.time_up(self, state)
 
     def on_stop(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        if state.mode != Mode.YOUNG:
+        if not self.rules(state).stops_when_players_stop():
             raise Refused("stop_young_only")
         if state.mount:
             raise Refused("finish_mounting_first")

@@ -47,6 +47,22 @@ class BomVariant(Variant):
         """Whether the POWER cards are dealt."""
         return None
 
+    def battalion(self) -> bool | None:
+        """Whether each seat holds a BATTALION of five, plays from it and may withdraw or swap POWER cards."""
+        return None
+
+    def battles(self, state: BomState) -> bool | None:
+        """Whether the table fights battles now (Spy's Trivia names characters instead)."""
+        return None
+
+    def reads_in_tray(self) -> bool | None:
+        """Whether a card leaving the scan tray is the reader taking it back (Spy's Trivia)."""
+        return None
+
+    def stops_when_players_stop(self) -> bool | None:
+        """Whether the game ends when the players stop (the most cards wins)."""
+        return None
+
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         """Why this card may not be played by this seat now (the refusal's reason), or None."""
         return None
@@ -110,6 +126,18 @@ class Basic(BomVariant):
     def with_powers(self) -> bool:
         return True
 
+    def battalion(self) -> bool:
+        return True
+
+    def battles(self, state: BomState) -> bool:
+        return True
+
+    def reads_in_tray(self) -> bool:
+        return False
+
+    def stops_when_players_stop(self) -> bool:
+        return False
+
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         return None
 
@@ -163,6 +191,18 @@ class Rules:
 
     def with_powers(self) -> bool:
         return _answer((v.with_powers() for v in self.variants), self.basic.with_powers)
+
+    def battalion(self) -> bool:
+        return _answer((v.battalion() for v in self.variants), self.basic.battalion)
+
+    def battles(self, state: BomState) -> bool:
+        return _answer((v.battles(state) for v in self.variants), lambda: self.basic.battles(state))
+
+    def reads_in_tray(self) -> bool:
+        return _answer((v.reads_in_tray() for v in self.variants), self.basic.reads_in_tray)
+
+    def stops_when_players_stop(self) -> bool:
+        return _answer((v.stops_when_players_stop() for v in self.variants), self.basic.stops_when_players_stop)
 
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         return _answer((v.refuse_card(state, seat, key, card) for v in self.variants),

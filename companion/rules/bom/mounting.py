@@ -20,7 +20,7 @@ from ..base import Outcome
 from ..contract import Refused
 from . import piles, table
 from .battle import commit_round, finish
-from .state import BomState, Mode, Mount
+from .state import BomState, Mount
 from .hooks import BomVariant
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class MountingBattles(BomVariant):
     def one_card(self, state: BomState) -> str | None:
         if not state.mount:
             return None
-        return "mount_young" if state.mode == Mode.YOUNG else "mount"
+        return "mount_young" if state.options.get("young_players") else "mount"
 
     def on_tie(self, game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict"):
         return mount(game, state, plays, verdict)

@@ -50,6 +50,16 @@ class SpysTrivia(BomVariant):
     def with_powers(self) -> bool:
         return False
 
+    def battalion(self) -> bool:
+        return False
+
+    def battles(self, state: BomState) -> bool | None:
+        """No battles, except the last one after the timer between tied spies."""
+        return None if state.tiebreak is not None else False
+
+    def reads_in_tray(self) -> bool:
+        return True
+
     def start(self, state: BomState, game: Any, dealt: list[int]) -> None:
         seats = state.seat_numbers()
         state.trivia = Trivia(reader=state.options["first_seat"], unread={n: dealt[n - 1] for n in seats},

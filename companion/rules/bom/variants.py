@@ -77,6 +77,12 @@ class YoungPlayers(BomVariant):
     def with_powers(self) -> bool:
         return False
 
+    def battalion(self) -> bool:
+        return False
+
+    def stops_when_players_stop(self) -> bool:
+        return True
+
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         return Refused("young_no_power") if card.kind == POWER else None
 

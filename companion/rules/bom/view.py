@@ -13,7 +13,7 @@ from . import table, turns
 from .announce import announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ class BomView(View):
         if state.over:
             ends = [t.say for t in state.recent if t.kind == "game_over"]
             return ends[-1] if ends else "The game is over."
-        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+        if not self.game.rules(state).battles(state):
             return self._trivia_prompt(state, words)
         if self.game.ready_to_resolve(state):
             return "Everyone has played: resolve the battle."
