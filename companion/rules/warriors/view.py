@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.base import Outcome
-from companion.rules.contract import Offer, View
+from companion.rules.contract import Offer, View, says
 
+from . import refusals as refusal_words
 from .cards import info, why_not_primary, why_not_secondary
 from .points import score
+from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
 
 STEP_NAMES = {
@@ -28,12 +30,16 @@ def ordinal(n: int) -> str:
     return ORDINAL.get(n, f"{n}th")
 
 
-def names(state: WarriorsState, seats: list[int]) -> str:
-    words = [state.name(s) for s in seats]
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 class WarriorsView(View):
+    """Every word of Warriors: the outcome sentences (@says), the refusals' words (refusals.py),
+    the prompt, the buttons and the views."""
+
+    refusals = refusal_words.WORDS
+    public_refusals = refusal_words.PUBLIC
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: WarriorsState) -> dict[str, Any]:
+        return refusal_words.facts(code, data, state, self.card, self.step_name(state))
+
     def card(self, key: str) -> str:
         return self.game.card_name(key)
 
@@ -41,73 +47,105 @@ class WarriorsView(View):
         return STEP_NAMES[state.step]
 
     # -- outcomes -----------------------------------------------------------------------------------
-    def say(self, outcome: Outcome, state: WarriorsState) -> str:
-        said = getattr(self, f"_say_{outcome.kind}", None)
-        return said(outcome.data, state) if said else outcome.kind.replace("_", " ")
-
-    def _say_drew(self, d, state):
+    @says("drew")
+    def drew_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} draws from the {d['deck'].title()} deck ({d['hand']} in hand)."
 
-    def _say_phase_one(self, d, state):
+    @says("phase_one")
+    def phase_one_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"Phase One: Prepare for Battle. {state.name(d['leader'])} goes first and lays a primary Warrior face up."
 
-    def _say_primary(self, d, state):
+    @says("primary")
+    def primary_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} lays {self.card(d['card'])} as the primary Warrior."
 
-    def _say_laid(self, d, state):
+    @says("laid")
+    def laid_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])}'s {ordinal(d['position'])} card is legal: laid face down."
 
-    def _say_passed(self, d, state):
+    @says("passed")
+    def passed_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} holds no card that can be laid and passes."
 
-    def _say_all_passed(self, d, state):
+    @says("all_passed")
+    def all_passed_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return (f"Nobody could lay a card this round: the battle begins, as if {state.name(d['caller'])}, the last to "
                 f"pass, had called it.")
 
-    def _say_call(self, d, state):
+    @says("call")
+    def call_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         rest = f" Still to lay a card this round: {names(state, d['to_lay'])}." if d["to_lay"] else ""
         return f"{state.name(d['seat'])}: \u201cCall to battle!\u201d{rest}"
 
-    def _say_phase_two(self, d, state):
+    @says("phase_two")
+    def phase_two_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"Phase Two: Call to Battle. {state.name(d['caller'])} chooses whom to challenge."
 
-    def _say_challenge(self, d, state):
+    @says("challenge")
+    def challenge_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['challenger'])} challenges {state.name(d['defender'])}: \u201cTake up the sword!\u201d"
 
-    def _say_prophecy(self, d, state):
+    @says("prophecy")
+    def prophecy_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return (f"{state.name(d['seat'])} uses Prophecy and looks privately at {names(state, d['targets'])}'s "
                 f"facedown cards.")
 
     def _points_line(self, points: dict, state: WarriorsState) -> str:
         return ", ".join(f"{state.name(int(s))} {p['total']}" for s, p in points.items())
 
-    def _say_reveal(self, d, state):
+    @says("reveal")
+    def reveal_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} reveals {self.card(d['card'])}. Points: {self._points_line(d['points'], state)}."
 
-    def _say_duel(self, d, state):
+    @says("duel")
+    def duel_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return ("Coriantumr and Shiz face each other: the special battle! "
                 f"{names(state, d['seats'])} lay down all the cards in their hands.")
 
-    def _say_escape(self, d, state):
+    @says("escape")
+    def escape_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return (f"{state.name(d['seat'])}'s Escape disables {self.card(d['target'])} (turned 90 degrees). "
                 f"Points: {self._points_line(d['points'], state)}.")
 
-    def _say_take(self, d, state):
+    @says("take")
+    def take_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         kept = "" if d["usable"] else " It cannot be used with those cards in play, but is kept."
         return (f"{state.name(d['seat'])}'s {self.card(d['card'])} takes {self.card(d['target'])}.{kept} "
                 f"Points: {self._points_line(d['points'], state)}.")
 
-    def _say_deception(self, d, state):
+    @says("deception")
+    def deception_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} uses Deception: lay a card from your hand face up beside your cards."
 
-    def _say_deception_card(self, d, state):
+    @says("deception_card")
+    def deception_card_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return (f"{state.name(d['seat'])} adds {self.card(d['card'])} from the hand (Deception). "
                 f"Points: {self._points_line(d['points'], state)}.")
 
-    def _say_duel_card(self, d, state):
+    @says("duel_card")
+    def duel_card_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['seat'])} lays down {self.card(d['card'])} ({d['left']} left in hand)."
 
-    def _say_decided(self, d, state):
+    @says("decided")
+    def decided_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         w, l = d["winner"], d["loser"]
         pw, pl = d["points"][w]["total"], d["points"][l]["total"]
         tie = " A tie: \u201cthe player who made the Challenge has the advantage and wins the battle.\u201d" if d["tie"] else ""
@@ -115,19 +153,27 @@ class WarriorsView(View):
         return (f"{state.name(w)} wins the Challenge {pw} to {pl} and captures {state.name(l)}'s "
                 f"{len(d['captured'])} cards{extra}.{tie}")
 
-    def _say_round_over(self, d, state):
+    @says("round_over")
+    def round_over_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return (f"Every player has battled: Battle round {d['battle_round']} is over; {state.name(d['winner'])} won the last "
                 f"Challenge. Cards still in play go to their Discard piles; hands come back up to six.")
 
-    def _say_surrender(self, d, state):
+    @says("surrender")
+    def surrender_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         why = "cannot bring the hand back up to six" if d["reason"] == "short" else "cannot play the cards that remain"
         to = f" to {state.name(d['to'])}" if d["to"] is not None else ""
         return f"{state.name(d['seat'])} {why} and surrenders the remaining cards{to}."
 
-    def _say_game_over(self, d, state):
+    @says("game_over")
+    def game_over_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         return f"{state.name(d['winner'])} holds all the cards and wins the game." if d["winner"] else "The game is over."
 
-    def _say_stopped(self, d, state):
+    @says("stopped")
+    def stopped_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
         counts = ", ".join(f"{state.name(int(s))} {c['warriors']}" for s, c in d["counts"].items())
         why = "The game is stopped" if d["how"] == "stopped" else "Nobody can bring the hand back up to six"
         if d["winner"] is not None:
@@ -297,7 +343,8 @@ class WarriorsView(View):
         hand = []
         for key in p.hand:
             card = info(cat, key)
-            why = why_not_primary(card) if not p.play else why_not_secondary(card, warriors)
+            rule = why_not_primary(card) if not p.play else why_not_secondary(card, warriors)
+            why = COMBINATION[rule].format(card_name=card.name) if rule else None
             hand.append({"key": key, "name": card.name, "kind": "warrior" if card.warrior else card.armory,
                          "side": card.side, "icons": list(card.icons), "points": card.points, "legal": why is None,
                          "why": why or ""})
