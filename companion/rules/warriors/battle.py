@@ -11,6 +11,8 @@ another player ... This continues until all players have battled."
 """
 from __future__ import annotations
 
+import dataclasses
+
 from card_tags.catalog import Catalog
 from companion.rules.base import Outcome
 from companion.rules.contract import Refused
@@ -18,7 +20,7 @@ from companion.rules.contract import Refused
 from .cards import ABILITIES, info, usable
 from .points import Side, score
 from .prepare import DEAL_EACH, begin_refill, dealing
-from .state import Challenge, Laid, Result, Step, TermRow, WarriorsState
+from .state import Challenge, Laid, Result, Step, WarriorsState
 from .table import active, draw, to_discard
 
 ONCE_PER_ROUND = ("conversion", "dissenter", "deception")   # "once per Battle round"
@@ -233,6 +235,7 @@ def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
     a, b = ch.challenger, ch.defender
     sides: dict[int, Side] = {a: score(catalog, state.players[a].play, state.players[b].play),
                               b: score(catalog, state.players[b].play, state.players[a].play)}
+    rows = {s: [dataclasses.replace(c) for c in state.players[s].play] for s in (a, b)}
     winner = a if sides[a].total >= sides[b].total else b   # "the player who made the Challenge ... wins"
     loser = b if winner == a else a
     won, lost = state.players[winner], state.players[loser]
@@ -245,9 +248,7 @@ def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
         captured += to_discard(state, winner, [c for c in won.play if c.how == "duel"])
         won.play = [c for c in won.play if c.how != "duel"]
     state.results.append(Result(challenger=a, defender=b, winner=winner, points={s: v.total for s, v in sides.items()},
-                                captured=len(captured) + len(extra),
-                                terms={s: [TermRow(label=t.label, value=t.value, detail=t.detail) for t in v.terms]
-                                       for s, v in sides.items()}))
+                                captured=len(captured) + len(extra), rows=rows))
     state.last_winner = state.challenger = winner
     state.challenge = None
     state.prophecy_used = False

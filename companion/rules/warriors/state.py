@@ -63,15 +63,6 @@ class Challenge:
 
 
 @dataclass(kw_only=True)
-class TermRow:
-    """One term of a Challenge's points: a card, what it added, why."""
-
-    label: str
-    value: int
-    detail: str = ""
-
-
-@dataclass(kw_only=True)
 class Result:
     """A decided Challenge, for the tablet's list of the round."""
 
@@ -80,7 +71,9 @@ class Result:
     winner: int
     points: dict[int, int]
     captured: int
-    terms: dict[int, list[TermRow]] = field(default_factory=dict)
+    # Each side's cards in play as the Challenge was decided: the view scores them again for its
+    # terms (state keeps data, never the words of a term).
+    rows: dict[int, list[Laid]] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)

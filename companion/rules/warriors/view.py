@@ -284,7 +284,9 @@ class WarriorsView(View):
             r = state.results[-1]
             loser = r.defender if r.winner == r.challenger else r.challenger
             seats = [r.challenger, r.defender]
-            rows = {str(s): [{"label": t.label, "value": t.value, "detail": t.detail} for t in r.terms.get(s, [])] for s in seats}
+            cat = self.game.catalog
+            rows = {str(s): [t.as_dict() for t in score(cat, r.rows.get(s, []), r.rows.get(o, [])).terms]
+                    for s, o in ((r.challenger, r.defender), (r.defender, r.challenger))}
             return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
         return None
