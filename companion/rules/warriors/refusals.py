@@ -1,9 +1,11 @@
 """The words of every reason Warriors' rules refuse an input for (the rules raise a code and its
 data), quoting the rulebook, and the words of the combination rules a card in hand may break.
 
-A card scanned privately (drawn, or laid face down) is secret: ``PUBLIC`` words a refusal whose
-full words would tell the table something about it (its deck, whether it fits the seat's cards);
-the full words reach only that seat's own page.
+A card scanned privately (drawn, or laid face down) is secret, but the deck it is drawn from is
+not (the table sees the pile it is taken from): refusals of a draw may name the deck. ``PUBLIC``
+words a refusal whose full words would tell the table about a card laid face down (which
+combination rule it breaks says which side or kind it is); the full words reach only that seat's
+own page.
 """
 from __future__ import annotations
 
@@ -121,12 +123,8 @@ WORDS: dict[str, str] = {
     "duel_hands_held": f"{DUEL_RULE}: {{holding_names}} still hold cards.",
 }
 
-# A private scan's full words would tell the table about the secret card (its deck, whether it fits).
+# The rule a face-down card breaks would tell the table which side or kind of card it is.
 PUBLIC: dict[str, str] = {
-    "deal_pile_full": "{name}'s card is not one of the deal's: {name}, see your page for why.",
-    "redraw_pile_full": "{name}'s card is not one of the six new cards: {name}, see your page for why.",
-    "deck_empty": "{name}'s card cannot be the card drawn now: {name}, see your page for why.",
-    "keep_warrior": "{name}'s card cannot be the card drawn now: {name}, see your page for why.",
     "cannot_be_laid": "{name}'s card cannot be laid with {name}'s cards in play: {name}, see your page for why.",
 }
 
