@@ -24,7 +24,7 @@ from .view import WarriorsView
 PRIVATE_ZONES = ("reader:", "tray")
 
 
-class Warriors(Game):
+class Warriors(Game[WarriorsState]):
     game = "warriors"
     title = "Warriors of the Promised Land"
     min_seats, max_seats = 2, 6
@@ -100,13 +100,7 @@ class Warriors(Game):
 
     def tray_owner(self, state: WarriorsState) -> int | None:
         """Whose card the covered tray reads now (the tablet's prompt names them)."""
-        if state.step in (Step.DEAL, Step.REDRAW):
-            return next(iter(prepare.dealing(state)), None)
-        if state.step in (Step.PRIMARY, Step.SECONDARY):
-            return state.drawing or state.turn
-        if state.step == Step.REFILL:
-            return next(iter(prepare.refilling(state)), None)
-        return None
+        return prepare.tray_owner(state)
 
     def _private(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
         """A card scanned where only the companion sees it: drawn, or laid face down. Refusals here
@@ -133,7 +127,7 @@ class Warriors(Game):
                 raise Refused("not_in_hand_as_scanned", seat)
             raise Refused("not_your_turn_to_scan", seat, acting=state.drawing or state.turn,
                           draws=state.drawing is not None)
-        if step == Step.REVEAL and state.challenge.deception == seat and key in hand:
+        if step == Step.REVEAL and state.fight.deception == seat and key in hand:
             return battle.deception_card(c, state, seat, key)
         raise Refused("no_private_card_now", seat)
 
@@ -154,9 +148,9 @@ class Warriors(Game):
             raise Refused("not_in_hand", seat, card=key)
         if step == Step.PRIMARY and not state.players[seat].play:
             return prepare.lay_primary(c, state, seat, key)
-        if step == Step.REVEAL and state.challenge.deception == seat:
+        if step == Step.REVEAL and state.fight.deception == seat:
             return battle.deception_card(c, state, seat, key)
-        if step == Step.DUEL and seat in (state.challenge.challenger, state.challenge.defender):
+        if step == Step.DUEL and seat in (state.fight.challenger, state.fight.defender):
             return battle.duel_card(c, state, seat, key)
         if step == Step.SECONDARY:
             raise Refused("secondary_face_down", seat, card=key)
@@ -235,7 +229,7 @@ class Warriors(Game):
 GAME = Warriors
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type[Any]:
     if name == "DEMO":   # imported on demand: the demo players are not part of the referee
         from .demo import WarriorsDemo
         return WarriorsDemo

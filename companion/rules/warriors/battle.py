@@ -12,6 +12,7 @@ another player ... This continues until all players have battled."
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from card_tags.catalog import Catalog
 from companion.rules.base import Outcome
@@ -27,7 +28,7 @@ ONCE_PER_ROUND = ("conversion", "dissenter", "deception")   # "once per Battle r
 
 
 def opponent(state: WarriorsState, seat: int) -> int:
-    ch = state.challenge
+    ch = state.fight
     return ch.defender if seat == ch.challenger else ch.challenger
 
 
@@ -58,7 +59,7 @@ def challenge(catalog: Catalog, state: WarriorsState, target: int) -> tuple[Outc
 
 
 def _maybe_duel(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
-    ch = state.challenge
+    ch = state.fight
     if ch.duel or not all_revealed(state) or not duel_faces(catalog, state):
         return ()
     ch.duel = True
@@ -88,7 +89,7 @@ def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[in
 
 def reveal(catalog: Catalog, state: WarriorsState, seat: int, key: str | None) -> tuple[Outcome, ...]:
     """Turn over the seat's next face-down card (the camera saw ``key`` face up, or the tablet said so)."""
-    ch = state.challenge
+    ch = state.fight
     if seat not in (ch.challenger, ch.defender):
         raise Refused("not_in_challenge", seat, challenger=ch.challenger, defender=ch.defender)
     waiting = face_down(state, seat)
@@ -109,28 +110,28 @@ def reveal(catalog: Catalog, state: WarriorsState, seat: int, key: str | None) -
 
 
 def all_revealed(state: WarriorsState) -> bool:
-    ch = state.challenge
+    ch = state.fight
     return not face_down(state, ch.challenger) and not face_down(state, ch.defender)
 
 
 def duel_faces(catalog: Catalog, state: WarriorsState) -> bool:
     """"If a battle finds Coriantumr and Shiz facing off against each other (whether as primary or
     secondary cards), a special battle ensues." (The catalog names them in each other's ``duel``.)"""
-    ch = state.challenge
+    ch = state.fight
     mine = {info(catalog, c.card).id: info(catalog, c.card) for c in state.players[ch.challenger].play if not c.face_down}
     theirs = {info(catalog, c.card).id for c in state.players[ch.defender].play if not c.face_down}
     return any(card.duel and card.duel in theirs for card in mine.values())
 
 
-def running(catalog: Catalog, state: WarriorsState) -> dict:
-    ch = state.challenge
+def running(catalog: Catalog, state: WarriorsState) -> dict[str, Any]:
+    ch = state.fight
     a, b = state.players[ch.challenger].play, state.players[ch.defender].play
     return {"points": {ch.challenger: score(catalog, a, b).as_dict(), ch.defender: score(catalog, b, a).as_dict()}}
 
 
 def protected(state: WarriorsState, catalog: Catalog, card: Laid) -> bool:
     """An ability card just turned, not yet used: its owner may use it before the next reveal."""
-    ch = state.challenge
+    ch = state.fight
     return info(catalog, card.card).armory in ABILITIES and card.revealed_at == ch.reveals and \
         not card.used_round and not card.used_challenge
 
@@ -190,17 +191,17 @@ def _deception(state: WarriorsState, seat: int, card: Laid) -> tuple[Outcome, ..
     lays it face up; the camera sees it come from the hand."""
     if not state.players[seat].hand:
         raise Refused("no_hand_to_add", seat)
-    if state.challenge.duel:
+    if state.fight.duel:
         raise Refused("deception_in_duel", seat)
     card.used_round = True
-    state.challenge.deception = seat
+    state.fight.deception = seat
     return (Outcome("deception", data={"seat": seat, "card": card.card}),)
 
 
 def deception_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
     state.players[seat].hand.remove(key)
     state.players[seat].play.append(Laid(card=key, owner=seat, how="deception"))
-    state.challenge.deception = None
+    state.fight.deception = None
     return (Outcome("deception_card", data={"seat": seat, "card": key, **running(catalog, state)}),)
 
 
@@ -231,7 +232,7 @@ def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
     refused = why_not_decide(state)
     if refused:
         raise refused
-    ch = state.challenge
+    ch = state.fight
     a, b = ch.challenger, ch.defender
     sides: dict[int, Side] = {a: score(catalog, state.players[a].play, state.players[b].play),
                               b: score(catalog, state.players[b].play, state.players[a].play)}

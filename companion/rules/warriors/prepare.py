@@ -202,3 +202,14 @@ def finish_refill(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]
     state.battled, state.challenger, state.challenge = [], None, None
     outcomes.append(Outcome("phase_one", data={"leader": leader, "battle_round": state.battle_round}))
     return tuple(outcomes)
+
+
+def tray_owner(state: WarriorsState) -> int | None:
+    """Whose card the covered tray reads now: the seat dealing or drawing (the tablet's prompt names them)."""
+    if state.step in (Step.DEAL, Step.REDRAW):
+        return next(iter(dealing(state)), None)
+    if state.step in (Step.PRIMARY, Step.SECONDARY):
+        return state.drawing or state.turn
+    if state.step == Step.REFILL:
+        return next(iter(refilling(state)), None)
+    return None

@@ -97,3 +97,11 @@ class WarriorsState(GameState):
     winner: int | None = None
     tied: list[int] = field(default_factory=list)   # a stopped game drawn between these seats
     ended: str = ""            # how the game ended: "all_cards", "stopped" or "nobody_can_go_on"
+
+    @property
+    def fight(self) -> Challenge:
+        """The Challenge being fought, where the rules know there is one (Phase Two's reveal and
+        special battle)."""
+        if self.challenge is None:
+            raise LookupError("no Challenge is being fought")
+        return self.challenge

@@ -6,6 +6,7 @@ whether it can be laid now, and why not), its face-down cards, and what its Prop
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from companion.rules.base import Outcome
@@ -14,6 +15,7 @@ from companion.rules.contract import Offer, View, says
 from . import refusals as refusal_words
 from .cards import info, why_not_primary, why_not_secondary
 from .points import score
+from .prepare import tray_owner
 from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
 
@@ -30,7 +32,12 @@ def ordinal(n: int) -> str:
     return ORDINAL.get(n, f"{n}th")
 
 
-class WarriorsView(View):
+def who(state: WarriorsState, seat: int | None) -> str:
+    """A seat's name in a prompt or a button (the seat the table waits for may be none)."""
+    return state.name(seat) if seat is not None else "nobody"
+
+
+class WarriorsView(View[WarriorsState]):
     """Every word of Warriors: the outcome sentences (@says), the refusals' words (refusals.py),
     the prompt, the buttons and the views."""
 
@@ -100,7 +107,7 @@ class WarriorsView(View):
         return (f"{state.name(d['seat'])} uses Prophecy and looks privately at {names(state, d['targets'])}'s "
                 f"facedown cards.")
 
-    def _points_line(self, points: dict, state: WarriorsState) -> str:
+    def _points_line(self, points: dict[Any, Any], state: WarriorsState) -> str:
         return ", ".join(f"{state.name(int(s))} {p['total']}" for s, p in points.items())
 
     @says("reveal")
@@ -146,11 +153,11 @@ class WarriorsView(View):
     @says("decided")
     def decided_said(self, outcome: Outcome, state: WarriorsState) -> str:
         d = outcome.data
-        w, l = d["winner"], d["loser"]
-        pw, pl = d["points"][w]["total"], d["points"][l]["total"]
+        w, lost = d["winner"], d["loser"]
+        pw, pl = d["points"][w]["total"], d["points"][lost]["total"]
         tie = " A tie: \u201cthe player who made the Challenge has the advantage and wins the battle.\u201d" if d["tie"] else ""
         extra = f" and {len(d['from_discard'])} from the top of the Discard pile" if d["from_discard"] else ""
-        return (f"{state.name(w)} wins the Challenge {pw} to {pl} and captures {state.name(l)}'s "
+        return (f"{state.name(w)} wins the Challenge {pw} to {pl} and captures {state.name(lost)}'s "
                 f"{len(d['captured'])} cards{extra}.{tie}")
 
     @says("round_over")
@@ -182,12 +189,12 @@ class WarriorsView(View):
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
-        n, g = state.name, self.game
+        n, g = partial(who, state), self.game
         step = state.step
         if state.over:
             return "The game is over."
         if step == Step.DEAL:
-            seat = g.tray_owner(state)
+            seat = tray_owner(state)
             return (f"The deal: {n(seat)}, draw 3 Warrior and 3 Armory cards and scan each privately "
                     f"(your reader, or the covered tray).")
         if step in (Step.PRIMARY, Step.SECONDARY):
@@ -201,24 +208,24 @@ class WarriorsView(View):
         if step == Step.CHALLENGE:
             return f"{n(state.challenger)}: choose a player to challenge."
         if step == Step.REVEAL:
-            ch = state.challenge
+            ch = state.fight
             if ch.deception is not None:
                 return f"{n(ch.deception)}: lay the card from your hand face up (Deception)."
             if g.ready_to_resolve(state) or any(o.kind == "resolve" for o in offers):
                 return "Every card is revealed: decide the Challenge."
             return f"{n(ch.next)}: turn over your next facedown card."
         if step == Step.DUEL:
-            holding = [s for s in (state.challenge.challenger, state.challenge.defender) if state.players[s].hand]
+            holding = [s for s in (state.fight.challenger, state.fight.defender) if state.players[s].hand]
             return f"{names(state, holding)}: lay down every card in your hand face up." if holding else \
                 "Both hands are down: decide the special battle."
         if step == Step.REDRAW:
-            return f"{n(g.tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately."
+            return f"{n(tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately."
         if step == Step.REFILL:
-            return f"{n(g.tray_owner(state))}: draw back up to six cards and scan each privately."
+            return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately."
         return ""
 
     def button(self, offer: Offer, state: WarriorsState) -> str:
-        d, n = offer.data, state.name
+        d, n = offer.data, partial(who, state)
         if offer.kind == "call":
             return f"{n(d['seat'])}: \u201cCall to battle!\u201d"
         if offer.kind == "pass":
@@ -269,8 +276,8 @@ class WarriorsView(View):
                 "duel": ch.duel, "deception": ch.deception,
                 "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
 
-    def last_outcome(self, state: WarriorsState, running: dict | None) -> dict[str, Any] | None:
-        def terms(seat_terms: dict[str, list], seats: list[int]) -> list[dict]:
+    def last_outcome(self, state: WarriorsState, running: dict[str, Any] | None) -> dict[str, Any] | None:
+        def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> list[dict[str, Any]]:
             return [{**t, "label": f"{state.name(s)}: {t['label']}"} for s in seats for t in seat_terms[str(s)]]
 
         if state.over:  # the end box names the game's winner, never the last Challenge's
@@ -310,13 +317,16 @@ class WarriorsView(View):
         if state.step == Step.CHALLENGE:
             return state.challenger
         if state.step == Step.REVEAL:
-            ch = state.challenge
+            ch = state.fight
             return ch.deception if ch.deception is not None else ch.next
-        return self.game.tray_owner(state)
+        return tray_owner(state)
 
     def public(self, state: WarriorsState) -> dict[str, Any]:
         running = self.running(state)
         battled = list(state.battled)
+        fighting = state.step in (Step.CHALLENGE, Step.REVEAL, Step.DUEL, Step.REDRAW)
+        to_battle = [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
+                     and n != state.challenger] if fighting else []
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return {
             "game": self.game.game, "step": state.step.value, "phase": state.step.value,
@@ -325,12 +335,10 @@ class WarriorsView(View):
             "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
             "seats": rows,
             "challenge": running,
-            "order": {"challenger": state.challenger, "battled": battled,
-                      "to_battle": [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
-                                    and n != state.challenger] if state.step in (Step.CHALLENGE, Step.REVEAL, Step.DUEL, Step.REDRAW) else []},
+            "order": {"challenger": state.challenger, "battled": battled, "to_battle": to_battle},
             "results": [{"challenger": r.challenger, "defender": r.defender, "winner": r.winner,
                          "points": {str(k): v for k, v in r.points.items()}, "captured": r.captured} for r in state.results],
-            "tray_for": self.game.tray_owner(state),
+            "tray_for": tray_owner(state),
             "last_outcome": self.last_outcome(state, running),
             "over": state.over, "winner": state.winner, "tied": state.tied,
             "standings": sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
