@@ -34,7 +34,7 @@ class Warriors(Game[WarriorsState]):
     state_type = WarriorsState
     view_type = WarriorsView
     reasons = frozenset(refusals.WORDS)   # every code the rules refuse with, worded in refusals.py
-    outcome_kinds = frozenset(WarriorsView.sayers)   # every kind the rules decide, each a @says method of view.py
+    outcome_kinds = frozenset(WarriorsView.sayers)   # every kind the rules decide, each a @says method of words.py
     zones = ("seat", "reader", "tray")
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),

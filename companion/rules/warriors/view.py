@@ -9,8 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from companion.rules.base import Outcome
-from companion.rules.contract import Offer, View, says
+from companion.rules.contract import Offer
 
 from . import refusals as refusal_words
 from .cards import info, why_not_primary, why_not_secondary
@@ -18,6 +17,7 @@ from .points import score
 from .prepare import tray_owner
 from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
+from .words import Sayings, ordinal
 
 STEP_NAMES = {
     Step.DEAL: "the deal", Step.PRIMARY: "Phase One: primary Warriors", Step.SECONDARY: "Phase One: Prepare for Battle",
@@ -25,21 +25,14 @@ STEP_NAMES = {
     Step.DUEL: "the special battle of Coriantumr and Shiz", Step.REDRAW: "the special battle's new hands",
     Step.REFILL: "the end of the Battle round", Step.OVER: "the game is over",
 }
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(n: int) -> str:
-    return ORDINAL.get(n, f"{n}th")
-
-
 def who(state: WarriorsState, seat: int | None) -> str:
     """A seat's name in a prompt or a button (the seat the table waits for may be none)."""
     return state.name(seat) if seat is not None else "nobody"
 
 
-class WarriorsView(View[WarriorsState]):
-    """Every word of Warriors: the outcome sentences (@says), the refusals' words (refusals.py),
-    the prompt, the buttons and the views."""
+class WarriorsView(Sayings):
+    """Every word of Warriors: the outcome sentences (@says, words.py), the refusals' words
+    (refusals.py), the prompt, the buttons and the views."""
 
     refusals = refusal_words.WORDS
     public_refusals = refusal_words.PUBLIC
@@ -47,145 +40,8 @@ class WarriorsView(View[WarriorsState]):
     def refusal_facts(self, code: str, data: dict[str, Any], state: WarriorsState) -> dict[str, Any]:
         return refusal_words.facts(code, data, state, self.card, self.step_name(state))
 
-    def card(self, key: str) -> str:
-        return self.game.card_name(key)
-
     def step_name(self, state: WarriorsState) -> str:
         return STEP_NAMES[state.step]
-
-    # -- outcomes -----------------------------------------------------------------------------------
-    @says("drew")
-    def drew_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} draws from the {d['deck'].title()} deck ({d['hand']} in hand)."
-
-    @says("phase_one")
-    def phase_one_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"Phase One: Prepare for Battle. {state.name(d['leader'])} goes first and lays a primary Warrior face up."
-
-    @says("primary")
-    def primary_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} lays {self.card(d['card'])} as the primary Warrior."
-
-    @says("laid")
-    def laid_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])}'s {ordinal(d['position'])} card is legal: laid face down."
-
-    @says("passed")
-    def passed_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} holds no card that can be laid and passes."
-
-    @says("all_passed")
-    def all_passed_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return (f"Nobody could lay a card this round: the battle begins, as if {state.name(d['caller'])}, the last to "
-                f"pass, had called it.")
-
-    @says("call")
-    def call_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        rest = f" Still to lay a card this round: {names(state, d['to_lay'])}." if d["to_lay"] else ""
-        return f"{state.name(d['seat'])}: \u201cCall to battle!\u201d{rest}"
-
-    @says("phase_two")
-    def phase_two_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"Phase Two: Call to Battle. {state.name(d['caller'])} chooses whom to challenge."
-
-    @says("challenge")
-    def challenge_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['challenger'])} challenges {state.name(d['defender'])}: \u201cTake up the sword!\u201d"
-
-    @says("prophecy")
-    def prophecy_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return (f"{state.name(d['seat'])} uses Prophecy and looks privately at {names(state, d['targets'])}'s "
-                f"facedown cards.")
-
-    def _points_line(self, points: dict[Any, Any], state: WarriorsState) -> str:
-        return ", ".join(f"{state.name(int(s))} {p['total']}" for s, p in points.items())
-
-    @says("reveal")
-    def reveal_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} reveals {self.card(d['card'])}. Points: {self._points_line(d['points'], state)}."
-
-    @says("duel")
-    def duel_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return ("Coriantumr and Shiz face each other: the special battle! "
-                f"{names(state, d['seats'])} lay down all the cards in their hands.")
-
-    @says("escape")
-    def escape_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return (f"{state.name(d['seat'])}'s Escape disables {self.card(d['target'])} (turned 90 degrees). "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    @says("take")
-    def take_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        kept = "" if d["usable"] else " It cannot be used with those cards in play, but is kept."
-        return (f"{state.name(d['seat'])}'s {self.card(d['card'])} takes {self.card(d['target'])}.{kept} "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    @says("deception")
-    def deception_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} uses Deception: lay a card from your hand face up beside your cards."
-
-    @says("deception_card")
-    def deception_card_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return (f"{state.name(d['seat'])} adds {self.card(d['card'])} from the hand (Deception). "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    @says("duel_card")
-    def duel_card_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['seat'])} lays down {self.card(d['card'])} ({d['left']} left in hand)."
-
-    @says("decided")
-    def decided_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        w, lost = d["winner"], d["loser"]
-        pw, pl = d["points"][w]["total"], d["points"][lost]["total"]
-        tie = " A tie: \u201cthe player who made the Challenge has the advantage and wins the battle.\u201d" if d["tie"] else ""
-        extra = f" and {len(d['from_discard'])} from the top of the Discard pile" if d["from_discard"] else ""
-        return (f"{state.name(w)} wins the Challenge {pw} to {pl} and captures {state.name(lost)}'s "
-                f"{len(d['captured'])} cards{extra}.{tie}")
-
-    @says("round_over")
-    def round_over_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return (f"Every player has battled: Battle round {d['battle_round']} is over; {state.name(d['winner'])} won the last "
-                f"Challenge. Cards still in play go to their Discard piles; hands come back up to six.")
-
-    @says("surrender")
-    def surrender_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        why = "cannot bring the hand back up to six" if d["reason"] == "short" else "cannot play the cards that remain"
-        to = f" to {state.name(d['to'])}" if d["to"] is not None else ""
-        return f"{state.name(d['seat'])} {why} and surrenders the remaining cards{to}."
-
-    @says("game_over")
-    def game_over_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        return f"{state.name(d['winner'])} holds all the cards and wins the game." if d["winner"] else "The game is over."
-
-    @says("stopped")
-    def stopped_said(self, outcome: Outcome, state: WarriorsState) -> str:
-        d = outcome.data
-        counts = ", ".join(f"{state.name(int(s))} {c['warriors']}" for s, c in d["counts"].items())
-        why = "The game is stopped" if d["how"] == "stopped" else "Nobody can bring the hand back up to six"
-        if d["winner"] is not None:
-            return f"{why}. Warrior cards: {counts}. {state.name(d['winner'])} wins."
-        return f"{why}. Warrior cards: {counts}. A draw between {names(state, d['tied'])}."
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
