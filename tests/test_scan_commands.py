@@ -76,6 +76,29 @@ def test_scan_reports_files_it_cannot_read_and_photos_without_codes(tmp_path, ca
     assert "missing.jpg: no such file" in err and "empty.png: no QR code found" in err
 
 
+def test_scan_with_every_decoder_reads_a_kanji_code_and_goes_on_past_an_opencv_failure(tmp_path, capsys, monkeypatch):
+    """A Kanji code's bytes are Shift JIS, not UTF-8 (OpenCV's binding raises on them); OpenCV
+    stops with "mode 13 not implemented" on some damaged codes. Neither ends the batch: each
+    file's codes are printed, whatever one decoder does."""
+    import segno
+
+    kanji = tmp_path / "a-kanji.png"
+    segno.make_qr("日本", mode="kanji", error="m").save(str(kanji), scale=6, border=4)
+    assert main(["scan", "--decoder", "all", str(kanji)]) == 0
+    assert [line["text"] for line in lines(capsys)] == ["日本"]
+
+    class Mode13:
+        def detectAndDecodeMulti(self, gray):
+            raise cv2.error("OpenCV(5.0.0) qrcode.cpp: error: (-213:The function/feature is not implemented) "
+                            "mode 13 not implemented in function 'decode'")
+
+    monkeypatch.setattr(cv2, "QRCodeDetector", Mode13)
+    url = tmp_path / "b-url.png"
+    segno.make_qr("https://ex.co", error="m").save(str(url), scale=6, border=4)
+    assert main(["scan", "--decoder", "all", str(kanji), str(url)]) == 0
+    assert [line["text"] for line in lines(capsys)] == ["日本", "https://ex.co"]
+
+
 def test_mat_print_png_holds_the_four_markers_at_true_size(tmp_path, capsys):
     out = tmp_path / "markers.png"
     assert main(["mat", "print", "--out", str(out)]) == 0

@@ -130,3 +130,20 @@ def test_bad_arguments_get_a_clear_message(printed, tmp_path, capsys):
     assert "not a pages file" in capsys.readouterr().err
     assert main(["bench", "label-photos", str(tmp_path), str(pages_file), "--max-side", "800"]) == 2
     assert "--max-side needs --out" in capsys.readouterr().err
+
+
+def test_corner_labels_in_both_of_boofcvs_layouts_place_a_read_inside_its_code(tmp_path):
+    """BoofCV's label files: after SETS one code a line (8 numbers), else one corner a line, four
+    lines a code; '#' lines are comments. A read counts for the code whose corners hold its centre."""
+    from companion.bench.photo_labels import code_at, corner_labelled
+
+    glare = tmp_path / "glare"
+    glare.mkdir()
+    cv2.imwrite(str(glare / "image001.jpg"), np.full((40, 40), 255, np.uint8))
+    (glare / "image001.txt").write_text("# list of hand selected 2D points\n10 10\n30 10\n30 30\n10 30\n")
+    cv2.imwrite(str(glare / "image003.jpg"), np.full((40, 40), 255, np.uint8))
+    (glare / "image003.txt").write_text("# points\nSETS\n0 0 10 0 10 10 0 10\n20 20 30 20 30 30 20 30\n")
+    first, second = corner_labelled(tmp_path)
+    assert (first.condition, len(first.quads), len(second.quads)) == ("glare", 1, 2)
+    assert code_at(first.quads, (20.0, 20.0)) == 0 and code_at(first.quads, (35.0, 20.0)) is None
+    assert code_at(second.quads, (25.0, 25.0)) == 1 and code_at(second.quads, (15.0, 15.0)) is None

@@ -38,7 +38,7 @@ def test_a_torn_scratched_half_covered_or_smudged_tag_never_reads_as_another_car
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         printed = {t.text for t in truth}
         readers = [make_decoder(n).decode for n in ("zxing", "pyzbar", "opencv")]
-        readers.append(IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf"), max_looks=32).decode)
+        readers.append(IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_px=float("inf"), max_looks=32).decode)
         for read in readers:
             for d in read(gray):
                 try:
@@ -93,7 +93,7 @@ def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
     gray, truth = frames[0]
     readable = {t.text for t in truth if t.readable}
     alone = {d.text for d in make_decoder("zxing").decode(gray)}
-    piped = {d.text for d in IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_ms=float("inf")).decode(gray)}
+    piped = {d.text for d in IncrementalDecoder(make_decoder("zxing"), look_share=float("inf"), look_floor_px=float("inf")).decode(gray)}
     assert len(alone & readable) <= 2
     assert piped >= readable
 
@@ -101,7 +101,7 @@ def test_the_pipeline_reads_small_soft_tags_that_a_single_decoder_call_misses():
 def test_second_looks_per_frame_are_bounded_and_the_rest_wait():
     table, _, _ = build_table(Scene(1280, 720, 6, "blur", 2.5, scene_seed(1, 1280, 6, "blur", 2.5)))
     frames = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(4)]  # nothing moves
-    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, look_share=float("inf"), look_floor_ms=float("inf"))
+    decoder = IncrementalDecoder(make_decoder("zxing"), max_looks=2, look_share=float("inf"), look_floor_px=float("inf"))
     decoder.ignore = marker_boxes(detect_markers(frames[0]))
     first = decoder.decode(frames[0])
     assert decoder.stats.second_looks <= 2 and decoder.stats.deferred >= 1

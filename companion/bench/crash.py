@@ -127,10 +127,10 @@ def run(kills: int, data: Path, seed: int = 20) -> CrashReport:
         try:
             watcher = Watcher(port)
             watcher.start()
-            if not wait_for(lambda: watcher.first_view is not None, 60):
+            if not wait_for(lambda w=watcher: w.first_view is not None, 60):
                 raise RuntimeError("the restarted demo showed no game within a minute")
             wanted = rng.randint(1, 5)
-            wait_for(lambda: len(watcher.entries) >= wanted, timeout=60)
+            wait_for(lambda w=watcher, n=wanted: len(w.entries) >= n, timeout=60)
             time.sleep(rng.uniform(0, 0.2))  # a random moment within the next event
         finally:
             os.kill(proc.pid, signal.SIGKILL)

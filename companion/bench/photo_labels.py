@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.bench.scan_figures import DECODERS
 from companion.scan.decoders import make_decoder
@@ -125,3 +126,52 @@ def write_truth(folder: Path, labelled: Labelled) -> Path:
     path = Path(folder) / "truth.json"
     path.write_text(json.dumps(labelled.truth, indent=1) + "\n", encoding="utf-8")
     return path
+
+
+# --- photographs labelled with each code's corners (BoofCV's qrcodes_v3 layout) ---------------------
+
+@dataclass
+class CornerLabelled:
+    """A photo whose codes are labelled by their corners (no payload): `condition/imageNNN.jpg`
+    beside `imageNNN.txt`."""
+
+    path: Path
+    condition: str
+    quads: list = field(default_factory=list)   # one 4 x 2 float array per code, image pixels as stored
+
+
+def read_quads(text: str) -> list:
+    """The codes' corners in a label file: after a ``SETS`` line one code a line (8 numbers),
+    otherwise one corner a line (2 numbers), four lines a code; ``#`` lines are comments."""
+    rows = [line.split() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if rows and rows[0] == ["SETS"]:
+        return [np.array(r, dtype=np.float32).reshape(4, 2) for r in rows[1:] if len(r) == 8]
+    points = [r for r in rows if len(r) == 2]
+    return [np.array(points[i:i + 4], dtype=np.float32) for i in range(0, len(points) - 3, 4)]
+
+
+def is_corner_labelled(folder: Path) -> bool:
+    """A folder of condition folders holding images with corner label files beside them."""
+    folder = Path(folder)
+    return folder.is_dir() and any(sub.is_dir() and any(sub.glob("*.txt")) for sub in folder.iterdir())
+
+
+def corner_labelled(folder: Path, conditions: list[str] | None = None) -> list[CornerLabelled]:
+    """Every labelled photo under ``folder`` (only the named conditions if given), by condition and name."""
+    out = []
+    for sub in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
+        if conditions and sub.name not in conditions:
+            continue
+        for image in photos_in(sub):
+            labels = image.with_suffix(".txt")
+            if labels.exists():
+                out.append(CornerLabelled(image, sub.name, read_quads(labels.read_text(encoding="utf-8", errors="replace"))))
+    return out
+
+
+def code_at(quads: list, centre: tuple[float, float]) -> int | None:
+    """The labelled code whose quad holds a read's centre (the set's rule for a read), or None."""
+    for n, quad in enumerate(quads):
+        if cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0:
+            return n
+    return None

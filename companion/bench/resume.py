@@ -47,36 +47,45 @@ def register(bench_sub) -> None:
 def played_game(length: int, first_seed: int = 3) -> tuple[int, list[Any]]:
     """The first ``length`` events of a game the simulated players play (the first seed whose game
     lasts that long), as the session would have logged them."""
-    from companion import rules
-    from companion.rules.bom.players import SimulatedTable, play
-    from companion.rules import Action, Applied, Seat
-    from companion.gamelog.store import Event
-
     for seed in range(first_seed, first_seed + 50):
-        referee = rules.make("bom-battle")
-        options = referee.resolve_options({})
-        start = {"game": "bom-battle", "seats": [{"seat": n, "name": NAMES[n - 1]} for n in range(1, SEATS + 1)],
-                 "options": options}
-        events = [Event(1, 1.7e9, "start", "dashboard", start)]
-        table = {"state": referee.setup([Seat(n, NAMES[n - 1]) for n in range(1, SEATS + 1)], options)}
-
-        def submit(kind: str, data: dict[str, Any], source: str) -> list[dict[str, Any]]:
-            event = Event(len(events) + 1, 1.7e9 + len(events), kind, source, data)
-            result = referee.apply(copy.deepcopy(table["state"]), Action(kind, data, source, event.seq))
-            if not isinstance(result, Applied):
-                raise ValueError(f"#{event.seq} {kind} refused: {result.reason}")
-            events.append(event)
-            table["state"] = result.state
-            if len(events) >= length:
-                raise _Enough
-            return [o.as_dict() for o in result.outcomes]
-        try:
-            play(SimulatedTable(seats=SEATS, seed=seed), submit, max_battles=length)
-        except _Enough:
+        events = _played(seed, length)
+        if events is not None:
             return seed, events
-        except ValueError:
-            continue
     raise SystemExit(f"no simulated game reached {length} events")
+
+
+def _played(seed: int, length: int) -> list[Any] | None:
+    """The first ``length`` events of the game seed ``seed`` plays, or None if it ends sooner."""
+    from companion import rules
+    from companion.gamelog.store import Event
+    from companion.rules import Action, Applied, Seat
+    from companion.rules.bom.players import SimulatedTable, play
+
+    referee = rules.make("bom-battle")
+    options = referee.resolve_options({})
+    start = {"game": "bom-battle", "seats": [{"seat": n, "name": NAMES[n - 1]} for n in range(1, SEATS + 1)],
+             "options": options}
+    events = [Event(1, 1.7e9, "start", "dashboard", start)]
+    table = {"state": referee.setup([Seat(n, NAMES[n - 1]) for n in range(1, SEATS + 1)], options)}
+
+    def submit(kind: str, data: dict[str, Any], source: str) -> list[dict[str, Any]]:
+        event = Event(len(events) + 1, 1.7e9 + len(events), kind, source, data)
+        result = referee.apply(copy.deepcopy(table["state"]), Action(kind, data, source, event.seq))
+        if not isinstance(result, Applied):
+            raise ValueError(f"#{event.seq} {kind} refused: {result!r}")
+        events.append(event)
+        table["state"] = result.state
+        if len(events) >= length:
+            raise _Enough
+        return [o.as_dict() for o in result.outcomes]
+
+    try:
+        play(SimulatedTable(seats=SEATS, seed=seed), submit, max_battles=length)
+    except _Enough:
+        return events
+    except ValueError:
+        return None
+    return None
 
 
 def median_seconds(work, runs: int, setup=None) -> float:

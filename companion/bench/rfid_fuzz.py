@@ -270,39 +270,48 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'parser':<14}{'inputs':>9}{'frames good':>13}{'bad':>9}{'garbage inputs':>16}{'events':>9}"
           f"{'seconds':>9}")
     for name in names:
-        totals = {"good": 0, "bad": 0, "n": 0}
-        if name in FORMATS:
-            fmt = FORMATS[name]
-
-            @given(cases(fmt))
-            def stream_test(case):
-                totals["n"] += 1
-                good, bad = check_case(fmt, case)
-                totals["good"] += good
-                totals["bad"] += bad
-
-            @given(st.binary(max_size=300), st.lists(st.integers(0, 300), max_size=5))
-            def garbage_test(stream, cuts):
-                totals["n"] += 1
-                check_garbage(fmt, stream, sorted(c for c in set(cuts) if c <= len(stream)))
-
-            seconds, count = _run(args.examples, stream_test, totals)
-            seconds2, count2 = _run(args.examples // 10, garbage_test, totals)
-            print(f"{name:<14}{count:>9}{totals['good']:>13}{totals['bad']:>9}{count2:>16}{'':>9}"
-                  f"{seconds + seconds2:>9.1f}")
-        else:
-            case, strategy = ((board_driver_case, random_payloads) if name == "board-driver"
-                              else (pn532_driver_case, random_pn532))
-
-            @given(strategy)
-            def driver_test(items):
-                totals["n"] += 1
-                totals["good"] += case(items)
-
-            seconds, count = _run(args.examples, driver_test, totals)
-            print(f"{name:<14}{count:>9}{'':>13}{'':>9}{'':>16}{totals['good']:>9}{seconds:>9.1f}")
+        print(_fuzz_format(name, args.examples) if name in FORMATS else _fuzz_driver(name, args.examples))
         sys.stdout.flush()
     return 0
+
+
+
+def _fuzz_format(name: str, examples: int) -> str:
+    """One parser against well-formed streams and against garbage: its line of the table."""
+    totals = {"good": 0, "bad": 0, "n": 0}
+    fmt = FORMATS[name]
+
+    @given(cases(fmt))
+    def stream_test(case):
+        totals["n"] += 1
+        good, bad = check_case(fmt, case)
+        totals["good"] += good
+        totals["bad"] += bad
+
+    @given(st.binary(max_size=300), st.lists(st.integers(0, 300), max_size=5))
+    def garbage_test(stream, cuts):
+        totals["n"] += 1
+        check_garbage(fmt, stream, sorted(c for c in set(cuts) if c <= len(stream)))
+
+    seconds, count = _run(examples, stream_test, totals)
+    seconds2, count2 = _run(examples // 10, garbage_test, totals)
+    return (f"{name:<14}{count:>9}{totals['good']:>13}{totals['bad']:>9}{count2:>16}{'':>9}"
+            f"{seconds + seconds2:>9.1f}")
+
+
+def _fuzz_driver(name: str, examples: int) -> str:
+    """One reader driver against random messages: its line of the table."""
+    totals = {"good": 0, "bad": 0, "n": 0}
+    case, strategy = ((board_driver_case, random_payloads) if name == "board-driver"
+                      else (pn532_driver_case, random_pn532))
+
+    @given(strategy)
+    def driver_test(items):
+        totals["n"] += 1
+        totals["good"] += case(items)
+
+    seconds, count = _run(examples, driver_test, totals)
+    return f"{name:<14}{count:>9}{'':>13}{'':>9}{'':>16}{totals['good']:>9}{seconds:>9.1f}"
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ def cmd_scan(args) -> int:
         if "error" in line:
             failures += 1
             print(f"companion scan: {line['file']}: {line['error']}", file=sys.stderr)
+        elif "warning" in line:
+            print(f"companion scan: {line['file']}: {line['warning']}", file=sys.stderr)
         elif line.get("text") is None:
             print(f"companion scan: {line['file']}: {line['why']}", file=sys.stderr)
         else:

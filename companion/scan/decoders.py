@@ -66,6 +66,7 @@ class ZxingDecoder:
         import zxingcpp
 
         self._zx = zxingcpp
+        self.binarizers = zxingcpp.Binarizer
         self.thorough = thorough
         self.formats = zxingcpp.BarcodeFormat.QRCode
         if thorough:
@@ -98,6 +99,15 @@ class ZxingDecoder:
             else:
                 misses.append(self._corners(b))
         return found, _distinct_regions(misses, found)
+
+    def decode_once(self, gray: np.ndarray, binarizer=None) -> list[Detection]:
+        """One plain pass (no rotated, inverted or downscaled retries, however thorough): for
+        views already scaled and equalised for the reader."""
+        zx = self._zx
+        kwargs = dict(formats=self.formats, try_rotate=False, try_downscale=False, try_invert=False)
+        if binarizer is not None:
+            kwargs["binarizer"] = binarizer
+        return [Detection(b.text, self._corners(b)) for b in zx.read_barcodes(_as_gray(gray), **kwargs) if b.valid]
 
     def decode_hard(self, gray: np.ndarray) -> list[Detection]:
         """A second, differently binarised pass, for a small region that failed the first time."""
@@ -150,14 +160,39 @@ class OpenCVDecoder:
     def __init__(self, thorough: bool = False):
         import cv2
 
+        self._cv2 = cv2
         self._detector = cv2.QRCodeDetector()
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
-        ok, texts, points, _ = self._detector.detectAndDecodeMulti(_as_gray(gray))
+        """Codes OpenCV reads. Its own failures on a code (``cv2.error``, e.g. "mode 13 not
+        implemented" on a damaged one) read nothing; a code whose bytes are not UTF-8 (a Kanji
+        code) makes the binding raise for the whole call, so then each code is decoded alone."""
+        gray = _as_gray(gray)
+        try:
+            ok, texts, points, _ = self._detector.detectAndDecodeMulti(gray)
+        except self._cv2.error:
+            return []
+        except UnicodeDecodeError:
+            return self._one_by_one(gray)
         if not ok or points is None:
             return []
         return [Detection(text, np.asarray(corners, dtype=np.float32).reshape(4, 2))
                 for text, corners in zip(texts, points) if text]
+
+    def _one_by_one(self, gray: np.ndarray) -> list[Detection]:
+        try:
+            ok, points = self._detector.detectMulti(gray)
+        except self._cv2.error:
+            return []
+        found = []
+        for corners in (points if ok and points is not None else []):
+            try:
+                text, _ = self._detector.decode(gray, corners)
+            except (self._cv2.error, UnicodeDecodeError):
+                continue
+            if text:
+                found.append(Detection(text, np.asarray(corners, dtype=np.float32).reshape(4, 2)))
+        return found
 
 
 _BACKENDS = {"zxing": ZxingDecoder, "pyzbar": PyzbarDecoder, "opencv": OpenCVDecoder}

@@ -16,14 +16,21 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    sharpened crops, cheapest first), averaged over the frames in which it stays still, and
    never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
 4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
-   within a time budget: none on a frame decoded whole (``look_share``: a cold frame costs
-   about one decoder call and reads what it reads), and on the cheap frames after it
-   ``look_share_after`` of what that decode cost (as much again), at least ``look_floor_ms``;
-   a rung predicted to overrun waits for the next frame. The places a cold frame leaves are so
+   within a budget counted in work, not time (pixels handed to a reader, each rung's pixels
+   weighted by what it costs: rescue.RUNG_COST), so that the same frames give the same reads
+   on a quiet machine and a loaded one: none on a frame decoded whole (``look_share``: a cold
+   frame costs about one decoder call and reads what it reads), and on the cheap frames after
+   it ``look_share_after`` of the frame's pixels (as much again), at least ``look_floor_px``;
+   a rung that would overrun waits for the next frame. The places a cold frame leaves are so
    read over the next frames, at about the cost of one decoder call a frame, until they are
    read or slow down;
 5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
    missed.
+
+A still photo (``photo``: `companion scan`) is one cold frame with no budget: its codes may be of
+any size, its texture is sought in locally equalised blocks, and when its first read leaves a
+code possibly unread, the whole photo is also read halved and locally equalised
+(rescue.photo_views) before the places zxing located, or as large as a code, are looked at.
 
 Known codes whose boxes were not touched are carried over unchanged: that is what makes a
 steady table cost about a millisecond a frame.
@@ -32,7 +39,6 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
 from dataclasses import dataclass, field
 
 import cv2
@@ -42,9 +48,11 @@ from companion.scan.boxes import (Box, area, box_around, clipped, contains, grow
                     mostly_within_any, overlap, point_in)
 from companion.scan.decoders import Detection, ZxingDecoder
 from companion.scan.occlusion import block_means
-from companion.scan.rescue import Ladder, Place
+from companion.scan.rescue import Ladder, Place, photo_views
 from companion.scan.texture import code_patches, painted_out, plausible_code, plausible_codes, texture_patches
 
+_EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
+PHOTO_TEXTURE_CONTRAST = 25.0   # grey levels of spread between blocks, after equalising
 KNOWN_MARGIN = 0.3                # a known code's box: its corners' box and this share of its side around
 
 
@@ -80,9 +88,9 @@ class IncrementalDecoder:
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
-    look_share: float = 0.0          # second looks on a frame decoded whole: this share of its decode's time
+    look_share: float = 0.0          # second looks on a frame decoded whole: this share of the frame's pixels
     look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share...
-    look_floor_ms: float = 1.0       # ...and at least this
+    look_floor_px: float = 50_000    # ...and at least this many (weighted) pixels
     slow_share: float = 0.25         # slow retries of still places: on average this share a frame...
     slow_savings: float = 2.0        # ...saved up to this many whole-frame decodes (a big place's dear rungs)
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
@@ -92,6 +100,8 @@ class IncrementalDecoder:
     keep_lost_frames: int = 60
     use_pyzbar: bool = True
     look_at_edges: bool = False      # a live camera sees the rest of a code cut by the edge soon enough
+    photo: bool = False              # a still photo: codes of any size up to the image's (a table's are alike), and
+                                     # texture sought in locally equalised blocks (a code in a bright spot's shade)
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
@@ -100,13 +110,14 @@ class IncrementalDecoder:
         self._lost: list[_Known] = []
         self._places: list[Place] = []
         self._frame = 0
-        self._whole_ms = 0.0   # what the last whole-frame first pass cost (the look budget's scale)
-        self._saved_ms = 0.0   # what slow retries may still spend (see _look_again)
+        self._saved_px = 0.0   # what slow retries may still spend, in weighted pixels (see _look_again)
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
+        if self.ladder is not None:
+            self.ladder.zbar_early = self.photo
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
 
     @property
@@ -142,7 +153,8 @@ class IncrementalDecoder:
                 self._decode_regions(gray, small, dirty)
             else:
                 self.stats.carried += len(self._known)
-        self._fuse_still_places(gray)
+        if not self.photo:   # one photo: nothing to average
+            self._fuse_still_places(gray)
         self._decoded_whole = self.stats.full_decodes > full_decodes
         if self._places:
             self._look_again(gray)
@@ -156,18 +168,27 @@ class IncrementalDecoder:
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         previous = self._reference
-        started = time.perf_counter()
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
         dark, light = _percentiles(small, (1, 99))
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
-        self._whole_ms = (time.perf_counter() - started) * 1000
+        if self.photo and self._worth_other_views(found):
+            found = _unique_known(found + _known_of(photo_views(gray, self.decoder, self.ladder.zbar)))
         self._reference = small
         replaced = list(self._known)
         if keep_still and previous is not None:
             replaced = [k for k in replaced if self._changed(k.box, previous, small)]
         self._remember(found, replaced=replaced)
+
+    def _worth_other_views(self, found: list[_Known]) -> bool:
+        """Whether a photo may hold a code its first read missed: nothing was read, a code was
+        located but not read, or a patch with a code's texture is as large as the codes read
+        (a photo's text makes small textured patches: those alone are not worth a view)."""
+        if not found or any(p.located for p in self._places):
+            return True
+        smallest = 0.6 * min(k.side for k in found)
+        return any(_short_side(p.box) >= smallest for p in self._places)
 
     def _decode_regions(self, gray: np.ndarray, small: np.ndarray, dirty: np.ndarray) -> None:
         h, w = gray.shape[:2]
@@ -209,25 +230,34 @@ class IncrementalDecoder:
         # neighbour still shows the neighbour.
         sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
+        contrast = self._texture_contrast
+        if self.photo:
+            flat, contrast = _EQUALISE.apply(flat), PHOTO_TEXTURE_CONTRAST
         places = [(a + cx0 * c, b + cy0 * c, min(e + cx0 * c, x1), min(f + cy0 * c, y1))
-                  for a, b, e, f in texture_patches(flat, c, tag_px, self._texture_contrast, sides)]
+                  for a, b, e, f in texture_patches(flat, c, tag_px, contrast, sides)]
+        located = [False] * len(places)   # where zxing located a code it could not read: looked at first
         if misses:
-            located = np.array(misses) + np.array([x0, y0], dtype=np.float32)
-            for m in located[plausible_codes(located, tag_px)]:
-                if not any(point_in(m.mean(axis=0), b) for b in places):
-                    places.append(grown(box_around(m, 0), tag_px * 0.2, gray.shape))
+            corners = np.array(misses) + np.array([x0, y0], dtype=np.float32)
+            for m in corners[plausible_codes(corners, tag_px, self.photo and min(gray.shape[:2]))]:
+                centre = m.mean(axis=0)
+                hit = [n for n, b in enumerate(places) if point_in(centre, b)]
+                for n in hit:
+                    located[n] = True
+                if not hit:
+                    places.append(grown(box_around(m, 0), max(tag_px, _side(m)) * 0.2, gray.shape))
+                    located.append(True)
         if not places:
             return _unique_known(read)
         # a place mostly within a code read now (its box as known, with a margin) is that code's
         # card: not noted (it would be fused, then dropped before its first look)
         within = mostly_within_any(places, [k.box for k in read])
-        for box, is_read in zip(places, within):
+        for box, is_read, was_located in zip(places, within, located, strict=True):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if not is_read and not any(point_in(centre, i) for i in self.ignore):
-                self._note_place(box)
+                self._note_place(box, located=was_located)
         return _unique_known(read)
 
-    def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0) -> None:
+    def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0, located: bool = False) -> None:
         """A place to look at again; one already noted there keeps its fused frames, unless this
         box is ``better`` (found by a code's fine texture, where the one noted was a guess)."""
         for place in list(self._places):
@@ -241,7 +271,7 @@ class IncrementalDecoder:
             if better and shared >= 0.8 * area(place.box):  # this box holds it, and more
                 self._places.remove(place)
         if len(self._places) < self.max_places:
-            self._places.append(Place(box, codes_read_inside))
+            self._places.append(Place(box, codes_read_inside, located))
 
     def _forget_changed_places(self, small: np.ndarray) -> None:
         """A place where something changed is no longer that place: the region decode notes it
@@ -259,27 +289,30 @@ class IncrementalDecoder:
             p.add(gray, self.fuse_frames)
 
     def _look_again(self, gray: np.ndarray) -> None:
-        """Second looks at the places that are due, least tried first, within the time budget."""
+        """Second looks at the places that are due, least tried first, within the work budget."""
         if self._decoded_whole and self.look_share <= 0:
             return   # a frame decoded whole reads what its decode reads: the places wait for the next
         if self._known:
             read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
         self._narrow_places(gray)
-        now = time.perf_counter()
+        whole = float(gray.size)   # a whole-frame decode's work: the budgets' scale
         if self._decoded_whole:
-            deadline = now + self.look_share * self._whole_ms / 1000
+            budget = self.look_share * whole
         else:
-            deadline = now + max(self.look_floor_ms, self.look_share_after * self._whole_ms) / 1000
+            budget = max(self.look_floor_px, self.look_share_after * whole)
         # places past their first looks (slow retries of a still place that read nothing so far)
         # are paid from savings: each frame puts slow_share of a whole-frame decode aside, so a
         # table full of such places stays cheap to watch on average, while the dear rungs of a
         # place joining several cards (deconvolved, 3x) still run every few frames
-        self._saved_ms = min(self._saved_ms + self.slow_share * self._whole_ms, self.slow_savings * self._whole_ms)
-        saved_up = self._saved_ms >= self.slow_savings * self._whole_ms
-        slow_deadline = min(deadline, now + self._saved_ms / 1000)
-        due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)),
-                     key=lambda p: (p.tries, -p.rung, area(p.box)))
+        self._saved_px = min(self._saved_px + self.slow_share * whole, self.slow_savings * whole)
+        saved_up = self._saved_px >= self.slow_savings * whole
+        # a photo's text and patterns make many small textured patches: there only the places
+        # zxing located and those as large as a code read are worth a look
+        smallest = 0.6 * min((k.side for k in self._known), default=0.0) if self.photo else 0.0
+        due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)
+                      and (p.located or _short_side(p.box) >= smallest)),
+                     key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
         found, read, hints = [], [], []
         tag_px = self._tag_px()
 
@@ -288,17 +321,16 @@ class IncrementalDecoder:
 
         for n, p in enumerate(due):
             slow = p.tries >= self.fast_tries
-            until = slow_deadline if slow else deadline
-            if n >= self.max_looks or time.perf_counter() >= until:
+            allowed = min(budget, self._saved_px) if slow else budget
+            if n >= self.max_looks or allowed <= 0:
                 self.stats.deferred += len(due) - n
                 break
             big = _joins_several_codes(p.box, tag_px)
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
-            started = time.perf_counter()
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, until, is_new, slow, big,
-                                           self._whole_ms / gray.size, must)
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, allowed, is_new, slow, big, must)
+            budget -= self.ladder.spent
             if slow:
-                self._saved_ms -= (time.perf_counter() - started) * 1000
+                self._saved_px -= self.ladder.spent
             if self.ladder.ran == 0:   # even its next rung would overrun this frame's budget
                 self.stats.deferred += 1
                 continue
@@ -379,6 +411,14 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
+
+
+def _short_side(box: Box) -> int:
+    return min(box[2] - box[0], box[3] - box[1])
+
+
+def _side(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
 
 
 def _joins_several_codes(box: Box, tag_px: float) -> bool:

@@ -15,7 +15,7 @@ is looked at every frame at first, then every 2, 4, 8 and at most every 16 frame
 """
 from __future__ import annotations
 
-import time
+import importlib.util
 
 import cv2
 import numpy as np
@@ -35,6 +35,19 @@ FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s 
 # whole frame); the codes it locates but cannot read there split it into places of their own
 # (its first looks climbed 2x sharpened already: that comes last)
 FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
+
+
+# What a rung costs per pixel it hands its reader, relative to zxing-cpp's, view included
+# (measured here on a 600 px crop of a photograph, CPU time: ZBar 17x, a Wiener filter and
+# zxing-cpp on its 2x view 10x, an unsharp mask and zxing-cpp on its view 2.6x; rounded down,
+# as a crop with a code in it costs zxing-cpp more than that one did)
+RUNG_COST = {"zbar": 10.0, "deconvolved": 6.0, "sharpened": 2.0, "evened": 2.0}
+
+
+def rung_cost(name: str, pixels: int, scale: float) -> float:
+    """A rung's work in zxing-cpp pixels: the deterministic unit of every second-look budget."""
+    weight = next((w for kind, w in RUNG_COST.items() if kind in name), 1.0)
+    return weight * pixels * scale * scale
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -63,6 +76,43 @@ def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: 
     return np.clip(big, 0, 255).astype(np.uint8)
 
 
+def _local_contrast(region: np.ndarray) -> np.ndarray:
+    """Contrast equalised per quarter of the crop (CLAHE): a lamp's glare or a bright spot over
+    part of a code leaves the rest too dark or too pale for one threshold."""
+    return cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4)).apply(region)
+
+
+PHOTO_VIEW_SIDE = 1400   # a photo's whole-image views are halved until their longest side is at most this
+
+
+ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again, to at most this (where it reads a large damaged code)
+
+
+def photo_views(gray: np.ndarray, zxing, zbar=None) -> list[Detection]:
+    """Codes read in a whole photo seen another way: halved (Gaussian pyramid) to about 1000-1400
+    px and locally equalised (CLAHE), then read with zxing-cpp's local and global binarisers.
+    A lamp's bright spot darkens the rest of a phone photo and glare pales part of a code: one
+    threshold per code (after equalising) reads what the local one does not. At that size a
+    large code's modules are a few pixels, which is what the readers like, and the views cost
+    about a third of a thorough read of a 12-megapixel photo."""
+    view, scale = gray, 1.0
+    while max(view.shape[:2]) > PHOTO_VIEW_SIDE:
+        view, scale = cv2.pyrDown(view), scale / 2
+    equalised = _PHOTO_EQUALISE.apply(view)
+    found = [d.shifted(0, 0, scale=scale) for d in
+             zxing.decode_once(equalised) + zxing.decode_once(equalised, zxing.binarizers.GlobalHistogram)]
+    if zbar is not None:
+        # ZBar reads some large, damaged or oddly printed codes that zxing-cpp reads in no view,
+        # best at a few pixels a module: the view halved again (about 10 ms on a 0.4 MP view)
+        while max(view.shape[:2]) > ZBAR_VIEW_SIDE:
+            view, scale = cv2.pyrDown(view), scale / 2
+        found += [d.shifted(0, 0, scale=scale) for d in zbar(view)]
+    return found
+
+
+_PHOTO_EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
+
+
 def _evened(region: np.ndarray) -> np.ndarray:
     """Contrast stretched locally (a shadow or a lamp's falloff across the code), then 2x."""
     clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(2, 2))
@@ -74,14 +124,10 @@ class Ladder:
 
     def __init__(self, zxing, use_pyzbar: bool = True):
         self.zxing = zxing
-        self.pyzbar = None
-        if use_pyzbar:
-            try:
-                from companion.scan.decoders import PyzbarDecoder
-
-                self.pyzbar = PyzbarDecoder()
-            except ImportError:  # ZBar missing: the zxing rungs still run
-                self.pyzbar = None
+        # ZBar is loaded on the first look that climbs to it (importing it costs a cold decode)
+        self.has_zbar = use_pyzbar and importlib.util.find_spec("pyzbar") is not None
+        self._pyzbar = None
+        self.zbar_early = False
         self.reads_by_rung: dict[str, int] = {}
         self.hints: list[np.ndarray] = []
         self._misses: list[np.ndarray] = []
@@ -90,17 +136,34 @@ class Ladder:
         """(name, scale, view, reader) from the cheapest to the dearest."""
         zx = self.zxing
         out = [("zxing histogram", 1.0, lambda r: r, zx.decode_hard),
+               ("zxing local contrast", 1.0, _local_contrast, zx.decode),
                ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._decode_noting_misses),
                ("zxing deconvolved 1.0 3x", 3.0, lambda r: _deconvolved(r, 1.0), zx.decode),
                ("zxing 1.5x sharpened", 1.5, lambda r: _sharpened(r, 1.5), zx.decode)]
-        if self.pyzbar is not None:
-            out += [("zbar", 1.0, lambda r: r, self.pyzbar.decode),
-                    ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.pyzbar.decode)]
+        if self.has_zbar:
+            zbar = [("zbar", 1.0, lambda r: r, self.zbar), ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.zbar)]
+            # a photo's unread code is mostly a large one with its own trouble, which ZBar reads as
+            # it is (a table's are small and soft: the sharpened zxing rungs come first there)
+            out = out[:2] + zbar + out[2:] if self.zbar_early else out + zbar
         out += [("zxing evened 2x", 2.0, _evened, zx.decode),
                 ("zxing deconvolved 0.7 3x", 3.0, lambda r: _deconvolved(r, 0.7), zx.decode),
                 ("zxing deconvolved 1.3 3x", 3.0, lambda r: _deconvolved(r, 1.3), zx.decode),
                 ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
         return out
+
+    def zbar(self, image: np.ndarray) -> list[Detection]:
+        """ZBar's reading of an image (nothing if pyzbar or its library is missing)."""
+        if not self.has_zbar:
+            return []
+        if self._pyzbar is None:
+            try:
+                from companion.scan.decoders import PyzbarDecoder
+
+                self._pyzbar = PyzbarDecoder()
+            except ImportError:  # the package is there but not its library (libzbar0): no ZBar rungs
+                self.has_zbar = False
+                return []
+        return self._pyzbar.decode(image)
 
     def splitting_deconvolved(self):
         """The deconvolved rungs at 2x for a still place joining several codes (FUSED_SPLITTING_RUNGS):
@@ -129,21 +192,21 @@ class Ladder:
         return found
 
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
-             deadline: float | None = None, is_new=None, slow: bool = False,
-             big: bool = False, ms_per_px: float = 0.0, must: bool = False) -> tuple[list[Detection], int]:
+             budget: float | None = None, is_new=None, slow: bool = False,
+             big: bool = False, must: bool = False) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
-        reads a new code (``is_new``; default: any). Stops after the rung during which
-        ``deadline`` (perf_counter) passed. Returns what was read and the rung to start from
+        reads a new code (``is_new``; default: any), within ``budget`` (work: weighted pixels,
+        see rung_cost; None: no limit; what was spent: ``self.spent``). Returns what was read and the rung to start from
         next time (0: the ladder was climbed). Codes located but not read: ``self.hints``.
         ``slow``: a retry of a still place; only the rungs that its fused pixels make better
         (sharpened and deconvolved) are climbed, at 2x for a big one. ``big``: a place joining
         several codes; only the cheap rungs, whose located-but-unread codes split it into places
         of their own, and ZBar (one big code zxing-cpp cannot read).
-        ``ms_per_px``: what decoding costs per pixel here; a rung predicted to end past the
-        deadline waits for the next frame, unless ``must`` (the first look of a frame: so that
-        no place waits forever)."""
+        A rung that would overrun the budget waits for the next frame, unless ``must`` (the
+        first look of a frame: so that no place waits forever)."""
         self.hints: list[np.ndarray] = []
         self.ran = 0   # rungs climbed in this look (0: it all waits for the next frame)
+        self.spent = 0.0
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
@@ -156,17 +219,18 @@ class Ladder:
         rungs = self._camera_defocus_first(rungs)
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
-            predicted_s = ms_per_px * region.size * scale * scale / 1000
-            if deadline is not None and time.perf_counter() + predicted_s > deadline and not (must and n == first):
+            cost = rung_cost(name, region.size, scale)
+            if budget is not None and self.spent + cost > budget and not (must and n == first):
                 return [], n
             self.ran += 1
+            self.spent += cost
             self._misses = []
             got = [d.shifted(origin[0], origin[1], scale=scale) for d in reader(view(region))]
             self.hints += [m / scale + np.array(origin, dtype=np.float32) for m in self._misses]
             if any(is_new is None or is_new(d) for d in got):
                 self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + 1
                 return got, 0
-            if deadline is not None and time.perf_counter() >= deadline and n + 1 < len(rungs):
+            if budget is not None and self.spent >= budget and n + 1 < len(rungs):
                 return [], n + 1
         return [], 0
 
@@ -174,8 +238,9 @@ class Ladder:
 class Place:
     """A place worth looking at again: its box in the frame, its fused pixels, its schedule."""
 
-    def __init__(self, box: Box, codes_read_inside: int = 0):
+    def __init__(self, box: Box, codes_read_inside: int = 0, located: bool = False):
         self.box = box
+        self.located = located        # zxing located a code here but could not read it
         self.tries = 0                # times the whole ladder was climbed here
         self.rung = 0                 # where the look interrupted by the budget goes on
         self.last_try = 0

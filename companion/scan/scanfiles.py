@@ -16,10 +16,16 @@ import numpy as np
 
 from card_tags import payload as tag_payload
 
-from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import Detection, ZxingDecoder, make_decoder
 from companion.scan.incremental import IncrementalDecoder, unique_detections
 from companion.scan.sources import IMAGE_SUFFIXES
+
+
+# second looks at a still image: no limit (a photo is all there is). Looks are spent only where
+# zxing located a code it could not read and on textured places as large as a code read; a
+# budget of a share of the photo's pixels (0.5) cost 3-5x a zxing-cpp read instead of 10x and
+# more, but lost a tenth of what the looks read (docs/scanning.md, "Real photographs")
+STILL_LOOK_SHARE = float("inf")
 
 
 def _decoders(name: str):
@@ -27,15 +33,22 @@ def _decoders(name: str):
     return [make_decoder(n, thorough=True) for n in names]
 
 
-def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
+def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) -> list[tuple[Detection, str]]:
     """Every code any of the decoders reads, with the decoder that read it first. zxing also
-    takes a second, upscaled look at codes it located but could not read (as the pipeline does)."""
+    takes a second, upscaled look at codes it located but could not read (as the pipeline does).
+    A decoder that fails on the image reads nothing in it (what it raised: ``failures``); the
+    others still read it."""
     found: list[tuple[Detection, str]] = []
     for decoder in decoders:
-        if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
-            detections = still_image_decoder(decoder, gray).decode(gray)
-        else:
-            detections = decoder.decode(gray)
+        try:
+            if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
+                detections = still_image_decoder(decoder, gray).decode(gray)
+            else:
+                detections = decoder.decode(gray)
+        except Exception as exc:  # a reader's bug on one image must not end a batch
+            if failures is not None:
+                failures.append(f"{decoder.name} failed: {type(exc).__name__}: {exc}")
+            continue
         for d in unique_detections(detections):
             if not any(o.text == d.text and np.hypot(*np.subtract(o.center, d.center)) < 0.5 * max(o.side_px(), 1)
                        for o, _ in found):
@@ -44,11 +57,14 @@ def read_codes(gray: np.ndarray, decoders) -> list[tuple[Detection, str]]:
 
 
 def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
-    """The pipeline's decoder for one still image: every second look it wants, no time budget,
-    codes near the image's edge included (a photo is all there is), none on the calibration markers (whose fine pattern looks like a code's)."""
-    incremental = IncrementalDecoder(decoder, max_looks=64, look_share=float("inf"), look_floor_ms=float("inf"), look_at_edges=True)
-    incremental.ignore = marker_boxes(detect_markers(gray))
-    return incremental
+    """The pipeline's decoder for one still image (a photo): the whole image also seen halved
+    and locally equalised (rescue.photo_views), every second look it wants, codes near the
+    image's edge included (a photo is all there is) and of any size."""
+    # a photo's codes are as large as the photo allows: texture is looked for in blocks of about
+    # a thousandth of its longest side (a 12-megapixel photo's big modules fill a whole 8 px block)
+    cell = 8 * max(1, round(max(gray.shape[:2]) / 1024))
+    return IncrementalDecoder(decoder, cell=cell, max_looks=64, look_share=STILL_LOOK_SHARE,
+                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True)
 
 
 def explain(text: str, game: str | None) -> dict:
@@ -131,12 +147,14 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
         video: dict[str, dict] = {}
         frames_decoded = 0
         any_found = False
+        warned: set[str] = set()
         for number, gray, error in _frames(path, every):
             if error:
                 yield {"file": str(path), "error": error}
                 break
             frames_decoded += 1
-            for d, name in read_codes(gray, decoders):
+            failures: list[str] = []
+            for d, name in read_codes(gray, decoders, failures):
                 any_found = True
                 if number is None:
                     yield _record(path, d, name, game)
@@ -144,6 +162,10 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
                     video[d.text] = {**_record(path, d, name, game), "first_frame": number, "frames_read": 1}
                 else:
                     video[d.text]["frames_read"] += 1
+            for failure in failures:
+                if failure not in warned:   # once per file, not once per frame of a video
+                    warned.add(failure)
+                    yield {"file": str(path), "frame": number, "warning": failure}
         else:
             for record in video.values():
                 yield {**record, "frames_decoded": frames_decoded}

@@ -138,8 +138,9 @@ def plausible_code(corners: np.ndarray, tag_px: float) -> bool:
     return bool(plausible_codes(corners[None], tag_px)[0])
 
 
-def plausible_codes(corners: np.ndarray, tag_px: float) -> np.ndarray:
-    """plausible_code for many at once: N x 4 x 2 corners -> N booleans."""
+def plausible_codes(corners: np.ndarray, tag_px: float, largest: float = 0) -> np.ndarray:
+    """plausible_code for many at once: N x 4 x 2 corners -> N booleans. ``largest``: the
+    longest side allowed (a photo's codes come in any size), else four tags' side."""
     sides = np.linalg.norm(np.roll(corners, -1, axis=1) - corners, axis=2)
     shortest, longest = sides.min(axis=1), sides.max(axis=1)
-    return (shortest >= 21 * 1.5) & (longest <= 4 * max(tag_px, 52.0)) & (longest <= 1.5 * shortest)
+    return (shortest >= 21 * 1.5) & (longest <= (largest or 4 * max(tag_px, 52.0))) & (longest <= 1.5 * shortest)
