@@ -504,3 +504,23 @@ def stopped_after_a_challenge():
     assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards."]
     table.ok("stop")
     return table
+
+
+def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_reads_its_terms():
+    """Words live in the view: the state (and so every snapshot) keeps the cards a Challenge was
+    decided on, and the tablet's result box scores them again, the same terms as the decision."""
+    from tests.test_contract_words import strings
+
+    table = prepare_battle({1: ["Gadianton", "Dissenter", "Amulon"], 2: ["Moroni", "Faith: Love", "Sword"]})
+    table.ok("challenge", target=2)
+    table.show(1, "Dissenter"), table.show(2, "Faith: Love"), table.show(1, "Amulon")
+    table.ok("use", seat=1, card=key_of("Dissenter"), target=key_of("Faith: Love"))
+    table.show(2, "Sword")
+    table.ok("resolve")
+    decided = next(o for o in table.last.outcomes if o.kind == "decided")
+    state = table.state
+    names = {s.name for s in state.seats}
+    assert [s for s in strings(state) if " " in s and s not in names] == []
+    shown = table.rules.view.public(state)["last_outcome"]["terms"]
+    assert [(t["value"], t["detail"]) for t in shown] == [(t.value, t.detail) for t in decided.terms]
+    assert "Faith: Love" in {t["label"].partition(": ")[2] for t in shown}
