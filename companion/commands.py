@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="simulated players (default: 3, or what the game needs: 2 for Stratego, 4 for Gather Together)")
     demo.add_argument("--seed", type=int, default=1, help="seed of the simulated players' shuffles and choices")
     demo.add_argument("--pace", type=float, default=1.0,
-                      help="seconds between a battle's cards being placed (smaller is faster)")
+                      help="how slowly the simulated players play: each result stays 6 x PACE seconds before "
+                           "they move on, and each move takes them up to 0.4 x PACE seconds (default 1)")
     demo.add_argument("--fps", type=float, default=15.0, help="virtual camera frames per second")
     demo.set_defaults(func=cmd_demo)
 
@@ -322,9 +323,14 @@ def cmd_export(args) -> int:
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
-    game_id = args.game or store.latest_game()
-    if game_id is None:
-        print(f"companion: {store.path}: no games yet", file=sys.stderr)
+    try:
+        game_id = args.game or store.latest_game()
+        if game_id is None:
+            print(f"companion: {store.path}: no games yet", file=sys.stderr)
+            return 2
+        events = store.events(game_id)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(to_jsonl(store.events(game_id)))
+    sys.stdout.write(to_jsonl(events))
     return 0

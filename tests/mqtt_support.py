@@ -47,8 +47,11 @@ class Mosquitto:
         self.config = folder / "mosquitto.conf"
         # Run as whoever runs the tests: as root, mosquitto would drop to its own user, who may not
         # read the test's temporary folder (its password file, its ACL).
-        self.config.write_text(f"listener {self.port} 127.0.0.1\nuser {getpass.getuser()}\n"
-                               f"{'allow_anonymous true' if 'password_file' not in extra else 'allow_anonymous false'}\n"
+        # With accounts, as docs/hub.md sets the broker up: anonymous clients refused, and each
+        # account's client id is its name, so no account can take another's id and push it off.
+        accounts = "allow_anonymous false\nuse_username_as_clientid true" if "password_file" in extra \
+            else "allow_anonymous true"
+        self.config.write_text(f"listener {self.port} 127.0.0.1\nuser {getpass.getuser()}\n{accounts}\n"
                                f"persistence false\nlog_dest stderr\n{extra}\n")
         self.proc: subprocess.Popen | None = None
 

@@ -1,5 +1,6 @@
-"""The session's automatic resolve: undo sticks until the table changes, and a complete play
-resolves after a short stillness while a play that may still grow waits the long one."""
+"""The session's automatic resolve: undo sticks until the table changes, and a complete play (or
+any play, once a watching camera has seen the table still) resolves after a short stillness
+while a play that may still grow waits the long one."""
 from __future__ import annotations
 
 import pytest
@@ -97,6 +98,34 @@ def test_a_pair_that_may_become_three_waits_the_long_stillness(gt_battle, clock)
     assert gt_battle.maybe_auto_resolve(SETTLE, QUICK) is None
     clock.now = 1.6
     assert gt_battle.maybe_auto_resolve(SETTLE, QUICK).ok
+
+
+def test_with_the_camera_watching_a_still_table_settles_a_play_that_may_still_grow(gt_battle, clock):
+    """A third 8 would be carried to the pile by a hand the camera sees: once it has seen nothing
+    move for the short stillness, Ben's pair is all he plays."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
+    assert not gt_battle.ruleset.plays_complete(gt_battle.state)
+    clock.now = 0.4
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.2) is None, "a hand moved 0.2 s ago"
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=QUICK).ok
+
+
+def test_a_hand_moving_over_the_table_holds_the_settle_until_the_long_stillness(gt_battle, clock):
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
+    clock.now = 1.0
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1) is None
+    clock.now = 1.6  # the long stillness since the last card still resolves, as without a camera
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1).ok
+
+
+def test_a_card_only_a_reader_saw_waits_the_short_stillness_after_it(gt_battle, clock):
+    """The camera cannot see a reader's card come to rest: its stillness does not vouch for it."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "rfid")
+    clock.now = 0.2
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0) is None
+    clock.now = QUICK + 0.1
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0).ok
 
 
 def test_an_action_card_played_on_its_own_is_complete(gt_battle, clock):

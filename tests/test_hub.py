@@ -125,7 +125,9 @@ def test_the_hub_keeps_its_history_across_a_restart(tmp_path, broker):
     table.close()
 
 
-def test_broker_accounts_and_acl_keep_each_table_to_its_own_name(tmp_path):
+def broker_with_accounts(tmp_path) -> Mosquitto:
+    """A mosquitto set up as docs/hub.md says: accounts t1, t2, hub (and a watcher reading
+    everything, for the tests), the ACL of docs/hub-acl.example."""
     passwords = tmp_path / "passwords"
     for user, password in (("t1", "p1"), ("t2", "p2"), ("hub", "ph"), ("watcher", "pw")):
         subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if not passwords.exists() else []), str(passwords),
@@ -133,7 +135,48 @@ def test_broker_accounts_and_acl_keep_each_table_to_its_own_name(tmp_path):
     acl = tmp_path / "acl"
     acl.write_text((Path(__file__).resolve().parent.parent / "docs" / "hub-acl.example").read_text()
                    + "\nuser watcher\ntopic read #\n")
-    mosquitto = Mosquitto(tmp_path, f"password_file {passwords}\nacl_file {acl}").start()
+    return Mosquitto(tmp_path, f"password_file {passwords}\nacl_file {acl}").start()
+
+
+def test_no_broker_account_can_take_another_tables_or_the_hubs_client_id(tmp_path):
+    """A broker drops the older of two connections with one client id: any account could keep a
+    table (or the hub) offline by connecting as `table-t1` (or `companion-hub`) again and again.
+    With each account's client id bound to its name, both stay connected."""
+    import threading
+
+    mosquitto = broker_with_accounts(tmp_path)
+    try:
+        hub = Hub(Broker.parse(f"mqtt://hub:ph@127.0.0.1:{mosquitto.port}"), tmp_path / "hub")
+        hub.start()
+        assert hub.connected.wait(PATIENCE_S)
+        table = Table(tmp_path / "t1", f"mqtt://t1:p1@127.0.0.1:{mosquitto.port}", "t1", ("Ann", "Ben"))
+        table.combat("R5#1", "B4#1")
+        assert wait_until(lambda: held(hub, "t1") == table.results(), 60)
+        dropped = []
+        table.publisher.client.on_disconnect = lambda *args: dropped.append("table t1")
+        hub.client.on_disconnect = lambda *args: dropped.append("the hub")
+        rogues = []
+        for account, password, taken in (("t2", "p2", "table-t1"), ("watcher", "pw", "companion-hub")):
+            rogue = Broker.parse(f"mqtt://{account}:{password}@127.0.0.1:{mosquitto.port}").client(taken)
+            accepted = threading.Event()
+            rogue.on_connect = lambda c, u, f, reason, p=None, accepted=accepted: accepted.set()
+            rogue.connect("127.0.0.1", mosquitto.port)
+            rogue.loop_start()
+            assert accepted.wait(PATIENCE_S), f"the broker never answered {account}"
+            rogues.append(rogue)
+        table.move(2)
+        table.combat("R6#1", "B2#1")  # published after both rogues were let in
+        assert wait_until(lambda: held(hub, "t1") == table.results(), 60)
+        assert dropped == [], f"pushed off the broker: {dropped}"
+        for rogue in rogues:
+            rogue.disconnect(), rogue.loop_stop()
+        table.close(), hub.stop()
+    finally:
+        mosquitto.stop()
+
+
+def test_broker_accounts_and_acl_keep_each_table_to_its_own_name(tmp_path):
+    mosquitto = broker_with_accounts(tmp_path)
     try:
         url = f"mqtt://127.0.0.1:{mosquitto.port}"
         watcher = Everything(url, "watcher", "pw")

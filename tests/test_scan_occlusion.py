@@ -2,7 +2,10 @@
 taken away still is one. (`companion bench scan --crossings 1000` plays a thousand crossings.)"""
 from __future__ import annotations
 
+import numpy as np
+
 from companion.bench.crossings import run_crossings
+from companion.scan.occlusion import MotionMap
 from companion.scan.tracker import Sighting, Tracker
 from companion.scan.zones import ZoneMap
 
@@ -57,3 +60,18 @@ def test_hands_crossing_cards_while_frames_are_dropped_take_nothing_away():
     assert report.details == [] and report.false_gone == 0
     assert report.takes == 2 and report.takes_reported == 2
     assert report.frames_dropped > 0
+
+
+def test_the_motion_map_knows_when_anything_last_moved_over_the_table():
+    """What the settle reads (pipeline.still_for): a still table keeps its last movement; a hand
+    (a block that changed) moves it to that frame's time."""
+    still = np.full((96, 128), 120, np.uint8)
+    motion = MotionMap()
+    motion.update(still, 0.0)
+    motion.update(still, 0.1)
+    assert motion.last_moved == -np.inf
+    hand = still.copy()
+    hand[40:60, 50:80] = 200
+    motion.update(hand, 0.2)
+    motion.update(hand, 0.3)
+    assert motion.last_moved == 0.2

@@ -229,3 +229,56 @@ def test_a_game_with_a_typed_state_resumes_from_its_snapshots(tmp_path, monkeypa
     assert resumed.snapshots.resumed_from > len(session.derived.entries) - 25
     assert resumed.derived.state == session.derived.state
     same_game(resumed)
+
+
+def damaged_bom_game(tmp_path, damage) -> Path:
+    """The 630-event Book of Mormon game, served and stopped (a snapshot at its end), then ``damage``
+    applied to the stored snapshots' text (game_id, seq, state, entries) -> new (state, entries)."""
+    from companion.cli import main
+
+    data = tmp_path / "data"
+    assert main(["import", str(Path(__file__).parent / "logs/bom/basic-3-seats.jsonl"), "--data", str(data)]) == 0
+    service = Service(data)
+    service.stop()
+    db = service.store.db
+    for game_id, seq, state, entries in db.execute("SELECT game_id, seq, state, entries FROM snapshots").fetchall():
+        changed = damage(seq, state, entries)
+        if changed != (state, entries):
+            json.loads(changed[0]), json.loads(changed[1])  # still JSON: only the digest can tell
+            db.execute("UPDATE snapshots SET state = ?, entries = ? WHERE game_id = ? AND seq = ?",
+                       (*changed, game_id, seq))
+    service.store.close()
+    return data
+
+
+def test_a_snapshot_damaged_so_that_it_still_parses_is_ignored_and_reported(tmp_path, caplog):
+    """Six flags flipped inside the latest snapshot (two seats back in the game, their armies
+    refilled): it still parses and decodes to a game, but not to the game the log gives."""
+    def flip(seq, state, entries):
+        if seq != 630:
+            return state, entries
+        flipped = state.replace('"out":true', '"out":false').replace('"army":0,', '"army":9,')
+        assert flipped.count("false") - state.count("false") == 2
+        return flipped.replace('"over":true', '"over":false'), entries
+    data = damaged_bom_game(tmp_path, flip)
+    resumed = Service(data)
+    reference = fold(resumed.store.events(1))
+    assert resumed.session.public_view()["standings"] == reference.ruleset.public_view(reference.state)["standings"]
+    assert resumed.session.snapshots.resumed_from == 600, "the damaged one is skipped for the one before"
+    assert resumed.session.ruleset.is_over(resumed.session.state)
+    assert "snapshot of game 1 at #630 ignored: damaged" in caplog.text
+    same_game(resumed.session)
+    resumed.stop()
+
+
+def test_a_damaged_entry_in_an_earlier_snapshot_is_never_trusted(tmp_path, caplog):
+    """The latest snapshot gathers its entries along the chain of the earlier ones: a refusal
+    turned into an applied input in the one at #200 must not reach the game's history."""
+    def flip(seq, state, entries):
+        return (state, entries.replace('"refused"', '"applied"', 1)) if seq == 200 else (state, entries)
+    data = damaged_bom_game(tmp_path, flip)
+    resumed = Service(data)
+    assert resumed.session.snapshots.resumed_from < 200
+    assert "damaged" in caplog.text
+    same_game(resumed.session)
+    resumed.stop()

@@ -10,7 +10,7 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="benchmarks that print figures (scan, latency, memory...)")
     bench = parser.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
-    from companion.bench import hub, memory, resume, scan, server, service
+    from companion.bench import hub, memory, resume, scan, server, service, table
 
     service.register_bench(bench)
     memory.register(bench)
@@ -18,6 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     server.register_bench(bench)
     hub.register_bench(bench)
     scan.register_bench(bench)
+    table.register_bench(bench)
     labels = bench.add_parser("label-photos", help="write truth.json for photos of printed tag pages, for `bench scan --photos`")
     labels.add_argument("photos", help="a folder of photos of whole printed pages (JPEG or PNG)")
     labels.add_argument("pages", help="the STEM-pages.json `companion tags print` wrote beside the PDF")

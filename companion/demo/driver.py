@@ -42,6 +42,7 @@ SOURCE = "demo"  # the start event of a game the demo began
 GAME = "bom-battle"
 TAKEN_SECONDS = 15.0   # a card the camera has not reported by then is nudged (lifted and laid again)
 WAIT_SECONDS = 60.0    # nothing happened for this long: say so in the log
+RESULT_SECONDS = 6.0   # at pace 1, a result stays this long before the players act again (time to read it)
 
 
 def demo_class(game: str):
@@ -157,13 +158,18 @@ class Demo(threading.Thread):
     def _play(self, session: Session, players) -> None:
         quiet_since = time.monotonic()
         heard = len(session.derived.entries)
+        shown = Shown(self.pace * RESULT_SECONDS)
         while not self.stopped.is_set():
             self._check(session)
             heard = tell(players, session, heard)
             if session.ruleset.is_over(session.state):
                 return
             seats = [s["seat"] for s in session.derived.start["seats"]]
-            moves = players.next_moves(session.public_view(), {n: session.seat_view(n) for n in seats})
+            view = session.public_view()
+            if shown.fresh(view):  # people read a new result before the players look again
+                self.stopped.wait(shown.left())
+                continue
+            moves = players.next_moves(view, {n: session.seat_view(n) for n in seats})
             if moves:
                 if not any([self._carry_out(session, batch) for batch in batches(moves)]):
                     # Never spin on moves the table cannot take (a card laid where it lies already).
@@ -312,6 +318,26 @@ class Demo(threading.Thread):
             self.lying.clear()
             self.off_camera.clear()
             self.buried.clear()
+
+
+class Shown:
+    """The result on the tablet, and how long it has been there: a new result stays ``seconds``
+    before the players act again, so people can read it (``--pace`` scales it)."""
+
+    def __init__(self, seconds: float, clock=time.monotonic):
+        self.seconds = seconds
+        self.clock = clock
+        self.say: str | None = None
+        self.since = 0.0
+
+    def fresh(self, view: dict[str, Any]) -> bool:
+        say = (view.get("last_outcome") or {}).get("say")
+        if say != self.say:
+            self.say, self.since = say, self.clock()
+        return say is not None and self.left() > 0
+
+    def left(self) -> float:
+        return max(0.0, self.since + self.seconds - self.clock())
 
 
 def batches(moves: list[Move]) -> list[list[Move]]:

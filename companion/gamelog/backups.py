@@ -1,7 +1,9 @@
 """Backups of the game log, made by the running service: at each game's end and once a day.
 
-Each is a consistent single-file copy (SQLite's online backup, ``Store.backup``) in
-``<data>/backups/companion-<when>-<why>.db``; the newest ``KEEP`` are kept, older ones deleted.
+Each is a consistent single-file copy (SQLite's online backup, ``Store.backup``, read on a
+connection of its own so that play goes on meanwhile) in ``<data>/backups/companion-<when>-<why>.db``;
+the newest ``KEEP`` are kept, older ones deleted, and a copy cut short (its ``.part`` file) is
+removed at the next start.
 A copy is restored with ``companion import`` of its exported log, or by stopping the service and
 putting the file in place of ``companion.db`` (hardware.md, "Backups").
 """
@@ -31,11 +33,22 @@ class Backups:
         self.clock = clock
         self._ended: set[int] = set()
         self._lock = threading.Lock()
+        self._clean()
         latest = self.existing()
         self.last = latest[-1].stat().st_mtime if latest else 0.0
         session = service.session
         if session is not None and session.ruleset.is_over(session.state):
             self._ended.add(session.game_id)  # ended before this start: already backed up then
+
+    def _clean(self) -> None:
+        """A copy cut short (the power went, the service was killed) leaves its ``.part`` file:
+        none is being written before this service makes one, so every one found is such a leftover."""
+        for part in self.folder.glob("companion-*.db.part"):
+            try:
+                part.unlink()
+                log.info("removed %s, a backup cut short", part)
+            except OSError as exc:
+                log.warning("could not remove %s, a backup cut short: %s", part, exc)
 
     def existing(self) -> list[Path]:
         return sorted(self.folder.glob("companion-*.db"))

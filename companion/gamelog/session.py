@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 # -- JSONL export / import ------------------------------------------------------------------------
 def to_jsonl(events: Iterable[Event]) -> str:
-    return "".join(json.dumps(e.as_dict(), sort_keys=True) + "\n" for e in events)
+    return "".join(json.dumps(e.as_dict(), sort_keys=True, allow_nan=False) + "\n" for e in events)
 
 
 def from_jsonl(text: str, source: str = "<log>") -> list[Event]:
@@ -79,6 +79,7 @@ class Session:
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()
         self.last_table_change = clock()
+        self.last_table_source = ""  # who reported it: the camera's own stillness may then settle it
         # After a restart the log remembers cards the table may no longer hold: nothing resolves on
         # its own until the camera (or a reader) has reported the table again.
         self.table_seen = False
@@ -145,30 +146,52 @@ class Session:
         """Log the input durably, then apply it. Returns what the referee made of it."""
         data = data or {}
         with self._lock:
-            event = self.store.append(self.game_id, kind, data, source, self.clock())
+            try:
+                event = self.store.append(self.game_id, kind, data, source, self.clock())
+            except LogError as exc:  # a number the log cannot hold: refused before anything is written
+                unlogged = Event(0, self.clock(), kind, source, {})
+                return Submitted(unlogged, Entry(unlogged, "refused", f"this input was not taken: {exc}"))
             self.derived = self.snapshots.advance(self.derived, event, self.events)
             entry = self.derived.entries[-1]
             if kind in TABLE_KINDS:
                 self.last_table_change = self.clock()
+                self.last_table_source = source
                 self.table_seen = True
             if entry.status == "applied" and self.ruleset.is_over(self.state):
                 self.store.checkpoint()  # a game's end is a safe point: companion.db alone holds it
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
-    def maybe_auto_resolve(self, settle_seconds: float, quick_seconds: float | None = None) -> Submitted | None:
-        """Resolve without a tap once every active seat has played and the table has been still:
-        ``settle_seconds``, or ``quick_seconds`` when every play is complete (nothing could still
-        be added to it). Never again a resolve the players undid while the table stays as it was."""
+    def maybe_auto_resolve(self, settle_seconds: float, quick_seconds: float | None = None,
+                           still_for: float | None = None) -> Submitted | None:
+        """Resolve without a tap once every active seat has played and the table has been still.
+
+        Without a camera watching (``still_for`` None): ``settle_seconds`` after the last card
+        seen or gone, or ``quick_seconds`` when every play is complete by the rules (nothing could
+        still be added). With one, ``still_for`` is how long it has seen nothing move over the
+        table, and ``quick_seconds`` of that will do for every play: a card added to a play is
+        carried there by a hand the camera sees, and the rulebooks have each play put down at
+        once ("all players take their chosen card(s) to battle by placing them faceup in the
+        center"). The camera's stillness counts from the card coming to rest, not from the
+        moment its tag was confirmed; a reader's card (which the camera does not see) still
+        waits ``quick_seconds`` after it. Never again a resolve the players undid while the
+        table stays as it was."""
         with self._lock:
             if not self.table_seen or self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
                 return None
-            wait = settle_seconds
-            if quick_seconds is not None and plays_complete(self.ruleset, self.state):
-                wait = min(quick_seconds, settle_seconds)
-            if self.clock() - self.last_table_change < wait or resolve_undone(self.derived.entries):
+            if resolve_undone(self.derived.entries) or not self._settled(settle_seconds, quick_seconds, still_for):
                 return None
             return self.submit("resolve", {}, source="auto")
+
+    def _settled(self, settle_seconds: float, quick_seconds: float | None, still_for: float | None) -> bool:
+        since = self.clock() - self.last_table_change
+        if quick_seconds is None:
+            return since >= settle_seconds
+        quick = min(quick_seconds, settle_seconds)
+        camera_still = still_for is not None and still_for >= quick
+        if camera_still and self.last_table_source == "camera":
+            return True
+        return since >= (quick if camera_still or plays_complete(self.ruleset, self.state) else settle_seconds)
 
     def close(self) -> None:
         """At shutdown: a last snapshot, so the next start folds nothing."""

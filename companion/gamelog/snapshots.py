@@ -3,9 +3,12 @@
 A snapshot at seq k is what ``fold(events[:k])`` makes: the state after event k and what the fold
 made of each event up to k (its entries). The log never changes, so a snapshot stays true of the
 log's first k events for as long as the code that folded it is the running code; the fingerprint
-(a hash of the referee's source, the deck, and the fold's) says which code that was. A snapshot
-that does not match, or does not decode, is ignored and deleted: the log is the truth, a snapshot
-only a cache, and ``fold`` in session.py stays the reference that replay and the tests use.
+(a hash of the referee's source, the deck, and the fold's) says which code that was, and the digest
+(a hash of what the row holds, with its game and seq) that the row is still what was written: a
+byte flipped on the way to the disk or on it may leave JSON that parses and decodes. A snapshot
+that does not match either, or does not decode, is ignored (a damaged one is logged as a warning)
+and deleted: the log is the truth, a snapshot only a cache, and ``fold`` in session.py stays the
+reference that replay and the tests use.
 
 - **Taking**: every ``every`` events the session hands the derived game here; the state and the
   list of entries are kept in memory as they are (a ruleset never changes a state it was given:
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import hmac
 import json
 import logging
 import sqlite3
@@ -96,6 +100,14 @@ def fingerprint(ruleset: Ruleset) -> str:
     return _fingerprints[key]
 
 
+def digest(game_id: int, seq: int, fingerprint: str, state: str, entries: str) -> str:
+    """What a stored snapshot holds, hashed with where it belongs: a row damaged so that it still
+    parses (a flag flipped on a failing SD card) no longer matches, and is ignored."""
+    h = hashlib.sha256(f"{game_id}:{seq}:{fingerprint}\0".encode())
+    h.update(state.encode("utf-8", "surrogatepass") + b"\0" + entries.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
 # -- entries as JSON --------------------------------------------------------------------------------
 def encode_entries(entries: list[Entry], after: int) -> str:
     """The entries after seq ``after``: each as its status alone when that is all there is (most
@@ -110,7 +122,7 @@ def encode_entries(entries: list[Entry], after: int) -> str:
             if e.seat is not None:
                 item.update(seat=e.seat, private=e.private)
             out.append(item)
-    return json.dumps({"after": after, "entries": out}, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps({"after": after, "entries": out}, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def read_entries(text: str, seq: int) -> tuple[int, list[Any]]:
@@ -243,13 +255,15 @@ class Snapshots:
 
     def _write(self, snapshot: Snapshot) -> None:
         try:
-            state = json.dumps(encode_state(snapshot.state), separators=(",", ":"), ensure_ascii=False)
+            state = json.dumps(encode_state(snapshot.state), separators=(",", ":"), ensure_ascii=False,
+                               allow_nan=False)
             with self._lock:
                 after = max((seq for seq in self._stored if seq < snapshot.seq), default=0)
             entries = encode_entries(snapshot.entries[after:], after)
             with self._lock:
                 if not snapshot.dropped and (after == 0 or after in self._stored):  # no undo meanwhile
-                    self.store.save_snapshot(self.game_id, snapshot.seq, self._fingerprint, state, entries)
+                    self.store.save_snapshot(self.game_id, snapshot.seq, self._fingerprint, state, entries,
+                                             digest(self.game_id, snapshot.seq, self._fingerprint, state, entries))
                     self._stored.add(snapshot.seq)
         except (CodecError, sqlite3.Error, ValueError, TypeError) as exc:
             # a cache that cannot be written only costs time at the next restart
@@ -294,24 +308,35 @@ class Snapshots:
             row = self.store.load_snapshot(self.game_id, seq)
             if row is None:
                 return None
-            if row[0] == self._fingerprint and events[seq - 1].seq == seq:
+            if not self._intact(seq, row):
+                why = "damaged (what it holds does not match its digest)"
+            elif row[0] == self._fingerprint and events[seq - 1].seq == seq:
                 chain, items = self._chain(seq)
                 snapshot = Snapshot(seq, decode_state(loads(row[1])), decode_entries(items, events[:seq]))
                 snapshot.chain = chain
                 return snapshot
-            why = "folded by other code"
+            else:
+                why = "folded by other code"
         except (CodecError, LogError, ValueError, TypeError, KeyError) as exc:
             why = f"unreadable ({exc})"
         except sqlite3.Error as exc:
             log.warning("snapshot of game %s at #%s not read: %s", self.game_id, seq, exc)
             return None
-        log.info("snapshot of game %s at #%s ignored: %s", self.game_id, seq, why)
+        # A damaged one is worth a warning (a disk going bad); one folded by older code is routine.
+        level = logging.INFO if why == "folded by other code" else logging.WARNING
+        log.log(level, "snapshot of game %s at #%s ignored: %s; the game is folded from its log instead",
+                self.game_id, seq, why)
         try:
             with self._lock:
                 self.store.drop_snapshots(self.game_id, seq, seq)
         except sqlite3.Error:
             pass
         return None
+
+    def _intact(self, seq: int, row: tuple[str, str, str, str]) -> bool:
+        if not (all(isinstance(field, str) for field in row) and row[3].isascii()):
+            return False
+        return hmac.compare_digest(row[3], digest(self.game_id, seq, *row[:3]))
 
     def _chain(self, seq: int) -> tuple[list[int], list[Any]]:
         """The seqs of the snapshots whose entries lead up to ``seq``, and all those entries in order."""
@@ -320,6 +345,8 @@ class Snapshots:
             row = self.store.load_snapshot(self.game_id, seq)
             if row is None or row[0] != self._fingerprint:
                 raise CodecError(f"the snapshot at #{seq} its entries follow is gone")
+            if not self._intact(seq, row):
+                raise CodecError(f"the snapshot at #{seq} its entries follow is damaged (it does not match its digest)")
             chain.append(seq)
             seq, items = read_entries(row[2], seq)
             parts.append(items)

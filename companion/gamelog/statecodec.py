@@ -115,8 +115,23 @@ def untag(obj: dict[str, Any]) -> Any:
 
 
 def loads(text: str) -> Any:
-    """JSON text written from ``encode_state`` or ``encode_plain``, with tagged values restored."""
-    return json.loads(text, object_hook=untag)
+    """JSON text written from ``encode_state`` or ``encode_plain``, with tagged values restored.
+    A number that is not finite is refused, as the encoder refuses one: it was never written."""
+    return _DECODER.decode(text)
+
+
+def _no_constant(name: str):
+    raise CodecError(f"{name} is not a number a state holds")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise CodecError(f"{text[:24]} is not a number a state holds")
+    return value
+
+
+_DECODER = json.JSONDecoder(object_hook=untag, parse_constant=_no_constant, parse_float=_finite_float)
 
 
 def _plain_decode(value: Any) -> Any:

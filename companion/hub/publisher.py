@@ -181,8 +181,8 @@ class HubPublisher:
             if game_id not in self._finished:  # an earlier game: its log no longer changes, so fold it once
                 derived = fold(self.service.store.events(game_id))
                 links = chain.Chain().update(derived.entries, derived.ruleset.is_over(derived.state))
-                self._finished[game_id] = links, self._messages(game_id, derived,
-                                                                lambda: public_view(derived, game_id), links, -1)
+                view = lambda derived=derived, game_id=game_id: public_view(derived, game_id)  # noqa: E731
+                self._finished[game_id] = links, self._messages(game_id, derived, view, links, -1)
             links, messages = self._finished[game_id]
             after = links.cursor(acked, undone)
             out += [m for m in messages if m[1]["seq"] > after]

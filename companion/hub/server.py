@@ -12,7 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template
 
+from companion.hub import messages
 from companion.hub.broker import TOPIC_ROOT, Broker, BrokerError, ack_topic
+from companion.hub.messages import BadMessage
 from companion.hub.standings import pairings, standings
 from companion.hub.store import HubStore
 
@@ -31,6 +33,7 @@ class Hub:
         self.client.on_message = self._on_message
         self.connected = threading.Event()
         self.received = 0
+        self.refused = 0   # messages logged and dropped: not of a shape the hub reads
         self._unacked: set[str] = set()   # tables with results stored but not yet synced and acknowledged
         self._stopped = threading.Event()
 
@@ -81,21 +84,23 @@ class Hub:
         try:
             self._take(table, leaf, message.payload)
             self.received += 1
-        except (ValueError, KeyError, TypeError) as exc:
-            log.warning("table %s sent a %s the hub cannot read (%s); ignored", table, leaf, exc)
+        except BadMessage as exc:
+            self.refused += 1
+            log.warning("table %s sent a %s the hub does not store: %s", table, leaf, exc)
+        except Exception:  # never let one message stop the hub's network loop (paho re-raises)
+            self.refused += 1
+            log.exception("table %s sent a %s the hub could not store", table, leaf)
 
     def _take(self, table: str, leaf: str, payload: bytes) -> None:
+        """Check a message's shape (messages.py), then store it: what is stored is what the pages read."""
         if leaf == "online":
             self.store.seen(table, online=int(payload == b"1"))
         elif leaf == "view":
-            self.store.seen(table, view=json.loads(payload)["view"], online=1)
+            self.store.seen(table, view=messages.view(messages.parse(payload)), online=1)
         elif leaf == "health":
-            self.store.seen(table, health=json.loads(payload))
+            self.store.seen(table, health=messages.health(messages.parse(payload)))
         elif leaf == "result":
-            result = json.loads(payload)
-            if not isinstance(result, dict):
-                raise ValueError("not an object")
-            self.store.add_result(table, result)  # a resend is stored once, and acknowledged again
+            self.store.add_result(table, messages.result(messages.parse(payload)))  # a resend is stored once
             self._unacked.add(table)  # acknowledged once synced
 
     def _ack(self, table: str, acked: dict[int, int], undone: dict[int, int]) -> None:

@@ -6,8 +6,8 @@ result) scores a win for each winner and a game played for everyone at that tabl
 Swiss pairing (no well-kept Python library fits a small club evening: the ones on PyPI are
 unmaintained or pull in a whole tournament manager): players in order of wins, then games; each
 is paired with the next player below it whom it has not met yet, with backtracking when the last
-ones would have to meet again; an odd player out gets the bye, the lowest-placed player who has
-not had one.
+ones would have to meet again (a bounded number of tries, then a greedy pairing); an odd player out
+gets the bye, the lowest-placed player who has not had one.
 """
 from __future__ import annotations
 
@@ -45,29 +45,62 @@ def met(results: list[dict[str, Any]], game: str) -> set[frozenset[str]]:
 
 def swiss_pairings(order: list[str], already: set[frozenset[str]], byes: set[str] = frozenset()) -> dict[str, Any]:
     """The next round: ``{"pairs": [[a, b], ...], "bye": name or None}`` for players in standing
-    order, avoiding rematches where any pairing allows it."""
+    order, avoiding rematches where any pairing allows it (or, where the search would take too
+    long, where a greedy pairing finds one)."""
     players = list(order)
     bye = None
     if len(players) % 2:
         bye = next((p for p in reversed(players) if p not in byes), players[-1])
         players.remove(bye)
-    pairs = _pair(players, already)
-    if pairs is None:  # every pairing has a rematch (a small field late in the evening): allow them
-        pairs = [[players[i], players[i + 1]] for i in range(0, len(players), 2)]
+    opponents: dict[str, set[str]] = defaultdict(set)
+    for pair in already:
+        for player in pair:
+            opponents[player] |= pair - {player}
+    try:
+        pairs = _pair(players, opponents, [SEARCH_STEPS])
+    except _OutOfSteps:
+        pairs = None
+    if pairs is None:  # every pairing has a rematch, or finding one that has none would take too long
+        pairs = _greedy(players, opponents)
     return {"pairs": pairs, "bye": bye}
 
 
-def _pair(players: list[str], already: set[frozenset[str]]) -> list[list[str]] | None:
+# The search backtracks over pairings: where none avoids every rematch (one player has met all the
+# others), it would try them all, (n-1)!! of them: hours at 22 players. It stops after this many
+# tries (tens of milliseconds: `python -m companion.bench.pairings`, docs/hub.md) and pairs greedily.
+SEARCH_STEPS = 10_000
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+def _pair(players: list[str], opponents: dict[str, set[str]], steps: list[int]) -> list[list[str]] | None:
     if not players:
         return []
     first, rest = players[0], players[1:]
+    met_first = opponents.get(first, set())
     for index, other in enumerate(rest):
-        if frozenset((first, other)) in already:
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise _OutOfSteps
+        if other in met_first:
             continue
-        tail = _pair(rest[:index] + rest[index + 1:], already)
+        tail = _pair(rest[:index] + rest[index + 1:], opponents, steps)
         if tail is not None:
             return [[first, other], *tail]
     return None
+
+
+def _greedy(players: list[str], opponents: dict[str, set[str]]) -> list[list[str]]:
+    """Each player, best first, with the next one below not met yet, or else the next one below."""
+    left, pairs = list(players), []
+    while left:
+        first = left.pop(0)
+        other = next((p for p in left if p not in opponents.get(first, ())), left[0])
+        left.remove(other)
+        pairs.append([first, other])
+    return pairs
 
 
 def pairings(results: list[dict[str, Any]]) -> dict[str, Any]:

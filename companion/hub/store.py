@@ -7,11 +7,17 @@ it carries come in; a link it took back that arrives later (a stale copy) is ref
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from companion.hub import messages
+from companion.hub.messages import BadMessage
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, online INTEGER NOT NULL DEFAULT 0,
@@ -39,14 +45,42 @@ class HubStore:
             for statement in MIGRATIONS:
                 self.db.execute(statement)
         self._lock = threading.Lock()
+        self._drop_unreadable()
         # The group commit's checkpoint runs on a connection of its own, so that the tables' messages
         # go on being stored while it waits for the disk (WAL lets a checkpoint and a writer overlap).
         self._syncer = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._sync_lock = threading.Lock()
 
+    def _drop_unreadable(self) -> None:
+        """Rows an older hub stored without checking their shape (messages.py) are dropped, with a
+        warning, as such a message is dropped now: none of them breaks a page after a restart."""
+        def stored(text: Any) -> Any:
+            if not isinstance(text, str):
+                raise BadMessage(f"stored as {type(text).__name__}, not JSON text")
+            return messages.parse(text.encode("utf-8", "surrogatepass"))
+        for name, view, health in self.db.execute("SELECT name, view, health FROM tables").fetchall():
+            for column, text, check in (("view", view, lambda v: messages.view({"view": v})),
+                                        ("health", health, messages.health)):
+                try:
+                    if text is not None:
+                        check(stored(text))
+                except BadMessage as exc:
+                    log.warning("hub.db: table %s's %s dropped, not of a shape the hub reads: %s", name, column, exc)
+                    self.db.execute(f"UPDATE tables SET {column} = NULL WHERE name = ?", (name,))
+        rows = self.db.execute("SELECT rowid, tbl, game_id, seq, kind, body FROM results").fetchall()
+        for rowid, table, game_id, seq, kind, body in rows:
+            try:
+                link = messages.result(stored(body), stored=True)
+                if (link["game_id"], link["seq"], link["kind"]) != (game_id, seq, kind):
+                    raise BadMessage("its body is not the row's game, seq and kind")
+            except BadMessage as exc:
+                log.warning("hub.db: table %s's link %s of game %s dropped, not of a shape the hub reads: %s",
+                            table, seq, game_id, exc)
+                self.db.execute("DELETE FROM results WHERE rowid = ?", (rowid,))
+
     def seen(self, table: str, **fields: Any) -> None:
         """A message from a table: it is alive; store what it carries (view, health, online)."""
-        columns = {k: json.dumps(v) if k in ("view", "health") else v for k, v in fields.items()}
+        columns = {k: json.dumps(v, allow_nan=False) if k in ("view", "health") else v for k, v in fields.items()}
         with self._lock:
             self.db.execute("INSERT OR IGNORE INTO tables (name) VALUES (?)", (table,))
             sets = ", ".join(f"{k} = ?" for k in columns)
@@ -98,7 +132,7 @@ class HubStore:
         cur = self.db.execute(
             "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (table, game_id, seq, int(result["prev"]), kind, str(result["game"]), float(result.get("sent") or 0),
-             time.time(), json.dumps(body), at, back))
+             time.time(), json.dumps(body, allow_nan=False), at, back))
         return cur.rowcount == 1
 
     def sync(self) -> None:

@@ -44,6 +44,7 @@ class MotionMap:
         self._previous: np.ndarray | None = None
         self._moved_at: np.ndarray | None = None   # per block: when it last moved (seconds)
         self.now = 0.0
+        self.last_moved = -np.inf  # when any block last moved: the table's last movement
 
     def update(self, gray: np.ndarray, now: float, small: np.ndarray | None = None) -> None:
         """Compare this processed frame with the previous one (``small``: its block means, when
@@ -57,6 +58,8 @@ class MotionMap:
             return
         moved = cv2.absdiff(small, self._previous) > self.threshold
         self._moved_at[moved] = now
+        if moved.any():
+            self.last_moved = now
         self._previous = small
 
     def busy(self, frame_xy, radius_px: float) -> bool:

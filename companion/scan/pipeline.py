@@ -47,6 +47,7 @@ EventSink = Callable[[str, dict], None]
 RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
+STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
 
 
 @dataclass
@@ -217,6 +218,17 @@ class ScanPipeline(WatchedSource):
         (its half diagonal, 54 mm) of the tag's centre."""
         centre, edge = self.calibration.to_frame([mat_xy, (mat_xy[0] + CARD_REACH_MM, mat_xy[1])])
         return self.motion.busy(centre, float(np.hypot(*(edge - centre))))
+
+    def still_for(self) -> float | None:
+        """Seconds the camera's frames have seen nothing move (a card laid or lifted, a hand over
+        the mat), up to its latest frame, or None when the camera is not watching the mat now (not running, not
+        calibrated, or its last frame too old to tell): the settle then cannot rely on it."""
+        with self._lock:
+            times = self._frame_times
+            if self.state != "running" or not self.calibration.ready or not times \
+                    or self.clock() - times[-1] > STILL_FRAME_AGE_S:
+                return None
+            return max(times[-1] - self.motion.last_moved, 0.0)  # as far as its frames have seen
 
     def _send(self, kind: str, data: dict) -> None:
         try:

@@ -15,6 +15,7 @@ from companion import rules
 from companion.web.app import require_pin
 from companion.gamelog.fold import fold
 from companion.gamelog.session import LogError, public_entry, public_view, to_jsonl
+from companion.gamelog.store import StoreError
 
 bp = Blueprint("history", __name__)
 MAX_GAME_ID = 2 ** 63 - 1   # a game is an SQLite row id: no larger integer reaches the database
@@ -44,6 +45,11 @@ def _events(game_id: int):
     return events
 
 
+def _unreadable(game_id: int, exc: Exception):
+    reason = str(exc).removeprefix(f"{_service().store.path}: ")  # where the data folder is: not for everyone
+    return jsonify({"ok": False, "error": f"game {game_id}'s log cannot be replayed: {reason}"}), 409
+
+
 @bp.get("/api/history/games")
 def past_games():
     """Every game of this table, newest first: its game, players and when it started."""
@@ -51,8 +57,8 @@ def past_games():
     current = service.session.game_id if service.session else None
     games = []
     for row in reversed(service.store.games()):
-        events = service.store.events(row["id"])[:1]
-        start = events[0].data if events and events[0].kind == "start" else {}
+        first = service.store.start_event(row["id"])  # only the start: not every game's whole log
+        start = first.data if first is not None and first.kind == "start" else {}
         games.append({"id": row["id"], "game": row["game"], "title": _title(row["game"]), "started": row["created"],
                       "inputs": row["events"], "players": [s.get("name") for s in start.get("seats", [])],
                       "in_play": row["id"] == current})
@@ -67,8 +73,8 @@ def game_history(game_id: int):
         return jsonify({"ok": True, "in_play": True, "entries": session.history(), "view": session.public_view()})
     try:
         derived = fold(_events(game_id))
-    except LogError as exc:
-        return jsonify({"ok": False, "error": f"game {game_id}'s log cannot be replayed: {exc}"}), 409
+    except (LogError, StoreError) as exc:  # a log damaged on disk, or by an older version
+        return _unreadable(game_id, exc)
     entries: list[dict[str, Any]] = [public_entry(e, derived.ruleset) for e in derived.entries]
     return jsonify({"ok": True, "in_play": False, "entries": entries, "view": public_view(derived, game_id)})
 
@@ -77,5 +83,9 @@ def game_history(game_id: int):
 @require_pin
 def export_game(game_id: int):
     """One game's whole log, secrets included: it leaves the Pi only with the table PIN."""
-    return Response(to_jsonl(_events(game_id)), mimetype="application/x-ndjson",
+    try:
+        events = _events(game_id)
+    except StoreError as exc:
+        return _unreadable(game_id, exc)
+    return Response(to_jsonl(events), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})

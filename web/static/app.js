@@ -203,7 +203,7 @@ function seatBox(seat, view) {
       total ? el("span", { class: "total-box" }, el("span", { class: "total", text: total.value }),
         el("span", { class: "total-label", text: total.label })) : null),
     el("div", { class: "counts" }, countsOf(seat)),
-    seat.eliminated ? el("span", { class: "badge", text: "out of the game" }) : null,
+    seat.eliminated ? el("span", { class: "badge", text: seat.out_words || "out of the game" }) : null,
     seat.withdrawn ? el("span", { class: "badge", text: "sits out this battle" }) : null,
     play === undefined ? null :
       el("div", { class: "cards" }, play.length ? play.map(cardBox) : el("span", { class: "waiting", text: waitingFor(seat, view) })),
@@ -271,7 +271,7 @@ function renderDevices(d) {
     ...(camera.calibration ? dl({ calibration: `${camera.calibration.status}: ${camera.calibration.detail}` }) : []),
     ...(camera.recent_ignored && camera.recent_ignored.length ? dl({ last_ignored: camera.recent_ignored.map((r) => `${r.text} (${r.why})`) }) : []),
     ...cardsInView(camera.cards),
-  ] : [el("dd", { text: "no camera in use" })]));
+  ] : dl({ camera: "none in use" })));
   const readers = d.readers && (d.readers.readers || d.readers);
   $("#readers").replaceChildren(...(Array.isArray(readers) && readers.length ? readers.map((r) => el("dl", {}, ...dl(r))) : [el("p", { class: "meta", text: "no RFID readers configured" })]));
   $("#unpaired").replaceChildren(...(d.unpaired_uids || []).map((u) => el("li", { text: `${u.uid} on seat ${u.seat}'s reader — pair it on the Tags page` })));

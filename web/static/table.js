@@ -10,6 +10,10 @@
   // The biggest text on the page must never name the winner of a battle that is no longer the one
   // being played: the box names its battle (or combat, or round), and greys out, marked
   // "previous", as soon as cards of the next one are on the table.
+  // What the table is doing about the card drawn, before and during its combat (BATTLECARDS' stages).
+  const PENDING_WORDS = { decision: "fight or not?", homeland: "the homeland's defence", combat: "firing",
+    withdrawal: "withdraw or not?", regroup: "regrouping" };
+
   function resultHeading(view) {
     const outcome = view.last_outcome;
     const data = outcome.data || {};
@@ -19,7 +23,7 @@
       return { label: `Battle ${data.battle}`, stale: begun };
     }
     const combats = view.combats || [];
-    if (view.pending) return { label: `Combat ${combats.length + 1}: attack in progress`, stale: false };
+    if (view.pending) return { label: `Combat ${combats.length + 1}: ${PENDING_WORDS[view.stage] || "in progress"}`, stale: false };
     if (combats.length) return { label: `Combat ${combats.at(-1).n ?? combats.length}`, stale: false };
     if (typeof view.round === "number") return { label: `Round ${view.round}`, stale: false };
     return { label: "", stale: false };

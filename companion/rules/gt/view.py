@@ -54,6 +54,7 @@ class BattleSeat(Standing):
     turn: bool
     play: list[dict[str, Any]]
     problem: str | None = None
+    out_words: str = "out of this round"  # the badge of an eliminated seat: "out for the round" (rulebook)
 
 
 class BattleView(words.Sayings):

@@ -121,7 +121,7 @@ def _card_points(card: Info, mine: list[Info], theirs: list[Info]) -> tuple[int,
 ZERO_POINT_DETAIL = {
     "armor": "shields: see the opponent's weapon cards", "shield": "shields: see the opponent's weapon cards",
     "fortress": "disables the opponent's weapon cards", "sleep": "disables Fortress, Shield and Armor",
-    "faithful_women": "doubles the total (below)", "conversion": "takes a card, once per Battle round",
+    "faithful_women": "doubles the total", "conversion": "takes a card, once per Battle round",
     "dissenter": "takes a card, once per Battle round", "deception": "adds a card from the hand, once per Battle round",
     "escape": "disables a card, once in each Challenge",
 }

@@ -219,7 +219,10 @@ class WarriorsView(View):
             return None
         a, b = state.players[ch.challenger].play, state.players[ch.defender].play
         cat = self.game.catalog
-        return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "reveals": ch.reveals,
+        # who turns a card next, while a card is still face down (never once every card is up)
+        turns_next = ch.next if any(c.face_down for c in a + b) else None
+        return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "turns_next": turns_next,
+                "reveals": ch.reveals,
                 "duel": ch.duel, "deception": ch.deception,
                 "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
 

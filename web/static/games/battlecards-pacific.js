@@ -30,8 +30,8 @@
   .bp .unit { border-left: 6px solid #666; background: #2b303b; border-radius: 8px; padding: .3rem .5rem; margin: .25rem 0; }
   .bp .unit.fires { border-left-color: var(--accent); outline: 2px solid var(--accent); }
   .bp .unit.aimed { outline: 2px dashed #ffb4ae; }
-  .bp .unit.destroyed { opacity: .45; text-decoration: line-through; }
-  .bp .unit.withdrawn { opacity: .6; font-style: italic; }
+  .bp .unit.destroyed { color: var(--muted); border-left-style: dashed; text-decoration: line-through; }
+  .bp .unit.withdrawn { color: var(--muted); font-style: italic; }
   .bp .unit .vals { color: var(--muted); font-size: .85rem; }
   .bp .shot { padding: .25rem 0; border-bottom: 1px solid #333; }
   .bp .shot b.hit { color: #7ddc7d; } .bp .shot b.miss { color: #ffb4ae; }

@@ -28,10 +28,10 @@
     .wr-decks { color: var(--muted); font-size: .95rem; margin: .3rem 0; }
     .wr-decks b { color: var(--ink); }
     .card.wr-down { background: repeating-linear-gradient(45deg, #2b3a5a, #2b3a5a 8px, #24304a 8px, #24304a 16px); border-left-color: #5b7bd5; }
-    .card.wr-disabled { transform: rotate(8deg); opacity: .55; }
+    .card.wr-disabled { transform: rotate(8deg); border-style: dashed; }  /* turned, as on the table; no fading (contrast) */
     .card.wr-righteous { border-left-color: var(--gold); }
     .card.wr-wicked { border-left-color: var(--bad); }
-    .card.wr-illegal { opacity: .6; }
+    .card.wr-illegal { outline: 2px dashed var(--bad); }
     .wr-hand .cards { margin-bottom: .5rem; }
     @media (max-width: 520px) { .wr-side .wr-total { font-size: 2rem; } .card { min-width: 7rem; } }
   `;
@@ -79,7 +79,7 @@
     const parts = [];
     const ch = view.challenge;
     if (ch) {
-      for (const seat of [ch.challenger, ch.defender]) parts.push(sideBox(view, seat, ch.points[String(seat)], ch.next === seat && !view.over));
+      for (const seat of [ch.challenger, ch.defender]) parts.push(sideBox(view, seat, ch.points[String(seat)], ch.turns_next === seat && !view.over));
     }
     const order = orderBox(view);
     if (order) parts.push(order);
@@ -104,10 +104,10 @@
       const box = root.querySelector(`article.seat[data-seat="${seat.seat}"]`);
       if (!box) continue;
       markCards(box, seat.play || []);
-      const top = seat.discard_top ? ` (top: ${seat.discard_top.name})` : "";
+      const discard = seat.discard_top ? [" · discard pile: ", el("b", { text: seat.discard_top.name }), " on top"] : [];
       box.querySelector(".counts")?.after(el("div", { class: "wr-decks" },
         "Warrior deck ", el("b", { text: seat.warrior_deck }), " · Armory deck ", el("b", { text: seat.armory_deck }),
-        " · face down ", el("b", { text: seat.face_down }), top));
+        " · face down ", el("b", { text: seat.face_down }), ...discard));
       if (view.tray_for === seat.seat) box.querySelector("h2 span")?.append(" ", el("span", { class: "badge", text: "scans now" }));
     }
   }

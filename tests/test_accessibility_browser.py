@@ -1,0 +1,74 @@
+"""axe-core on every page of every game, on a 10-inch tablet (1280x800) and a phone (390x844):
+nothing serious or critical (contrast, names of controls, landmarks...). The pages show a game
+in play: its demo players have played some rounds straight into the session, so results,
+greyed previous results, hands and seats are on screen. axe-core's script is vendored with its
+licence in tests/vendor/axe-core (npm package axe-core)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import companion.pi.announce
+import companion.rules
+from companion.demo.driver import default_seats
+from companion.rules.demo import play_direct
+from companion.service import Service
+from tests.browser import chromium, serving
+from tests.test_pages_browser import PAGES, PHONE, TABLET, open_page
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+GAMES = companion.rules.available()
+ROUNDS = {"bom-battle": 7, "stratego": 45, "gt-battle": 14, "warriors": 16, "battlecards-pacific": 30}
+
+
+def play_some_rounds(game: str, session, rounds: int) -> None:
+    """The game's demo players play ``rounds`` rounds of moves (not to the end)."""
+    players = companion.rules.demo_players(game)(len(session.derived.start["seats"]), 3)
+    try:
+        play_direct(players, session, max_rounds=rounds)
+    except RuntimeError:  # the game did not end in that many rounds: as wanted
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def table(request, tmp_path, monkeypatch):
+    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
+    game = request.param
+    service = Service(tmp_path / "data", settle_seconds=1e9)
+    players = companion.rules.demo_players(game)(default_seats(game), 3)
+    seats, options = players.start()
+    service.start_game(game, seats, options)  # an earlier game, for the History page
+    session = service.start_game(game, seats, options)
+    play_some_rounds(game, session, ROUNDS.get(game, 10))
+    with serving(service) as url:
+        yield game, service, url
+
+
+def serious(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+          .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary.split('\\n')[1] || ''}`));
+    }""")
+    return found
+
+
+@pytest.mark.parametrize("table", GAMES, indirect=True)
+def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser, tmp_path):
+    game, service, url = table
+    problems = []
+    for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
+        for path in PAGES:
+            page = open_page(browser, url, path, viewport, service)
+            problems += [f"{path} ({name}): {p}" for p in serious(page)]
+            page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.png"), full_page=True)
+            page.close()
+    assert not problems, "\n".join(problems)
