@@ -131,6 +131,8 @@
       $("#history-seats").hidden = reply.in_play;
       $("#history-seats").replaceChildren(...(reply.in_play ? [] : (reply.view.seats || reply.view.standings || [])
         .map((s) => seatBox(s, reply.view))));
+      $("#history-chart").hidden = !reply.chart;  // a finished game: how it went, as a picture
+      $("#history-chart").replaceChildren(...(reply.chart ? [companion.gameChart(reply.chart)] : []));
       $("#history-list").replaceChildren(...chapters(reply.entries).reverse().map(chapterItem));
     };
     const refreshAll = async () => { await refreshList(); await refreshLog(); };
