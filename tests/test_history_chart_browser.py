@@ -65,3 +65,19 @@ def test_a_finished_game_is_charted_one_line_per_seat(finished, browser, tmp_pat
     assert 0 < chart <= viewport["width"], "the chart fits the screen"
     assert not serious(page)
     page.locator("#history-chart").screenshot(path=str(tmp_path / f"history-chart-{name}.png"))
+
+
+def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, browser, tmp_path):
+    """Battle 1 of the log: Ann's Zemnarihah (black oval 900), Ben's Noah (black diamond 1000) and
+    Cal's Heth (black oval 100), each drawn from the catalog beside the words."""
+    service, url, game_id = finished
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{url}/history?game={game_id}")
+    page.wait_for_selector(".chapter .card-face")
+    first = page.locator(".chapter", has_text="Battle 1").last
+    faces = first.locator(".card-face").evaluate_all("(fs) => fs.map((f) => f.getAttribute('aria-label'))")
+    assert faces == ["Zemnarihah, black oval 900", "Noah, black diamond 1000", "Heth, black oval 100"]
+    second = page.locator(".chapter", has_text="Battle 2").last
+    assert second.locator(".card-face").count() == 6, "characters and the power cards played with them"
+    first.screenshot(path=str(tmp_path / "battle-1-faces.png"))
+    second.screenshot(path=str(tmp_path / "battle-2-faces.png"))
