@@ -182,6 +182,9 @@ def test_a_huge_body_is_refused_on_its_length_before_the_pin(client, service):
 @pytest.mark.parametrize("route, body", [
     ("/api/command", '{"kind": "score", "data": {"seat": 1, "points": %s}}'),
     ("/api/games", '{"game": "tally", "players": ["Ann", "Ben"], "options": {"target": %s}}'),
+    ("/api/unlock", '{"pin": %s}'),
+    ("/api/seat-release", '{"seat": %s}'),
+    ("/api/room/revoke", '{"tablet": %s}'),
 ])
 def test_a_number_that_is_not_finite_is_refused_on_every_json_route_before_it_is_logged(client, service, route, body,
                                                                                        number):
@@ -198,7 +201,8 @@ def test_every_json_route_is_checked_for_numbers():
     """The routes above are every route that takes a JSON body (one added later must join them)."""
     app = create_app(Service.__new__(Service))
     posts = {r.rule for r in app.url_map.iter_rules() if "POST" in r.methods}
-    assert posts - {"/api/camera/recalibrate"} == {"/api/command", "/api/games"}  # recalibrate reads no body
+    bodiless = {"/api/camera/recalibrate", "/api/lock"}  # they read no body
+    assert posts - bodiless == {"/api/command", "/api/games", "/api/unlock", "/api/seat-release", "/api/room/revoke"}
 
 
 @pytest.mark.parametrize("path", ["/api/history/9223372036854775808", "/api/history/99999999999999999999999",
