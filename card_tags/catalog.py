@@ -92,7 +92,8 @@ class Catalog:
         if card is None:
             raise KeyError(f"this {self.title} deck (catalog version {self.version}) has no card {ref.card}")
         if not 1 <= ref.copy <= card.copies:
-            raise KeyError(f"{card.name} ({card.id}) has {card.copies} cop{'y' if card.copies == 1 else 'ies'} in this deck, not a copy {ref.copy}")
+            copies = f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}"
+            raise KeyError(f"{card.name} ({card.id}) has {copies} in this deck, not a copy {ref.copy}")
         return card
 
     def to_json(self) -> dict[str, Any]:

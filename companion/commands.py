@@ -64,7 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", default=DEFAULT_DATA, help="data folder holding the game log database (default: ./data)")
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface, so tablets on the LAN can open it)")
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: every interface, so tablets on the LAN can open it)")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--decoder", default="zxing", choices=["zxing", "pyzbar", "opencv"], help="QR decoder")
     parser.add_argument("--settle", type=float, default=1.5,

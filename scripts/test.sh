@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set everything up, then run the whole test suite (unit, scenario, firmware under simavr,
-# end-to-end in headless Chromium). Exits non-zero on any failure.
+# Set everything up, then lint and run the whole test suite (unit, scenario, firmware under simavr,
+# end-to-end in headless Chromium) on every core. Exits non-zero on any failure.
+# `bash scripts/test.sh -m "not slow"` runs the rules and unit tests alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest "$@"
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest -n auto "$@"

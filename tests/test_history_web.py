@@ -71,8 +71,8 @@ def test_seat_links_name_the_player_and_use_the_pis_lan_address(client, service,
     monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
     links = client.get("/api/seat-links", headers={"X-Table-PIN": service.pin},
                        base_url="http://localhost:8080").get_json()["links"]
-    assert [(l["seat"], l["name"]) for l in links] == [(1, "Ann"), (2, "Ben")]
-    assert all(l["url"].startswith("http://192.168.1.50:8080/seat/") for l in links)
+    assert [(link["seat"], link["name"]) for link in links] == [(1, "Ann"), (2, "Ben")]
+    assert all(link["url"].startswith("http://192.168.1.50:8080/seat/") for link in links)
 
 
 def test_without_a_network_the_seat_links_keep_the_tablets_host(client, service, monkeypatch):

@@ -50,7 +50,7 @@ def test_the_pipeline_reads_more_in_total_than_the_best_single_decoder(results):
 
 
 def test_no_photo_yields_a_tag_that_is_not_on_its_sheet(results):
-    for name, (printed, *readings) in results.items():
+    for printed, *readings in results.values():
         for text in set().union(*readings) - printed:
             with pytest.raises(tag_payload.PayloadError):
                 tag_payload.decode(text)  # only a read its check character rejects is harmless

@@ -8,7 +8,6 @@ import pytest
 
 from card_tags.payload import CardRef
 from companion.scan.decoders import make_decoder
-from companion.scan.decoders import Detection
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains

@@ -84,7 +84,8 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--conditions", default="", metavar="NAMES",
                       help="with corner-labelled photos: only these condition folders, comma-separated")
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
-                      help="also play N rendered hand crossings with dropped frames (1000 took 5 minutes here on a quiet core, 26 on a busy one)")
+                      help="also play N rendered hand crossings with dropped frames "
+                           "(1000 took 5 minutes here on a quiet core, 26 on a busy one)")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")
     scan.add_argument("--only", default="", metavar="NAMES",
                       help=f"only these figures, comma-separated ({', '.join(FIGURES)}); implies --figures-only")
@@ -224,7 +225,7 @@ def _targets(results, names, ppms) -> dict:
     (under a 35 degree tilt the far cards are smaller than the scene's nominal size)."""
     out: dict = {}
     per_condition: dict[tuple, Score] = {}
-    for (w, h, n, condition, ppm, name), score in results.items():
+    for (w, h, n, condition, _ppm, name), score in results.items():
         per_condition.setdefault((w, h, n, condition, name), Score()).add(score)
     rates = {}
     behind = []
@@ -309,7 +310,8 @@ def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
         cpu_ms.append((time.process_time() - cpu0) / frames * 1000)
         wall_ms.append((time.perf_counter() - wall0) / frames * 1000)
     cpu = statistics.median(cpu_ms)
-    return {"cpu_ms_per_frame": cpu, "cpu_spread": spread(cpu_ms), "worst_frame_cpu_ms": worst_ms, "wall_ms_per_frame": statistics.median(wall_ms),
+    return {"cpu_ms_per_frame": cpu, "cpu_spread": spread(cpu_ms), "worst_frame_cpu_ms": worst_ms,
+            "wall_ms_per_frame": statistics.median(wall_ms),
             "core_share_at_30fps": cpu * 30 / 1000, "cards_tracked": len(pipeline.snapshot()[1])}
 
 

@@ -9,6 +9,8 @@ figure, and a wide spread says the machine was busy.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import json
 import os
 import statistics
@@ -77,10 +79,10 @@ def cold_frames(seed: int, repeats: int) -> dict:
         zxing = make_decoder("zxing")
         times = {"zxing": [], "pipeline": [], "zxing_cpu": [], "pipeline_cpu": []}
         for _ in range(repeats):
-            found = _timed_both(lambda: zxing.decode(gray), times, "zxing")
+            found = _timed_both(partial(zxing.decode, gray), times, "zxing")
             zx_reads = {d.text for d in found} & readable
             pipeline = _pipeline(table)
-            _timed_both(lambda: pipeline.process(gray, now=0.0), times, "pipeline")
+            _timed_both(partial(pipeline.process, gray, now=0.0), times, "pipeline")
             pipe_reads = {s.text for s in pipeline.snapshot()[1]} & readable
         out[f"{condition} {ppm}"] = {**{k: spread(v) for k, v in times.items()},
                                      "ratio": statistics.median(times["pipeline"]) / statistics.median(times["zxing"]),
@@ -113,7 +115,7 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
     for n in range(frames):
         frame, truth = table.render_with_truth()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        elapsed, _ = _timed(lambda: pipeline.process(gray, now=n / 30))
+        elapsed, _ = _timed(partial(pipeline.process, gray, now=n / 30))
         if n:
             ms.append(elapsed)
         seen = pipeline.snapshot()[1]

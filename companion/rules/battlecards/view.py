@@ -18,6 +18,10 @@ def pct(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
+# What an Intelligence card lets a player look at, in words.
+LOOKS = {"deployed": "deployed stacks (choose one)", "reserve": "Reserve Hand", "kept": "Kept Cards"}
+
+
 class PacificView(View):
     @property
     def deck(self):
@@ -44,8 +48,7 @@ class PacificView(View):
             "conflict_drawn": lambda: f"{n(d['seat'])} draws {self.name(d['card'])}.",
             "kept": lambda: f"{n(d['seat'])} keeps the card face down ({d['kept']} Kept Card{'s' if d['kept'] != 1 else ''}).",
             "instructed": lambda: self._instructed(state, d),
-            "intel": lambda: f"{n(d['seat'])} looks at {n(d['of'])}'s " + {"deployed": "deployed stacks (choose one)",
-                                                                           "reserve": "Reserve Hand", "kept": "Kept Cards"}[d["look"]] + ".",
+            "intel": lambda: f"{n(d['seat'])} looks at {n(d['of'])}'s " + LOOKS[d["look"]] + ".",
             "looked": lambda: f"{n(d['seat'])} looks at {n(d['of'])}'s {d['stack'].title()} stack.",
             "deploy_done": lambda: f"{n(d['seat'])} is done deploying.",
             "emergency_deploy": lambda: f"{n(d['seat'])} emergency-deploys the whole Reserve Hand ({d['cards']} "
@@ -58,9 +61,11 @@ class PacificView(View):
                                            f"won by {n(d['seat'])} first: it is discarded and the turn is lost.",
             "battle_drawn": lambda: f"{self.name(d['card'])}! {self.who(state, d['aggressor'])} is the aggressor: fight or not?",
             "battle_declined": lambda: f"{n(d['seat'])} does not fight {self.name(d['card'])}: it is discarded and the turn is lost.",
-            "battle_ignored": lambda: f"Neither side has the forces {self.name(d['card'])} calls for: the battle is ignored and the turn is lost.",
+            "battle_ignored": lambda: (f"Neither side has the forces {self.name(d['card'])} calls for: "
+                                      "the battle is ignored and the turn is lost."),
             "no_forces": lambda: f"The {d['side']} has none of the forces {self.name(d['card'])} calls for.",
-            "homeland": lambda: f"{self.army_words(state, d['seats'])}: your homeland is invaded. Deploy your Reserve Hand now, or hold it.",
+            "homeland": lambda: (f"{self.army_words(state, d['seats'])}: your homeland is invaded. "
+                                "Deploy your Reserve Hand now, or hold it."),
             "battle_begins": lambda: f"{self.name(d['card'])}: the stacks are flipped, {len(d['units'])} units fight. "
                                      f"{self.army_words(state, d['aggressors'])} fire{'s' if len(d['aggressors']) == 1 else ''} first.",
             "no_target": lambda: f"{self.name(d['unit'])} has no target it may attack.",
@@ -81,7 +86,8 @@ class PacificView(View):
             "stalemate": lambda: "Stalemate: no unit on either side can hit, whatever Action Number is pulled. "
                                  "The aggressor must withdraw.",
             "battle_won": lambda: f"{n(d['seat'])} wins {self.name(d['card'])} and {d['vp']} VP" + {
-                "stalemate": " (stalemate).", "no forces": " without a fight.", "taken": " without a fight (rule 6).", "special": ": every defending Ground unit is destroyed.",
+                "stalemate": " (stalemate).", "no forces": " without a fight.", "taken": " without a fight (rule 6).",
+                "special": ": every defending Ground unit is destroyed.",
             }.get(d["how"], "."),
             "regroup": lambda: f"{self.army_words(state, d['seats'])} fought {self.name(d['card'])} together: send any of "
                                f"the {d['units']} involved unit{'s' if d['units'] != 1 else ''} to either one's stacks, then tap Done.",
@@ -244,7 +250,8 @@ class PacificView(View):
                 "pending": self.card(state.pending) if state.pending else None,
                 "regroup": ({"card": self.card(state.regroup.card), "units": [
                     {**self.card(k), "seat": regroup.holder(state, k)}
-                    for k in state.regroup.units], "seats": sorted(state.regroup.ally), "done": state.regroup.done} if state.regroup else None),
+                    for k in state.regroup.units], "seats": sorted(state.regroup.ally),
+                    "done": state.regroup.done} if state.regroup else None),
                 "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                           "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
                 "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
@@ -270,7 +277,8 @@ class PacificView(View):
             return ("destroyed" if k in battle.destroyed else "withdrawn" if k in battle.withdrawn
                     else "hit" if k in battle.casualties else "fighting")
         return {"card": self.card(battle.card), "aggressors": battle.aggressors, "defenders": battle.defenders,
-                "raid": battle.raid, "liberates": battle.liberates, "round": battle.round, "phase": battle.phase, "firing": battle.firing, "deciding": battle.deciding,
+                "raid": battle.raid, "liberates": battle.liberates, "round": battle.round, "phase": battle.phase,
+                "firing": battle.firing, "deciding": battle.deciding,
                 "shooter": battle.queue[0] if state.stage == Stage.COMBAT and battle.queue else None,
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
                 "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),
