@@ -118,8 +118,12 @@ class BattleView(words.Sayings):
     def result(self, state: BattleState, viewer: int | None) -> Result | None:
         if not state.last:
             return None
-        return Result(" ".join(self.told(t, state) for t in state.last),
-                      tuple(term for t in state.last for term in self.told_terms(t, state)))
+        story = " ".join(self.told(t, state) for t in state.last)
+        went_out = next((t for t in state.last if t.kind == "round"), None)
+        if went_out is not None:  # a round's end: one line per seat, the whole story behind a tap
+            return Result(words.round_headline(went_out, state, state.last), words.round_lines(went_out, state),
+                          details=story)
+        return Result(story, tuple(term for t in state.last for term in self.told_terms(t, state)))
 
     def seat(self, state: BattleState, seat: int) -> dict[str, Any]:
         """What one player's phone shows: the table, plus their own identity and hand."""
