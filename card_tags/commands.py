@@ -68,6 +68,10 @@ def _register_tags(sub) -> None:
     p.add_argument("--deck", help="a custom deck file instead of the reference deck")
     p.add_argument("--module-mm", type=float, help="force the QR module size in mm")
     p.add_argument("--out", help="folder to write into (default: tags/GAME, made if missing)")
+    p.add_argument("--data", default="data",
+                   help="the table's data folder, which keeps its private tags (default: ./data)")
+    p.add_argument("--new-set", action="store_true",
+                   help="new private codes for this game's hidden cards (stickers printed before then name nothing)")
     _camera_arguments(p)
     p.set_defaults(func=cmd_tags_print)
     s = tags.add_parser("size", help="how big tags must be for the camera, and what each layout prints")
@@ -76,10 +80,13 @@ def _register_tags(sub) -> None:
 
 
 def cmd_tags_print(args) -> int:
+    from .private import PrivateTags
+
     try:
         catalog = load_game(args.game, args.deck)
         layout = args.layout or sheets.default_layout(args.game)
-        sheet = sheets.build(catalog, layout, _camera(args), args.module_mm, args.paper, args.min_ppm)
+        private = PrivateTags(args.data).codes_for(catalog, new_set=args.new_set)
+        sheet = sheets.build(catalog, layout, _camera(args), args.module_mm, args.paper, args.min_ppm, private)
     except CatalogError as exc:
         return _catalog_error(exc)
     except ValueError as exc:
@@ -90,6 +97,9 @@ def cmd_tags_print(args) -> int:
     print(f"{sheet.stickers} tags for {catalog.title} on {len(sheet.pages)} page(s) of {sheet.layout.title}; "
           f"each code {geometry.tag_mm(sheet.module_mm):.1f} mm ({sheet.module_mm:.2f} mm per module, "
           f"{sheet.fit.pixels_per_module:.2f} px per module at the camera).")
+    if private:
+        print(f"{len(private)} of them are private: their codes name no card; only this table "
+              f"({Path(args.data).resolve()}) knows which is which. Keep that folder (it is backed up with the game log).")
     print("Print at 100% (actual size, no 'fit to page'); check the 50 mm bar on each page.")
     for path in written:
         print(f"  {path}")

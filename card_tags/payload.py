@@ -13,6 +13,17 @@ So it uses only QR's alphanumeric alphabet (digits, upper-case letters and ``:``
 
 The check character is there because a wrong read is worse than no read: QR's own
 Reed-Solomon code can, rarely, "correct" a damaged code into a different valid one.
+
+A card a game keeps hidden (a Stratego piece, a Gather Together identity, a Warriors hand) carries
+a *private* tag instead, which names no card, only a random code that the table that printed it
+maps to the card (card_tags/private.py):
+
+    TC1:ST:K7QM2XJ9PA:C
+    │   │  │          └ check character
+    │   │  └─────────── the table's random code, 10 characters A-Z 0-9
+    │   └────────────── game code
+    └────────────────── format and version
+
 See docs/payload-format.md.
 """
 from __future__ import annotations
@@ -38,8 +49,21 @@ GAME_CODES = {
 GAME_BY_CODE = {code: game for game, code in GAME_CODES.items()}
 
 
+PRIVATE_LENGTH = 10  # 36^10 codes: a table's few hundred are never guessed, nor shared by two cards
+_PRIVATE = re.compile(r"^[A-Z0-9]{%d}$" % PRIVATE_LENGTH)
+
+
 class PayloadError(ValueError):
     """A code that is not one of our tags, or a damaged one. The message says which."""
+
+
+class PrivateTag(PayloadError):
+    """A well-formed private tag: it names no card; only the table that printed it knows which."""
+
+    def __init__(self, text: str, game: str):
+        super().__init__(f"a private {game} tag that this table did not print (another table's sheet, "
+                         f"or a set replaced since): it names no card")
+        self.game = game
 
 
 @dataclass(frozen=True, order=True)
@@ -81,6 +105,25 @@ def encode(ref: CardRef) -> str:
     return text
 
 
+def encode_private(game: str, code: str) -> str:
+    """A private tag's payload: the game and the table's random code, never the card."""
+    game_code = GAME_CODES.get(game)
+    if game_code is None:
+        raise PayloadError(f"no game code for {game!r}")
+    if not _PRIVATE.match(code):
+        raise PayloadError(f"a private code is {PRIVATE_LENGTH} characters A-Z, 0-9, not {code!r}")
+    body = f"{PREFIX}:{game_code}:{code}"
+    return f"{body}:{check_char(body)}"
+
+
+def private_game(text: str) -> str | None:
+    """The game of a well-formed private tag (its check character right), else None."""
+    parts = text.split(":")
+    if len(parts) != 4 or parts[0] != PREFIX or parts[1] not in GAME_BY_CODE or not _PRIVATE.match(parts[2]):
+        return None
+    return GAME_BY_CODE[parts[1]] if parts[3] == check_char(text.rsplit(":", 1)[0]) else None
+
+
 def is_ours(text: str) -> bool:
     """True when the text claims to be a tag of ours (it may still be damaged)."""
     return text.startswith(PREFIX + ":")
@@ -92,6 +135,8 @@ def decode(text: str) -> CardRef:
         shown = text if len(text) <= 40 else text[:37] + "..."
         raise PayloadError(f"not a table-companion tag: {shown!r}")
     parts = text.split(":")
+    if len(parts) == 4 and private_game(text):
+        raise PrivateTag(text, private_game(text))
     if len(parts) != 5:
         raise PayloadError(f"tag {text!r} should have 5 fields separated by ':'")
     _, code, card, copy, check = parts

@@ -12,9 +12,14 @@ of a layout and chooses the QR module size from the camera geometry (card_tags/g
 A tag that cannot be big enough for the camera (a small sticker, a high camera) is printed as big as
 the sticker allows and reported in ``Sheet.warnings``.
 
-A game whose pieces hide their rank (Stratego) prints no rank or name on its stickers: each
-sticker says only its colour and number in the army ("Red 17"), and the page's header carries the
-key from numbers to pieces, to stick them on and then keep away from the table.
+A card a game keeps hidden is printed with the table's private tag (``private``: card_tags/private.py):
+its code names no card, and its sticker says only the piece's colour, if it has one, and the
+first characters of its code ("Red K7QM"), to find it again when a sheet is printed anew. Which
+sticker goes on which card is said off the sticker: on card layouts by the faint card name in the
+cell the patch is cut from, on sticker layouts by the page's header, listing the cards in sheet
+order (meaningless once the stickers are peeled). Without ``private`` (tools and tests measuring
+the camera) such a sheet is the old one: readable tags, "Red 17" and a key from numbers to ranks,
+which give the pieces away to any phone.
 
 The page is described once as a list of drawing items in millimetres from the top-left corner, then
 rendered twice: ``to_pdf`` (reportlab) and ``to_svg`` (one SVG per page, sized in mm), so the two
@@ -149,9 +154,12 @@ class Placed:
     x: float
     y: float
     hidden: bool = False  # a piece whose rank the sticker must not show
+    shown: str | None = None  # a private tag's whole label ("Red K7QM"): its name stays off the sticker
 
     @property
     def label(self) -> str:
+        if self.shown is not None:
+            return self.shown
         if self.hidden:  # "Red 17" is a hidden piece's whole label
             return self.name
         return f"{self.name}  {self.ref.copy}/{self.copies}"
@@ -169,6 +177,7 @@ class Sheet:
     pages: list[list[Placed]]
     warnings: list[str] = field(default_factory=list)
     key: str = ""  # hidden pieces: which sticker number goes on which piece (printed in the header)
+    guides: list[list[str]] = field(default_factory=list)  # per page: the hidden cards in sheet order
 
     @property
     def stickers(self) -> int:
@@ -237,8 +246,9 @@ def _grid(layout: Layout, paper_size: tuple[float, float]) -> list[tuple[float, 
 
 def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None = None,
           module_mm: float | None = None, paper: str | None = None,
-          min_ppm: float = geometry.MIN_PIXELS_PER_MODULE) -> Sheet:
-    """Plan the sheets for every physical copy in the catalog."""
+          min_ppm: float = geometry.MIN_PIXELS_PER_MODULE, private: dict[CardRef, str] | None = None) -> Sheet:
+    """Plan the sheets for every physical copy in the catalog; ``private``: the table's private
+    payload of each hidden copy (card_tags/private.py), printed instead of its readable tag."""
     if isinstance(layout, str):
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; layouts are {', '.join(LAYOUTS)}")
@@ -267,16 +277,49 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
     if warning:
         warnings.append(warning)
     cells = _grid(layout, PAPER[paper])
-    named = hidden_names(catalog) if catalog.game in HIDDEN_RANKS else card_names(catalog)
+    private = private or {}
+    old_style = catalog.game in HIDDEN_RANKS and not private
+    named = hidden_names(catalog) if old_style else card_names(catalog)
     pages: list[list[Placed]] = []
     for index, ref in enumerate(catalog.refs()):
         if index % len(cells) == 0:
             pages.append([])
         name, copies = named[ref]
         x, y = cells[index % len(cells)]
-        pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, catalog.game in HIDDEN_RANKS))
-    key = hidden_key(catalog) if catalog.game in HIDDEN_RANKS else ""
-    return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings, key)
+        if ref in private:
+            pages[-1].append(Placed(ref, name, copies, private[ref], x, y, True, private_label(catalog, ref, private[ref])))
+        else:
+            pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, old_style))
+    key = hidden_key(catalog) if old_style else ""
+    guides = [placement_guide(catalog, page) for page in pages] if private and layout.shape != "card" else []
+    return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings, key,
+                 guides)
+
+
+def private_label(catalog: Catalog, ref: CardRef, payload: str) -> str:
+    """A private tag's sticker text: the piece's colour if it has one (seen by all anyway) and the
+    first four characters of its code; never its name or rank."""
+    short = payload.split(":")[2][:4]
+    colour = str(catalog[ref.card].attrs.get("colour", "")).capitalize()
+    return f"{colour} {short}" if colour else short
+
+
+def placement_guide(catalog: Catalog, page: list[Placed]) -> list[str]:
+    """Which card each private sticker of a page goes on, in sheet order (row by row), one line per
+    colour: "Red: Marshal, General, 2 Colonel...". It is printed in the page's margin, not on any
+    sticker, and says nothing once the stickers are peeled."""
+    runs: dict[str, list[list]] = {}
+    for placed in page:
+        if placed.shown is None:
+            continue
+        colour = str(catalog[placed.ref.card].attrs.get("colour", "")).capitalize()
+        line = runs.setdefault(colour, [])
+        if line and line[-1][0] == catalog[placed.ref.card].name:
+            line[-1][1] += 1
+        else:
+            line.append([catalog[placed.ref.card].name, 1])
+    return [(f"{colour}: " if colour else "") + ", ".join(f"{n} {name}" if n > 1 else name for name, n in line)
+            for colour, line in runs.items()]
 
 
 # -- drawing ----------------------------------------------------------------------------------------
@@ -372,6 +415,11 @@ def _header(sheet: Sheet, index: int) -> list[Item]:
     if sheet.key:
         items.append(fitted_text(f"Key, the same for each colour (keep this sheet away from the table): {sheet.key}",
                                  6, y + 3.4, pw - 12, 2.4, anchor="start"))
+    guide = sheet.guides[index] if index < len(sheet.guides) else []
+    if guide:
+        items.append(fitted_text("Stick on in sheet order, row by row; the stickers name nothing once peeled "
+                                 "(keep this sheet away from the table):", 6, y + 3.4, pw - 12, 2.4, anchor="start"))
+        items += [fitted_text(line, 6, y + 6.2 + 2.8 * i, pw - 12, 2.4, anchor="start") for i, line in enumerate(guide)]
     return items
 
 

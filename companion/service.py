@@ -85,6 +85,15 @@ class Service:
         table = load_table_secrets(self.data_dir)
         self.pin = table["pin"]
         self._token_secret = table["token_secret"].encode()
+        from companion.web.room import Room
+
+        # Tablets holding the PIN and phones holding seats; a new PIN ends every tablet's session.
+        pin_mark = hmac.new(self._token_secret, self.pin.encode(), hashlib.sha256).hexdigest()[:16]
+        self.room = Room(self.data_dir / "room.json", pin_mark)
+        from card_tags.private import PrivateTags
+
+        # The codes of this table's private tags (the stickers of hidden cards): the camera's map.
+        self.private_tags = PrivateTags(self.data_dir)
         self.settle_seconds = settle_seconds
         # Every play complete by the rules (nothing could still be added): a shorter wait will do.
         self.quick_settle_seconds = quick_settle_seconds
@@ -146,8 +155,11 @@ class Service:
 
     # -- seat tokens ----------------------------------------------------------------------------
     def seat_token(self, game_id: int, seat: int) -> str:
-        """A token that opens one seat's private view of one game, and nothing else."""
-        mac = hmac.new(self._token_secret, f"{game_id}:{seat}".encode(), hashlib.sha256).hexdigest()[:20]
+        """A token that opens one seat's private view of one game, and nothing else. Revoking a
+        seat's link (a new generation) makes another token; the old one then opens nothing."""
+        generation = self.room.link_generation(game_id, seat)
+        signed = f"{game_id}:{seat}" + (f":{generation}" if generation else "")
+        mac = hmac.new(self._token_secret, signed.encode(), hashlib.sha256).hexdigest()[:20]
         return f"{game_id}-{seat}-{mac}"
 
     def seat_for_token(self, token: str) -> int:
@@ -160,7 +172,8 @@ class Service:
         except ValueError:
             raise ValueError("that is not a seat link of this table") from None
         if not hmac.compare_digest(token, self.seat_token(game_id, seat)):
-            raise ValueError("that seat link is not valid at this table")
+            raise ValueError("that seat link is not valid at this table (it may have been replaced by a new "
+                             "one: scan the seat code on the tablet again)")
         if self.session is None or game_id != self.session.game_id:
             raise ValueError("that seat link belongs to an earlier game; scan the seat code on the tablet again")
         return seat
@@ -178,12 +191,20 @@ class Service:
             ticks += 1
             if ticks % int(60 / AUTO_RESOLVE_TICK_S) == 0:  # once a minute: is a daily backup due?
                 self.backups.tick()
+            if ticks % int(2 / AUTO_RESOLVE_TICK_S) == 0:  # `companion tags print` beside the running service made new codes
+                self._reload_private_tags()
             session = self.session
             if session is not None:
                 try:
                     session.maybe_auto_resolve(self.settle_seconds, self.quick_settle_seconds, self.table_still_for())
                 except Exception:  # never let one bad tick stop the referee
                     log.exception("auto-resolve failed")
+
+    def _reload_private_tags(self) -> None:
+        try:
+            self.private_tags.reload_if_changed()
+        except SystemExit as exc:  # a damaged file: keep the codes already known, say why
+            log.error("%s", exc)
 
     def table_still_for(self) -> float | None:
         """Seconds since the camera last saw anything move over the table; None without a camera

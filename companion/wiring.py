@@ -36,6 +36,7 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipel
             return None
         return service.table_input(kind, data, "camera")
 
+    pipeline_options.setdefault("private", getattr(service, "private_tags", None))
     pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service), on_event=on_event,
                             **pipeline_options)
     service.pipeline = pipeline

@@ -96,3 +96,24 @@ def close_shared() -> None:
         _shared.pop("browser").close()
     if "playwright" in _shared:
         _shared.pop("playwright").stop()
+
+
+def hold_pin(page, url: str, pin: str) -> None:
+    """Give this page's browser context the table's PIN as a tablet holds it after typing it once:
+    a session cookie (POST /api/unlock), never the digits."""
+    reply = page.request.post(url + "/api/unlock", data={"pin": pin})
+    assert reply.ok, reply.text()
+
+
+@contextmanager
+def revealed(page):
+    """A player's thumb on the seat page's reveal button: what only the seat may see is drawn while
+    it is held (mouse down on the button), and hidden again when it is let go."""
+    page.wait_for_selector("#reveal", state="visible")
+    page.hover("#reveal")
+    page.mouse.down()
+    page.wait_for_selector("body[data-revealed='yes']")
+    try:
+        yield page
+    finally:
+        page.mouse.up()

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, revealed, serving
 from tests.test_battlecards_game import _hidden, _to_a_battle
 
 TABLET, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
@@ -56,14 +56,17 @@ def test_a_phone_shows_its_reserve_hand_and_kept_cards(site, tmp_path):
     seat = next(s for s, a in service.session.state.armies.items() if a.kept)
     page = browser.new_page(viewport=PHONE)
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, seat))
-    page.wait_for_selector("#bp-seat")
+    page.wait_for_selector("#reveal")
+    assert page.locator("#bp-seat").count() == 0  # the hand shows only while its player holds the button
     army = service.session.state.armies[seat]
     deck = service.session.ruleset.deck
-    text = page.inner_text("#bp-seat")
-    assert "Your Reserve Hand" in text and "Your Kept Cards" in text
-    for key in army.hand + army.kept:
-        assert page.locator(f"#bp-seat [data-card='{key}']").count() == 1, deck.card(key).name
-    page.screenshot(path=str(tmp_path / "battlecards-phone.png"), full_page=True)
+    with revealed(page):
+        page.wait_for_selector("#bp-seat")
+        text = page.inner_text("#bp-seat")
+        assert "Your Reserve Hand" in text and "Your Kept Cards" in text
+        for key in army.hand + army.kept:
+            assert page.locator(f"#bp-seat [data-card='{key}']").count() == 1, deck.card(key).name
+        page.screenshot(path=str(tmp_path / "battlecards-phone.png"), full_page=True)
 
 
 def test_the_tablet_shows_both_theatres_piles_with_four_players(tmp_path):

@@ -67,6 +67,30 @@ def test_the_simulation_agrees_with_the_exact_count_and_states_its_error():
     assert abs(sim.aggressor - exact.aggressor) < 4 * sim.error
 
 
+def test_the_simulation_counts_a_kept_card_for_its_round_only():
+    # The hand count of test_a_kept_card_counts_for_this_round_only: 7/8 with Air Superiority this round. Were the
+    # bonus counted in every round, the Zero would hit on 4-8 after the reshuffle too (a higher figure).
+    zero = Fighter(**{**unit("JZERO#1", AGGRESSOR).__dict__, "bonus_attack": 1})
+    sim = odds.simulate((zero, unit("UWILDCAT#1", DEFENDER)), odds.counts([4, 6, 8, 9]), (), 0b11, runs=20_000)
+    assert abs(sim.aggressor - 7 / 8) < 4 * sim.error and sim.runs <= 20_000
+
+
+def test_the_simulation_starts_from_the_unit_that_fires_next():
+    # The Wildcat fires first (step 1 of the round): it hits on 4-5, the Zero on 4-7. Deck 4, 6, 9: the Wildcat
+    # turns the 4 (1/3) and wins; or the 6 (1/3), and the Zero hits on the 4 of the two left (1/2) or the Wildcat
+    # turns it; or the 9 (1/3), and the Zero hits on either card left. 1/3 x 1/2 + 1/3 = 1/2 (the Zero first:
+    # 5/6).
+    duel = (unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER))
+    exact = odds.battle_odds(duel, odds.counts([4, 6, 9]), next_step=1)
+    sim = odds.simulate(duel, odds.counts([4, 6, 9]), (), 0b11, runs=20_000, next_step=1)
+    assert exact.aggressor == pytest.approx(1 / 2) and abs(sim.aggressor - exact.aggressor) < 4 * sim.error
+
+
+def test_a_simulated_battle_with_no_card_to_turn_goes_to_the_defender():
+    duel = (unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER))
+    assert odds.simulate(duel, odds.Cards((0,) * 10), (), 0b11).aggressor == 0.0
+
+
 def test_the_table_shows_the_odds_of_the_battle_from_the_cards_left():
     t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
     # Pearl Harbor (Action Number 1) is face up: 53 cards are left, 24 of them in 4-7.
@@ -103,6 +127,17 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
     odds._battle_odds.cache_clear()
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
+
+
+def test_a_battle_with_too_many_states_to_lay_out_gives_the_same_figures(monkeypatch):
+    """Beyond DENSE_STATES the simulation keeps its rows by the alive sets it meets: the same play-outs."""
+    six = tuple([unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] +
+                [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")])
+    laid_out = odds.simulate(six, FULL, (), 0b111111)
+    odds._shots.cache_clear()
+    monkeypatch.setattr(odds, "DENSE_STATES", 16)
+    assert odds.simulate(six, FULL, (), 0b111111) == laid_out
+    odds._shots.cache_clear()
 
 
 def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():

@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, hold_pin, serving
 
 TABLET = {"width": 1280, "height": 800}
 ANN_BO = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}]
@@ -120,7 +120,7 @@ def test_the_timer_runs_on_the_companions_clock_when_the_tablets_is_wrong(tmp_pa
     with table(tmp_path, ANN_BO, {"shorter_game_minutes": 1}) as (service, url, page):
         page.clock.install(time=time.time() + 3 * 3600)
         page.clock.pause_at(time.time() + 3 * 3600 + 60)  # the page's time moves when the test says
-        page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
+        hold_pin(page, url, service.pin)
         opening = left_on_the_companion(service)
         page.goto(url + "/")
         page.wait_for_function(COUNTING)
@@ -136,7 +136,7 @@ def test_a_tie_when_time_is_up_shows_the_last_battle_then_its_winner(tmp_path):
     battle." The companion's clock says the game started two minutes ago: a 1-minute timer is
     over when the tablet opens the page, and the tablet (PIN saved) ends it at once."""
     with table(tmp_path, ANN_BO, {"shorter_game_minutes": 1}, clock=lambda: time.time() - 120) as (service, url, page):
-        page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
+        hold_pin(page, url, service.pin)
         page.goto(url + "/")
         tie = "Tie! Last battle: Ann and Bo, one random CHARACTER card each."
         page.wait_for_selector(f"#bom-timer .bom-timer-note:text-is('{tie}')")
@@ -170,7 +170,7 @@ def test_trivia_shows_one_clue_at_a_time_and_the_name_only_once_the_card_is_won(
         session = service.session
         clues = service.session.ruleset.deck.lookup(ZEEZROM["key"])["description"]
         watching = session.subscribe()  # what every tablet receives by the stream
-        page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
+        hold_pin(page, url, service.pin)
         page.goto(url + "/")
         page.wait_for_selector("#bom-trivia .bom-clue:text-is('Ann reads next: put the top card of your pile in the scan tray.')")
 

@@ -58,12 +58,17 @@ def test_tags_page_downloads_the_sheets_of_the_deck_in_play(client, service, cus
     assert "80 tags on 1 page" in page
     assert 'role="alert">the tags on stratego are 13.8 mm wide' in page, "the camera cannot read them at 600 mm"
     assert 'href="/tags/stratego/stratego.pdf?' in page and 'href="/tags/stratego/stratego.svg?page=1' in page
-    pdf = client.get("/tags/stratego/stratego.pdf")
+    # The sheet says which private sticker goes on which piece: it needs the PIN.
+    assert client.get("/tags/stratego/stratego.pdf").status_code == 403
+    pin = {"X-Table-PIN": service.pin}
+    pdf = client.get("/tags/stratego/stratego.pdf", headers=pin)
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
-    svg = client.get("/tags/stratego/stratego.svg?page=1")
-    # the custom deck's names, in the key only: a piece's sticker shows no rank ("Red 1")
-    assert svg.mimetype == "image/svg+xml" and "1 Feldmarschall, 2 " in svg.get_data(as_text=True)
-    assert ">Red 1<" in svg.get_data(as_text=True)
+    svg = client.get("/tags/stratego/stratego.svg?page=1", headers=pin).get_data(as_text=True)
+    # the custom deck's names, in the margin's placement guide only: a sticker says "Red" and its code
+    assert "Red: Feldmarschall, " in svg
+    code = service.private_tags.codes_for(service.session.ruleset.catalog)
+    first = next(iter(code.values()))
+    assert f">Red {first.split(':')[2][:4]}<" in svg
 
 
 def test_tags_page_follows_the_camera_given(client):
@@ -76,6 +81,6 @@ def test_tags_page_follows_the_camera_given(client):
 def test_tags_refuses_what_does_not_exist(client):
     assert client.get("/tags/warriors/poster.pdf").status_code == 404
     assert client.get("/tags/chess/card-63x88.pdf").status_code == 404
-    assert client.get("/tags/warriors/round-40.svg?page=99").status_code == 404
+    assert client.get("/tags/warriors/round-40.svg?page=99").status_code in (403, 404)  # hidden cards: PIN first
     assert client.get("/tags/warriors/round-40.pdf?resolution=huge").status_code == 400
     assert "round stickers, 40 mm" in client.get("/tags?game=warriors&layout=round-40&paper=letter").get_data(as_text=True)

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, revealed, serving
 from tests.test_gt_battle_support import NAMES, identity_keys
 
 
@@ -36,6 +36,10 @@ def test_the_table_page_keeps_identities_and_the_phone_shows_its_own(site):
     assert service.session.state.hands[2] == 13
 
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, 1))  # Ann's phone
-    page.wait_for_selector(".big-name")
-    assert page.inner_text(".big-name") == "VILLAIN"
-    assert "cards in hand" in page.inner_text("body")
+    page.wait_for_selector("#reveal")
+    assert "VILLAIN" not in page.inner_text("body")  # not until Ann holds the button
+    with revealed(page):
+        page.wait_for_selector(".big-name")
+        assert page.inner_text(".big-name") == "VILLAIN"
+        assert "cards in hand" in page.inner_text("body")
+    page.wait_for_selector(".big-name", state="detached")

@@ -10,7 +10,7 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, hold_pin, revealed, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -68,8 +68,9 @@ def table(request, tmp_path, monkeypatch):
 
 def open_page(browser, url, path, viewport, service):
     page = browser.new_page(viewport=viewport)
-    page.add_init_script(f"localStorage.setItem('tablePin', '{service.pin}')")
-    if path == "seat":
+    hold_pin(page, url, service.pin)
+    if path == "seat":  # a new phone for seat 1: the table releases the seat for it first
+        service.room.release(service.session.game_id, 1)
         path = "/seat/" + service.seat_token(service.session.game_id, 1)
     page.goto(url + path)
     page.wait_for_selector(PAGES["seat" if path.startswith("/seat/") else path])
@@ -154,14 +155,18 @@ def test_without_a_game_the_table_offers_no_game_buttons(table, browser):
 
 @pytest.mark.parametrize("table", ["stratego"], indirect=True)
 def test_seat_codes_show_in_view_by_name_and_link_to_the_pis_lan_address(table, browser, tmp_path):
+    """The names are listed; a code shows only for the name tapped, one seat at a time."""
     _, service, url = table
     page = open_page(browser, url, "/", PHONE, service)  # opened as 127.0.0.1, as a tablet may be
     page.click("#seat-links")
-    page.wait_for_selector("#seat-codes figure")
+    page.wait_for_selector("#seat-names .seat-name")
     page.wait_for_function("(() => { const r = document.querySelector('#seat-codes').getBoundingClientRect();"
                            " return r.top >= 0 && r.top < innerHeight; })()")
-    captions = page.locator("#seat-codes figcaption b").all_inner_texts()
-    assert captions == ["Ann", "Ben"]
+    assert page.locator("#seat-names .seat-name").all_inner_texts() == ["Ann", "Ben"]
+    assert page.locator("#seat-codes figure").count() == 0  # no code until a name is tapped
+    page.click("#seat-names li[data-seat='1'] .seat-name")
+    page.wait_for_selector("#seat-codes figure")
+    assert page.locator("#seat-codes figcaption b").all_inner_texts() == ["Ann"]
     src = page.get_attribute("#seat-codes figure[data-seat='1'] img", "src")
     port = url.rsplit(":", 1)[1]
     assert f"http%3A%2F%2F192.168.1.50%3A{port}%2Fseat%2F" in src and "127.0.0.1" not in src
@@ -182,7 +187,9 @@ def test_the_private_seat_page_shows_its_own_facts_without_the_tables_controls(t
 def test_a_stratego_phone_shows_its_own_colour(table, browser):
     _, service, url = table
     page = open_page(browser, url, "seat", PHONE, service)
-    assert "Red" in page.inner_text("#seat-view .own")
+    assert "Red" in page.inner_text("#seat-view article.seat")  # a colour is no secret: shown unasked
+    with revealed(page):
+        assert "Red" in page.inner_text("#seat-view .own")
 
 
 @pytest.mark.parametrize("table", ["stratego"], indirect=True)

@@ -34,7 +34,8 @@ def test_the_calibration_page_shows_markers_and_codes_and_wants_the_pin(tmp_path
         assert page.evaluate("document.querySelector('#preview').naturalWidth") == 960
         page.wait_for_function("document.querySelector('#cal-codes').textContent.includes('GD500#1 in seat:1')",
                                timeout=120_000)
-        page.fill("#pin", "")
+        page.click("#pin-held")  # the tablet lets go of the PIN
+        page.wait_for_selector("#pin", state="visible")
         page.click("#recalibrate")  # no PIN
         page.wait_for_selector("#notice:not([hidden])")
         assert "PIN" in page.text_content("#notice")

@@ -209,23 +209,26 @@ def test_the_svg_reads_back_too(tmp_path):
 
 # -- the command ---------------------------------------------------------------------------------
 def test_tags_print_writes_pdf_and_svg_and_warns(tmp_path, capsys):
-    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path)])
+    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--data", str(tmp_path / "data")])
     out, err = capsys.readouterr()
     assert code == 0
     assert (tmp_path / "stratego-stratego.pdf").read_bytes().startswith(b"%PDF")
     assert (tmp_path / "stratego-stratego.svg").read_text().startswith("<svg")
     assert "80 tags for Stratego on 1 page(s)" in out and "Print at 100%" in out
     assert err.startswith("warning: the tags on stratego are 13.8 mm wide")
-    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "200"])
+    code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "200",
+                          "--data", str(tmp_path / "data")])
     assert code == 0 and "warning" not in capsys.readouterr().err
 
 
 def test_tags_print_refuses_a_bad_deck_or_layout(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"game": "warriors", "version": 1, "cards": []}')
-    assert commands.main(["tags", "print", "warriors", "--deck", str(bad), "--out", str(tmp_path)]) == 1
+    assert commands.main(["tags", "print", "warriors", "--deck", str(bad), "--out", str(tmp_path),
+                          "--data", str(tmp_path / "data")]) == 1
     assert "field 'cards' must be a non-empty list" in capsys.readouterr().err
-    assert commands.main(["tags", "print", "warriors", "--resolution", "big", "--out", str(tmp_path)]) == 1
+    assert commands.main(["tags", "print", "warriors", "--resolution", "big", "--out", str(tmp_path),
+                          "--data", str(tmp_path / "data")]) == 1
     assert "resolution must look like 1920x1080" in capsys.readouterr().err
     assert not list(tmp_path.glob("*.pdf"))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, revealed, serving
 from tests.test_warriors_secrets import BEN_HAND, face_up, reader, tray
 from tests.test_warriors_support import key_of
 
@@ -70,17 +70,21 @@ def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_p
     service, url, browser = site
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, 1))
-    page.wait_for_selector(".wr-hand")
-    body = page.inner_text("#seat-view")
+    page.wait_for_selector("#reveal")
+    assert "Abinadi" not in page.inner_text("body")  # the hand shows only while Ann holds the button
+    with revealed(page):
+        page.wait_for_selector(".wr-hand")
+        body = page.inner_text("#seat-view")
+        arrow = page.inner_text(f"[data-card='{key_of('Arrow')}']")
+        face_down = page.locator("article.seat .card.wr-down").count()
+        page.screenshot(path=str(tmp_path / "warriors-phone.png"), full_page=True)
     assert "Your hand as scanned (6)" in body
     for name in ("Abinadi", "Lehi", "Arrow", "Helaman", "Gid", "Gideon"):
         assert name in body, name
-    assert page.locator("article.seat .card.wr-down").count() == 2 and "Warrior deck" in body
+    assert face_down == 2 and "Warrior deck" in body
     assert "Your face-down cards" in body and "Faith: Steadfast" in body and "Sword" in body
-    arrow = page.inner_text(f"[data-card='{key_of('Arrow')}']")
     assert "Secondary cards need to have at least one icon" in arrow
     assert "Wickedness: Greed" not in body and "Prayer" not in body
-    page.screenshot(path=str(tmp_path / "warriors-phone.png"), full_page=True)
 
 
 def test_the_game_over_box_names_the_games_winner_not_the_last_challenges(tmp_path):

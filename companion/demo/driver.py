@@ -27,6 +27,7 @@ import threading
 import time
 from typing import Any
 
+from card_tags.catalog import load_game
 from card_tags.payload import CardRef
 
 from companion import rules
@@ -389,6 +390,10 @@ def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: 
     if not cls.min_seats <= seats <= cls.max_seats:
         raise ValueError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {seats}")
     table = VirtualTable(seed=seed)
+    # The demo's cards wear this table's private tags where the game hides them, as printed cards do.
+    private = getattr(service, "private_tags", None)
+    if private is not None:
+        table.payloads = private.codes_for(load_game(game))
     # The players' listener comes first: they lift their cards before the camera lays out a new game.
     players = Demo(service, table, game, seats, seed, pace, games)
     attach_camera(service, VirtualTableSource(table, fps=fps), decoder)

@@ -4,12 +4,15 @@ Each is a consistent single-file copy (SQLite's online backup, ``Store.backup``,
 connection of its own so that play goes on meanwhile) in ``<data>/backups/companion-<when>-<why>.db``;
 the newest ``KEEP`` are kept, older ones deleted, and a copy cut short (its ``.part`` file) is
 removed at the next start.
+The table's private tag codes (``private-tags.json``: without them its hidden cards' stickers name
+nothing) are copied beside each, as ``companion-<when>-<why>.private-tags.json``, owner-only.
 A copy is restored with ``companion import`` of its exported log, or by stopping the service and
 putting the file in place of ``companion.db`` (hardware.md, "Backups").
 """
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -65,6 +68,17 @@ class Backups:
         if self.clock() - self.last >= self.every:
             self.make("daily")
 
+    def _copy_private_tags(self, dest: Path) -> None:
+        source = Path(self.service.data_dir) / "private-tags.json"
+        if not source.exists():
+            return
+        try:
+            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(source.read_bytes())
+        except OSError as exc:
+            log.error("could not back up the private tags to %s: %s", dest, exc)
+
     def make(self, why: str) -> Path | None:
         """Write one backup now and prune the oldest; a failure is logged, never raised (a full
         disk must not stop the referee)."""
@@ -78,7 +92,9 @@ class Backups:
             except Exception as exc:
                 log.error("could not back up the game log to %s: %s", dest, exc)
                 return None
+            self._copy_private_tags(dest.with_suffix(".private-tags.json"))
             for old in self.existing()[:-self.keep]:
                 old.unlink(missing_ok=True)
+                old.with_suffix(".private-tags.json").unlink(missing_ok=True)
             log.info("backed up the game log to %s", written)
             return written

@@ -8,7 +8,10 @@ It runs in its own thread (``start``/``stop``); ``process(frame)`` does one fram
 (tests, ``bench``). What it does with each code it reads:
 
 - a tag of ours for the current game: placed on the mat through the calibration homography,
-  assigned to a zone, and fed to the tracker, which debounces it into events;
+  assigned to a zone, and fed to the tracker, which debounces it into events. A private tag (a
+  hidden card's, card_tags/private.py) is found in the table's map, ``private.lookup``: one dict
+  lookup per code read. A readable tag of a card the game keeps hidden is an old sheet's: it
+  still plays, and the devices panel says how many such cards were seen (they give themselves away);
 - a tag of ours for another game, a damaged tag (its check character fails) and any foreign
   code (a URL, a product barcode...): ignored, and counted in ``stats()`` with its text and why.
 
@@ -70,10 +73,18 @@ class Seen:
                 "corners": np.round(self.corners, 1).tolist()}
 
 
-def classify(text: str, game: str) -> tuple[str, str, tag_payload.CardRef | None]:
-    """What a code is to a table playing ``game``: (kind, reason, card)."""
+def classify(text: str, game: str, private: dict | None = None) -> tuple[str, str, tag_payload.CardRef | None]:
+    """What a code is to a table playing ``game``: (kind, reason, card). ``private``: the table's
+    private tags (payload -> card)."""
+    ref = private.get(text) if private else None
+    if ref is not None:
+        if ref.game != game:
+            return "other-game", f"a private {ref.game} tag; this table is playing {game}", ref
+        return "card", f"{ref.key} of {game} (private tag)", ref
     try:
         ref = tag_payload.decode(text)
+    except tag_payload.PrivateTag as exc:
+        return "other-table", str(exc), None
     except tag_payload.PayloadError as exc:
         return ("damaged" if tag_payload.is_ours(text) else "foreign"), str(exc), None
     if not game:
@@ -90,7 +101,7 @@ class ScanPipeline(WatchedSource):
                  game: str = "bom-battle", on_event: EventSink | None = None, homography=None, *,
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
-                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic):
+                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
@@ -107,7 +118,10 @@ class ScanPipeline(WatchedSource):
         self.event_errors = 0
         self._frame_times: collections.deque[float] = collections.deque(maxlen=60)
         self._process_ms: collections.deque[float] = collections.deque(maxlen=120)
-        self.ignored = {"foreign": 0, "other-game": 0, "damaged": 0}
+        self.ignored = {"foreign": 0, "other-game": 0, "damaged": 0, "other-table": 0}
+        # The table's private tags (card_tags.private.PrivateTags: .lookup, .hidden_cards(game)).
+        self.private = private
+        self.old_sheet_cards: set[str] = set()  # hidden cards read from readable (old) tags
         self.recent_ignored: collections.deque[dict] = collections.deque(maxlen=RECENT_IGNORED)
         self._ignored_last: dict[str, float] = {}
         self._last_frame: np.ndarray | None = None
@@ -170,9 +184,13 @@ class ScanPipeline(WatchedSource):
         """What each code is, and where each card of this game lies on the mat (one homography
         call for all of them)."""
         seen = []
+        private = self.private.lookup if self.private is not None else None
         for d in detections:
-            kind, reason, ref = classify(d.text, self.game)
+            kind, reason, ref = classify(d.text, self.game, private)
             seen.append(Seen(d.text, kind, reason, d.corners, ref))
+            if kind == "card" and self.private is not None and not (private and d.text in private) \
+                    and ref.card in self.private.hidden_cards(self.game):
+                self.old_sheet_cards.add(ref.key)
         cards = [s for s in seen if s.kind == "card"]
         if cards and self.calibration.homography is not None:
             corners = np.array([s.corners for s in cards])
@@ -246,6 +264,7 @@ class ScanPipeline(WatchedSource):
         with self._lock:
             self.game = game
             self.zones = zones
+            self.old_sheet_cards = set()
             self.tracker = Tracker(zones, self.tracker_settings)
             # Frames already read (and the one being read) may show the cards lifted just before
             # the new game began: the new game's tracker starts from the frames after them.
@@ -286,6 +305,9 @@ class ScanPipeline(WatchedSource):
                 "foreign_codes": self.ignored["foreign"],
                 "other_game_tags": self.ignored["other-game"],
                 "damaged_tags": self.ignored["damaged"],
+                "other_table_tags": self.ignored["other-table"],
+                # hidden cards read from old, readable tags: the Devices page warns they give themselves away
+                "old_sheet_cards": len(self.old_sheet_cards),
                 "recent_ignored": list(self.recent_ignored),
                 "cards_tracked": len(self.tracker.tracked()),
                 "cards": self.tracker.tracked(),

@@ -76,13 +76,16 @@ class VirtualTable:
         self._noise: list[tuple[np.ndarray, np.ndarray]] = []
         self.camera = camera or Camera()
         self.look = look or Look()
+        # A card's private tag where the table printed one (card_tags/private.py), else its readable tag.
+        self.payloads: dict[CardRef, str] = {}
         self._rebuild()
 
     # --- what is on the table -------------------------------------------------------------
 
     def place(self, ref: CardRef, mat_xy, angle_deg: float = 0.0, damage: str | None = None) -> None:
         """Put a card (or move it) at mat_xy (mm, its centre), rotated by angle_deg."""
-        self.place_code(encode(ref), mat_xy, angle_deg, label=card_label(ref), damage=damage, ref=ref)
+        self.place_code(self.payloads.get(ref) or encode(ref), mat_xy, angle_deg, label=card_label(ref), damage=damage,
+                        ref=ref)
 
     def place_code(self, text: str, mat_xy, angle_deg: float = 0.0, label: str | None = None,
                    damage: str | None = None, ref: CardRef | None = None, key: str | None = None) -> None:
@@ -98,7 +101,7 @@ class VirtualTable:
             self._items[key or text] = item
 
     def remove(self, ref_or_key) -> bool:
-        key = encode(ref_or_key) if isinstance(ref_or_key, CardRef) else ref_or_key
+        key = (self.payloads.get(ref_or_key) or encode(ref_or_key)) if isinstance(ref_or_key, CardRef) else ref_or_key
         with self._lock:
             return self._items.pop(key, None) is not None
 

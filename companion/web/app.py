@@ -4,7 +4,7 @@ Areas of the companion add pages as Flask blueprints listed in BLUEPRINTS ("modu
 A blueprint reaches the running service through ``current_app.config["SERVICE"]`` (see
 companion/service.py: ``.session``, ``.pipeline``, ``.readers``, ``.pin``) and protects every
 change with ``companion.web.app.require_pin`` (the table PIN, from the X-Table-PIN header or a
-``pin`` form field).
+``pin`` form field, or the session a tablet was given for it: companion/web/room.py).
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.web import room as room_module
 from companion.web import security, streams
 
 log = logging.getLogger(__name__)
@@ -33,21 +34,38 @@ BLUEPRINTS: list[str] = [
     "companion.web.decks:bp",     # /tags (print tag sheets), /catalog (the deck in play)
     "companion.web.camera:bp",      # /calibration (camera preview, markers, zones)
     "companion.web.history:bp",   # /api/history/...: every game of the table, its log, its export
+    "companion.web.tablets:bp",   # /api/unlock, /api/lock, /api/room...: tablets holding the PIN, phones holding seats
 ]
 
 
 def require_pin(view):
     """Refuse a change that does not carry the table PIN (checked before the body is read), with a
-    message saying so; a client guessing PINs is made to wait (companion/web/security.py)."""
+    message saying so; a client guessing PINs is made to wait (companion/web/security.py). A tablet
+    holding a session for the PIN (its HttpOnly cookie) passes without sending the digits."""
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
-        given = request.headers.get("X-Table-PIN") or ""
-        if not given and request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-            given = request.form.get("pin") or ""
-        security.check_pin(current_app.config["PIN_GUARD"], request.remote_addr or "?", given,
-                           current_app.config["SERVICE"].pin)
+        check_pin_or_session()
         return view(*args, **kwargs)
     return wrapped
+
+
+def check_pin_or_session() -> None:
+    given = request.headers.get("X-Table-PIN") or ""
+    if not given and request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        given = request.form.get("pin") or ""
+    held = request.cookies.get(room_module.SESSION_COOKIE)
+    if not given and held:
+        if table_room().session(held) is not None:
+            return
+        raise security.Refused(403, "this tablet's hold on the PIN has ended (it expired, was revoked on the "
+                                    "Devices page, or the PIN changed); type the PIN again")
+    security.check_pin(current_app.config["PIN_GUARD"], request.remote_addr or "?", given,
+                       current_app.config["SERVICE"].pin)
+
+
+def table_room() -> room_module.Room:
+    """The room of the app's table (companion/web/room.py)."""
+    return current_app.config["ROOM"]
 
 
 def json_body() -> dict:
@@ -201,14 +219,23 @@ def api_new_game():
 @core.get("/api/seat-links")
 @require_pin
 def api_seat_links():
-    """Each seat's private link, shown as a QR on the tablet for that player's phone (PIN only)."""
+    """Each seat's private link, shown as a QR on the tablet for that player's phone (PIN only);
+    ``?seat=N`` gives that seat's alone (the tablet shows one code at a time). ``claimed``: a phone
+    holds the seat already."""
     service = _service()
     session = _session_or_404()
     base = seat_link_base()
+    asked = request.args.get("seat", "")
+    claimed = table_room().claimed(session.game_id)
     links = []
     for seat in session.derived.start["seats"]:
+        if asked and str(seat["seat"]) != asked:
+            continue
         token = service.seat_token(session.game_id, seat["seat"])
-        links.append({"seat": seat["seat"], "name": seat.get("name", ""), "url": f"{base}/seat/{token}", "token": token})
+        links.append({"seat": seat["seat"], "name": seat.get("name", ""), "url": f"{base}/seat/{token}", "token": token,
+                      "claimed": seat["seat"] in claimed})
+    if asked and not links:
+        return jsonify({"ok": False, "error": f"this game has no seat {asked[:4]!r}"}), 404
     return jsonify({"links": links})
 
 
@@ -228,13 +255,41 @@ def seat_link_base() -> str:
 
 @core.get("/api/seat/<token>")
 def api_seat(token: str):
+    """A seat's private view, for the one phone that holds the seat: the first phone to open the
+    link gets a cookie bound to the seat; any other is refused until the table releases it.
+    ``public`` is the table's view, which the phone shows until its player reveals the private one."""
     service = _service()
     try:
         seat = service.seat_for_token(token)
-        view = service.session.seat_view(seat)
+        session = service.session
+        view = session.seat_view(seat)
     except ValueError as exc:
         return jsonify({"ok": False, "error": str(exc)}), 403
-    return jsonify({"ok": True, "view": view})
+    cookie = room_module.seat_cookie(session.game_id, seat)
+    allowed, new_cookie = table_room().claim(session.game_id, seat, request.cookies.get(cookie))
+    if not allowed:
+        return jsonify({"ok": False, "claimed": True,
+                        "error": f"seat {seat} is already open on another phone. If that phone is yours and "
+                                 f"lost, ask the table to release seat {seat} (Seat codes on the tablet, with the "
+                                 f"PIN); then open the code again."}), 403
+    public = session.public_view()
+    reply = make_response(jsonify({"ok": True, "view": view, "public": public, "veiled": holds_secrets(view, public)}))
+    reply.headers["Cache-Control"] = "no-store"
+    if new_cookie:
+        reply.set_cookie(cookie, new_cookie, max_age=7 * 24 * 3600, httponly=True, samesite="Strict",
+                         secure=request.is_secure, path="/api/seat/")
+    return reply
+
+
+# Keys of a seat view that name the seat, or repeat the table's rows: never a secret by themselves.
+NAMING_KEYS = {"seat", "name", "seats", "phase"}
+
+
+def holds_secrets(view: dict, public: dict) -> bool:
+    """Whether a seat's view says anything the table's does not (a hand, an identity, an army,
+    face-down cards): the phone then hides it until its player asks (companion/web/room.py)."""
+    return any(value not in (None, [], {}, "") and public.get(key) != value
+               for key, value in view.items() if key not in NAMING_KEYS)
 
 
 @core.get("/api/qr.svg")
@@ -343,6 +398,8 @@ def _is_disk_full(exc: BaseException) -> bool:
 def create_app(service, allowed_hosts: tuple[str, ...] = ()) -> Flask:
     app = Flask(__name__, template_folder=str(WEB / "templates"), static_folder=str(WEB / "static"))
     app.config["SERVICE"] = service
+    # A service without a data folder (a test's stand-in) keeps tablets' sessions in memory.
+    app.config["ROOM"] = getattr(service, "room", None) or room_module.Room(None, str(getattr(service, "pin", "")))
     app.config["PIN_GUARD"] = security.PinGuard()
     app.config["ALLOWED_HOSTS"] = tuple(h.lower() for h in allowed_hosts)
     app.config["MAX_CONTENT_LENGTH"] = security.MAX_BODY

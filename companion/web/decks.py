@@ -1,5 +1,7 @@
 """Dashboard pages for decks: print tag sheets (/tags) and read the catalog of the game in play
-(/catalog). Both only read, so neither needs the table PIN.
+(/catalog). Both only read, so neither needs the table PIN, except the sheets of a game with hidden
+cards: they carry the table's private tags and say which sticker goes on which card, so they are
+downloaded with the PIN (as is the map itself, /api/private-tags.json, for a backup).
 
 The sheet downloads take the same camera geometry as ``companion tags print`` as query
 parameters (camera_height, resolution, fov), so a sheet printed from the tablet is the one the CLI
@@ -14,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from card_tags import geometry, sheets
 from card_tags.catalog import Catalog, CatalogError, load_game
 from card_tags.payload import GAME_CODES
+from card_tags.private import PrivateTags, kept_hidden
 
 bp = Blueprint("decks", __name__)
 MAX_CAMERA_HEIGHT_MM = 10_000  # a camera over a table, not a satellite
@@ -66,12 +69,30 @@ def _camera() -> geometry.Camera:
         abort(400, str(exc))
 
 
-def _sheet(game: str, layout: str) -> sheets.Sheet:
+def _private_tags() -> PrivateTags:
+    service = current_app.config.get("SERVICE")
+    found = getattr(service, "private_tags", None)
+    if found is None:  # a service without a data folder (a test's stand-in): codes in memory
+        found = current_app.config.setdefault("PRIVATE_TAGS", PrivateTags(None))
+    return found
+
+
+def _sheet(game: str, layout: str, printing: bool = False) -> sheets.Sheet:
+    """The sheet as planned; ``printing``: the one to print, with the table's private tags for the
+    hidden cards (needs the PIN: it says which sticker goes on which card)."""
     if layout not in sheets.LAYOUTS:
         abort(404, f"no layout {layout!r}")
     paper = request.args.get("paper") or None
+    catalog = _catalog(game)
+    camera = _camera()
+    private = None
+    if printing and kept_hidden(catalog):
+        from companion.web.app import check_pin_or_session
+
+        check_pin_or_session()
+        private = _private_tags().codes_for(catalog)
     try:
-        return sheets.build(_catalog(game), layout, _camera(), paper=paper)
+        return sheets.build(catalog, layout, camera, paper=paper, private=private)
     except ValueError as exc:
         abort(400, str(exc))
 
@@ -90,27 +111,38 @@ def tags_page():
         except Exception as exc:  # an HTTPException from abort: show it on the page instead
             error = getattr(exc, "description", str(exc))
     query = {k: v for k, v in request.args.items() if k in ("camera_height", "resolution", "fov", "paper", "deck")}
+    hidden = len(kept_hidden(_catalog(game))) if game and sheet else 0
     return render_template("tags.html", page="tags", games=games, game=game, layout=layout, layouts=sheets.LAYOUTS,
                            papers=sorted(sheets.PAPER), camera=camera, sheet=sheet, error=error, query=query,
-                           in_play=in_play, tag_mm=geometry.tag_mm)
+                           in_play=in_play, tag_mm=geometry.tag_mm, hidden=hidden)
 
 
 @bp.get("/tags/<game>/<layout>.pdf")
 def tags_pdf(game: str, layout: str):
-    sheet = _sheet(game, layout)
+    sheet = _sheet(game, layout, printing=True)
     return Response(sheets.to_pdf(sheet), mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{game}-{layout}.pdf"'})
 
 
 @bp.get("/tags/<game>/<layout>.svg")
 def tags_svg(game: str, layout: str):
-    sheet = _sheet(game, layout)
+    sheet = _sheet(game, layout, printing=True)
     page = request.args.get("page", "1")
     if not page.isdigit() or not 1 <= int(page) <= len(sheet.pages):
         abort(404, f"this sheet has pages 1 to {len(sheet.pages)}")
     name = f"{game}-{layout}-p{page}.svg"
     return Response(sheets.to_svg(sheet, int(page) - 1), mimetype="image/svg+xml",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/api/private-tags.json")
+def private_tags_export():
+    """The table's private tag codes, for a backup or a second Pi of this table (PIN only)."""
+    from companion.web.app import check_pin_or_session
+
+    check_pin_or_session()
+    return Response(_private_tags().export(), mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="private-tags.json"'})
 
 
 @bp.get("/catalog")

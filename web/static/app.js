@@ -18,13 +18,76 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 // -- the PIN and commands ---------------------------------------------------------------------
-// The private seat page has no PIN box (a player's phone changes nothing): pin() is then "".
+// The PIN is typed once, masked, and exchanged at once for a session this browser holds in an
+// HttpOnly cookie (no script reads it; it expires, and the Devices page can revoke it). The digits
+// are kept nowhere: the bar then shows a lock, never the PIN. Changes and PIN-only reads go with the
+// cookie. The private seat page has no PIN box (a player's phone changes nothing).
 const pinInput = $("#pin");
 const pin = () => (pinInput ? pinInput.value.trim() : "");
+let unlocking = null;
+
+function showHold(held, expires) {
+  const lock = $("#pin-held");
+  if (!pinInput || !lock) return;
+  document.body.dataset.pin = held ? "held" : "none";
+  lock.hidden = !held;
+  $("#pin-entry").hidden = held;
+  if (held && expires) {
+    const until = new Date(expires * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    lock.title = `This tablet holds the table PIN until ${until}. Tap to lock it.`;
+  }
+}
+
+// A PIN typed (and not yet exchanged) becomes this browser's session; "" when none was typed.
+// Resolves to an error message, or "" when all is well.
+function unlock() {
+  const typed = pin();
+  if (!typed) return Promise.resolve("");
+  unlocking ??= (async () => {
+    pinInput.value = "";
+    const response = await fetch("/api/unlock", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin: typed }),
+    });
+    const reply = await response.json().catch(() => ({ ok: false, error: `HTTP ${response.status}` }));
+    if (reply.ok) { showHold(true, reply.expires); return ""; }
+    return reply.error || "the PIN was refused";
+  })().finally(() => { unlocking = null; });
+  return unlocking;
+}
+
+async function refreshHold() {
+  if (!pinInput) return;
+  const reply = await fetch("/api/unlock", { cache: "no-store" }).then((r) => r.json()).catch(() => null);
+  if (reply) showHold(reply.held, reply.expires);
+}
+
+// A fetch of something that needs the PIN: with this browser's session (after turning a typed PIN
+// into one). A refusal saying the hold ended shows the PIN box again. A background poll passes
+// { typed: false }: a PIN half typed is not sent as a guess.
+async function pinnedFetch(path, options = {}, { typed = true } = {}) {
+  const refused = typed ? await unlock() : "";
+  if (refused) {
+    return new Response(JSON.stringify({ ok: false, error: refused }), { status: 403, headers: { "Content-Type": "application/json" } });
+  }
+  const response = await fetch(path, { credentials: "same-origin", ...options });
+  if (response.status === 403 && document.body.dataset.pin === "held") refreshHold();
+  return response;
+}
+
 if (pinInput) {
-  pinInput.value = localStorage.getItem("tablePin") || "";
-  pinInput.addEventListener("input", () => localStorage.setItem("tablePin", pinInput.value.trim()));
-  $("#pin-form").addEventListener("submit", (e) => e.preventDefault());
+  $("#pin-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const refused = await unlock();
+    if (refused) notice(refused);
+    else notice("This tablet holds the PIN now; the digits are not kept.", "ok");
+  });
+  $("#pin-held").addEventListener("click", async () => {
+    await fetch("/api/lock", { method: "POST" });
+    showHold(false);
+    notice("Locked: changes need the PIN again.", "ok");
+  });
+  localStorage.removeItem("tablePin");  // where older versions kept the digits in clear
+  refreshHold();
 }
 
 function notice(message, kind = "error") {
@@ -37,9 +100,9 @@ function notice(message, kind = "error") {
 }
 
 async function post(path, body) {
-  const response = await fetch(path, {
+  const response = await pinnedFetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Table-PIN": pin() },
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body || {}),
   });
   let reply = {};
@@ -282,15 +345,56 @@ function renderDevices(d) {
     el("div", { class: `check ${c.status}`, "data-check": c.name }, el("b", { text: `${c.name}: ` }), c.says)));
 }
 
+// Hidden cards read from old, readable tags: any phone's camera app reads what they are.
+function renderOldSheets(camera) {
+  const count = camera && camera.old_sheet_cards;
+  const box = $("#old-sheets");
+  box.hidden = !count;
+  if (count) {
+    box.textContent = `${count} hidden card${count === 1 ? "" : "s"} in play carr${count === 1 ? "ies an old tag" : "y old tags"} ` +
+      "whose code names the card: any phone's camera reads what it is. Print new sheets (Tags page, with the PIN, " +
+      "or `companion tags print`): their private tags name nothing.";
+  }
+}
+
+// With the PIN: the tablets holding it (each can be revoked) and the seats held by phones (released).
+async function renderRoom() {
+  const response = await pinnedFetch("/api/room", { cache: "no-store" }, { typed: false }).catch(() => null);
+  if (!response || !response.ok) { $("#room-locked").hidden = false; $("#tablets").replaceChildren(); $("#seat-phones").replaceChildren(); return; }
+  const room = await response.json();
+  $("#room-locked").hidden = true;
+  const when = (t) => new Date(t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  $("#tablets").replaceChildren(...room.tablets.map((t) => {
+    const revoke = el("button", { class: "small", text: t.this ? "Lock this tablet" : "Revoke" });
+    revoke.addEventListener("click", async () => {
+      const reply = await post("/api/room/revoke", { tablet: t.id });
+      if (reply.ok) { notice(`${t.label} no longer holds the PIN.`, "ok"); if (t.this) refreshHold(); renderRoom(); }
+    });
+    return el("li", { "data-tablet": t.id }, `${t.label}${t.this ? " (this tablet)" : ""}, since ${when(t.opened)}, until ${when(t.expires)} `, revoke);
+  }));
+  $("#seat-phones").replaceChildren(...room.seats.map((s) => {
+    if (!s.claimed_at) return el("li", { text: `${s.name || `Seat ${s.seat}`}: no phone yet` });
+    const release = el("button", { class: "small", text: "Release" });
+    release.addEventListener("click", async () => {
+      const reply = await post("/api/seat-release", { seat: s.seat });
+      if (reply.ok) { notice(`${s.name}'s seat is free for another phone.`, "ok"); renderRoom(); }
+    });
+    return el("li", { "data-seat": s.seat }, `${s.name || `Seat ${s.seat}`}: on a phone since ${when(s.claimed_at)} `, release);
+  }));
+}
+
 function devicesPage() {
-  fetch("/api/devices").then((r) => r.json()).then(renderDevices);
-  stream({ devices: renderDevices });
+  const show = (d) => { renderDevices(d); renderOldSheets(d.camera); };
+  fetch("/api/devices").then((r) => r.json()).then(show);
+  stream({ devices: show });
+  renderRoom();
+  setInterval(renderRoom, 5000);
 }
 
 // Game-specific scripts (web/static/games/<game>.js) add renderers here: each is called with the
 // view after the common table (or seat page) is drawn, and draws only its own game's views.
 // Page scripts (table.js, setup.js, history.js) add their page to `pages`.
-const companion = { el, command, notice, post, renderers: [], seatRenderers: [], pages: { devices: devicesPage } };
+const companion = { el, command, notice, post, pinnedFetch, renderers: [], seatRenderers: [], pages: { devices: devicesPage } };
 window.companion = companion;
 
 // Run the page once every script of the page (game renderers included) has loaded.

@@ -7,13 +7,13 @@
   let busy = false;
 
   // The camera sees hidden cards (the covered tray), so its preview and codes need the PIN.
-  const withPin = () => ({ headers: { "X-Table-PIN": pinInput.value.trim() }, cache: "no-store" });
+  const withPin = () => ({ cache: "no-store" });
 
   async function refreshImage() {
     if (busy || document.hidden) return;
     busy = true;
     try {
-      const response = await fetch("/api/camera/preview.jpg", withPin());
+      const response = await pinnedFetch("/api/camera/preview.jpg", withPin());
       if (response.ok) {
         const old = img.src;
         img.src = URL.createObjectURL(await response.blob());
@@ -49,7 +49,7 @@
   async function refreshState() {
     if (document.hidden) return;
     try {
-      const response = await fetch("/api/camera/calibration", withPin());
+      const response = await pinnedFetch("/api/camera/calibration", withPin());
       show(await response.json());
     } catch (_) { /* the next tick tries again */ }
   }

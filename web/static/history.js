@@ -83,7 +83,7 @@
   }
 
   async function exportLog(gameId) {
-    const response = await fetch(`/api/history/${gameId}/export.jsonl`, { headers: { "X-Table-PIN": pin() } });
+    const response = await pinnedFetch(`/api/history/${gameId}/export.jsonl`);
     if (!response.ok) {
       const reply = await response.json().catch(() => ({}));
       notice(reply.error || `the export was refused (HTTP ${response.status})`);

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, command, notice } = window.companion;
+  const { el, command, notice, post } = window.companion;
   const $ = (sel) => document.querySelector(sel);
 
   // -- the result box: which battle or combat it tells of ----------------------------------------
@@ -108,19 +108,90 @@
     return button;
   }
 
-  // -- seat codes: each player's phone link, captioned by name, scrolled into view ----------------
+  // -- seat codes: one seat at a time ------------------------------------------------------------
+  // The tablet is seen by everyone at the table: it lists the seats by name, and shows one seat's
+  // code only when that player taps their name; the code hides again as soon as a phone has opened
+  // it (the seat is then that phone's alone), or after SEAT_CODE_SECONDS.
+  const SEAT_CODE_SECONDS = 20;
+  let codeShown = null;  // {seat, timer, poll}
+
+  function hideSeatCode() {
+    if (!codeShown) return;
+    clearTimeout(codeShown.timer);
+    clearInterval(codeShown.poll);
+    codeShown = null;
+    const code = $("#seat-code");
+    if (code) code.replaceChildren();
+  }
+
+  async function seatList(typed = true) {
+    const response = await pinnedFetch("/api/seats", { cache: "no-store" }, { typed });
+    const reply = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) { notice(reply.error); return null; }
+    return reply.seats;
+  }
+
+  async function showSeatCode(seat) {
+    hideSeatCode();
+    const response = await pinnedFetch(`/api/seat-links?seat=${seat.seat}`, { cache: "no-store" });
+    const reply = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+    if (!response.ok) { notice(reply.error); return; }
+    const link = reply.links[0];
+    if (link.claimed) {
+      notice(`${link.name || `Seat ${link.seat}`} is already open on a phone. Release the seat first to open it on another.`);
+      return;
+    }
+    $("#seat-code").replaceChildren(el("figure", { "data-seat": link.seat },
+      el("img", { src: `/api/qr.svg?text=${encodeURIComponent(link.url)}`, alt: `${link.name || `seat ${link.seat}`}'s code` }),
+      el("figcaption", {}, el("b", { text: link.name || `Seat ${link.seat}` }), ` seat ${link.seat}: scan with your phone`)));
+    codeShown = { seat: link.seat };
+    codeShown.timer = setTimeout(hideSeatCode, (companion.seatCodeSeconds || SEAT_CODE_SECONDS) * 1000);
+    codeShown.poll = setInterval(async () => {  // the phone opened it: hide the code, mark the seat
+      const seats = await seatList(false).catch(() => null);
+      const now = seats && seats.find((s) => s.seat === link.seat);
+      if (now && now.claimed && codeShown && codeShown.seat === link.seat) { hideSeatCode(); drawSeatList(seats); }
+    }, 1000);
+  }
+
+  async function release(seat, newLink) {
+    const reply = await post("/api/seat-release", { seat: seat.seat, new_link: newLink });
+    if (!reply.ok) return;
+    notice(newLink ? `${seat.name}'s old code opens nothing now; show the new one to their phone.`
+      : `${seat.name}'s seat is free: the next phone to open its code holds it.`, "ok");
+    drawSeatList(await seatList());
+  }
+
+  function drawSeatList(seats) {
+    if (!seats) return;
+    $("#seat-names").replaceChildren(...seats.map((s) => el("li", { "data-seat": s.seat, class: s.claimed ? "claimed" : "" },
+      seatButton(s),
+      s.claimed ? el("span", { class: "meta", text: " on a phone " }) : null,
+      s.claimed ? actionLink("Release", () => release(s, false)) : null,
+      actionLink("New code", () => release(s, true)))));
+  }
+
+  function seatButton(seat) {
+    const button = el("button", { class: "seat-name", text: seat.name || `Seat ${seat.seat}` });
+    button.addEventListener("click", () => showSeatCode(seat));
+    return button;
+  }
+
+  function actionLink(label, act) {
+    const button = el("button", { class: "small", text: label });
+    button.addEventListener("click", act);
+    return button;
+  }
+
   async function showSeatCodes() {
     const box = $("#seat-codes");
-    if (!box.hidden) { box.hidden = true; return; }
-    const response = await fetch("/api/seat-links", { headers: { "X-Table-PIN": pin() } });
-    const reply = await response.json();
-    if (!response.ok) { notice(reply.error); return; }
+    if (!box.hidden) { hideSeatCode(); box.hidden = true; return; }
+    const seats = await seatList();
+    if (!seats) return;
     box.replaceChildren(
-      el("p", { class: "codes-help", text: "Each player scans their own code with their phone: it opens a page only that seat may see." }),
-      ...reply.links.map((l) => el("figure", { "data-seat": l.seat },
-        el("img", { src: `/api/qr.svg?text=${encodeURIComponent(l.url)}`, alt: `${l.name || `seat ${l.seat}`}'s code` }),
-        el("figcaption", {}, el("b", { text: l.name || `Seat ${l.seat}` }), ` seat ${l.seat}`,
-          el("a", { class: "seat-url", href: l.url, text: l.url.replace(/\/seat\/.*/, "/seat/…") })))));
+      el("p", { class: "codes-help", text: "Tap your name: your code shows for a moment. Scan it with your phone; it opens a page only that phone may see." }),
+      el("ul", { id: "seat-names", class: "seat-names" }),
+      el("div", { id: "seat-code", class: "seat-code" }));
+    drawSeatList(seats);
     box.hidden = false;
     box.scrollIntoView({ behavior: "smooth", block: "start" });
   }
@@ -184,13 +255,73 @@
     for (const render of companion.seatRenderers) render(view);
   }
 
+  // What the phone shows unasked: the table's own (public) view of its seat. What only this seat
+  // may know is drawn only while the player holds the button (or for REVEAL_SECONDS after a tap), and
+  // removed from the page again after: a glance across the table, or a screenshot, finds nothing.
+  const REVEAL_SECONDS = 5;
+  const HOLD_MS = 400;
+
+  function renderVeiled(reply) {
+    const view = reply.public || {};
+    const me = (view.seats || view.standings || []).find((s) => s.seat === reply.view.seat);
+    const name = (me && me.name) || reply.view.name;
+    $("#seat-title").textContent = name ? `${name} (seat ${reply.view.seat})` : `Seat ${reply.view.seat}`;
+    const parts = [];
+    if (view.prompt) parts.push(el("p", { class: "prompt", text: view.prompt }));
+    parts.push(el("p", { class: "veil", text: "What only you may see is hidden. Press and hold the button to see it; let go and it hides again." }));
+    if (me) parts.push(seatBox(me, view));
+    $("#seat-view").replaceChildren(...parts);
+  }
+
   function seatPage() {
     const token = document.querySelector(".private").dataset.token;
-    const refresh = async () => {
-      const response = await fetch(`/api/seat/${encodeURIComponent(token)}`);
+    const button = $("#reveal");
+    let latest = null;
+    let shown = false;
+    let pressedAt = 0;
+    let hideTimer = null;
+    const draw = () => {
+      if (!latest) return;
+      button.hidden = !latest.veiled;
+      document.body.dataset.revealed = shown || !latest.veiled ? "yes" : "no";
+      if (shown || !latest.veiled) renderSeatView(latest.view); else renderVeiled(latest);
+    };
+    const show = () => { clearTimeout(hideTimer); shown = true; draw(); };
+    const hide = () => { clearTimeout(hideTimer); shown = false; pressedAt = 0; draw(); };
+    button.addEventListener("pointerdown", (e) => { e.preventDefault(); pressedAt = Date.now(); show(); });
+    button.addEventListener("pointerup", () => {
+      if (!pressedAt) return;
+      if (Date.now() - pressedAt < HOLD_MS) hideTimer = setTimeout(hide, REVEAL_SECONDS * 1000);  // a tap
+      else hide();  // held, then let go
+      pressedAt = 0;
+    });
+    for (const kind of ["pointerleave", "pointercancel"]) button.addEventListener(kind, () => { if (pressedAt) hide(); });
+    button.addEventListener("click", (e) => { if (e.detail === 0) { show(); hideTimer = setTimeout(hide, REVEAL_SECONDS * 1000); } });  // keyboard
+    button.addEventListener("contextmenu", (e) => e.preventDefault());  // a long press is not a menu
+    document.addEventListener("visibilitychange", () => { if (document.hidden) hide(); });
+    // One request at a time: the first one claims the seat for this phone (its cookie), and a second
+    // sent before that answer came would be taken for another phone.
+    let inFlight = null;
+    let again = false;
+    const refresh = () => {
+      if (inFlight) { again = true; return inFlight; }
+      inFlight = fetchSeat().finally(() => {
+        inFlight = null;
+        if (again) { again = false; refresh(); }
+      });
+      return inFlight;
+    };
+    const fetchSeat = async () => {
+      const response = await fetch(`/api/seat/${encodeURIComponent(token)}`, { cache: "no-store" });
       const reply = await response.json();
-      if (!reply.ok) { $("#seat-view").replaceChildren(el("p", { class: "problem", text: reply.error })); return; }
-      renderSeatView(reply.view);
+      if (!reply.ok) {
+        latest = null;
+        button.hidden = true;
+        $("#seat-view").replaceChildren(el("p", { class: "problem", text: reply.error }));
+        return;
+      }
+      latest = reply;
+      draw();
     };
     refresh();
     stream({ view: refresh }, refresh);

@@ -4,14 +4,19 @@ first of the battle (nothing counted yet) and the next one (a card turned, the b
 a 1-v-1 duel as the same run's baseline (median of 3) and the machine's load."""
 from __future__ import annotations
 
+import copy
 import os
 import statistics
 import time
+from typing import Any
 
 from card_tags.catalog import load_game
 
-from . import odds
+from . import Pacific, forecast, odds
+from ..base import Action, Refusal, Seat
+from ..demo import Lay, Lift
 from .cards import Deck
+from .demo import DEMO
 from .odds import AGGRESSOR, DEFENDER, Cards, Fighter, battle_odds, counts
 
 TYPES = ("ground", "air", "sea")
@@ -48,29 +53,105 @@ def forces(deck: Deck, card: str, army: str, combined: bool) -> list[Fighter]:
     return found
 
 
-def timed(query, runs: int = 1) -> tuple[float, object]:
-    times, result = [], None
+def clear() -> None:
+    odds._battle_odds.cache_clear()
+    odds._engine.cache_clear()
+    odds._shots.cache_clear()
+
+
+def timed(query, runs: int = 1) -> tuple[float, float, object]:
+    """(wall ms, CPU ms, answer) of a query asked afresh (nothing memoised): the median of ``runs``."""
+    walls, cpus, result = [], [], None
     for _ in range(runs):
-        odds._battle_odds.cache_clear()
-        odds._engine.cache_clear()
-        t0 = time.perf_counter()
+        clear()
+        t0, c0 = time.perf_counter(), time.process_time()
         result = query()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000, result
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls) * 1000, statistics.median(cpus) * 1000, result
 
 
-def next_query(fs: list[Fighter], first: Cards, second: Cards, numbers) -> float:
-    """The next query of the same battle, its states memoised by the first (the engine kept, the answer not)."""
-    times = []
-    for _ in range(1):
-        odds._battle_odds.cache_clear()
-        odds._engine.cache_clear()
-        battle_odds(fs, first, numbers=numbers)
-        odds._battle_odds.cache_clear()
-        t0 = time.perf_counter()
-        battle_odds(fs, second, next_step=1, numbers=numbers)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1000
+def next_query(fs: list[Fighter], first: Cards, second: Cards, numbers) -> tuple[float, float]:
+    """(wall ms, CPU ms) of the next query of the same battle, its states memoised by the first (the engine
+    kept, the answer not)."""
+    clear()
+    battle_odds(fs, first, numbers=numbers)
+    odds._battle_odds.cache_clear()
+    t0, c0 = time.perf_counter(), time.process_time()
+    battle_odds(fs, second, next_step=1, numbers=numbers)
+    return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+
+
+# -- the referee's fold: a whole demo game's log applied again from its start -----------------------------
+def demo_log(seed: int) -> tuple[Pacific, list[Seat], dict[str, Any], list[Action]]:
+    """A whole game the seeded demo players play straight into the referee (as the camera and the tablet would
+    report their moves): the ruleset, the seats, the options and every input, in order."""
+    game = Pacific(Pacific.load_catalog(None))
+    players = DEMO(2, seed)
+    seat_dicts, options = players.start()
+    seats = [Seat(int(s["seat"]), s["name"]) for s in seat_dicts]
+    options = game.resolve_options(options)
+    state, log, lying = game.setup(seats, options), [], {}
+
+    def submit(kind: str, data: dict[str, Any], source: str) -> None:
+        nonlocal state
+        action = Action(kind, data, source, len(log) + 1)
+        log.append(action)
+        result = game.apply(copy.deepcopy(state), action)
+        if not isinstance(result, Refusal):
+            state = result.state
+            told = getattr(players, "told", None)    # optional in the demo protocol
+            for outcome in result.outcomes if told else ():
+                told(outcome.as_dict())
+
+    for _ in range(20_000):
+        if game.is_over(state):
+            return game, seats, options, log
+        view = {"actions": game.actions(state), **game.public_view(state)}
+        moves = players.next_moves(view, {s.number: game.seat_view(state, s.number) for s in seats})
+        if not moves:
+            raise RuntimeError("the demo players have nothing to do and the game is not over")
+        for move in moves:
+            if isinstance(move, Lay):
+                submit("card_seen", {"zone": move.zone, "card": move.card,
+                                     **({"face_down": True} if move.face_down else {})}, "camera")
+                lying[move.card] = move.zone
+            elif isinstance(move, Lift):
+                if move.card in lying:
+                    submit("card_gone", {"zone": lying.pop(move.card), "card": move.card}, "camera")
+            else:
+                submit(move.kind, move.data, "dashboard")
+    raise RuntimeError("the demo game did not end")
+
+
+def fold(game: Pacific, seats: list[Seat], options: dict[str, Any], log: list[Action]) -> tuple[float, float, int]:
+    """(wall s, CPU s, shots) of every input of a log applied again from the start (a copy of the state each, as
+    the log's fold does), with the odds of every shot computed anew."""
+    clear()
+    shots = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    state = game.setup(seats, options)
+    for action in log:
+        result = game.apply(copy.deepcopy(state), action)
+        if not isinstance(result, Refusal):
+            state = result.state
+            shots += sum(o.kind == "shot" for o in result.outcomes)
+    return time.perf_counter() - t0, time.process_time() - c0, shots
+
+
+def fold_time(seed: int = 1) -> None:
+    """The fold a restart, a replay or an undo pays, with the odds and (the same run's baseline) without them."""
+    game, seats, options, log = demo_log(seed)
+    wall, cpu, shots = fold(game, seats, options, log)
+    asked = forecast.odds_before_shot
+    forecast.odds_before_shot = lambda deck, state: None    # the referee without the odds in its outcomes
+    try:
+        bare_wall, bare_cpu, _ = fold(game, seats, options, log)
+    finally:
+        forecast.odds_before_shot = asked
+    print(f"fold of a whole demo game (seed {seed}): {len(log)} inputs, {shots} shots with their odds: {wall:.2f} s "
+          f"({cpu:.2f} s of CPU, {1000 * (cpu - bare_cpu) / max(shots, 1):.1f} ms of it a shot for the odds); "
+          f"without the odds {bare_wall:.2f} s ({bare_cpu:.2f} s of CPU)")
 
 
 def main() -> None:
@@ -80,8 +161,10 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     duel = [fighter(deck, "JZERO#1", AGGRESSOR), fighter(deck, "UWILDCAT#1", DEFENDER)]
     full = Cards(counts(deck.action(k) for k in conflict if k != "PEARL#1"))
-    base, result = timed(lambda: battle_odds(duel, full, numbers=numbers), 3)
-    print(f"baseline, Zero v Wildcat, 53 cards: {base:.1f} ms ({result.method}, aggressor {result.aggressor:.4f})")
+    base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers), 3)
+    print(f"baseline, Zero v Wildcat, 53 cards: {base:.1f} ms, {base_cpu:.1f} ms of CPU ({result.method}, "
+          f"aggressor {result.aggressor:.4f})")
+    print("times: wall ms / CPU ms; first: nothing memoised; next: a card later, the battle's states memoised")
     rows = []
     for combined in (False, True):
         for army in ARMIES:
@@ -93,21 +176,21 @@ def main() -> None:
                 first = Cards(counts(deck.action(k) for k in rest))
                 turned = deck.action(rest[0])
                 second = Cards(counts(deck.action(k) for k in rest[1:]), discard=counts([turned]))
-                ms, result = timed(lambda fs=fs, first=first: battle_odds(fs, first, numbers=numbers))
-                later = next_query(fs, first, second, numbers) if result.method == "exact" else ms
-                rows.append((ms, later, result))
+                ms, cpu, result = timed(lambda fs=fs, first=first: battle_odds(fs, first, numbers=numbers))
+                later = next_query(fs, first, second, numbers)
+                rows.append((cpu, later[1], result))
                 print(f"{'combined' if combined else 'pacific '} {army:5} {card:11} {len(fs):2} units: "
-                      f"first {ms:7.1f} ms, next " + (f"{later:6.2f} ms" if result.method == "exact" else "     -   ")
-                      + f", {result.method} "
+                      f"first {ms:7.1f} / {cpu:6.1f} ms, next {later[0]:6.1f} / {later[1]:6.1f} ms, {result.method} "
                       f"(aggressor {result.aggressor:.4f}" + (f" ± {result.error:.4f}, {result.runs} runs)"
                                                               if result.method == "simulation" else ")"))
-    exact = [r for r in rows if r[2].method == "exact"]
-    sim = [r for r in rows if r[2].method == "simulation"]
-    print(f"exact: {len(exact)} battles, first query median {statistics.median(r[0] for r in exact):.1f} ms, max "
-          f"{max(r[0] for r in exact):.1f} ms; next query median {statistics.median(r[1] for r in exact):.2f} ms")
-    if sim:
-        print(f"simulated: {len(sim)} battles, median {statistics.median(r[0] for r in sim):.1f} ms, max "
-              f"{max(r[0] for r in sim):.1f} ms, standard error at most {max(r[2].error for r in sim):.4f}")
+    for method in ("exact", "simulation"):
+        found = [r for r in rows if r[2].method == method]
+        if found:
+            print(f"{method}: {len(found)} battles, CPU ms a query: first median "
+                  f"{statistics.median(r[0] for r in found):.1f}, max {max(r[0] for r in found):.1f}; next median "
+                  f"{statistics.median(r[1] for r in found):.1f}, max {max(r[1] for r in found):.1f}"
+                  + (f"; error at most {max(r[2].error for r in found):.4f}" if method == "simulation" else ""))
+    fold_time()
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 

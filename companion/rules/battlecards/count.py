@@ -50,6 +50,9 @@ class PlayedBattle:
         self._decisions: dict[tuple[int, int], tuple[int, int, int] | None] = {}
         self._outcomes: dict[int, float | None] = {}
         self._pairs: dict[int, frozenset[tuple[int, int]]] = {}
+        self._reach: dict[tuple[int, int], int] = {}
+        self._best: dict[tuple[int, int, tuple[int, ...]], tuple[int, int, int] | None] = {}
+        self._used: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def pairs(self, mask: int) -> frozenset[tuple[int, int]]:
         """Every (Attack, Defense) a shot of the policy may compare an Action Number with, from this alive set
@@ -65,7 +68,10 @@ class PlayedBattle:
         return self._pairs[mask]
 
     def reach(self, attack: int, defense: int) -> int:
-        return sum(n for a, n in enumerate(self.reference) if defense < a <= attack)
+        found = self._reach.get((attack, defense))
+        if found is None:
+            found = self._reach[(attack, defense)] = sum(n for a, n in enumerate(self.reference) if defense < a <= attack)
+        return found
 
     def alive(self, mask: int, side: str) -> list[int]:
         return [i for i in self.members[side] if mask >> i & 1]
@@ -84,6 +90,12 @@ class PlayedBattle:
 
     def used_support(self, mask: int, step: int) -> tuple[int, ...]:
         """Supporters already used in this volley by the shooters before this step (the policy: best first)."""
+        key = (mask, step)
+        if key not in self._used:
+            self._used[key] = self._used_support(mask, step)
+        return self._used[key]
+
+    def _used_support(self, mask: int, step: int) -> tuple[int, ...]:
         phase, side, _ = self.steps[step]
         used: tuple[int, ...] = ()
         j = step - 1
@@ -110,15 +122,23 @@ class PlayedBattle:
         return (a, d) if a >= d else None
 
     def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
-        """(target, attack, defense) of the likeliest hit, or None when there is no legal target."""
+        """(target, attack, defense) of the likeliest hit, or None when there is no legal target. Memoised."""
+        key = (mask, shooter, used)
+        if key not in self._best:
+            self._best[key] = self._best_shot(mask, shooter, used)
+        return self._best[key]
+
+    def _best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         sup = self.best_supporter(mask, shooter, used)
         best, best_reach = None, -1
         for target in self.enemies[shooter]:
             if not mask >> target & 1:
                 continue
             v = self.values(mask, shooter, target, sup)
-            if v is not None and self.reach(*v) > best_reach:
-                best, best_reach = (target, v[0], v[1]), self.reach(*v)
+            if v is not None:
+                reach = self.reach(*v)
+                if reach > best_reach:
+                    best, best_reach = (target, v[0], v[1]), reach
         return best
 
     def outcome(self, mask: int) -> float | None:

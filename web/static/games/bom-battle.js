@@ -68,7 +68,8 @@
   const timer = { view: null, box: null, sentFor: null, sending: false, triedPin: null, refusedPin: null, lastPin: null };
   let latestView = null;
 
-  function pinValue() { return (byId("pin")?.value || "").trim(); }
+  // A PIN typed, or this tablet's hold on the PIN (a session: the digits are not kept).
+  function pinValue() { return (byId("pin")?.value || "").trim() || (document.body.dataset.pin === "held" ? "(held)" : ""); }
 
   function clockText(ms) {
     const seconds = Math.max(0, Math.ceil(ms / 1000));
