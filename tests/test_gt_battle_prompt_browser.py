@@ -44,6 +44,7 @@ def test_the_prompt_follows_a_short_game_phase_by_phase(table):
     shows(page, service, "Ben (seat 2): draw from the deck or take the top discard", unsaid=("flip",))
     page.fill("#pin", service.pin)
     page.click("text=Ben drew from the deck")
+    page.wait_for_selector("text=Ben (seat 2) draws from the deck.")  # the tap is applied (the page is told)
     shows(page, service, "Ben (seat 2): discard one card", unsaid=("draw",))
     submit("card_seen", {"zone": "center", "card": "SKIP#1"}, "camera")  # Cy is skipped
     # SKIP on top cannot be taken: Dee's draw needs no tap
