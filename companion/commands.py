@@ -83,6 +83,35 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None,
                         help="the table's name on the LAN: http://NAME.local:PORT/ (default: this machine's host name)")
     parser.add_argument("--no-announce", action="store_true", help="do not announce the table on the LAN (mDNS)")
+    parser.add_argument("--camera-size", default=None, metavar="WxH",
+                        help="the camera's resolution, like 1920x1080 (default: camera_size in DATA/camera.json, else "
+                             "the largest the camera gives at 15 fps or more, up to 1920x1080; the demo's table: 1280x720)")
+
+
+CAMERA_CONFIG = "camera.json"
+
+
+def camera_size(args) -> tuple[int, int] | None:
+    """--camera-size, else the table's config (``DATA/camera.json``: {"camera_size": "1920x1080"}),
+    else None (the camera's best: sources.best_size). SystemExit(2) saying what is wrong."""
+    from companion.scan.sources import parse_size
+
+    text, where = args.camera_size, "--camera-size"
+    config = Path(args.data) / CAMERA_CONFIG
+    if text is None and config.exists():
+        try:
+            text, where = json.loads(config.read_text()).get("camera_size"), str(config)
+        except (json.JSONDecodeError, AttributeError, UnicodeDecodeError, OSError) as exc:
+            print(f"companion: {config}: not a camera config (expected {{\"camera_size\": \"1920x1080\"}}): {exc}",
+                  file=sys.stderr)
+            raise SystemExit(2) from None
+    if text is None:
+        return None
+    try:
+        return parse_size(str(text))
+    except ValueError as exc:
+        print(f"companion: {where}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def _open_service(args):
@@ -192,10 +221,11 @@ def cmd_serve(args) -> int:
     except ConfigError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
+    size = camera_size(args)
     service = _open_service(args)
     server = _bind(service, args)
     if args.source != "none":
-        attach_camera(service, args.source, args.decoder)
+        attach_camera(service, args.source, args.decoder, size=size)
     if readers:
         from card_tags.pairing import PairingStore, default_path
 
@@ -218,10 +248,11 @@ def cmd_demo(args) -> int:
     except SetupError as exc:
         print(f"companion demo: {exc}", file=sys.stderr)
         return 2
+    size = camera_size(args) or (1280, 720)
     service = _open_service(args)
     server = _bind(service, args)
     start_demo(service, seats=args.seats, seed=args.seed, pace=args.pace, fps=args.fps, decoder=args.decoder,
-               game=args.game)
+               game=args.game, size=size)
     return _run_web(service, args, server)
 
 

@@ -2,7 +2,11 @@
 the game in play, and every card it sees or loses becomes an input of that game."""
 from __future__ import annotations
 
+import logging
+
 from companion.service import Service
+
+log = logging.getLogger(__name__)
 
 
 def zones_for(service: Service):
@@ -19,13 +23,18 @@ def current_game(service: Service) -> str:
     return service.session.derived.start["game"] if service.session else ""
 
 
-def attach_camera(service: Service, source_spec, decoder: str = "zxing", **pipeline_options):
+def attach_camera(service: Service, source_spec, decoder: str = "zxing", size: tuple[int, int] | None = None,
+                  **pipeline_options):
     """Open the camera (or a file, or the virtual table) and feed what it sees to the game.
+    ``size``: what the camera is asked for (None: the best it offers, sources.best_size).
     ``pipeline_options`` go to ScanPipeline (watchdog timeout, backoff, tracker settings)."""
+    import functools
+
     from companion.scan.pipeline import ScanPipeline
     from companion.scan.sources import open_source
 
-    source = source_spec if hasattr(source_spec, "read") else _source(source_spec, open_source)
+    opener = functools.partial(open_source, size=size)
+    source = source_spec if hasattr(source_spec, "read") else _source(source_spec, opener)
     laid_out = {"game_id": service.session.game_id if service.session else None}
 
     def on_event(kind, data):
@@ -58,7 +67,8 @@ def _source(spec: str, open_source):
 
     try:
         return open_source(spec)
-    except SourceError:
+    except SourceError as exc:
+        log.warning("camera: %s (looked for again with the pipeline's backoff)", exc)
         return LateSource(spec, open_source)
 
 

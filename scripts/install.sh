@@ -63,7 +63,7 @@ fi
 
 # 1. System packages: Python, zbar for pyzbar, and on a Pi the camera library (from Raspberry Pi OS).
 PACKAGES=(python3 python3-venv python3-pip libzbar0)
-if [ "$PI" = yes ]; then PACKAGES+=(python3-picamera2); fi
+if [ "$PI" = yes ]; then PACKAGES+=(python3-picamera2 python3-numpy); fi
 run apt-get update -qq
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}"
 
@@ -84,7 +84,15 @@ else
   run python3 -m venv "$PREFIX/.venv"
 fi
 run "$PREFIX/.venv/bin/pip" install -q --upgrade pip
-run "$PREFIX/.venv/bin/pip" install -q -e "$PREFIX"  # editable: the dashboard's web/ folder is read from $PREFIX
+CONSTRAINTS=()
+if [ "$PI" = yes ]; then
+  # pip held to the system's numpy and what is built against it: a numpy 2 in the venv would shadow
+  # the one picamera2 and simplejpeg are compiled for, and the camera would not import (setup.sh too)
+  echo "+ python3 scripts/system_pins.py > $PREFIX/.venv/system-constraints.txt"
+  if [ "$DRY" = 0 ]; then python3 scripts/system_pins.py > "$PREFIX/.venv/system-constraints.txt"; fi
+  CONSTRAINTS=(-c "$PREFIX/.venv/system-constraints.txt")
+fi
+run "$PREFIX/.venv/bin/pip" install -q "${CONSTRAINTS[@]}" -e "$PREFIX"  # editable: web/ is read from $PREFIX
 
 # 4. The data folder (the game log, the PIN), readable by the service's user only.
 run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$DATA"
@@ -103,4 +111,4 @@ run systemctl enable --now companion.service
 
 SHOWN=${NAME:-$(hostname)}
 echo "Installed. Open http://${SHOWN}.local:${PORT}/ on the tablet (or this machine's address)."
-echo "Check it with: $PREFIX/.venv/bin/companion doctor --data $DATA   and   journalctl -u companion -f"
+echo "Check it with: $PREFIX/.venv/bin/companion doctor --data $DATA --url http://127.0.0.1:$PORT   and   journalctl -u companion -f"

@@ -16,7 +16,7 @@ SLOW_MODULES = {
     "test_gt_battle_fuzz", "test_battlecards_fuzz", "test_security_fuzz", "test_startup_faults",
     "test_table_faults", "test_scan_robustness", "test_scan_second_looks", "test_scan_occlusion",
     "test_scan_real_photos", "test_scan_photos", "test_scan_photo_labels", "test_log_import",
-    "test_cli", "test_doctor", "test_warriors_demo", "test_battlecards_odds",
+    "test_cli", "test_doctor", "test_warriors_demo", "test_battlecards_odds", "test_camera_health",
 }
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from companion import rules
 from companion.rules import Seat
-from companion.rules.bom.plays import evaluate
+from companion.rules.bom.plays import Problem, evaluate
+from companion.rules.bom.refusals import problem
 from tests.rules_harness import RulesTable
 
 RULES = rules.make("bom-battle")
@@ -23,8 +24,11 @@ def cards(*keys: str) -> list[tuple[str, object]]:
 
 
 def worth(*keys: str):
-    """What these cards are worth as one seat's play (a Play, or the reason it is illegal)."""
-    return evaluate(1, cards(*keys))
+    """What these cards are worth as one seat's play (a Play, or the view's words for why it is illegal)."""
+    play = evaluate(1, cards(*keys))
+    if isinstance(play, Problem):
+        return problem(play.as_data(), None, lambda key: RULES.deck.lookup(key).name)
+    return play
 
 
 class Table(RulesTable):

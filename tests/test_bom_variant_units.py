@@ -5,12 +5,19 @@ import pytest
 
 from companion.rules import Seat
 from companion.rules.bom.mounting import MountingBattles
+from companion.rules.bom.refusals import WORDS, facts
 from companion.rules.bom.state import Mode, Mount, Piles
 from companion.rules.bom.trivia import SpysTrivia
 from companion.rules.bom.turns import SecretWeapon
 from companion.rules.bom.variants import Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, variant_classes
 from companion.rules.contract import clashes
 from tests.test_bom_support import RULES
+
+
+def said(refused, state) -> str:
+    """A hook's refusal in the words the table reads (the view's wording, cards named by their key)."""
+    assert refused is not None
+    return WORDS[refused.code].format(**facts(refused.data, state, lambda key: key))
 
 FAITH, SAM = RULES.deck.lookup("FAITH#1"), RULES.deck.lookup("GD100#1")
 
@@ -25,6 +32,7 @@ def test_the_basic_rules_are_the_defaults():
     BATTALION to five.\""""
     basic, s = Basic({}), Piles(seat=1, name="Ann", army=10, battalion=2, discard=0)
     assert basic.mode() == Mode.BATTLE and basic.with_powers() and not basic.by_value_only()
+    assert basic.battalion() and basic.battles(bare()) and not basic.stops_when_players_stop()
     basic.refill(s)
     assert (s.army, s.battalion, s.discard) == (7, 5, 0)
     assert basic.order(bare(first_seat=2), [1, 2, 3]) == [2, 3, 1]
@@ -35,8 +43,10 @@ def test_young_players_alone():
     lays it down faceup.\""""
     young, s = YoungPlayers({}), Piles(seat=1, name="Ann", army=3, battalion=0, discard=2)
     assert young.mode() == Mode.YOUNG and young.with_powers() is False and young.spoils() is False
-    assert "Remove all the POWER cards" in young.refuse_card(bare(), 1, FAITH)
-    assert young.refuse_card(bare(), 1, SAM) is None
+    # "The winner is the one with the most cards when you stop playing": no BATTALION, an end by stopping
+    assert young.battalion() is False and young.stops_when_players_stop() is True
+    assert "Remove all the POWER cards" in said(young.refuse_card(bare(), 1, "P1#1", FAITH), bare())
+    assert young.refuse_card(bare(), 1, "C1#1", SAM) is None
     assert young.hand(bare(), s) == 5 and young.enough_for_tie(s)
     young.commit(s, 1)
     assert s.army == 2, "the top card of the ARMY"
@@ -59,10 +69,10 @@ def test_a_shorter_game_alone():
     assert shorter.problems({"shorter_game_minutes": 15}, 3) == []
     assert "must be 0 (no timer) to 1440" in shorter.problems({"shorter_game_minutes": -5}, 3)[0]
     state = bare()
-    assert shorter.refuse_card(state, 3, FAITH) is None and shorter.hand(state, state.seat(1)) is None
+    assert shorter.refuse_card(state, 3, "P1#1", FAITH) is None and shorter.hand(state, state.seat(1)) is None
     state.tiebreak = [1, 2]  # "tied players shuffle their CHARACTER cards and draw one card randomly"
-    assert "CHARACTER cards only" in shorter.refuse_card(state, 1, FAITH)
-    assert "Only the tied players" in shorter.refuse_card(state, 3, SAM)
+    assert "CHARACTER cards only" in said(shorter.refuse_card(state, 1, "P1#1", FAITH), state)
+    assert "Only the tied players" in said(shorter.refuse_card(state, 3, "C1#1", SAM), state)
     assert shorter.hand(state, state.seat(1)) == 1 and shorter.one_card(state) == "tiebreak"
 
 
@@ -73,8 +83,8 @@ def test_mounting_battles_alone():
     assert mounting.by_value_only() and mounting.one_card(state) is None
     state.mount = Mount(seats=[1, 2])
     assert mounting.one_card(state) == "mount"
-    assert "only Seat 1 (P1) and Seat 2 (P2) play now" in mounting.refuse_card(state, 3, SAM)
-    assert mounting.refuse_card(state, 1, SAM) is None
+    assert "only Seat 1 (P1) and Seat 2 (P2) play now" in said(mounting.refuse_card(state, 3, "C1#1", SAM), state)
+    assert mounting.refuse_card(state, 1, "C1#1", SAM) is None
 
 
 def test_secret_weapon_alone():
@@ -92,6 +102,11 @@ def test_spys_trivia_alone():
     """"Using just the CHARACTER cards, shuffle and divide the deck evenly.\""""
     trivia, state = SpysTrivia({}), bare()
     assert trivia.mode() == Mode.TRIVIA and trivia.with_powers() is False
+    # no battles (a card read in the tray is won by naming it), except the last one after the timer
+    assert trivia.battles(state) is False and trivia.reads_in_tray() and trivia.battalion() is False
+    state.tiebreak = [1, 2]
+    assert trivia.battles(state) is None and Rules([trivia]).battles(state) is True
+    state.tiebreak = None
     trivia.start(state, RULES, [19, 19, 18])
     assert state.trivia.unread == {1: 19, 2: 19, 3: 18} and state.trivia.reader == 1
     assert all(s.battalion == 0 for s in state.piles)

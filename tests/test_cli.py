@@ -55,3 +55,34 @@ def test_export_writes_the_log_that_replay_reads(tmp_path):
     report = json.loads(companion("replay", tmp_path / "game.jsonl").stdout)
     battle = next(o for o in report["outcomes"] if o["kind"] == "battle")
     assert battle["data"]["winner"] == 1 and "5000" in battle["say"]
+
+
+def test_a_camera_size_that_is_not_one_is_refused_before_anything_starts(tmp_path):
+    result = companion("serve", "--data", tmp_path, "--source", "none", "--port", "0", "--camera-size", "big")
+    assert result.returncode == 2 and "--camera-size" in result.stderr and "like 1920x1080" in result.stderr
+    (tmp_path / "camera.json").write_text('{"camera_size": "1920 by 1080"}')
+    result = companion("demo", "--data", tmp_path, "--port", "0")
+    assert result.returncode == 2 and "camera.json" in result.stderr and "WIDTHxHEIGHT" in result.stderr
+
+
+def test_the_camera_size_comes_from_the_option_else_the_tables_config_else_the_cameras_best(tmp_path):
+    from argparse import Namespace
+
+    from companion.commands import camera_size
+
+    assert camera_size(Namespace(camera_size=None, data=str(tmp_path))) is None   # the camera's best
+    (tmp_path / "camera.json").write_text('{"camera_size": "1280x720"}')
+    assert camera_size(Namespace(camera_size=None, data=str(tmp_path))) == (1280, 720)
+    assert camera_size(Namespace(camera_size="1920x1080", data=str(tmp_path))) == (1920, 1080)
+
+
+def test_the_camera_is_opened_at_the_size_asked_for(tmp_path):
+    from companion.service import Service
+    from companion.wiring import attach_camera
+
+    service = Service(tmp_path / "data")
+    pipeline = attach_camera(service, "virtual", size=(960, 540))
+    try:
+        assert (pipeline.source.table.width, pipeline.source.table.height) == (960, 540)
+    finally:
+        service.stop()

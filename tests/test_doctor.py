@@ -128,3 +128,37 @@ def test_the_devices_page_warns_in_words_when_the_pi_throttles(tmp_path):
         assert "under-voltage now" in page.inner_text("#health [data-check='power']")
         assert "83 C" in page.inner_text("#health [data-check='temperature']")
         page.screenshot(path=str(tmp_path / "devices-throttled.png"))
+
+
+def suggested_commands() -> set[str]:
+    """Every `companion ...` command the doctor's checks (and the camera errors it repeats) suggest."""
+    import re
+
+    from companion.scan import sources
+
+    text = Path(doctor.__file__).read_text() + Path(sources.__file__).read_text()
+    return {m.group(1) for m in re.finditer(r"`(companion [^`]+)`", text)} - {"companion doctor"}
+
+
+def test_every_command_the_doctor_suggests_exists_with_the_options_it_names():
+    commands = suggested_commands()
+    assert {"companion mat print", "companion readers list", "companion doctor --source /dev/video0"} <= commands
+    for command in sorted(commands):
+        words = command.split()[1:]
+        done = subprocess.run([sys.executable, "-m", "companion", *words, "--help"], capture_output=True, text=True,
+                              timeout=120, cwd=Path(__file__).resolve().parent.parent)
+        assert done.returncode == 0, f"{command}: {done.stderr}"
+        for option in (w for w in words if w.startswith("--")):
+            assert option in done.stdout, f"{command}: {option} is not an option of it"
+
+
+def test_a_picamera2_that_does_not_import_is_named_with_its_error(tmp_path, monkeypatch):
+    from companion.scan import sources
+
+    from .test_scan_sources import broken_picamera2
+
+    broken_picamera2(tmp_path, monkeypatch)
+    monkeypatch.setattr(sources, "video_devices", lambda: ["/dev/video0"])
+    check = doctor.check_camera("auto")
+    assert check.status == FAIL and "picamera2 is installed but does not import" in check.says
+    assert "NumPy 1.x" in check.says

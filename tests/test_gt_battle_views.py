@@ -22,6 +22,8 @@ def test_the_phone_says_where_to_show_the_identity_card_as_this_table_does():
     """Identity cards are shown privately: on the seat's reader, or in the covered scan tray."""
     table = Table(4, teams=None, flip=None)
     assert "reader" in secret(table, 1) and "covered scan tray" in secret(table, 1)  # nothing used yet: both
+    # the card's face, where its tag is, is shown to the camera under the cover (docs/referee/warriors.md)
+    assert "face up in the covered scan tray" in secret(table, 1)
     table.ok("card_seen", zone="tray", card="HERO#1", hidden=True)  # Ben, left of the dealer
     assert "covered scan tray" in secret(table, 1) and "reader" not in secret(table, 1)
     assert "covered scan tray" in prompt(table) and "the scan tray takes Cy (seat 3)'s card next" in prompt(table)

@@ -13,7 +13,7 @@ import pytest
 
 from card_tags.payload import CardRef, encode
 from companion.cli import main
-from companion.scan.calibration import MARKER_MM, detect_markers
+from companion.scan.calibration import MARKER_MM, detect_markers, marker_corners_mm
 from companion.scan.virtual_camera import Camera
 from companion.scan.virtual_table import VirtualTable
 
@@ -133,3 +133,58 @@ def test_mat_print_svg_and_pdf_are_vector_pages_at_millimetre_scale(tmp_path):
 def test_mat_print_refuses_an_unknown_format(tmp_path, capsys):
     assert main(["mat", "print", "--out", str(tmp_path / "m.docx")]) == 2
     assert "use a .pdf, .svg or .png" in capsys.readouterr().err
+
+
+def test_mat_print_for_a_game_draws_its_zones_at_true_size_beside_the_markers(tmp_path):
+    from companion.scan.zones import ZoneMap
+
+    out = tmp_path / "warriors.png"
+    assert main(["mat", "print", "--game", "warriors", "--seats", "3", "--out", str(out), "--dpi", "100"]) == 0
+    image = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    px_per_mm = 100 / 25.4
+    assert abs(image.shape[1] / px_per_mm - 900) < 1 and abs(image.shape[0] / px_per_mm - 600) < 1
+    found = detect_markers(image, max_width=image.shape[1])
+    assert sorted(found) == [0, 1, 2, 3]
+    for marker_id, corners in marker_corners_mm().items():   # each marker where calibration expects it
+        assert np.abs(found[marker_id] / px_per_mm - corners).max() < 1.0
+    tray = ZoneMap.for_game("warriors", 3).by_name["tray"]
+    edge = image[round((tray.y + tray.h / 2) * px_per_mm), round(tray.x * px_per_mm) - 2:round(tray.x * px_per_mm) + 3]
+    assert edge.min() < 200   # the covered tray's outline, where the camera's zone begins
+
+
+@pytest.mark.parametrize("game, seats, has_tray", [("bom-battle", 3, True), ("stratego", 2, True),
+                                                   ("gt-battle", 4, True), ("warriors", 2, True),
+                                                   ("battlecards-pacific", 2, False)])
+def test_each_games_mat_outlines_every_zone_the_game_declares(game, seats, has_tray):
+    from companion.scan.marker_sheet import mat_layout
+    from companion.scan.zones import ZoneMap
+
+    _, shapes = mat_layout(game, seats)
+    frames = {(round(s.x, 1), round(s.y, 1), round(s.w, 1), round(s.h, 1)) for s in shapes if s.kind == "frame"}
+    for zone in ZoneMap.for_game(game, seats).zones:
+        assert (round(zone.x, 1), round(zone.y, 1), round(zone.w, 1), round(zone.h, 1)) in frames, zone.name
+    texts = [s.text for s in shapes if s.kind == "text"]
+    assert ("covered scan tray" in texts) == has_tray
+    assert any("FACE UP under the cover" in t for t in texts) == has_tray
+
+
+def test_mat_print_for_a_game_as_pdf_is_tiled_onto_pages_at_true_size(tmp_path, capsys):
+    import pypdfium2
+
+    out = tmp_path / "gt.pdf"
+    assert main(["mat", "print", "--game", "gt-battle", "--out", str(out)]) == 0
+    assert "on 15 pages" in capsys.readouterr().out
+    pdf = pypdfium2.PdfDocument(str(out))
+    assert len(pdf) == 15
+    page = pdf[0].render(scale=200 / 72).to_pil().convert("L")   # the far-left corner: marker 0
+    found = detect_markers(np.array(page), max_width=page.width)
+    assert list(found) == [0]
+    side_mm = np.linalg.norm(found[0][1] - found[0][0]) / (200 / 25.4)
+    assert abs(side_mm - MARKER_MM) < 0.5
+
+
+def test_mat_print_for_a_game_refuses_an_unknown_game_or_too_many_seats(capsys):
+    assert main(["mat", "print", "--game", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["mat", "print", "--game", "stratego", "--seats", "3"]) == 2
+    assert "2 to 2 players" in capsys.readouterr().err

@@ -105,3 +105,84 @@ def test_the_virtual_table_source_keeps_its_frame_rate():
     frames = [source.read() for _ in range(10)]
     assert frames[0].shape == (180, 320, 3)
     assert time.monotonic() - started >= 9 / 50 * 0.9
+
+
+def broken_picamera2(folder, monkeypatch) -> None:
+    """A picamera2 that is installed but does not import, as on a Pi whose venv holds a numpy 2
+    shadowing the system's numpy 1.x that picamera2 and simplejpeg are compiled for."""
+    package = folder / "picamera2"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        'raise ImportError("numpy.core.multiarray failed to import (A module that was compiled using NumPy 1.x '
+        'cannot be run in NumPy 2.0.2)")\n')
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(__import__("sys").modules, "picamera2", raising=False)
+
+
+def test_a_picamera2_that_fails_to_import_is_said_with_its_error_never_a_fallback_to_a_usb_camera(
+        tmp_path, monkeypatch, caplog):
+    broken_picamera2(tmp_path, monkeypatch)
+    monkeypatch.setattr(sources, "video_devices", lambda: ["/dev/video0"])
+    with caplog.at_level("ERROR", logger="companion.scan.sources"), \
+            pytest.raises(SourceError, match="picamera2 is installed but does not import .*NumPy 1.x") as said:
+        open_source("auto")
+    assert "/dev/video0" in str(said.value)   # offered as a choice, not taken
+    assert any("NumPy 1.x" in r.getMessage() for r in caplog.records)   # the journal says it too
+    with pytest.raises(SourceError, match="does not import"):
+        open_source("picamera")
+
+
+def test_a_picamera2_not_installed_at_all_leaves_auto_to_the_usb_camera(monkeypatch):
+    monkeypatch.setattr(sources, "picamera2_import_error", lambda: None)
+    monkeypatch.setattr(sources, "picamera2_available", lambda: False)
+    monkeypatch.setattr(sources, "video_devices", lambda: ["/dev/video0"])
+    assert open_source("auto").device == "/dev/video0"
+
+
+# Raspberry Pi camera modules' sensor modes (size, fps) as picamera2 lists them.
+CAMERA_MODULE_3 = [(1536, 864, 120.13), (2304, 1296, 56.03), (4608, 2592, 14.35)]
+HQ_CAMERA = [(1332, 990, 120.05), (2028, 1080, 50.03), (2028, 1520, 40.01), (4056, 3040, 10.0)]
+
+
+@pytest.mark.parametrize("modes, size", [
+    (CAMERA_MODULE_3, (1920, 1080)),   # 2304x1296 at 56 fps, scaled down to fit 1920x1080
+    (HQ_CAMERA, (1440, 1080)),         # 2028x1520 at 40 fps (4:3), to fit 1080 high
+    ([(640, 480, 90.0), (1280, 720, 30.0)], (1280, 720)),
+    ([(3840, 2160, 8.0)], None),       # nothing at 15 fps
+])
+def test_the_default_size_is_the_largest_mode_at_15_fps_up_to_1920x1080(modes, size):
+    assert sources.best_size(modes) == size
+
+
+class FakeWebcam:
+    """An OpenCV capture of a webcam that gives 1920x1080 at 30 fps as MJPG, 5 fps uncompressed."""
+
+    def __init__(self, mjpg: bool):
+        self.mjpg_ok = mjpg
+        self.props = {cv2.CAP_PROP_FRAME_WIDTH: 640, cv2.CAP_PROP_FRAME_HEIGHT: 480, cv2.CAP_PROP_FPS: 30}
+        self.mjpg = False
+
+    def set(self, prop, value):
+        if prop == cv2.CAP_PROP_FOURCC:
+            self.mjpg = self.mjpg_ok
+        else:
+            self.props[prop] = value
+        return True
+
+    def get(self, prop):
+        if prop == cv2.CAP_PROP_FPS and self.props[cv2.CAP_PROP_FRAME_WIDTH] >= 1920 and not self.mjpg:
+            return 5.0
+        return self.props[prop]
+
+
+def test_a_webcam_is_asked_for_1080p_and_takes_720p_when_1080p_is_too_slow():
+    assert sources.negotiate_size(FakeWebcam(mjpg=True), None, 30) == (1920, 1080)
+    assert sources.negotiate_size(FakeWebcam(mjpg=False), None, 30) == (1280, 720)
+    assert sources.negotiate_size(FakeWebcam(mjpg=False), (1920, 1080), 30) == (1920, 1080)   # asked for: kept
+
+
+def test_camera_sizes_are_width_x_height():
+    assert sources.parse_size("1920x1080") == (1920, 1080)
+    for bad in ("1920", "1920x", "big", "10x10"):
+        with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+            sources.parse_size(bad)

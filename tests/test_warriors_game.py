@@ -472,6 +472,19 @@ def test_deception_stays_in_play_for_the_round_and_is_used_once():
     assert "may only be used once per Battle round" in reason
 
 
+def test_the_tablet_says_a_privately_scanned_card_shows_its_face_in_the_covered_tray():
+    """docs/referee/warriors.md: the covered scan tray is "the card's face shown to the camera under a
+    cover"; the tablet must not tell a player to lay it face down there (the camera would see its back)."""
+    table = WarriorsTable()
+    prompt = table.rules.public_view(table.state)["prompt"]
+    assert "face up in the covered scan tray" in prompt
+    table.deal(1, *ANN)
+    table.deal(2, *BEN)
+    table.ok("card_seen", zone="seat:1", card=key_of(ANN[0]))
+    prompt = table.rules.public_view(table.state)["prompt"]
+    assert "draw a Warrior or Armory card" in prompt and "face up in the covered scan tray" in prompt
+
+
 def test_the_end_names_the_games_winner_not_the_last_challenges():
     """"If players decide to stop the game before that, players simply count up all their cards. The
     player with the most Warrior cards wins." The last Challenge is not the game: once it is over, the
@@ -491,3 +504,23 @@ def stopped_after_a_challenge():
     assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards."]
     table.ok("stop")
     return table
+
+
+def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_reads_its_terms():
+    """Words live in the view: the state (and so every snapshot) keeps the cards a Challenge was
+    decided on, and the tablet's result box scores them again, the same terms as the decision."""
+    from tests.test_contract_words import strings
+
+    table = prepare_battle({1: ["Gadianton", "Dissenter", "Amulon"], 2: ["Moroni", "Faith: Love", "Sword"]})
+    table.ok("challenge", target=2)
+    table.show(1, "Dissenter"), table.show(2, "Faith: Love"), table.show(1, "Amulon")
+    table.ok("use", seat=1, card=key_of("Dissenter"), target=key_of("Faith: Love"))
+    table.show(2, "Sword")
+    table.ok("resolve")
+    decided = next(o for o in table.last.outcomes if o.kind == "decided")
+    state = table.state
+    names = {s.name for s in state.seats}
+    assert [s for s in strings(state) if " " in s and s not in names] == []
+    shown = table.rules.view.public(state)["last_outcome"]["terms"]
+    assert [(t["value"], t["detail"]) for t in shown] == [(t.value, t.detail) for t in decided.terms]
+    assert "Faith: Love" in {t["label"].partition(": ")[2] for t in shown}

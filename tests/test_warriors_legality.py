@@ -4,6 +4,7 @@ examples, at the table (the companion learns each face-down card from the seat's
 from __future__ import annotations
 
 from companion.rules.warriors.cards import info, why_not_primary, why_not_secondary
+from companion.rules.warriors.refusals import COMBINATION
 from tests.test_warriors_support import CATALOG, dealt, key_of, prepare_battle, WarriorsTable
 
 
@@ -19,9 +20,10 @@ def test_example_abinadi_cannot_take_a_sword():
     table.scan(1, "Nephi")
     table.show(2, "Laman")
     table.scan(2, "Amlici")
-    reason = table.refused("card_seen", zone="reader:1", card=key_of("Sword"))
-    assert "at least one icon that matches the icon of a Warrior card already played" in reason
-    assert "Sword" not in reason, "the refusal names no face-down card"
+    public, full = table.refused_in_secret("card_seen", zone="reader:1", card=key_of("Sword"))
+    assert "at least one icon that matches the icon of a Warrior card already played" in full
+    assert "Sword" not in full, "the refusal names no face-down card"
+    assert "icon" not in public, "the table does not learn which rule the face-down card broke"
     assert table.state.players[1].play[1:] == []
 
 
@@ -53,13 +55,13 @@ def test_lehi_and_reinforcements_refuse_king_lamoni_at_the_table():
     table.show(2, "Laman"), table.scan(2, "Amlici")
     table.scan(1, "Reinforcements"), table.scan(1, "Gideon")
     table.scan(2, "Lib"), table.scan(2, "Morianton")
-    reason = table.refused("card_seen", zone="reader:1", card=key_of("King Lamoni"))
-    assert "Armory cards cannot be used to make a Chain" in reason
+    public, full = table.refused_in_secret("card_seen", zone="reader:1", card=key_of("King Lamoni"))
+    assert "Armory cards cannot be used to make a Chain" in full
 
 
 def test_the_primary_warrior_must_have_icons():
     """"The first player chooses a Warrior to play as his/her primary card (the chosen Warrior must have icons)\""""
-    assert "must have icons" in why_not_primary(card("Sam"))
+    assert why_not_primary(card("Sam")) == "no_icons"
     assert why_not_primary(card("Sword")) is not None
     assert why_not_primary(card("Nephi")) is None
     table = dealt(WarriorsTable(), {1: ["Sam", "Nephi", "Lehi", "Sword", "Arrow", "Plates"],
@@ -71,8 +73,9 @@ def test_the_primary_warrior_must_have_icons():
 
 def test_righteous_and_wicked_warriors_never_mix():
     """"'Wicked' Warriors cannot be played with 'Righteous' Warriors and vice versa.\""""
-    assert "cannot be played with" in why_not_secondary(card("Laban"), [card("Nephi")])  # shares the sword icon
-    assert "cannot be played with" in why_not_secondary(card("Moroni"), [card("Laman")])
+    assert why_not_secondary(card("Laban"), [card("Nephi")]) == "side"  # shares the sword icon
+    assert why_not_secondary(card("Moroni"), [card("Laman")]) == "side"
+    assert "cannot be played with" in COMBINATION["side"]
     assert why_not_secondary(card("Lehi"), [card("Nephi")]) is None
 
 

@@ -122,7 +122,7 @@ def test_a_crawl_of_the_public_surface_finds_no_face_down_card(table):
 def test_each_seat_sees_its_own_cards_and_prophecy_only(table):
     service, client, _ = table
     a_battle_under_way(service, client)
-    links = {l["seat"]: l["token"] for l in
+    links = {link["seat"]: link["token"] for link in
              client.get("/api/seat-links", headers={"X-Table-PIN": service.pin}).get_json()["links"]}
     ann = json.dumps(client.get(f"/api/seat/{links[1]}").get_json())
     ben = json.dumps(client.get(f"/api/seat/{links[2]}").get_json())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from card_tags.catalog import load_game
 from companion import rules
-from companion.rules.base import Seat
+from companion.rules.base import Refusal, Seat
 from companion.rules.warriors.state import Laid
 from tests.rules_harness import RulesTable
 
@@ -28,6 +28,15 @@ class WarriorsTable(RulesTable):
     def __init__(self, players: int = 2, **options):
         names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"][:players]
         super().__init__(rules.make("warriors"), [Seat(i, n) for i, n in enumerate(names, 1)], options)
+
+    def refused_in_secret(self, kind: str, **data) -> tuple[str, str]:
+        """An input refused for a reason that concerns a secret card: (what the table reads, what the
+        seat's own page reads). The table's words never hold the seat's full ones."""
+        public = self.refused(kind, **data)
+        assert isinstance(self.last, Refusal)
+        full = self.last.private
+        assert full and full != public, f"{kind} {data}: refused without a seat-only reason ({public!r})"
+        return public, full
 
     # -- what players do ----------------------------------------------------------------------------
     def scan(self, seat: int, name: str, zone: str | None = None):

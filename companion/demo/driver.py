@@ -381,7 +381,8 @@ def default_seats(game: str) -> int:
 
 
 def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: float = 1.0, fps: float = 15.0,
-               decoder: str = "zxing", games: int | None = None, game: str = GAME) -> Demo:
+               decoder: str = "zxing", games: int | None = None, game: str = GAME,
+               size: tuple[int, int] = (1280, 720)) -> Demo:
     from companion.scan.sources import VirtualTableSource
     from companion.scan.virtual_table import VirtualTable
 
@@ -389,7 +390,7 @@ def start_demo(service: Service, seats: int | None = None, seed: int = 1, pace: 
     seats = seats if seats is not None else default_seats(game)
     if not cls.min_seats <= seats <= cls.max_seats:
         raise ValueError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {seats}")
-    table = VirtualTable(seed=seed)
+    table = VirtualTable(*size, seed=seed)
     # The demo's cards wear this table's private tags where the game hides them, as printed cards do.
     private = getattr(service, "private_tags", None)
     if private is not None:

@@ -1,9 +1,11 @@
 """`companion doctor`: the table's health, one line each, with what to do about it.
 
-Checks: the camera (opens, frames per second, focus measured on the mat's corner markers), the
-serial readers, the data folder's free space, the clock, the CPU's temperature, and on a Raspberry
-Pi throttling and under-voltage (``vcgencmd get_throttled``). The same checks, without the camera
-(which the running service already reports), feed the Devices page.
+Checks: the camera, the serial readers, the data folder's free space, the clock, the CPU's
+temperature, and on a Raspberry Pi throttling and under-voltage (``vcgencmd get_throttled``).
+The camera is asked of the running companion (its ``/api/devices``: source, size, frames per second
+delivered, age of the last frame, focus on the mat's corner markers), which holds the device;
+only when no companion answers does the doctor open the camera itself. The same checks feed the
+Devices page. Every command a check suggests exists (tests/test_doctor.py runs each).
 
 Every source of facts can be pointed elsewhere (``sysfs``, ``vcgencmd``, ``timedatectl``) so the
 tests run each check against faked outputs.
@@ -11,14 +13,19 @@ tests run each check against faked outputs.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from companion.scan.camera_health import FOCUS_SHARP, MIN_PX_PER_MODULE, marker_focus
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 MB = 1024 * 1024
@@ -171,7 +178,9 @@ def check_camera(spec: str, seconds: float = 2.0) -> Check:
         source = open_source(spec)
         source.open()
     except (SourceError, OSError, ValueError) as exc:
-        return Check("camera", FAIL, f"{exc}. Check the ribbon cable or USB plug, then `companion scan --source {spec}`")
+        return Check("camera", FAIL, f"{exc}. Check the ribbon cable or USB plug (a running companion holds the "
+                                     f"camera: start it, and `companion doctor --url URL` asks it), or try another "
+                                     f"camera with `companion doctor --source /dev/video0`")
     frames, started, last = 0, time.monotonic(), None
     try:
         while time.monotonic() - started < seconds:
@@ -202,25 +211,51 @@ def check_camera(spec: str, seconds: float = 2.0) -> Check:
     return Check("camera", OK, f"{size} at {fps:.0f} fps, focus {focus:.0f} on the markers")
 
 
-# Variance of the Laplacian over a marker's box. Measured on the virtual table's 1280x720 frame: crisp
-# 1,700; a Gaussian blur of sigma 1 px 650, 1.5 px 370, 2 px 250 (where small tags stop reading).
-FOCUS_SHARP = 400.0
+# The camera has delivered no frame for this long: the Table page says so (it hears every second).
+NO_FRAMES_ALERT_S = 1.5
 
 
-def marker_focus(gray, found: dict[int, Any]) -> float | None:
-    """Sharpness on the markers the camera sees: the mean variance of the Laplacian in their boxes."""
-    import cv2
-    import numpy as np
+def small_tag_advice(px_per_module: float, resolution: list[int] | None) -> str:
+    """What to do about tags too small in the picture, in words."""
+    higher = ("use a higher resolution (--camera-size 1920x1080)"
+              if resolution and resolution[0] < 1920 else "use a camera with more pixels")
+    return (f"the smallest tag in view is {px_per_module:.1f} pixels per module; {MIN_PX_PER_MODULE} or more reads "
+            f"reliably: lower the camera, print larger tags (`companion tags size` says how large), or {higher}")
 
-    scores = []
-    for corners in found.values():
-        pts = np.asarray(corners, dtype=np.float32).reshape(-1, 2)
-        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
-        box = gray[max(y0, 0):y1, max(x0, 0):x1]
-        if box.size >= 64:
-            scores.append(float(cv2.Laplacian(box, cv2.CV_64F).var()))
-    return float(np.mean(scores)) if scores else None
+
+def delivers_no_frames(camera: dict[str, Any]) -> bool:
+    age = camera.get("last_frame_age_s")
+    return camera.get("state") not in ("ended", "stopped") and (
+        camera.get("state") in ("failed", "stalled") or (age is not None and age >= NO_FRAMES_ALERT_S))
+
+
+def camera_check(camera: dict[str, Any] | None) -> Check:
+    """The running camera's line, from the pipeline's stats (the Devices page's, `companion doctor`'s)."""
+    if not camera:
+        return Check("camera", WARN, "the companion runs with no camera (--source none)")
+    source = camera.get("source") or "the camera"
+    if delivers_no_frames(camera):
+        age = camera.get("last_frame_age_s")
+        since = f"for {age:.0f} s" if camera.get("frames_ever") else "yet"
+        why = camera.get("last_error") if camera.get("state") != "running" else ""
+        return Check("camera", FAIL, f"{source} has delivered no frame {since} ({camera.get('state')})"
+                                     f"{': ' + why if why else ''}. Cards played now are not seen. Check the ribbon "
+                                     f"cable or USB plug; the service reopens the camera by itself")
+    size = "x".join(map(str, camera.get("resolution") or [])) or "size unknown"
+    said = (f"{source}, {size}, {camera.get('delivered_fps', 0):.0f} fps delivered, last frame "
+            f"{camera.get('last_frame_age_s') or 0:.1f} s ago")
+    focus, px = camera.get("focus"), camera.get("smallest_tag_px_per_module")
+    said += f", focus {focus:.0f} on the markers" if focus is not None else ""
+    said += f", smallest tag {px:.1f} px/module" if px is not None else ""
+    if focus is None:
+        return Check("camera", WARN, f"{said}; no mat corner marker in view: aim the camera at the mat "
+                                     f"(`companion mat print` prints the markers) to measure focus")
+    if focus < FOCUS_SHARP:
+        return Check("camera", WARN, f"{said}; sharp is {FOCUS_SHARP:.0f}+: turn the lens's focus ring until "
+                                     f"the markers are crisp")
+    if px is not None and px < MIN_PX_PER_MODULE:
+        return Check("camera", WARN, f"{said}; {small_tag_advice(px, camera.get('resolution'))}")
+    return Check("camera", OK, said)
 
 
 def machine_checks(data_dir: Path, facts: Facts | None = None) -> list[Check]:
@@ -229,8 +264,26 @@ def machine_checks(data_dir: Path, facts: Facts | None = None) -> list[Check]:
     return [check_disk(data_dir), check_clock(facts), check_temperature(facts), check_throttling(facts)]
 
 
-def run(data_dir: Path, camera: str | None, readers: list[Any] | None = None, facts: Facts | None = None) -> list[Check]:
-    checks = [check_camera(camera)] if camera and camera != "none" else []
+def service_camera(url: str, timeout: float = 3.0) -> tuple[bool, dict[str, Any] | None]:
+    """(whether a companion answered at ``url``, its camera's stats or None when it runs without one)."""
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/devices", timeout=timeout) as reply:
+            devices = json.loads(reply.read())
+    except (urllib.error.URLError, OSError, ValueError):
+        return False, None
+    return True, devices.get("camera") if isinstance(devices, dict) else None
+
+
+def run(data_dir: Path, camera: str | None, readers: list[Any] | None = None, facts: Facts | None = None,
+        url: str | None = None) -> list[Check]:
+    """``camera``: a source to open, "none", or None: ask the companion at ``url``, and open the
+    camera (auto) only when none answers."""
+    checks = []
+    if camera is None and url:
+        answered, stats = service_camera(url)
+        checks.append(camera_check(stats) if answered else check_camera("auto"))
+    elif camera and camera != "none":
+        checks.append(check_camera(camera))
     return checks + [check_readers(readers)] + machine_checks(data_dir, facts)
 
 
@@ -238,7 +291,10 @@ def run(data_dir: Path, camera: str | None, readers: list[Any] | None = None, fa
 def register(sub: argparse._SubParsersAction) -> None:
     doctor = sub.add_parser("doctor", help="check the table's camera, readers, disk, clock, temperature and power")
     doctor.add_argument("--data", default="data", help="data folder (default: ./data)")
-    doctor.add_argument("--source", default="auto", help="camera to check (as `serve --source`), or none")
+    doctor.add_argument("--url", default="http://127.0.0.1:8080",
+                        help="the running companion, asked for its camera (default: http://127.0.0.1:8080)")
+    doctor.add_argument("--source", default=None,
+                        help="open this camera instead of asking the running companion (as `serve --source`), or none")
     doctor.add_argument("--sysfs", default=os.environ.get("COMPANION_SYSFS", "/sys"), help=argparse.SUPPRESS)
     doctor.add_argument("--vcgencmd", default=os.environ.get("COMPANION_VCGENCMD", "vcgencmd"), help=argparse.SUPPRESS)
     doctor.add_argument("--timedatectl", default=os.environ.get("COMPANION_TIMEDATECTL", "timedatectl"),
@@ -248,7 +304,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_doctor(args) -> int:
     facts = Facts(Path(args.sysfs), args.vcgencmd, args.timedatectl)
-    checks = run(Path(args.data), args.source, None, facts)
+    checks = run(Path(args.data), args.source, None, facts, args.url)
     for check in checks:
         print(check.line())
     worst = max((c.status for c in checks), key=[OK, WARN, FAIL].index)
@@ -258,4 +314,4 @@ def cmd_doctor(args) -> int:
 
 if __name__ == "__main__":
     sys.exit(cmd_doctor(argparse.Namespace(data="data", source="none", sysfs="/sys", vcgencmd="vcgencmd",
-                                           timedatectl="timedatectl")))
+                                           timedatectl="timedatectl", url=None)))

@@ -4,7 +4,8 @@
   code, not only ours), with the card it names or why it names none; a user tests tags,
   lighting and camera with it before a game.
 - ``mat print``: the four calibration markers at 100% scale (PDF, SVG or PNG) to cut out and
-  stick at the corners of the play area.
+  stick at the corners of the play area; with ``--game``, that game's whole mat at true size
+  (markers, seat areas, centre pile, covered scan tray), tiled onto the paper as PDF.
 - ``bench scan``: the scanning benchmark (companion/bench/scan.py).
 - ``bench label-photos``: truth.json for photos of printed tag pages (companion/bench/photo_labels.py).
 """
@@ -28,8 +29,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     mat = sub.add_parser("mat", help="the play mat: print its calibration markers")
     mat_sub = mat.add_subparsers(dest="mat_command", required=True, metavar="ACTION")
     printing = mat_sub.add_parser("print", help="write the four ArUco corner markers at 100%% scale (PDF, SVG or PNG)")
-    printing.add_argument("--out", default="mat-markers.pdf", help="output file; its suffix picks the format (.pdf, .svg, .png)")
+    printing.add_argument("--out", default=None,
+                          help="output file; its suffix picks the format (.pdf, .svg, .png); default mat-markers.pdf, "
+                               "or mat-GAME.pdf with --game")
     printing.add_argument("--paper", default="a4", choices=["a4", "letter"])
+    printing.add_argument("--game", default=None,
+                          help="draw that game's whole mat at true size: the markers, each seat's area, the centre "
+                               "pile and the covered scan tray where the game has them (a PDF is tiled onto the paper)")
+    printing.add_argument("--seats", type=int, default=None, help="players at the table (with --game; default: "
+                                                                   "3, or what the game needs)")
+    printing.add_argument("--dpi", type=int, default=300, help="dots per inch of a PNG (default 300)")
     printing.set_defaults(func=cmd_mat_print)
 
 
@@ -57,13 +66,35 @@ def cmd_scan(args) -> int:
 def cmd_mat_print(args) -> int:
     from companion.scan.marker_sheet import write_sheet
 
-    out = Path(args.out)
+    if args.game:
+        return _print_game_mat(args)
+    out = Path(args.out or "mat-markers.pdf")
     try:
         write_sheet(out, args.paper)
     except ValueError as exc:
         print(f"companion mat print: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {out}: print it at 100% scale (no 'fit to page'); the 100 mm bar must measure 100 mm")
+    return 0
+
+
+def _print_game_mat(args) -> int:
+    from companion import rules
+    from companion.scan.marker_sheet import write_mat
+
+    try:
+        cls = rules.ruleset_class(args.game)
+        seats = args.seats if args.seats is not None else max(cls.min_seats, min(3, cls.max_seats))
+        if not cls.min_seats <= seats <= cls.max_seats:
+            raise rules.SetupError(f"{cls.title} is for {cls.min_seats} to {cls.max_seats} players, not {seats}")
+        out = Path(args.out or f"mat-{args.game}.pdf")
+        pages = write_mat(out, args.game, seats, args.paper, args.dpi)
+    except (rules.SetupError, ValueError) as exc:
+        print(f"companion mat print: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}: the {cls.title} mat for {seats} players at true size"
+          + (f", on {pages} pages: print at 100% (no 'fit to page'), cut along the dashed edges and tape them "
+             f"edge to edge" if pages > 1 else ": print at 100% (no 'fit to page')"))
     return 0
 
 

@@ -24,13 +24,16 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    a rung that would overrun waits for the next frame. The places a cold frame leaves are so
    read over the next frames, at about the cost of one decoder call a frame, until they are
    read or slow down;
-5. once every ``full_every`` frames decodes the whole frame anyway, so nothing missed stays
-   missed.
+5. decodes the whole frame anyway over every ``full_every`` frames, so nothing missed stays
+   missed: one of ``sweep_tiles`` overlapping tiles every few frames (a code lies whole in one),
+   so that no frame pays for a whole-frame decode it does not need (a 1080p one costs about
+   10 ms here, 40-60 on a Pi 4, over a 30 fps frame's time).
 
-A still photo (``photo``: `companion scan`) is one cold frame with no budget: its codes may be of
-any size, its texture is sought in locally equalised blocks, and when its first read leaves a
-code possibly unread, the whole photo is also read halved and locally equalised
-(rescue.photo_views) before the places zxing located, or as large as a code, are looked at.
+A still photo (``photo``: `companion scan`) is one cold frame with the budget its caller gives
+(scanfiles.STILL_LOOK_SHARE): its codes may be of any size, its texture is sought in locally
+equalised blocks, and while its first read leaves a code possibly unread, the whole photo is
+also read other ways (rescue.photo_views, one view at a time, stopping once nothing is left)
+before the places zxing located, or as large as a code, are looked at.
 
 Known codes whose boxes were not touched are carried over unchanged: that is what makes a
 steady table cost about a millisecond a frame.
@@ -64,6 +67,7 @@ class DecodeStats:
     second_looks: int = 0
     second_look_reads: int = 0
     carried: int = 0
+    tiles: int = 0
     deferred: int = 0
     last_dirty_fraction: float = 0.0
 
@@ -85,6 +89,7 @@ class IncrementalDecoder:
     cell: int = 8
     threshold: int = 12
     full_every: int = 30
+    sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
@@ -102,6 +107,7 @@ class IncrementalDecoder:
     look_at_edges: bool = False      # a live camera sees the rest of a code cut by the edge soon enough
     photo: bool = False              # a still photo: codes of any size up to the image's (a table's are alike), and
                                      # texture sought in locally equalised blocks (a code in a bright spot's shade)
+    photo_texture: bool = True       # a photo: textured patches as large as a code read are worth views and looks
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
@@ -147,12 +153,15 @@ class IncrementalDecoder:
             self._forget_changed_places(small)
             if fraction > self.full_fraction:
                 self._decode_full(gray, small)
-            elif self._frame % self.full_every == 0:
+            elif self._frame % self.full_every == 0 and self.sweep_tiles <= 1:
                 self._decode_full(gray, small, keep_still=True)
-            elif fraction > 0.0:
-                self._decode_regions(gray, small, dirty)
             else:
-                self.stats.carried += len(self._known)
+                if fraction > 0.0:
+                    self._decode_regions(gray, small, dirty)
+                else:
+                    self.stats.carried += len(self._known)
+                if self.sweep_tiles > 1 and self._frame % max(1, self.full_every // self.sweep_tiles) == 0:
+                    self._decode_tile(gray, small)
         if not self.photo:   # one photo: nothing to average
             self._fuse_still_places(gray)
         self._decoded_whole = self.stats.full_decodes > full_decodes
@@ -173,13 +182,42 @@ class IncrementalDecoder:
         dark, light = _percentiles(small, (1, 99))
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         found = self._read(gray, (0, 0, gray.shape[1], gray.shape[0]), small)
-        if self.photo and self._worth_other_views(found):
-            found = _unique_known(found + _known_of(photo_views(gray, self.decoder, self.ladder.zbar)))
+        if self.photo:
+            found = self._read_other_views(gray, found)
         self._reference = small
         replaced = list(self._known)
         if keep_still and previous is not None:
             replaced = [k for k in replaced if self._changed(k.box, previous, small)]
         self._remember(found, replaced=replaced)
+
+    def _read_other_views(self, gray: np.ndarray, found: list[_Known]) -> list[_Known]:
+        """A photo's other views (rescue.photo_views), one at a time while one may still read
+        something: each view's codes take the places they cover off the list first."""
+        views = photo_views(gray, self.decoder, self.ladder.zbar)
+        while self._worth_other_views(found):
+            view = next(views, None)
+            if view is None:
+                break
+            found = _unique_known(found + _known_of(view))
+            covered = mostly_within_any([p.box for p in self._places], [k.box for k in found])
+            self._places = [p for p, done in zip(self._places, covered, strict=True) if not done]
+        return found
+
+    def _decode_tile(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """One tile of the periodic whole-frame pass: the frame cut into ``sweep_tiles`` tiles,
+        overlapping by more than a code's side (each code lies whole in one), visited in turn, so
+        the pass costs a tile's decode a frame instead of a whole frame's every ``full_every``
+        frames. As in the whole pass, a code this tile misses stays known unless its place changed."""
+        h, w = gray.shape[:2]
+        n = self._frame // max(1, self.full_every // self.sweep_tiles)
+        box = _tile(n, self.sweep_tiles, w, h, 1.5 * self._tag_px())
+        self.stats.tiles += 1
+        found = self._read(gray, box, small, tile=True)
+        replaced = [k for k in self._known if contains(box, clipped(k.box, w, h)) and self._changed(k.box, self._reference, small)]
+        c = self.cell
+        x0, y0, x1, y1 = box
+        self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+        self._remember(found, replaced)
 
     def _worth_other_views(self, found: list[_Known]) -> bool:
         """Whether a photo may hold a code its first read missed: nothing was read, a code was
@@ -187,6 +225,8 @@ class IncrementalDecoder:
         (a photo's text makes small textured patches: those alone are not worth a view)."""
         if not found or any(p.located for p in self._places):
             return True
+        if not self.photo_texture:
+            return False
         smallest = 0.6 * min(k.side for k in found)
         return any(_short_side(p.box) >= smallest for p in self._places)
 
@@ -212,8 +252,10 @@ class IncrementalDecoder:
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray) -> list[_Known]:
-        """Decode a box of the frame; note the places in it where a code was expected but not read."""
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray, tile: bool = False) -> list[_Known]:
+        """Decode a box of the frame; note the places in it where a code was expected but not read.
+        ``tile``: a tile of the whole-frame pass, whose neighbours overlap it: a textured patch
+        it cuts lies whole in a neighbour (noted there), and one already noted keeps its schedule."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         if not self.can_look_again:
@@ -229,6 +271,8 @@ class IncrementalDecoder:
         # Codes already read are flattened first, so a patch joining a read code and an unread
         # neighbour still shows the neighbour.
         sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
+        if tile:
+            sides = (True,) * 4
         flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
         contrast = self._texture_contrast
         if self.photo:
@@ -253,6 +297,8 @@ class IncrementalDecoder:
         within = mostly_within_any(places, [k.box for k in read])
         for box, is_read, was_located in zip(places, within, located, strict=True):
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if tile and any(overlap(p.box, box) for p in self._places):
+                continue
             if not is_read and not any(point_in(centre, i) for i in self.ignore):
                 self._note_place(box, located=was_located)
         return _unique_known(read)
@@ -311,7 +357,7 @@ class IncrementalDecoder:
         # zxing located and those as large as a code read are worth a look
         smallest = 0.6 * min((k.side for k in self._known), default=0.0) if self.photo else 0.0
         due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)
-                      and (p.located or _short_side(p.box) >= smallest)),
+                      and (p.located or (self.photo_texture or not self.photo) and _short_side(p.box) >= smallest)),
                      key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
         found, read, hints = [], [], []
         tag_px = self._tag_px()
@@ -320,6 +366,8 @@ class IncrementalDecoder:
             return not any(_same_code(k.detection, d) for k in self._known) and not any(_same_code(f, d) for f in found)
 
         for n, p in enumerate(due):
+            if found and mostly_within_any([p.box], [k.box for k in _known_of(found)])[0]:
+                continue   # a code read by this frame's looks already: no look at a place once its code is read
             slow = p.tries >= self.fast_tries
             allowed = min(budget, self._saved_px) if slow else budget
             if n >= self.max_looks or allowed <= 0:
@@ -411,6 +459,16 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
+
+
+def _tile(n: int, count: int, w: int, h: int, overlap: float) -> Box:
+    """The ``n``th of ``count`` tiles of a w x h frame (a grid as square as the frame allows, row
+    by row), grown by ``overlap`` pixels on each side."""
+    cols = max(1, round(math.sqrt(count * w / h)))
+    rows = max(1, -(-count // cols))
+    r, c = divmod(n % (rows * cols), cols)
+    box = (c * w // cols, r * h // rows, (c + 1) * w // cols, (r + 1) * h // rows)
+    return grown(box, overlap / 2, (h, w))
 
 
 def _short_side(box: Box) -> int:

@@ -1,10 +1,18 @@
-"""The printable marker sheet (`companion mat print`): the four corner markers at 100% scale.
+"""The printable marker sheet (`companion mat print`): the four corner markers at 100% scale;
+with ``--game``, the whole mat of that game at true size.
 
 One page (A4 or Letter) holds the four ArUco markers of calibration.py, each a 50 mm black square
 inside a cut line that leaves the white border ArUco needs, labelled with its id and the corner
 it goes to, plus a 100 mm bar to check that the printer did not scale the page. Written as PDF
 (vector, by hand: no PDF library needed), SVG (vector) or PNG (300 dpi, with the resolution
 recorded in the file so that image viewers print it at size).
+
+The mat of a game (``mat_layout``): the 900 x 600 mm play area with the four markers where
+calibration expects them and every zone the game declares (zones.py: each seat's area of the
+battlefield, the centre pile, the covered scan tray) outlined and labelled, so that players
+know where to lay what. As PDF it is tiled onto the paper (cut along the dashed edges, tape the
+pages edge to edge: each page says which row and column it is); as SVG or PNG, one picture of
+the whole mat at size (for a print shop, or to look at).
 """
 from __future__ import annotations
 
@@ -16,11 +24,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.scan.calibration import MARKER_INSET_MM, MARKER_MM, MARKER_PAPER_MARGIN_MM, MARKER_IDS, marker_image
+from companion.scan.calibration import (MARKER_INSET_MM, MARKER_MM, MARKER_PAPER_MARGIN_MM, MARKER_IDS,
+                                        marker_corners_mm, marker_image)
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CORNERS = {0: "far-left", 1: "far-right", 2: "near-right", 3: "near-left"}
 PNG_DPI = 300
+TILE_MARGIN_MM = 12.0   # what a home printer cannot print near the paper's edge, and room for the labels
+# What each kind of zone is for, printed in it (the game's own words are on the tablet).
+ZONE_WORDS = {
+    "seat": "cards played here, face up: this seat's part of the battlefield",
+    "center": "the shared pile, face up",
+    "tray": "a hidden card lies here FACE UP under the cover; only the camera sees it",
+}
 
 
 @dataclass
@@ -69,6 +85,100 @@ def layout(paper: str = "a4") -> tuple[tuple[float, float], list[Shape]]:
     return (width, height), shapes
 
 
+def _marker_cells(marker_id: int, x: float, y: float) -> list[Shape]:
+    """A marker's black cells, its black square's top-left corner at (x, y) mm."""
+    cells = 6
+    cell = MARKER_MM / cells
+    bits = marker_image(marker_id, cells)
+    return [Shape("rect", x + col * cell, y + row * cell, cell, cell)
+            for row in range(cells) for col in range(cells) if bits[row, col] < 128]
+
+
+def mat_layout(game: str, seats: int) -> tuple[tuple[float, float], list[Shape]]:
+    """The whole mat of a game at true size: markers where calibration expects them, zones labelled."""
+    from companion.scan.zones import ZoneMap
+
+    zones = ZoneMap.for_game(game, seats)
+    width, height = zones.mat_mm
+    shapes = [Shape("frame", 0, 0, width, height)]
+    for marker_id, corners in marker_corners_mm(zones.mat_mm).items():
+        x, y = corners[0]
+        shapes += _marker_cells(marker_id, float(x), float(y))
+        shapes.append(Shape("text", float(x), float(y) + MARKER_MM + 7, text=f"marker {marker_id}", size=4))
+    for zone in zones.zones:
+        kind = zone.name.partition(":")[0]
+        shapes.append(Shape("frame", zone.x, zone.y, zone.w, zone.h))
+        label = "covered scan tray" if kind == "tray" else zone.label or zone.name
+        shapes.append(Shape("text", zone.x + 4, zone.y + 12, text=label, size=8))
+        words = ZONE_WORDS.get(kind, "")
+        for n, line in enumerate(_wrapped(words, max(int(zone.w / 2.2), 12))):
+            shapes.append(Shape("text", zone.x + 4, zone.y + 20 + 6 * n, text=line, size=3.5))
+    shapes.append(Shape("text", width / 2 - 70, height - 1.5, text=f"{game} mat, {seats} seats: this is the near "
+                                                                    f"edge (seat 1 at the right)", size=3.5))
+    return (width, height), shapes
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def page_size(size: tuple[float, float], paper: str) -> tuple[float, float]:
+    """The paper, upright or on its side: whichever takes fewer pages for the mat."""
+    upright = PAPERS[paper]
+    sideways = upright[::-1]
+    return min(upright, sideways, key=lambda page: _count(size, page))
+
+
+def _count(size: tuple[float, float], page: tuple[float, float]) -> int:
+    return (int(np.ceil(size[0] / (page[0] - 2 * TILE_MARGIN_MM))) *
+            int(np.ceil(size[1] / (page[1] - 2 * TILE_MARGIN_MM))))
+
+
+def tiles(size: tuple[float, float], paper: str) -> list[tuple[str, float, float, float, float]]:
+    """The paper pages a mat is printed on: (name, x, y, w, h) of the part of the mat each holds."""
+    page_w, page_h = page_size(size, paper)
+    step_w, step_h = page_w - 2 * TILE_MARGIN_MM, page_h - 2 * TILE_MARGIN_MM
+    cols, rows = int(np.ceil(size[0] / step_w)), int(np.ceil(size[1] / step_h))
+    return [(f"row {r + 1} of {rows}, column {c + 1} of {cols}", c * step_w, r * step_h,
+             min(step_w, size[0] - c * step_w), min(step_h, size[1] - r * step_h))
+            for r in range(rows) for c in range(cols)]
+
+
+def write_mat(path: Path, game: str, seats: int, paper: str = "a4", dpi: int = PNG_DPI) -> int:
+    """The mat of a game: a PDF tiled onto ``paper`` pages, or one SVG or PNG; the number of pages."""
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+    suffix = path.suffix.lower()
+    size, shapes = mat_layout(game, seats)
+    if suffix == ".svg":
+        path.write_bytes(_svg(size, shapes))
+        return 1
+    if suffix == ".png":
+        ok, data = cv2.imencode(".png", render_png(size, shapes, dpi))
+        if not ok:
+            raise ValueError("could not encode the PNG")
+        path.write_bytes(_with_dpi(data.tobytes(), dpi))
+        return 1
+    if suffix != ".pdf":
+        raise ValueError(f"cannot write {path.name}: use a .pdf, .svg or .png file name")
+    page_w, page_h = page_size(size, paper)
+    pages = []
+    m = TILE_MARGIN_MM
+    for name, x, y, w, h in tiles(size, paper):
+        moved = [Shape(s.kind, s.x - x + m, s.y - y + m, s.w, s.h, s.text, s.size) for s in shapes]
+        label = Shape("text", m, m - 4, text=f"{game} mat, page {name}: cut along the dashed edge, tape edge to edge",
+                      size=3)
+        pages.append(([Shape("frame", m, m, w, h), label], moved, (m, m, w, h)))
+    path.write_bytes(_pdf_pages((page_w, page_h), pages))
+    return len(pages)
+
+
 # --- writers -----------------------------------------------------------------------------------------
 
 def write_sheet(path: Path, paper: str = "a4") -> None:
@@ -81,8 +191,11 @@ def write_sheet(path: Path, paper: str = "a4") -> None:
 
 
 def _pdf(size, shapes) -> bytes:
+    return _pdf_pages(size, [([], shapes, None)])
+
+
+def _pdf_ops(h: float, shapes: list[Shape]) -> list[str]:
     pt = 72 / 25.4
-    w, h = size
     ops = []
     for s in shapes:
         if s.kind == "rect":
@@ -92,15 +205,31 @@ def _pdf(size, shapes) -> bytes:
         else:
             text = s.text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             ops.append(f"BT /F1 {s.size * pt:.1f} Tf 0 g {s.x * pt:.2f} {(h - s.y) * pt:.2f} Td ({text}) Tj ET")
-    content = "\n".join(ops).encode("latin-1", errors="replace")
+    return ops
+
+
+def _pdf_pages(size, pages: list[tuple[list[Shape], list[Shape], tuple | None]]) -> bytes:
+    """A PDF of pages, each (shapes drawn as they are, shapes clipped to the box, the box in mm or None)."""
+    pt = 72 / 25.4
+    w, h = size
+    page_numbers = [4 + 2 * i for i in range(len(pages))]
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w * pt:.2f} {h * pt:.2f}] "
-        f"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>".encode(),
-        b"<< /Length " + str(len(content)).encode() + b" >>\nstream\n" + content + b"\nendstream",
+        f"<< /Type /Pages /Kids [{' '.join(f'{n} 0 R' for n in page_numbers)}] /Count {len(pages)} >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    for number, (plain, clipped, box) in zip(page_numbers, pages, strict=True):
+        ops = _pdf_ops(h, plain)
+        if box is not None:
+            bx, by, bw, bh = box
+            ops.append(f"q {bx * pt:.2f} {(h - by - bh) * pt:.2f} {bw * pt:.2f} {bh * pt:.2f} re W n")
+        ops += _pdf_ops(h, clipped)
+        if box is not None:
+            ops.append("Q")
+        content = "\n".join(ops).encode("latin-1", errors="replace")
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w * pt:.2f} {h * pt:.2f}] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {number + 1} 0 R >>".encode())
+        objects.append(b"<< /Length " + str(len(content)).encode() + b" >>\nstream\n" + content + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -36,6 +36,7 @@ import numpy as np
 from card_tags import payload as tag_payload
 
 from companion.scan.calibration import Calibration, marker_boxes
+from companion.scan.camera_health import marker_focus, tag_px_per_module
 from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.occlusion import MotionMap
@@ -129,6 +130,8 @@ class ScanPipeline(WatchedSource):
         self._hold_reason = ""
         self._calibrate_at: float | None = None
         self._check_given = homography is not None
+        self._looked: tuple[int, dict] = (0, {})   # (id of the frame measured, what was measured)
+        self.smallest_tag: dict | None = None      # the last measured, kept while no card is in view
 
     @property
     def decoder_name(self) -> str:
@@ -290,7 +293,7 @@ class ScanPipeline(WatchedSource):
         with self._lock:
             times = list(self._frame_times)
             fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
-            return {
+            stats = {
                 "source": self.source.name if self.source else None,
                 "source_info": self.source.describe() if self.source else None,
                 "state": self.state,
@@ -318,6 +321,24 @@ class ScanPipeline(WatchedSource):
                 "event_errors": self.event_errors,
                 "game": self.game,
             }
+        return stats | self.delivery() | self.picture()
+
+    def picture(self) -> dict:
+        """The camera's picture as the Devices page shows it: its size, the focus on the mat's
+        markers, and pixels per module of the smallest tag in view (once calibrated). Measured on
+        the newest frame when asked, once per frame whoever asks: never on the per-frame path."""
+        with self._lock:
+            frame, seen, calibration = self._last_frame, list(self._last_seen), self.calibration
+        if frame is None:
+            return {"resolution": None, "focus": None, "smallest_tag_px_per_module": None}
+        if self._looked[0] != id(frame):
+            focus = marker_focus(frame, calibration.last_markers)
+            tags = [tag_px_per_module(s.corners) for s in seen if s.kind == "card"]
+            if tags and calibration.ready:
+                self.smallest_tag = {"px_per_module": round(min(tags), 2), "tags_in_view": len(tags)}
+            self._looked = (id(frame), {"focus": None if focus is None else round(focus)})
+        return {"resolution": [int(frame.shape[1]), int(frame.shape[0])], **self._looked[1],
+                "smallest_tag_px_per_module": self.smallest_tag["px_per_module"] if self.smallest_tag else None}
 
     def tracked(self) -> list[dict]:
         """Each confirmed card with its zone and mat position (mm), for the table view."""

@@ -88,26 +88,30 @@ PHOTO_VIEW_SIDE = 1400   # a photo's whole-image views are halved until their lo
 ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again, to at most this (where it reads a large damaged code)
 
 
-def photo_views(gray: np.ndarray, zxing, zbar=None) -> list[Detection]:
-    """Codes read in a whole photo seen another way: halved (Gaussian pyramid) to about 1000-1400
-    px and locally equalised (CLAHE), then read with zxing-cpp's local and global binarisers.
-    A lamp's bright spot darkens the rest of a phone photo and glare pales part of a code: one
-    threshold per code (after equalising) reads what the local one does not. At that size a
-    large code's modules are a few pixels, which is what the readers like, and the views cost
-    about a third of a thorough read of a 12-megapixel photo."""
+def photo_views(gray: np.ndarray, zxing, zbar=None):
+    """Codes read in a whole photo seen other ways, one view at a time (a generator: the caller
+    stops once nothing is left unread, so a photo whose first read left little pays little):
+    halved (Gaussian pyramid) to about 1000-1400 px and locally equalised (CLAHE), then read with
+    zxing-cpp's global and local binarisers, then ZBar on it halved again (the order of their
+    measured yield per CPU). A lamp's bright spot
+    darkens the rest of a phone photo and glare pales part of a code: one threshold per code
+    (after equalising) reads what the local one does not. At that size a large code's modules
+    are a few pixels, which is what the readers like, and the views cost about a third of a
+    thorough read of a 12-megapixel photo."""
     view, scale = gray, 1.0
     while max(view.shape[:2]) > PHOTO_VIEW_SIDE:
         view, scale = cv2.pyrDown(view), scale / 2
     equalised = _PHOTO_EQUALISE.apply(view)
-    found = [d.shifted(0, 0, scale=scale) for d in
-             zxing.decode_once(equalised) + zxing.decode_once(equalised, zxing.binarizers.GlobalHistogram)]
+    # the global binariser first: on half of BoofCV's set it read 5 codes no other view had read
+    # for 33 ms CPU in all, the local one 3 for 255 ms (the equalising included), ZBar 5 for 273 ms
+    yield [d.shifted(0, 0, scale=scale) for d in zxing.decode_once(equalised, zxing.binarizers.GlobalHistogram)]
+    yield [d.shifted(0, 0, scale=scale) for d in zxing.decode_once(equalised)]
     if zbar is not None:
         # ZBar reads some large, damaged or oddly printed codes that zxing-cpp reads in no view,
         # best at a few pixels a module: the view halved again (about 10 ms on a 0.4 MP view)
         while max(view.shape[:2]) > ZBAR_VIEW_SIDE:
             view, scale = cv2.pyrDown(view), scale / 2
-        found += [d.shifted(0, 0, scale=scale) for d in zbar(view)]
-    return found
+        yield [d.shifted(0, 0, scale=scale) for d in zbar(view)]
 
 
 _PHOTO_EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))

@@ -21,11 +21,14 @@ from companion.scan.incremental import IncrementalDecoder, unique_detections
 from companion.scan.sources import IMAGE_SUFFIXES
 
 
-# second looks at a still image: no limit (a photo is all there is). Looks are spent only where
-# zxing located a code it could not read and on textured places as large as a code read; a
-# budget of a share of the photo's pixels (0.5) cost 3-5x a zxing-cpp read instead of 10x and
-# more, but lost a tenth of what the looks read (docs/scanning.md, "Real photographs")
-STILL_LOOK_SHARE = float("inf")
+# second looks at a still image: none. On a quarter of BoofCV's half (68 photos, 163 codes),
+# looks within a budget of one photo's pixels of work read 1 code more than none (134 vs 133)
+# at 1.4x the median CPU; unlimited ones cost up to 13 s on one photo. What reads a photo's
+# missed codes is its other views (rescue.photo_views), run while a place zxing located, or a
+# textured one as large as a code read (``PHOTO_TEXTURE_PLACES``: 1 of those 163 codes, and the
+# URL on tests/data/photo_like/sheet02.jpg), is left unread (docs/scanning.md, "Real photographs")
+STILL_LOOK_SHARE = 0.0
+PHOTO_TEXTURE_PLACES = True
 
 
 def _decoders(name: str):
@@ -64,7 +67,8 @@ def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalD
     # a thousandth of its longest side (a 12-megapixel photo's big modules fill a whole 8 px block)
     cell = 8 * max(1, round(max(gray.shape[:2]) / 1024))
     return IncrementalDecoder(decoder, cell=cell, max_looks=64, look_share=STILL_LOOK_SHARE,
-                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True)
+                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True,
+                              photo_texture=PHOTO_TEXTURE_PLACES)
 
 
 def explain(text: str, game: str | None) -> dict:

@@ -8,6 +8,10 @@
 - ``FileSource``: a video file, or a folder of images played in name order.
 - ``VirtualTableSource``: the simulated table (demo, tests, benchmark).
 
+With no size given, a camera opens at the largest mode it offers at ``MIN_AUTO_FPS`` frames per
+second or more, scaled down to fit ``MAX_AUTO_SIZE`` (``best_size``): tags need the pixels
+(hardware.md, "Camera height and tag size"), and decoding cost grows with them.
+
 ``read()`` returns a frame (BGR or greyscale numpy array), or None when no frame is ready yet;
 it raises ``SourceError`` when the device fails (unplugged...) and ``EndOfSource`` when a file
 has no more frames. A source may be opened again after ``close()``: the pipeline's watchdog
@@ -18,6 +22,8 @@ from __future__ import annotations
 
 import abc
 import glob
+import importlib.util
+import logging
 import os
 import sys
 import threading
@@ -28,6 +34,10 @@ import numpy as np
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm", ".ppm"}
 VIDEO_SUFFIXES = {".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v", ".mjpeg", ".mjpg", ".h264"}
+MAX_AUTO_SIZE = (1920, 1080)
+MIN_AUTO_FPS = 15.0
+
+log = logging.getLogger(__name__)
 
 
 class SourceError(RuntimeError):
@@ -93,12 +103,14 @@ class VirtualTableSource(FrameSource):
 
 
 class OpenCVCameraSource(FrameSource):
-    """A camera through OpenCV: a device index (0), a device path (/dev/video0) or a stream URL."""
+    """A camera through OpenCV: a device index (0), a device path (/dev/video0) or a stream URL.
+    ``size=None`` negotiates the largest size up to MAX_AUTO_SIZE the camera gives at MIN_AUTO_FPS."""
 
-    def __init__(self, index_or_path: int | str = 0, width: int | None = 1280, height: int | None = 720,
-                 fps: float | None = 30):
+    def __init__(self, index_or_path: int | str = 0, size: tuple[int, int] | None = None, fps: float | None = 30,
+                 negotiate: bool = True):
         self.device = index_or_path
-        self.width, self.height, self.fps = width, height, fps
+        self.size, self.fps = size, fps
+        self.negotiate = negotiate   # False: a stream URL, taken as it comes
         self.name = f"camera {index_or_path}"
         self._cap = None
         self._opened: dict = {}
@@ -115,11 +127,8 @@ class OpenCVCameraSource(FrameSource):
         if not cap.isOpened():
             cap.release()
             raise SourceError(f"cannot open camera {self.device!r} (is it plugged in, and not used by another program?)")
-        if self.width and self.height:
-            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
-            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
-        if self.fps:
-            cap.set(cv2.CAP_PROP_FPS, self.fps)
+        if self.negotiate:
+            negotiate_size(cap, self.size, self.fps)
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued a second ago
         # what the camera agreed to, read now: describe() runs in other threads than read()
         self._opened = {"resolution": [int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))],
@@ -141,6 +150,26 @@ class OpenCVCameraSource(FrameSource):
 
     def describe(self) -> dict:
         return {"name": self.name, "kind": "opencv", "device": str(self.device), **self._opened}
+
+
+def negotiate_size(cap, size: tuple[int, int] | None, fps: float | None) -> tuple[int, int]:
+    """Ask an OpenCV capture for ``size`` (or, with None, the largest of MAX_AUTO_SIZE and 1280x720
+    that it gives at MIN_AUTO_FPS or more); what it agreed to. MJPG first: a USB webcam sends
+    1920x1080 at 30 fps as MJPG but often at 5 fps uncompressed."""
+    import cv2
+
+    cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+    wanted = [size] if size else [MAX_AUTO_SIZE, (1280, 720)]
+    for width, height in wanted:
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        if fps:
+            cap.set(cv2.CAP_PROP_FPS, fps)
+        got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        rate = cap.get(cv2.CAP_PROP_FPS)
+        if size or not rate or rate >= MIN_AUTO_FPS:   # 0: the driver does not say; take it
+            return got
+    return got
 
 
 class FileSource(FrameSource):
@@ -232,14 +261,55 @@ def picamera2_available() -> bool:
     return True
 
 
-class Picamera2Source(FrameSource):
-    """The Raspberry Pi camera via picamera2: the Y (luma) plane of a YUV420 video stream."""
+def picamera2_import_error() -> str | None:
+    """Why an installed picamera2 does not import (its error, in one line), or None when it is not
+    installed or imports. The usual cause: a numpy in the venv shadowing the system's, which
+    picamera2 and simplejpeg are compiled against (scripts/setup.sh keeps it from happening)."""
+    try:
+        if importlib.util.find_spec("picamera2") is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    try:
+        import picamera2  # noqa: F401
+    except Exception as exc:
+        lines = [line for line in str(exc).splitlines() if line.strip()]
+        return f"{type(exc).__name__}: {lines[-1] if lines else exc}"
+    return None
 
-    def __init__(self, width: int = 1280, height: int = 720, camera_num: int = 0):
+
+def picamera2_broken_error(problem: str) -> SourceError:
+    """The error to raise (and log) for a picamera2 that is installed but does not import."""
+    log.error("the Pi camera cannot be used: picamera2 is installed but does not import: %s", problem)
+    return SourceError(f"picamera2 is installed but does not import ({problem}), so the Pi camera cannot be used. "
+                       f"Usually a numpy in the venv shadows the system's: run `sudo bash scripts/install.sh` again "
+                       f"(or `bash scripts/setup.sh`); or choose a USB camera with --source /dev/video0")
+
+
+def best_size(modes: list[tuple[int, int, float]]) -> tuple[int, int] | None:
+    """The largest of a camera's modes (width, height, fps) at MIN_AUTO_FPS or more, scaled down
+    (its shape kept, even sides) to fit MAX_AUTO_SIZE; None when no mode is fast enough."""
+    usable = [(w, h) for w, h, fps in modes if fps >= MIN_AUTO_FPS]
+    if not usable:
+        return None
+    width, height = max(usable, key=lambda s: s[0] * s[1])
+    scale = min(1.0, MAX_AUTO_SIZE[0] / width, MAX_AUTO_SIZE[1] / height)
+    return int(width * scale) // 2 * 2, int(height * scale) // 2 * 2
+
+
+class Picamera2Source(FrameSource):
+    """The Raspberry Pi camera via picamera2: the Y (luma) plane of a YUV420 video stream.
+    ``size=None``: the sensor's largest mode at MIN_AUTO_FPS or more, up to MAX_AUTO_SIZE."""
+
+    def __init__(self, size: tuple[int, int] | None = None, camera_num: int = 0):
+        problem = picamera2_import_error()
+        if problem:
+            raise picamera2_broken_error(problem)
         if not picamera2_available():
             raise SourceError("picamera2 is not importable: on Raspberry Pi OS run `sudo apt install python3-picamera2` "
                               "and make the venv with --system-site-packages (see hardware.md)")
-        self.width, self.height, self.camera_num = width, height, camera_num
+        self.size, self.camera_num = size, camera_num
+        self.width, self.height = size or MAX_AUTO_SIZE
         self.name = f"Pi camera {camera_num}"
         self._cam = None
         self._lock = threading.Lock()
@@ -249,6 +319,9 @@ class Picamera2Source(FrameSource):
 
         try:
             cam = Picamera2(self.camera_num)
+            if self.size is None:
+                modes = [(*m["size"], float(m.get("fps", 0))) for m in cam.sensor_modes]
+                self.width, self.height = best_size(modes) or MAX_AUTO_SIZE
             config = cam.create_video_configuration(main={"size": (self.width, self.height), "format": "YUV420"})
             cam.configure(config)
             cam.start()
@@ -283,53 +356,68 @@ def video_devices() -> list[str]:
     return sorted(glob.glob("/dev/video[0-9]*"), key=lambda p: int(p.removeprefix("/dev/video")))
 
 
-def detect_source() -> FrameSource:
-    """Auto-detection: the Pi camera when picamera2 is importable and sees one, else the first USB camera."""
+def detect_source(size: tuple[int, int] | None = None) -> FrameSource:
+    """Auto-detection: the Pi camera when picamera2 imports and sees one, else the first USB camera.
+    A picamera2 that is installed but does not import is an error, never a reason to take another
+    camera: the table would silently watch the wrong device, or none."""
+    problem = picamera2_import_error()
+    if problem:
+        raise picamera2_broken_error(problem)
     if picamera2_available():
         try:
             from picamera2 import Picamera2
 
             if Picamera2.global_camera_info():
-                return Picamera2Source()
-        except Exception:  # picamera2 present but no camera connected: try USB next
-            pass
+                return Picamera2Source(size)
+            log.info("picamera2 sees no Pi camera; looking for a USB camera")
+        except Exception as exc:  # picamera2 present but no camera connected: try USB next
+            log.warning("picamera2 could not list the Pi cameras (%s); looking for a USB camera", exc)
     devices = video_devices()
     if devices:
-        return OpenCVCameraSource(devices[0])
+        return OpenCVCameraSource(devices[0], size)
     raise SourceError("no camera found (no Pi camera through picamera2, no /dev/video*); "
                       "use --source virtual for the demo table, or --source FILE")
 
 
 def open_source(spec: str | None = "auto", table=None, fps: float = 30.0,
-                resolution: tuple[int, int] = (1280, 720)) -> FrameSource:
+                size: tuple[int, int] | None = None) -> FrameSource:
     """A source from a ``--source`` string (not opened yet; the pipeline opens it).
 
     "auto" (or None): detect a camera. "virtual": the simulated table (``table``, or a new one).
     "picamera" / "picamera:1": the Pi camera. "0", "1"...: a USB camera index. "/dev/videoN":
     that device. A file or folder path: FileSource. Anything with "://": a stream URL via OpenCV.
+    ``size`` (width, height): what a camera is asked for; None: the best it offers (best_size).
     """
     spec = (spec or "auto").strip()
-    width, height = resolution
     if spec == "auto":
-        return detect_source()
+        return detect_source(size)
     if spec == "virtual":
         if table is None:
             from companion.scan.virtual_table import VirtualTable
 
-            table = VirtualTable(width, height)
+            table = VirtualTable(*(size or (1280, 720)))
         return VirtualTableSource(table, fps)
     if spec == "picamera" or spec.startswith("picamera:"):
         number = spec.partition(":")[2]
-        return Picamera2Source(width, height, int(number) if number.isdigit() else 0)
+        return Picamera2Source(size, int(number) if number.isdigit() else 0)
     if spec.isdigit():
-        return OpenCVCameraSource(int(spec), width, height, fps)
+        return OpenCVCameraSource(int(spec), size, fps)
     if spec.startswith("/dev/video"):
         if not os.path.exists(spec):
             raise SourceError(f"no such camera device {spec}; present: {', '.join(video_devices()) or 'none'}")
-        return OpenCVCameraSource(spec, width, height, fps)
+        return OpenCVCameraSource(spec, size, fps)
     if "://" in spec:
-        return OpenCVCameraSource(spec, None, None, None)
+        return OpenCVCameraSource(spec, None, None, negotiate=False)
     if os.path.exists(spec):
         return FileSource(spec)
     raise SourceError(f"--source {spec!r} is not a camera, a file or a folder: use auto, virtual, picamera, "
                       f"a camera number (0), a device (/dev/video0), a video file or a folder of images")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """ "1920x1080" -> (1920, 1080); ValueError saying what is expected."""
+    width, sep, height = text.strip().lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit()) or not (
+            160 <= int(width) <= 8192 and 120 <= int(height) <= 8192):
+        raise ValueError(f"a camera size is WIDTHxHEIGHT in pixels, like 1920x1080, not {text!r}")
+    return int(width), int(height)

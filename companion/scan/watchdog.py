@@ -13,6 +13,7 @@ for the newest frame each time, and ``resume(now)`` on the first frame after (re
 """
 from __future__ import annotations
 
+import collections
 import logging
 import threading
 import time
@@ -38,6 +39,7 @@ class _Reader(threading.Thread):
         self.error: BaseException | None = None
         self.abandoned = False
         self.orphaned = False
+        self.times: collections.deque[float] = collections.deque(maxlen=30)  # when frames arrived
 
     def run(self) -> None:
         try:
@@ -51,6 +53,7 @@ class _Reader(threading.Thread):
                     continue
                 with self.cond:
                     self.frame, self.seq = frame, self.seq + 1
+                    self.times.append(time.monotonic())
                     self.cond.notify_all()
         except BaseException as exc:  # the watchdog reports it and reopens the source
             with self.cond:
@@ -105,6 +108,8 @@ class WatchedSource(ABC):
         self.last_error_at: float | None = None
         self.reopens = 0
         self.next_retry_at: float | None = None
+        self.started_at: float | None = None     # time.monotonic(), like the frames' arrival times
+        self.last_frame_at: float | None = None
 
     @abstractmethod
     def process(self, frame: np.ndarray, now: float | None = None):
@@ -123,6 +128,7 @@ class WatchedSource(ABC):
         if self._thread and self._thread.is_alive():
             return
         self._stop.clear()
+        self.started_at = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="scan-pipeline", daemon=True)
         self._thread.start()
 
@@ -187,6 +193,22 @@ class WatchedSource(ABC):
                 self._fail(f"no frame from {self.source.name} for {waited:.1f} s", "stalled")
                 return "stalled", now - started
         return "stopped", self.clock() - started
+
+    def delivery(self) -> dict:
+        """What the source actually delivers: frames per second (over its last 30 frames) and
+        seconds since its last frame, or since the start when none came yet."""
+        reader = self._reader
+        times = list(reader.times) if reader is not None else []
+        if times:
+            self.last_frame_at = max(self.last_frame_at or 0.0, times[-1])
+        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
+        since = self.last_frame_at or self.started_at
+        age = None if since is None else time.monotonic() - since
+        if age is not None and age > 1.5:   # no frame for a while: it delivers none now, whatever before
+            fps = 0.0
+        return {"delivered_fps": round(fps, 1),
+                "last_frame_age_s": None if age is None else round(age, 1),
+                "frames_ever": self.last_frame_at is not None}
 
     def _fail(self, message: str, state: str | None = None) -> None:
         with self._lock:

@@ -11,16 +11,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.pi.doctor import FAIL, MIN_PX_PER_MODULE, camera_check, small_tag_advice
+
 HIDDEN = "hidden"
 
 
 def public_devices(devices: dict[str, Any], ruleset) -> dict[str, Any]:
     public = dict(devices)
+    public["camera_alerts"] = []
     if devices.get("camera"):
         public["camera"] = _camera(devices["camera"], ruleset)
+        public["health"] = [camera_check(public["camera"]).as_dict(), *devices.get("health", [])]
+        public["camera_alerts"] = camera_alerts(public["camera"])
     if devices.get("readers"):
         public["readers"] = _readers(devices["readers"], ruleset)
     return public
+
+
+def camera_alerts(camera: dict[str, Any]) -> list[str]:
+    """What the Table page puts in a banner: a camera delivering no frames, tags too small to read well."""
+    alerts = []
+    check = camera_check(camera)
+    if check.status == FAIL:
+        alerts.append(f"Camera: {check.says}.")
+    px = camera.get("smallest_tag_px_per_module")
+    if px is not None and px < MIN_PX_PER_MODULE:
+        advice = small_tag_advice(px, camera.get("resolution"))
+        alerts.append(f"Tags too small for the camera: {advice[0].upper()}{advice[1:]}.")
+    return alerts
 
 
 def _named(card: Any, zone: Any, ruleset) -> Any:

@@ -13,11 +13,17 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from companion import rules
 from companion.web.app import require_pin
-from companion.gamelog.fold import fold
+from companion.gamelog.fold import Derived, fold, start_ruleset, step
 from companion.gamelog.session import LogError, public_entry, public_view, to_jsonl
 from companion.gamelog.store import StoreError
 
 bp = Blueprint("history", __name__)
+# The outcomes a finished game's chart takes a point at: one a battle, combat, Challenge or round.
+CHARTED = ("battle", "combat", "challenge", "round", "fight")
+# What the chart counts for each seat, the first of these every seat of the public view has.
+MEASURES = ("cards", "points", "vp", "score", "total", "alive")
+# What a card's small face is drawn from (faces.js): the catalog's printed attributes, no text.
+FACE_ATTRS = ("value", "color", "shape", "rank", "unit", "attack", "defence", "defense", "strength", "power")
 MAX_GAME_ID = 2 ** 63 - 1   # a game is an SQLite row id: no larger integer reaches the database
 
 
@@ -70,13 +76,81 @@ def game_history(game_id: int):
     """One game's log entries and its view, both as the public may see them."""
     session = _service().session
     if session is not None and session.game_id == game_id:
-        return jsonify({"ok": True, "in_play": True, "entries": session.history(), "view": session.public_view()})
+        view = session.public_view()
+        chart = None
+        if view.get("over"):  # the game just finished is still the one in play: chart it too
+            try:
+                events = _events(game_id)
+                chart = game_chart(events, fold(events))
+            except (LogError, StoreError):
+                chart = None  # its log is shown as the session has it; only the picture is missing
+        entries = session.history()
+        return jsonify({"ok": True, "in_play": True, "entries": entries, "view": view, "chart": chart,
+                        "faces": card_faces(entries, session.ruleset)})
     try:
-        derived = fold(_events(game_id))
+        events = _events(game_id)
+        derived = fold(events)
+        chart = game_chart(events, derived)
     except (LogError, StoreError) as exc:  # a log damaged on disk, or by an older version
         return _unreadable(game_id, exc)
     entries: list[dict[str, Any]] = [public_entry(e, derived.ruleset) for e in derived.entries]
-    return jsonify({"ok": True, "in_play": False, "entries": entries, "view": public_view(derived, game_id)})
+    return jsonify({"ok": True, "in_play": False, "entries": entries, "view": public_view(derived, game_id),
+                    "chart": chart, "faces": card_faces(entries, derived.ruleset)})
+
+
+def card_faces(entries: list[dict[str, Any]], ruleset) -> dict[str, dict[str, Any]]:
+    """The catalog face of every card a public result names (its ``cards``): only cards the
+    results already show, so a face tells nothing the words did not."""
+    catalog = getattr(ruleset, "catalog", None)
+    faces: dict[str, dict[str, Any]] = {}
+    if catalog is None:
+        return faces
+    for entry in entries:
+        for outcome in entry.get("outcomes") or []:
+            cards = (outcome.get("data") or {}).get("cards")
+            for card_id in cards if isinstance(cards, list) else []:  # a game over counts them instead
+                card = catalog.cards.get(str(card_id).split("#")[0]) if isinstance(card_id, str) else None
+                if card is not None:
+                    faces[card_id] = {"name": card.name, "kind": card.kind,
+                                      **{k: card.attrs[k] for k in FACE_ATTRS if k in card.attrs}}
+    return faces
+
+
+def _measure(view: dict[str, Any]) -> str | None:
+    seats = view.get("seats") or []
+    for key in MEASURES:
+        if seats and all(isinstance(s.get(key), (int, float)) and not isinstance(s.get(key), bool) for s in seats):
+            return key
+    return None
+
+
+def game_chart(events: list, derived: Derived) -> dict[str, Any] | None:
+    """How a finished game went: each seat's count (cards, points...) in the ruleset's public view
+    after every battle, combat or round; None for a game not over or with nothing to count.
+
+    The log is stepped again without the events undone (what the fold does after an undo), so each
+    point is the public view the table showed right after that result, never a hidden card."""
+    final = derived.ruleset.public_view(derived.state)
+    measure = _measure(final)
+    if not final.get("over") or measure is None:
+        return None
+    skipped = {e.event.seq for e in derived.entries if e.status in ("undone", "undo")}
+    ruleset, state = start_ruleset(events[0])
+    steps: list[str] = []
+    values: dict[int, list[float]] = {s["seat"]: [] for s in final["seats"]}
+    for event in events[1:]:
+        if event.seq in skipped:
+            continue
+        entry, state = step(ruleset, state, event)
+        kinds = [o.get("kind") for o in entry.outcomes if o.get("kind") in CHARTED]
+        if not kinds:
+            continue
+        steps.append(kinds[0])
+        counts = {s["seat"]: s.get(measure) for s in ruleset.public_view(state).get("seats", [])}
+        for seat, line in values.items():
+            line.append(counts.get(seat) or 0)
+    seats = [{"seat": s["seat"], "name": s["name"], "values": values[s["seat"]]} for s in final["seats"]]
+    return {"measure": measure, "steps": steps, "seats": seats} if steps else None
 
 
 @bp.get("/api/history/<int:game_id>/export.jsonl")

@@ -196,12 +196,20 @@
     box.scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
+  // -- the camera's banner: no frames, or tags too small to read well (words from the server) ----
+  function renderCameraAlerts(devices) {
+    const alerts = (devices && devices.camera_alerts) || [];
+    $("#camera-alerts").hidden = alerts.length === 0;
+    $("#camera-alerts").replaceChildren(...alerts.map((a) => el("div", { text: a })));
+  }
+
   function tablePage() {
     const show = (view) => {
       renderTable(view);
       keepAwake.want(Boolean(view && !view.over));  // the screen stays on while a game runs
     };
     stream({
+      devices: renderCameraAlerts,
       view: (msg) => {
         show(msg.view);
         const entry = msg.entry;
@@ -210,6 +218,7 @@
     }, async () => {  // back after a drop: read the view afresh, whatever was missed meanwhile
       const reply = await (await fetch("/api/state")).json();
       show(reply.view !== undefined ? reply.view : reply);
+      renderCameraAlerts(reply.devices);
     });
     $("#resolve").addEventListener("click", async () => {
       const reply = await command("resolve");

@@ -9,10 +9,12 @@ module:
 - ``piles``     each seat's ARMY / BATTALION / discard counts: dealing, drawing, reshuffling
 - ``table``     which cards the camera sees where: plays, flickers, conflicts, cards being collected
 - ``battle``    resolving a battle: refusals, the counts afterwards, the end of the game
-- ``variants``  the variants as units (``BomVariant`` hooks), the small ones, and how they combine;
-                the big ones: ``mounting`` (Mounting Battles), ``turns`` (Secret Weapon),
-                ``trivia`` (Spy's Trivia)
+- ``hooks``     the hooks a variant changes (``BomVariant``), the basic rules, how variants combine
+                (``Rules``), and ``Referee``: what the rule modules ask of the game
+- ``variants``  the small variants and the list of all; the big ones: ``mounting`` (Mounting
+                Battles), ``turns`` (Secret Weapon), ``trivia`` (Spy's Trivia)
 - ``words``     every sentence told about an outcome;  ``announce``: "Helpful notes"
+- ``refusals``  the words of every reason a rule refuses an input for (codes and data from the rules)
 - ``view``      the public and seat views, the prompt and the tablet's buttons
 - ``settle``    when every play is complete (the quick settle)
 - ``players``, ``demo``  the demo's simulated players (seeded; never used by the referee)

@@ -18,35 +18,13 @@ from ..base import Outcome
 from ..contract import Refused
 from . import piles, table
 from .judge import Verdict, judge
-from .plays import Play, evaluate
+from .plays import Play, Problem, evaluate
 from .state import BomState as State
-from .state import Mode
-from .variants import rules_for
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import BomVariant, Referee, Rules
 
-NOT_PLAYED = "Has not played yet."
-FACE_DOWN_WAITING = "Its POWER card is face down; each seat in turn turns it face up once every seat has played."
-ONE_CARD = {
-    "tiebreak": "In the last battle after the timer each tied player plays one CHARACTER card drawn at random.",
-    "mount": "While the battle mounts, each tied player plays one new CHARACTER card from his BATTALION.",
-    "mount_young": "While the battle mounts, each tied player plays one new CHARACTER card from the top of his ARMY.",
-    "young": "Under the Rules for Young Players each player lays down the top card of his ARMY: one CHARACTER card.",
-}
-
-
-def who_of(state: State):
-    """How refusal reasons name a seat: "Seat 2 (Bo)"."""
-    return lambda n: f"Seat {n} ({state.name(n)})"
-
-
-def names(state: State, seats) -> str:
-    named = [who_of(state)(s) for s in seats]
-    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
-
-
-def participants(state: State) -> list[int]:
+def participants(state: State, rules: "Rules | BomVariant") -> list[int]:
     """The seats fighting the current round, in turn order."""
     if state.tiebreak is not None:
         seats = list(state.tiebreak)
@@ -54,76 +32,74 @@ def participants(state: State) -> list[int]:
         seats = list(state.mount.seats)
     else:
         seats = [s.seat for s in state.piles if not s.out and not s.withdrawn]
-    return rules_for(state.options).order(state, seats)
+    order = rules.order(state, seats)
+    return seats if order is None else order
 
 
-def seat_problem(game: "BomBattle", state: State, seat: int, cards: list[str]) -> str | Play:
-    """A seat's play this round, or what is wrong with it (a reason without the seat's name)."""
+def seat_problem(game: "Referee", state: State, seat: int, cards: list[str]) -> Problem | Play:
+    """A seat's play this round, or what is wrong with it (a ``Problem`` not naming the seat)."""
     rules = game.rules(state)
     if state.turns and seat in state.turns.face_down:
-        return FACE_DOWN_WAITING
+        return Problem("face_down_waiting")
     if not cards:
-        return NOT_PLAYED
+        return Problem("not_played")
     found = [(key, game.deck.lookup(key)) for key in cards]
     one = rules.one_card(state)
     if one and (len(found) != 1 or found[0][1].kind != "character"):
-        return ONE_CARD[one]
+        return Problem("one_card", {"one": one})
     hand = rules.hand(state, state.seat(seat))
     if len(cards) > hand:
-        return (f"Its BATTALION holds {hand} card(s), but {len(cards)} are on the battlefield; "
-                f"a player plays from his BATTALION.")
+        return Problem("battalion_overplayed", {"hand": hand, "count": len(cards)})
     if surrenders_battalion(game, state, seat, cards):
         return Play(seat, (), None, 0, tuple(cards))
     return evaluate(seat, found)
 
 
-def surrenders_battalion(game: "BomBattle", state: State, seat: int, cards: list[str]) -> bool:
+def surrenders_battalion(game: "Referee", state: State, seat: int, cards: list[str]) -> bool:
     """"If a player only has a BATTALION (5 cards or fewer) left, he must play the card(s) for his
     attack": a seat whose last cards are all POWER cards cannot attack, so it lays them all down and
     loses them to the winner (companion's decision; the rulebook says "They cannot be played
     individually")."""
     s = state.seat(seat)
-    return (state.mode == Mode.BATTLE and not state.mount and state.tiebreak is None and piles.only_battalion(s)
+    return (game.rules(state).battalion() and not state.mount and state.tiebreak is None and piles.only_battalion(s)
             and len(cards) == s.battalion and all(game.deck.is_power(k) for k in cards))
 
 
-def check(game: "BomBattle", state: State) -> tuple[list[Play], list[str]]:
+def check(game: "Referee", state: State) -> tuple[list[Play], list[Problem]]:
     """Every seat's play, and every reason the battle cannot be resolved yet."""
-    who = who_of(state)
     if state.over:
-        return [], ["The game is over."]
-    if state.mode == Mode.TRIVIA and state.tiebreak is None:
-        return [], ["Spy's Trivia has no battles to resolve: award the card being read, or tap 'nobody knew'."]
-    problems = []
-    for key, _, seats in table.conflicts(state):
-        problems.append(f"{game.deck.lookup(key).name} ({key}) is seen at {' and '.join(who(s) for s in seats)} at "
-                        f"once: the same physical card cannot be in two places; take the duplicate away.")
-    seats = participants(state)
+        return [], [Problem("over")]
+    rules = game.rules(state)
+    if not rules.battles(state):
+        return [], [Problem("trivia_no_battles")]
+    problems = [Problem("same_card_twice", {"card": key, "at_seats": list(seats)})
+                for key, _, seats in table.conflicts(state)]
+    seats = participants(state, rules)
     if not seats:
-        problems.append("Nobody has played: every seat has withdrawn from this battle.")
+        problems.append(Problem("all_withdrawn"))
     current = table.plays(state)
     plays = []
     for seat in seats:
         result = seat_problem(game, state, seat, current.get(seat, []))
-        if isinstance(result, str) and result == NOT_PLAYED:
-            hint = "" if state.mount or state.tiebreak is not None or state.mode == Mode.YOUNG else \
-                ": play a CHARACTER card, or withdraw if you have none"
-            problems.append(f"{who(seat)} has not played yet{hint}.")
-        elif isinstance(result, str) and result == FACE_DOWN_WAITING:
-            problems.append(f"{who(seat)} has not revealed its face-down POWER card yet.")
-        elif isinstance(result, str):
-            problems.append(f"{who(seat)}: {result}")
-        else:
+        if isinstance(result, Play):
             plays.append(result)
+        elif result.code == "not_played":
+            # the hint to withdraw: only in the basic game's open battle
+            hint = not rules.one_card(state)
+            problems.append(Problem("seat_not_played", {"player": seat, "withdraw_hint": hint}))
+        elif result.code == "face_down_waiting":
+            problems.append(Problem("seat_face_down", {"player": seat}))
+        else:
+            problems.append(Problem("seat_play", {"player": seat, "why": result.as_data()}))
     if seats and not problems and not any(p.fighters for p in plays):
-        problems.append("Nobody attacks: every seat in the battle laid only POWER cards.")
+        problems.append(Problem("nobody_attacks"))
     return plays, problems
 
 
-def resolve(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
+def resolve(game: "Referee", state: State) -> tuple[Outcome, ...]:
     plays, problems = check(game, state)
     if problems:
-        raise Refused(" ".join(problems))
+        raise Refused("not_ready", problems=[p.as_data() for p in problems])
     rules = game.rules(state)
     fighting = [p for p in plays if p.fighters]
     if state.tiebreak is not None:
@@ -142,26 +118,26 @@ def verdict_data(verdict: Verdict, plays: list[Play]) -> dict[str, Any]:
             "no_gold": verdict.no_gold, "by": verdict.by}
 
 
-def _round_cards(state: State) -> dict[int, list[str]]:
+def _round_cards(game: "Referee", state: State) -> dict[int, list[str]]:
     current = table.plays(state)
-    return {seat: current.get(seat, []) for seat in participants(state)}
+    return {seat: current.get(seat, []) for seat in participants(state, game.rules(state))}
 
 
-def commit_round(game: "BomBattle", state: State) -> int:
+def commit_round(game: "Referee", state: State) -> int:
     """This round's cards leave their owners' hands for the battlefield; returns how many."""
     rules = game.rules(state)
     count = 0
-    for seat, cards in _round_cards(state).items():
+    for seat, cards in _round_cards(game, state).items():
         rules.commit(state.seat(seat), len(cards))
         count += len(cards)
     return count
 
 
-def finish(game: "BomBattle", state: State, winner: int, verdict: Verdict | None, plays: list[Play],
+def finish(game: "Referee", state: State, winner: int, verdict: Verdict | None, plays: list[Play],
            extra: dict[str, Any] | None = None) -> tuple[Outcome, ...]:
     """The winner takes the battlefield; spoils of war; BATTALIONs refilled; the end of the game."""
     rules = game.rules(state)
-    battlefield = [key for cards in _round_cards(state).values() for key in cards] + list(state.held)
+    battlefield = [key for cards in _round_cards(game, state).values() for key in cards] + list(state.held)
     pot = state.pot + commit_round(game, state)
     champion = state.seat(winner)
     champion.discard += pot
@@ -198,7 +174,7 @@ def finish(game: "BomBattle", state: State, winner: int, verdict: Verdict | None
     return tuple(outcomes)
 
 
-def _close_battle(game: "BomBattle", state: State) -> None:
+def _close_battle(game: "Referee", state: State) -> None:
     table.close_battle(state)
     state.pot, state.mount, state.flags = 0, None, []
     for s in state.piles:
@@ -218,7 +194,7 @@ def end_if_one_left(state: State) -> list[Outcome]:
 
 
 # -- the Shorter Game's last battle --------------------------------------------------------------------
-def _tiebreak(game: "BomBattle", state: State, plays: list[Play]) -> tuple[Outcome, ...]:
+def _tiebreak(game: "Referee", state: State, plays: list[Play]) -> tuple[Outcome, ...]:
     """"In case of a tie, tied players shuffle their CHARACTER cards and draw one card randomly for
     battle." Their card counts do not change; the battle names the game's winner. Under Mounting
     Battles equal values tie again, and the still-tied players draw again."""
@@ -244,7 +220,7 @@ def card_counts(state: State) -> dict[int, int]:
     return {s.seat: s.total for s in state.piles if not s.out}
 
 
-def time_up(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
+def time_up(game: "Referee", state: State) -> tuple[Outcome, ...]:
     """"Set a timer for 15 minutes (or the desired time of play). The player with the most cards when
     the timer goes off wins." A mounting battle already under way is finished first (its cards are on
     the battlefield, in nobody's hands); any other battle not yet resolved is abandoned, every card
@@ -255,7 +231,7 @@ def time_up(game: "BomBattle", state: State) -> tuple[Outcome, ...]:
     return tuple(end_by_cards(game, state, "time_up"))
 
 
-def end_by_cards(game: "BomBattle", state: State, why: str) -> list[Outcome]:
+def end_by_cards(game: "Referee", state: State, why: str) -> list[Outcome]:
     """The most cards wins. After the timer, "in case of a tie, tied players shuffle their CHARACTER
     cards and draw one card randomly for battle": the companion then referees that last battle."""
     counts = card_counts(state)

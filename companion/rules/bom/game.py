@@ -11,9 +11,10 @@ from card_tags.catalog import Card
 from ..base import Applied, Outcome, Refusal, Seat, SetupError
 from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
 from . import battle, mounting, piles, settle, table, trivia, turns
-from .battle import participants, who_of
+from .battle import participants
 from .cards import POWER, Deck
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles, TermRow, Told
+from .refusals import WORDS as REFUSAL_WORDS
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, TermRow, Told
 from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
@@ -38,6 +39,11 @@ class BomBattle(Game):
     view_type = BomView
     face_down_lies = False  # a POWER card read face down (Secret Weapon) is seen anew when turned face up
     variants = variant_classes()
+    # What the rules decide (each kind's sentence: a BomView method marked @says) and refuse for.
+    outcome_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "game_over", "withdraw", "too_many_powers",
+                               "no_character", "face_down", "surrender", "trivia_clue", "trivia_tie", "trivia_ask",
+                               "trivia"})
+    reasons = frozenset(REFUSAL_WORDS)  # every code the rules refuse with; its words in refusals.py
     # The order of the rows is the order of the tablet's buttons.
     inputs = (
         *card_inputs(),
@@ -70,13 +76,12 @@ class BomBattle(Game):
         """"Shuffle the cards and deal out the entire deck facedown. Each player now has an ARMY. All
         players draw five cards from the top of their ARMY. This becomes the BATTALION.\""""
         rules = self.rules_for_start(options, len(seats))
-        mode = rules.mode()
         size = self.deck.size(with_powers=rules.with_powers())
         dealt = piles.deal(size, len(seats), options["first_seat"])
-        hand = piles.BATTALION if mode == Mode.BATTLE else 0
-        if mode == Mode.BATTLE and min(dealt) < hand:
+        hand = piles.BATTALION if rules.battalion() else 0
+        if hand and min(dealt) < hand:
             raise SetupError(f"this deck deals only {min(dealt)} cards to a seat; each player needs a BATTALION of five")
-        state = BomState(seats=seats, options=dict(options), mode=mode, deck_size=size,
+        state = BomState(seats=seats, options=dict(options), mode=rules.mode(), deck_size=size,
                          piles=[Piles(seat=s.number, name=s.name, army=dealt[i] - hand, battalion=hand)
                                 for i, s in enumerate(seats)])
         rules.start(state, self, dealt)
@@ -101,7 +106,7 @@ class BomBattle(Game):
             return TIEBREAK
         if state.mount:
             return MOUNTING
-        return TRIVIA if state.mode == Mode.TRIVIA else BATTLE
+        return BATTLE if self.rules(state).battles(state) else TRIVIA
 
     def apply(self, state: BomState, action) -> Applied | Refusal:
         """The contract's apply (the view words each outcome); the table's told outcomes are kept
@@ -116,14 +121,14 @@ class BomBattle(Game):
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).
         shown = [t for t in told if t.kind in RESULTS]
-        ends = [t for t, o in zip(told, result.outcomes)
+        ends = [t for t, o in zip(told, result.outcomes, strict=True)
                 if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
         if shown:
             state.last = ends[-1] if ends else shown[0]
         return result
 
     def ready_to_resolve(self, state: BomState) -> bool:
-        if state.over or (state.mode == Mode.TRIVIA and state.tiebreak is None):
+        if state.over or not self.rules(state).battles(state):
             return False
         return not battle.check(self, state)[1]
 
@@ -146,21 +151,21 @@ class BomBattle(Game):
         return [{}] if state.options["shorter_game_minutes"] else []
 
     def young_game(self, state: BomState) -> list[dict[str, Any]]:
-        return [{}] if state.mode == Mode.YOUNG else []
+        return [{}] if self.rules(state).stops_when_players_stop() else []
 
     # -- cards on the table ---------------------------------------------------------------------------
     def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
         key, zone = data["card"], data["zone"]
         card = self.deck.lookup(key)
         if state.over:
-            raise Refused(f"The game is over; {card.name} starts no new battle.")
-        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+            raise Refused("over_no_new_battle", card=key)
+        if not self.rules(state).battles(state):
             return trivia.scan(self, state, key, zone)
         seat = self._zone_seat(state, zone)
         if key in state.collecting:
             table.see(state, key, zone)  # the winner is gathering the last battle's cards
             return None
-        self._may_play(state, seat, card)
+        self._may_play(state, seat, key, card)
         if data.get("face_down"):
             return self._face_down_card(state, seat, key, card)
         before = table.plays(state)
@@ -180,60 +185,55 @@ class BomBattle(Game):
                 if hidden == key:
                     del state.turns.face_down[seat]
             return
-        if state.mode == Mode.TRIVIA and zone == "tray":
+        if zone == "tray" and self.rules(state).reads_in_tray():
             return  # the reader took the card out of the tray
         if not table.gone(state, key, zone):
-            raise Refused(f"{self.deck.lookup(key).name} ({key}) was not seen in {zone!r}; nothing to take away.")
+            raise Refused("not_seen_there", card=key, zone=zone)
         if key not in state.table:
             state.flags = [f for f in state.flags if f.card != key]
 
     def _zone_seat(self, state: BomState, zone: str) -> int:
         seat = table.zone_seat(zone)
         if seat is None:
-            raise Refused(f"{self.title} reads cards in the seats' areas of the battlefield ('seat:N') or on their "
-                          f"readers ('reader:N'), not in {zone!r}.")
+            raise Refused("not_a_battlefield_zone", zone=zone)
         if not 1 <= seat <= len(state.piles):
-            raise Refused(f"There is no seat {seat} at this table (seats 1-{len(state.piles)}).")
+            raise Refused("no_such_seat", number=seat, seats=len(state.piles))
         return seat
 
-    def _may_play(self, state: BomState, seat: int, card: Card) -> None:
+    def _may_play(self, state: BomState, seat: int, key: str, card: Card) -> None:
         if state.seat(seat).out:
-            raise Refused(f"{who_of(state)(seat)} is out of the game and has no cards to play; take {card.name} off "
-                          f"its area.")
-        reason = self.rules(state).refuse_card(state, seat, card)
-        if reason:
-            raise Refused(reason)
+            raise Refused("out_with_a_card", player=seat, card=key)
+        refused = self.rules(state).refuse_card(state, seat, key, card)
+        if refused:
+            raise refused
 
     def _face_down_card(self, state: BomState, seat: int, key: str, card: Card) -> tuple[Outcome, ...]:
         if not state.turns:
-            raise Refused("Cards are laid face down only under Secret Weapon (a mounting battle's face-down "
-                          "cards are counted by the companion, not scanned).")
+            raise Refused("face_down_outside_secret_weapon")
         if card.kind != POWER:
-            raise Refused("Under Secret Weapon \"the CHARACTER card(s) must be laid faceup but the POWER card "
-                          "will be laid facedown\".")
+            raise Refused("character_face_down")
         return self._lay_face_down(state, seat, key)
 
     def _lay_face_down(self, state: BomState, seat: int, key: str) -> tuple[Outcome, ...]:
-        who = who_of(state)
         if state.mount:
-            raise Refused("While a battle mounts each tied player plays one CHARACTER card, no POWER card.")
-        if seat not in participants(state):
-            raise Refused(f"{who(seat)} is not in this battle.")
+            raise Refused("no_power_while_mounting")
+        if seat not in participants(state, self.rules(state)):
+            raise Refused("not_in_this_battle", player=seat)
         if seat in state.turns.face_down:
-            raise Refused(f"{who(seat)} already has a face-down POWER card; a play uses one POWER card at most.")
+            raise Refused("face_down_already", player=seat)
         plays = table.plays(state)
         if any(self.deck.is_power(k) for k in plays.get(seat, [])):
-            raise Refused(f"{who(seat)} already has a POWER card in its play.")
-        turns.lay_face_down(state, seat, key, participants(state), plays)
+            raise Refused("power_already", player=seat)
+        turns.lay_face_down(state, seat, key, participants(state, self.rules(state)), plays)
         return (Outcome("face_down", data={"seat": seat}),)
 
     # -- commands ---------------------------------------------------------------------------------------
     def _battle_only(self, state: BomState, what: str, seat: int) -> Piles:
-        if state.mode != Mode.BATTLE:
-            raise Refused(f"{what} is not part of the Rules for Young Players.")
+        if not self.rules(state).battalion():
+            raise Refused("not_for_young_players", input=what)
         s = state.seat(seat)
         if s.out:
-            raise Refused(f"{who_of(state)(seat)} is out of the game.")
+            raise Refused("out_of_the_game", player=seat)
         return s
 
     def on_resolve(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
@@ -241,16 +241,13 @@ class BomBattle(Game):
 
     def on_withdraw(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         seat = data["seat"]
-        s = self._battle_only(state, "Withdrawing from a battle", seat)
-        who = who_of(state)
+        s = self._battle_only(state, "withdraw", seat)
         if s.withdrawn:
-            raise Refused(f"{who(seat)} has already withdrawn from this battle.")
+            raise Refused("already_withdrawn", player=seat)
         if table.plays(state).get(seat) or (state.turns and seat in state.turns.face_down):
-            raise Refused(f"{who(seat)} has cards on the battlefield; take them back before withdrawing.")
+            raise Refused("cards_on_battlefield", player=seat)
         if piles.only_battalion(s):
-            raise Refused(f"\"If a player only has a BATTALION (5 cards or fewer) left, he must play the card(s) for "
-                          f"his attack\": {who(seat)} cannot sit out. With no CHARACTER card, lay the whole "
-                          f"BATTALION in your area: the winner takes it as the spoils of war.")
+            raise Refused("must_play_battalion", player=seat)
         s.withdrawn = True
         return (Outcome("withdraw", data={"seat": seat, "battle": state.battle}),)
 
@@ -259,17 +256,15 @@ class BomBattle(Game):
         discard pile, then draw 2 more cards from the top of his ARMY." The companion cannot see a
         hand, so the player shows his POWER cards in his area (or on his reader) and then taps."""
         seat = data["seat"]
-        s = self._battle_only(state, "\"Too many POWER cards\"", seat)
+        s = self._battle_only(state, "too_many_powers", seat)
         shown = table.plays(state).get(seat, [])
-        characters = [self.deck.lookup(k).name for k in shown if not self.deck.is_power(k)]
-        rule = "\"If a player has 4 or more POWER cards in his hand, he must choose 2 and place them in his discard pile\""
+        characters = [k for k in shown if not self.deck.is_power(k)]
         if characters:
-            raise Refused(f"{rule}: show only the POWER cards; {', '.join(characters)} is a CHARACTER card.")
+            raise Refused("show_only_powers", characters=characters)
         if len(shown) < 4:
-            raise Refused(f"{rule}: lay the 4 or more POWER cards in your area (or on your reader) for the "
-                          f"companion to see; {who_of(state)(seat)} shows {len(shown)}.")
+            raise Refused("show_the_powers", player=seat, shown=len(shown))
         if len(shown) > s.battalion:
-            raise Refused(f"{who_of(state)(seat)}'s BATTALION holds {s.battalion} card(s), but {len(shown)} are shown.")
+            raise Refused("more_shown_than_held", player=seat, battalion=s.battalion, shown=len(shown))
         piles.swap_two(s)
         table.set_aside(state, shown)
         state.flags = [f for f in state.flags if f.card not in shown]
@@ -278,7 +273,7 @@ class BomBattle(Game):
 
     def _tied_seat(self, state: BomState, seat: int) -> None:
         if seat not in state.mount.seats:
-            raise Refused(f"{who_of(state)(seat)} is not one of the tied players.")
+            raise Refused("not_tied", player=seat)
 
     def on_no_character(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         """"If a player has no CHARACTER cards in his BATTALION, he must put two POWER cards in his
@@ -287,8 +282,7 @@ class BomBattle(Game):
         self._tied_seat(state, seat)
         s = state.seat(seat)
         if s.battalion - len(table.plays(state).get(seat, [])) < 2:
-            raise Refused(f"{who_of(state)(seat)} has fewer than two cards in its BATTALION to swap; if it cannot "
-                          f"play the tie, it surrenders.")
+            raise Refused("too_few_to_swap", player=seat)
         piles.swap_two(s)
         return (Outcome("no_character", data={"seat": seat}),)
 
@@ -298,23 +292,22 @@ class BomBattle(Game):
 
     def on_face_down(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         if not state.turns:
-            raise Refused("Only Secret Weapon lays a POWER card face down.")
-        self._battle_only(state, "A face-down POWER card", data["seat"])
+            raise Refused("face_down_needs_secret_weapon")
+        self._battle_only(state, "face_down", data["seat"])
         return self._lay_face_down(state, data["seat"], "")
 
     def on_time_up(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         if not state.options["shorter_game_minutes"]:
-            raise Refused("This game has no timer: it was started without the Rules for a Shorter Game.")
+            raise Refused("no_timer")
         if state.time_up:
-            raise Refused("The timer has already gone off.")
+            raise Refused("timer_gone_off")
         return battle.time_up(self, state)
 
     def on_stop(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        if state.mode != Mode.YOUNG:
-            raise Refused("Only the Rules for Young Players end when you stop playing; the basic game ends when "
-                          "one player holds all the cards (or use the Rules for a Shorter Game's timer).")
+        if not self.rules(state).stops_when_players_stop():
+            raise Refused("stop_young_only")
         if state.mount:
-            raise Refused("Finish the mounting battle first: its cards are on the battlefield, in nobody's hands.")
+            raise Refused("finish_mounting_first")
         return battle.stop(state)
 
     def on_trivia_clue(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:

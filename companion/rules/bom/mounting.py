@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 from card_tags.catalog import Card
 
 from ..base import Outcome
+from ..contract import Refused
 from . import piles, table
 from .battle import commit_round, finish
-from .state import BomState, Mode, Mount
-from .variants import BomVariant, seat_names
+from .state import BomState, Mount
+from .hooks import BomVariant
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
     from .judge import Verdict
     from .plays import Play
 
@@ -38,22 +39,21 @@ class MountingBattles(BomVariant):
         """"battles are determined strictly by point value, not by color or shape\""""
         return True
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         if state.mount and seat not in state.mount.seats:
-            return (f"The battle is mounting: only {seat_names(state, state.mount.seats)} play now; take {card.name} "
-                    f"back until the next battle.")
+            return Refused("mounting_tied_only", tied=list(state.mount.seats), card=key)
         return None
 
     def one_card(self, state: BomState) -> str | None:
         if not state.mount:
             return None
-        return "mount_young" if state.mode == Mode.YOUNG else "mount"
+        return "mount_young" if state.options.get("young_players") else "mount"
 
-    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict"):
+    def on_tie(self, game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict"):
         return mount(game, state, plays, verdict)
 
 
-def mount(game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
+def mount(game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
     """The tied seats mount the battle; a tied seat without enough cards for the tie surrenders."""
     rules = game.rules(state)
     state.pot += commit_round(game, state)
@@ -98,7 +98,7 @@ def surrender_all(state: BomState, seat: int) -> int:
     return given
 
 
-def surrender(game: "BomBattle", state: BomState, seat: int) -> tuple[Outcome, ...]:
+def surrender(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...]:
     """A tied seat that cannot play the tie (no CHARACTER card left, and not two POWER cards to
     swap) gives up; if one tied seat is left, it wins the battle."""
     given = surrender_all(state, seat)

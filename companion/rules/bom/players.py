@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from card_tags.catalog import Catalog, load_game
 from .piles import BATTALION
-from .plays import evaluate
+from .plays import Play, evaluate
 
 SUPPORTED = {"power_play", "young_players", "first_seat"}
 
@@ -171,7 +171,7 @@ class SimulatedTable:
                 candidates = [[c] for c in characters]
             for cards in candidates:
                 play = cards + [power]
-                if not isinstance(evaluate(seat, [(k, self._card(k)) for k in play]), str):
+                if isinstance(evaluate(seat, [(k, self._card(k)) for k in play]), Play):
                     found.append(play)
         return found
 

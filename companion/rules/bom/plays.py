@@ -4,11 +4,12 @@
 POWER card)." "POWER cards strengthen CHARACTER cards. They cannot be played individually."
 (bom-battle.txt). A play is one CHARACTER card, or CHARACTER card(s) with exactly one POWER card,
 used exactly as its card is worded. ``evaluate`` returns a ``Play`` (data: the view tells how its
-value was reached) or the refusal reason saying why not.
+value was reached) or the ``Problem`` saying why not.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from card_tags.catalog import Card
 
@@ -19,33 +20,35 @@ LOW, HIGH = 100, 900
 
 @dataclass(frozen=True)
 class PowerRule:
+    """What a POWER card's wording asks of the CHARACTER cards it goes with (its words: refusals.py)."""
+
     count: int | None        # how many CHARACTER cards go with it (None: any number, at least one)
     color: str | None        # the colour they must be
     under_1000: bool         # each must be 100-900
-    rule: str                # the sentence a refusal starts with
-    count_rule: str          # the sentence when the number of cards is wrong
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a play is not legal, or a battle not ready: a reason code and its data (worded in refusals.py)."""
+
+    code: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_data(self) -> dict[str, Any]:
+        return {"code": self.code, **self.data}
 
 
 POWER_RULES = {
-    "faith": PowerRule(1, "gold", True, "Faith only multiplies a gold CHARACTER card under 1000 (100-900)",
-                       "Faith multiplies one gold CHARACTER card under 1000 (100-900)"),
-    "wickedness": PowerRule(1, "black", True, "Wickedness only multiplies a black CHARACTER card under 1000 (100-900)",
-                            "Wickedness multiplies one black CHARACTER card under 1000 (100-900)"),
-    "conversion": PowerRule(1, "black", True, "Conversion only changes a black CHARACTER card under 1000 (100-900)",
-                            "Conversion changes one black CHARACTER card under 1000 (100-900)"),
-    "title_of_liberty": PowerRule(2, "gold", True, "Title of Liberty combines two gold CHARACTER cards under 1000 (100-900)",
-                                  "Title of Liberty combines two gold CHARACTER cards under 1000 (100-900)"),
-    "secret_combination": PowerRule(2, "black", True,
-                                    "Secret Combination combines two black CHARACTER cards under 1000 (100-900)",
-                                    "Secret Combination combines two black CHARACTER cards under 1000 (100-900)"),
-    "battle": PowerRule(None, None, False, "Battle combines any CHARACTER cards, regardless of color",
-                        "Battle combines CHARACTER cards, regardless of color"),
+    "faith": PowerRule(1, "gold", True),
+    "wickedness": PowerRule(1, "black", True),
+    "conversion": PowerRule(1, "black", True),
+    "title_of_liberty": PowerRule(2, "gold", True),
+    "secret_combination": PowerRule(2, "black", True),
+    "battle": PowerRule(None, None, False),
     # The rulebook does not say how many cards go with these two; they change how the battle is
     # won, not a card's value, so the companion has them go into battle with one CHARACTER card.
-    "stripling_warriors": PowerRule(1, None, False, "Stripling Warriors goes into battle with one CHARACTER card",
-                                    "Stripling Warriors goes into battle with one CHARACTER card"),
-    "famine": PowerRule(1, None, False, "Famine goes into battle with one CHARACTER card",
-                        "Famine goes into battle with one CHARACTER card"),
+    "stripling_warriors": PowerRule(1, None, False),
+    "famine": PowerRule(1, None, False),
 }
 COMBINATIONS = {"battle", "title_of_liberty", "secret_combination"}  # add to a combined value
 BONUS = {"battle": 2000, "title_of_liberty": 5000, "secret_combination": 5000}
@@ -103,39 +106,31 @@ def _fighter(key: str, card: Card) -> Fighter:
     return Fighter(key, card.name, card["value"], card["color"], card["shape"], card["value"], card["color"])
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def problem(cards: list[tuple[str, Card]]) -> str | None:
+def problem(cards: list[tuple[str, Card]]) -> Problem | None:
     """Why these cards are not a legal play, or None when they are."""
-    powers = [card for _, card in cards if card.kind == "power"]
-    characters = [card for _, card in cards if card.kind == "character"]
+    powers = [(key, card) for key, card in cards if card.kind == "power"]
+    characters = [(key, card) for key, card in cards if card.kind == "character"]
     if not cards:
-        return "No cards played yet."
+        return Problem("no_cards")
     if len(powers) > 1:
-        names = " and ".join(card.name for card in powers)
-        return f"A play uses one POWER card at most; this play has {names}."
+        return Problem("two_powers", {"powers": [key for key, _ in powers]})
     if powers and not characters:
-        return (f"POWER cards strengthen CHARACTER cards; they cannot be played individually. "
-                f"Add a CHARACTER card to the {powers[0].name}.")
+        return Problem("power_alone", {"card": powers[0][0]})
     if not powers:
-        if len(characters) > 1:
-            return ("Play one CHARACTER card, or combine CHARACTER cards with a POWER card (Battle, Title of "
-                    f"Liberty or Secret Combination); this play has {len(characters)} CHARACTER cards and no POWER card.")
-        return None
-    rule = POWER_RULES[powers[0]["power"]]
+        return Problem("characters_without_power", {"count": len(characters)}) if len(characters) > 1 else None
+    power = powers[0][1]["power"]
+    rule = POWER_RULES[power]
     if rule.count is not None and len(characters) != rule.count:
-        return f"{rule.count_rule}; this play has {_plural(len(characters), 'CHARACTER card')}."
-    for card in characters:
+        return Problem("power_count", {"power": power, "count": len(characters)})
+    for key, card in characters:
         if rule.color and card["color"] != rule.color:
-            return f"{rule.rule}; {card.name} is {card['color']}."
+            return Problem("power_color", {"power": power, "card": key, "color": card["color"]})
         if rule.under_1000 and not LOW <= card["value"] <= HIGH:
-            return f"{rule.rule}; the {card['value']} is not under 1000."
+            return Problem("power_under_1000", {"power": power, "value": card["value"]})
     return None
 
 
-def evaluate(seat: int, cards: list[tuple[str, Card]]) -> Play | str:
+def evaluate(seat: int, cards: list[tuple[str, Card]]) -> Play | Problem:
     """The play's worth (points and how they were reached), or why it is not legal."""
     wrong = problem(cards)
     if wrong:

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import battle
 from .plays import POWER_RULES
-from .state import BomState, Mode
+from .state import BomState
 
 
 def plays_complete(game: Any, state: BomState) -> bool:
@@ -24,7 +24,7 @@ def plays_complete(game: Any, state: BomState) -> bool:
     plays, problems = battle.check(game, state)
     if problems:
         return False
-    if state.tiebreak is not None or state.mount or state.mode == Mode.YOUNG:
+    if game.rules(state).one_card(state):
         return True  # one CHARACTER card each: a second card is refused
     return all(_complete(state, play) for play in plays)
 

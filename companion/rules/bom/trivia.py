@@ -24,13 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome
 from ..contract import Refused
-from .battle import who_of
 from .cards import CHARACTER
 from .state import BomState, LastCard, Mode, Reading, Trivia
-from .variants import BomVariant
+from .hooks import BomVariant
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 
 class SpysTrivia(BomVariant):
@@ -51,6 +50,16 @@ class SpysTrivia(BomVariant):
     def with_powers(self) -> bool:
         return False
 
+    def battalion(self) -> bool:
+        return False
+
+    def battles(self, state: BomState) -> bool | None:
+        """No battles, except the last one after the timer between tied spies."""
+        return None if state.tiebreak is not None else False
+
+    def reads_in_tray(self) -> bool:
+        return True
+
     def start(self, state: BomState, game: Any, dealt: list[int]) -> None:
         seats = state.seat_numbers()
         state.trivia = Trivia(reader=state.options["first_seat"], unread={n: dealt[n - 1] for n in seats},
@@ -59,21 +68,20 @@ class SpysTrivia(BomVariant):
             s.army = s.battalion = 0
 
 
-def clues(game: "BomBattle", key: str) -> list[str]:
+def clues(game: "Referee", key: str) -> list[str]:
     return list(game.deck.lookup(key).get("description") or ["(this card has no clues in the catalog)"])
 
 
-def scan(game: "BomBattle", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
+def scan(game: "Referee", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
     trivia = state.trivia
     if zone != "tray":
-        raise Refused("In Spy's Trivia the reader scans the top card of his pile in the scan tray (zone 'tray'), "
-                      "where the table does not see its name.")
+        raise Refused("trivia_tray_only")
     if game.deck.lookup(key).kind != CHARACTER:
-        raise Refused("Spy's Trivia uses just the CHARACTER cards; put the POWER cards away.")
+        raise Refused("trivia_characters_only")
     if trivia.current is not None:
-        raise Refused("A card is being read: award it, or tap 'nobody knew', before the next card.")
+        raise Refused("trivia_card_being_read")
     if key in trivia.read:
-        raise Refused("That card has been read already; take the top card of the reader's pile.")
+        raise Refused("trivia_read_already")
     trivia.current = Reading(card=key)
     shown = clues(game, key)
     return (Outcome("trivia_clue", data={"clue": 1, "of": len(shown), "text": shown[0], "reader": trivia.reader},
@@ -82,16 +90,15 @@ def scan(game: "BomBattle", state: BomState, key: str, zone: str) -> tuple[Outco
 
 def _reading(state: BomState) -> Reading:
     if state.trivia.current is None:
-        raise Refused("No card is being read: the reader scans the top card of his pile first.")
+        raise Refused("trivia_no_card")
     return state.trivia.current
 
 
-def clue(game: "BomBattle", state: BomState) -> tuple[Outcome, ...]:
+def clue(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
     current = _reading(state)
     shown = clues(game, current.card)
     if current.clues >= len(shown):
-        raise Refused(f"All {len(shown)} clues are showing; award the card, ask for the book and chapter, "
-                      "or tap 'nobody knew'.")
+        raise Refused("trivia_all_clues", clues=len(shown))
     current.clues += 1
     n = current.clues
     return (Outcome("trivia_clue", data={"clue": n, "of": len(shown), "text": shown[n - 1]}, reveals=True),)
@@ -100,14 +107,13 @@ def clue(game: "BomBattle", state: BomState) -> tuple[Outcome, ...]:
 def _guesser(state: BomState, seat: int) -> None:
     """Refuse a seat that cannot win the card being read."""
     if seat == state.trivia.reader:
-        raise Refused(f"{who_of(state)(seat)} is the reader and has seen the card; if nobody knows it, tap "
-                      "'nobody knew' and the reader keeps it.")
+        raise Refused("trivia_reader_guesses", player=seat)
 
 
 def tie(state: BomState, seats: list[int]) -> tuple[Outcome, ...]:
     current = _reading(state)
     if len(set(seats)) < 2:
-        raise Refused("A tie needs two or more seats that guessed at the same time, e.g. {\"seats\": [1, 3]}.")
+        raise Refused("trivia_tie_of_one")
     for seat in seats:
         _guesser(state, seat)
     current.tie = sorted(set(seats))
@@ -118,27 +124,25 @@ def ask(state: BomState) -> tuple[Outcome, ...]:
     """"(or just to make the game more challenging), ask for the book of scripture or chapter\""""
     current = _reading(state)
     if current.asked or current.tie:
-        raise Refused("The book and chapter have been asked for already.")
+        raise Refused("trivia_asked_already")
     current.asked = True
     return (Outcome("trivia_ask", data={}),)
 
 
-def award(game: "BomBattle", state: BomState, seat: int) -> tuple[Outcome, ...]:
+def award(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...]:
     current = _reading(state)
     _guesser(state, seat)
     if current.tie and seat not in current.tie:
-        tied = " or ".join(who_of(state)(s) for s in current.tie)
-        raise Refused(f"This card goes to whoever of the tied seats named the book and chapter first or closest: "
-                      f"{tied}.")
+        raise Refused("trivia_tied_only", tied=list(current.tie))
     return _give(game, state, seat, by_reader=False, asked=bool(current.tie) or current.asked)
 
 
-def nobody(game: "BomBattle", state: BomState) -> tuple[Outcome, ...]:
+def nobody(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
     _reading(state)
     return _give(game, state, state.trivia.reader, by_reader=True, asked=False)
 
 
-def _give(game: "BomBattle", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
+def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
     trivia = state.trivia
     key = trivia.current.card
     card = game.deck.lookup(key)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .state import BomState, Flag, Turns
-from .variants import BomVariant
+from .hooks import BomVariant
 
 # What a flag says happened (the view tells it): ``other`` is the seat named in the sentence.
 REVEAL_EARLY = "reveal_early"            # turned its POWER card face up before every seat had played
@@ -58,7 +58,7 @@ class SecretWeapon(BomVariant):
     def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
         from .battle import participants
 
-        flag = check_play(state, seat, is_power, participants(state), before)
+        flag = check_play(state, seat, is_power, participants(state, self), before)
         if flag:
             state.flags.append(Flag(seat=seat, card=key, kind=flag[0], other=flag[1]))
 

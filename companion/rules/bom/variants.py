@@ -5,30 +5,30 @@ is a different game (no battles), and the Rules for Young Players have no POWER 
 BATTALION. Each variant names the ones it does not combine with (``excludes``) and why
 (``reasons``); the contract refuses such a start with the reason (``contract.clashes``).
 
-``BomVariant`` holds the hooks the game calls, each with the basic game's rule as its default. A
-variant overrides only the hooks its rule changes; ``Rules`` combines the variants in play: a
-question is answered by the first variant in play that answers it (``None``: no answer), else by
-the basic rule; an event (``start``, ``after_battle``, ``new_round``, ``on_card``) goes to every
-variant that listens. The big variants live in their own modules (mounting.py, turns.py,
-trivia.py); the small ones are here.
+``BomVariant`` (hooks.py) holds the hooks the game calls, each with the basic game's rule as its
+default. A variant overrides only the hooks its rule changes; ``Rules`` (hooks.py) combines the
+variants in play. The big variants live in their own modules (mounting.py, turns.py, trivia.py);
+the small ones are here, with the list of all of them.
 """
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import Any
 
 from card_tags.catalog import Card
 
 from ..base import Option
-from ..contract import Variant
+from ..contract import Refused
 from . import piles
 from .cards import POWER
+from .hooks import Basic, BomVariant, Referee, Rules
+from .mounting import MountingBattles
 from .state import BomState, Mode, Piles
+from .trivia import SpysTrivia
+from .turns import SecretWeapon
 
-if TYPE_CHECKING:
-    from . import BomBattle
-    from .judge import Verdict
-    from .plays import Play
+__all__ = ["OPTIONS", "Basic", "BomVariant", "PowerPlay", "Rules", "ShorterGame", "YoungPlayers", "rules_for",
+           "variant_classes"]
 
 MAX_MINUTES = 24 * 60
 
@@ -51,202 +51,6 @@ OPTIONS = (
                                  "the card.", label="Spy's Trivia"),
 )
 
-
-
-def seat_names(state: BomState, seats, joiner: str = " and ") -> str:
-    """Seats as refusal reasons name them: "Seat 1 (Ann) and Seat 2 (Bo)"."""
-    return joiner.join(f"Seat {n} ({state.name(n)})" for n in seats)
-
-
-class BomVariant(Variant):
-    """A variant's hooks, each returning None (or doing nothing) unless the variant changes it."""
-
-
-    def problems(self, options: dict[str, Any], seats: int) -> list[str]:
-        """What is wrong with this variant's own option values."""
-        return []
-
-    # -- questions (the first variant answering decides; None: the basic rule) -----------------------
-    def mode(self) -> Mode | None:
-        return None
-
-    def with_powers(self) -> bool | None:
-        """Whether the POWER cards are dealt."""
-        return None
-
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
-        """Why this card may not be played by this seat now (the refusal's reason), or None."""
-        return None
-
-    def by_value_only(self) -> bool | None:
-        """Battles decided strictly by point value (ties are not broken by colour or shape)."""
-        return None
-
-    def hand(self, state: BomState, s: Piles) -> int | None:
-        """How many cards the seat may put on the battlefield this round."""
-        return None
-
-    def commit(self, s: Piles, n: int) -> bool | None:
-        """Take n played cards out of the seat's piles; True when done."""
-        return None
-
-    def refill(self, s: Piles) -> bool | None:
-        """Refill the seat's BATTALION after a battle; True when done."""
-        return None
-
-    def spoils(self) -> bool | None:
-        """Whether a seat left with only a BATTALION gives it up when it loses."""
-        return None
-
-    def one_card(self, state: BomState) -> str | None:
-        """Why each seat plays exactly one CHARACTER card this round (a reason kind), or None."""
-        return None
-
-    def enough_for_tie(self, s: Piles) -> bool | None:
-        return None
-
-    def order(self, state: BomState, seats: list[int]) -> list[int] | None:
-        return None
-
-    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict"):
-        return None
-
-    # -- events (every variant in play that listens) -------------------------------------------------
-    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
-        pass
-
-    def after_battle(self, state: BomState) -> None:
-        pass
-
-    def new_round(self, state: BomState) -> None:
-        pass
-
-    def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
-        pass
-
-
-class Basic(BomVariant):
-    """The basic game's rules: the defaults every variant changes from."""
-
-    option = ""
-    title = "Basic play"
-
-    def mode(self) -> Mode:
-        return Mode.BATTLE
-
-    def with_powers(self) -> bool:
-        return True
-
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> None:
-        return None
-
-    def by_value_only(self) -> bool:
-        return False
-
-    def hand(self, state: BomState, s: Piles) -> int:
-        return s.battalion
-
-    def commit(self, s: Piles, n: int) -> bool:
-        s.battalion -= n
-        return True
-
-    def refill(self, s: Piles) -> bool:
-        """"Each player then draws enough cards from the top of his ARMY to replenish the number in
-        his BATTALION to five.\""""
-        piles.replenish(s)
-        return True
-
-    def spoils(self) -> bool:
-        return True
-
-    def one_card(self, state: BomState) -> str | None:
-        return None
-
-    def enough_for_tie(self, s: Piles) -> bool:
-        """Three ARMY cards face down, then a new CHARACTER card from the BATTALION."""
-        return s.army + s.discard >= 3 and s.battalion >= 1
-
-    def order(self, state: BomState, seats: list[int]) -> list[int]:
-        n = len(state.piles)
-        first = state.options["first_seat"]
-        return sorted(seats, key=lambda s: (s - first) % n)
-
-
-class Rules:
-    """The variants in play, combined: a question is answered by the first variant in play that
-    answers it (not None), else by the basic rule; an event goes to every variant in play. One
-    method per hook, so a misspelt hook is an AttributeError (and a type error) where it is asked."""
-
-    def __init__(self, variants: list[BomVariant]):
-        self.variants = variants
-        self.basic = Basic({})
-
-    def has(self, kind: type[BomVariant]) -> BomVariant | None:
-        return next((v for v in self.variants if isinstance(v, kind)), None)
-
-    # -- questions --------------------------------------------------------------------------------------
-    def mode(self) -> Mode:
-        return _answer((v.mode() for v in self.variants), self.basic.mode)
-
-    def with_powers(self) -> bool:
-        return _answer((v.with_powers() for v in self.variants), self.basic.with_powers)
-
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
-        return _answer((v.refuse_card(state, seat, card) for v in self.variants),
-                       lambda: self.basic.refuse_card(state, seat, card))
-
-    def by_value_only(self) -> bool:
-        return _answer((v.by_value_only() for v in self.variants), self.basic.by_value_only)
-
-    def hand(self, state: BomState, s: Piles) -> int:
-        return _answer((v.hand(state, s) for v in self.variants), lambda: self.basic.hand(state, s))
-
-    def commit(self, s: Piles, n: int) -> bool | None:
-        return _answer((v.commit(s, n) for v in self.variants), lambda: self.basic.commit(s, n))
-
-    def refill(self, s: Piles) -> bool | None:
-        return _answer((v.refill(s) for v in self.variants), lambda: self.basic.refill(s))
-
-    def spoils(self) -> bool:
-        return _answer((v.spoils() for v in self.variants), self.basic.spoils)
-
-    def one_card(self, state: BomState) -> str | None:
-        return _answer((v.one_card(state) for v in self.variants), lambda: self.basic.one_card(state))
-
-    def enough_for_tie(self, s: Piles) -> bool:
-        return _answer((v.enough_for_tie(s) for v in self.variants), lambda: self.basic.enough_for_tie(s))
-
-    def order(self, state: BomState, seats: list[int]) -> list[int]:
-        return _answer((v.order(state, seats) for v in self.variants), lambda: self.basic.order(state, seats))
-
-    def on_tie(self, game: "BomBattle", state: BomState, plays: list["Play"], verdict: "Verdict") -> Any:
-        return _answer((v.on_tie(game, state, plays, verdict) for v in self.variants),
-                       lambda: self.basic.on_tie(game, state, plays, verdict))
-
-    # -- events -----------------------------------------------------------------------------------------
-    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
-        for v in self.variants:
-            v.start(state, game, dealt)
-
-    def after_battle(self, state: BomState) -> None:
-        for v in self.variants:
-            v.after_battle(state)
-
-    def new_round(self, state: BomState) -> None:
-        for v in self.variants:
-            v.new_round(state)
-
-    def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
-        for v in self.variants:
-            v.on_card(state, seat, key, is_power, before)
-
-
-def _answer(answers: Iterable[Any], basic: Callable[[], Any]) -> Any:
-    """The first answer that is not None (asked lazily, variant by variant), else the basic rule's."""
-    for answer in answers:
-        if answer is not None:
-            return answer
-    return basic()
 
 
 # -- the small variants -------------------------------------------------------------------------------
@@ -273,8 +77,14 @@ class YoungPlayers(BomVariant):
     def with_powers(self) -> bool:
         return False
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
-        return "Rules for Young Players: \"Remove all the POWER cards from the deck.\"" if card.kind == POWER else None
+    def battalion(self) -> bool:
+        return False
+
+    def stops_when_players_stop(self) -> bool:
+        return True
+
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
+        return Refused("young_no_power") if card.kind == POWER else None
 
     def hand(self, state: BomState, s: Piles) -> int:
         return s.army + s.discard
@@ -306,7 +116,7 @@ class PowerPlay(BomVariant):
     option = "power_play"
     title = "Power Play"
 
-    def start(self, state: BomState, game: "BomBattle", dealt: list[int]) -> None:
+    def start(self, state: BomState, game: Referee, dealt: list[int]) -> None:
         for s in state.piles:
             piles.new_battalion(s)
 
@@ -330,13 +140,13 @@ class ShorterGame(BomVariant):
             return [f"shorter_game_minutes must be 0 (no timer) to {MAX_MINUTES}, not {minutes}."]
         return []
 
-    def refuse_card(self, state: BomState, seat: int, card: Card) -> str | None:
+    def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
         if state.tiebreak is None:
             return None
         if card.kind == POWER:
-            return "The last battle after the timer is fought with CHARACTER cards only."
+            return Refused("last_battle_characters_only")
         if seat not in state.tiebreak:
-            return f"Only the tied players ({seat_names(state, state.tiebreak, ' and ')}) fight the last battle after the timer."
+            return Refused("last_battle_tied_only", tied=list(state.tiebreak))
         return None
 
     def hand(self, state: BomState, s: Piles) -> int | None:
@@ -358,8 +168,4 @@ def rules_for(options: dict[str, Any]) -> Rules:
 
 
 def variant_classes() -> tuple[type[BomVariant], ...]:
-    from .mounting import MountingBattles
-    from .trivia import SpysTrivia
-    from .turns import SecretWeapon
-
     return (SpysTrivia, YoungPlayers, MountingBattles, SecretWeapon, PowerPlay, ShorterGame)

@@ -7,16 +7,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..base import Outcome, Term
-from ..contract import Offer, View
+from ..contract import Offer, View, says
+from . import refusals as refusal_words
 from . import table, turns
 from .announce import announce, name_parts
-from .battle import FACE_DOWN_WAITING, NOT_PLAYED, participants, seat_problem
-from .plays import Play
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Mode, Piles
+from .battle import participants, seat_problem
+from .plays import Play, Problem
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 VARIANT_NAMES = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
                  "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
@@ -40,7 +41,11 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
 
 
 class BomView(View):
-    game: "BomBattle"
+    game: "Referee"
+    refusals = refusal_words.WORDS
+
+    def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
+        return refusal_words.facts(data, state, self._card_name)
 
     def not_now(self, kind: str, state: BomState, phase: str, phases: tuple[str, ...]) -> str:
         """This rulebook's reason when an input comes in the wrong phase."""
@@ -68,8 +73,62 @@ class BomView(View):
 
 
     # -- outcomes -----------------------------------------------------------------------------------------
-    def say(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).say(outcome)
+    # Each outcome kind's sentence (words.py makes it from the outcome's data).
+    @says("battle")
+    def said_battle(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).battle(outcome.data)
+
+    @says("mount")
+    def said_mount(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).mount(outcome.data)
+
+    @says("tiebreak")
+    def said_tiebreak(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).tiebreak(outcome.data)
+
+    @says("time_up")
+    def said_time_up(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).time_up(outcome.data)
+
+    @says("game_over")
+    def said_game_over(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).game_over(outcome.data)
+
+    @says("withdraw")
+    def said_withdraw(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).withdraw(outcome.data)
+
+    @says("too_many_powers")
+    def said_too_many_powers(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).too_many_powers(outcome.data)
+
+    @says("no_character")
+    def said_no_character(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).no_character(outcome.data)
+
+    @says("face_down")
+    def said_face_down(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).face_down(outcome.data)
+
+    @says("surrender")
+    def said_surrender(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).surrender(outcome.data)
+
+    @says("trivia_clue")
+    def said_trivia_clue(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_clue(outcome.data)
+
+    @says("trivia_tie")
+    def said_trivia_tie(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_tie(outcome.data)
+
+    @says("trivia_ask")
+    def said_trivia_ask(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia_ask(outcome.data)
+
+    @says("trivia")
+    def said_trivia(self, outcome: Outcome, state: BomState) -> str:
+        return Words(self.game, state).trivia(outcome.data)
 
     def terms(self, outcome: Outcome, state: BomState) -> tuple[Term, ...]:
         return Words(self.game, state).terms(outcome)
@@ -116,12 +175,12 @@ class BomView(View):
         if state.over:
             ends = [t.say for t in state.recent if t.kind == "game_over"]
             return ends[-1] if ends else "The game is over."
-        if state.mode == Mode.TRIVIA and state.tiebreak is None:
+        if not self.game.rules(state).battles(state):
             return self._trivia_prompt(state, words)
         if self.game.ready_to_resolve(state):
             return "Everyone has played: resolve the battle."
         current = table.plays(state)
-        fighting = participants(state)
+        fighting = participants(state, self.game.rules(state))
         turn = self._turn(state, fighting, current)
         if turn and turn["phase"] == "reveal":
             return f"{words.who(turn['seat'])}: turn your POWER card face up."
@@ -157,7 +216,7 @@ class BomView(View):
     def public(self, state: BomState) -> dict[str, Any]:
         words = Words(self.game, state)
         current = table.plays(state)
-        fighting = participants(state) if not state.over else []
+        fighting = participants(state, self.game.rules(state)) if not state.over else []
         turn = self._turn(state, fighting, current)
         flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
         return {
@@ -232,16 +291,22 @@ class BomView(View):
                 said = announce(result, self.card)
                 shown.update(status="ready", points=result.points, announce=said, say=said["text"])
             elif face_down:
-                shown.update(status="face down", problem=FACE_DOWN_WAITING if result == FACE_DOWN_WAITING else result)
-            elif cards and result != NOT_PLAYED:
-                shown.update(status="problem", problem=self._problem(state, n, cards, result))
+                shown.update(status="face down", problem=self._said(result, state))
+            elif cards and result.code != "not_played":
+                shown.update(status="problem", problem=self._problem(state, cards, result))
         return shown
 
-    def _problem(self, state: BomState, seat: int, cards: list[str], reason: str) -> str:
+    def _problem(self, state: BomState, cards: list[str], problem: Problem) -> str:
         """A seat showing 4 or more POWER cards is about to tap "Too many POWER cards"."""
         if len(cards) >= 4 and all(self.game.deck.is_power(k) for k in cards):
             return "4 or more POWER cards shown: tap \"Too many POWER cards\" (2 to the discard pile, draw 2)."
-        return reason
+        return self._said(problem, state)
+
+    def _said(self, problem: Problem, state: BomState) -> str:
+        return refusal_words.problem(problem.as_data(), state, self._card_name)
+
+    def _card_name(self, key: str) -> str:
+        return self.game.deck.lookup(key).name
 
     def _mount(self, state: BomState) -> dict[str, Any] | None:
         """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the

@@ -10,7 +10,7 @@ from .plays import BONUS, Fighter, Play, evaluate
 from .state import BomState
 
 if TYPE_CHECKING:
-    from . import BomBattle
+    from .hooks import Referee
 
 POWER_NAMES = {"faith": "Faith", "wickedness": "Wickedness", "battle": "Battle", "conversion": "Conversion",
                "title_of_liberty": "Title of Liberty", "secret_combination": "Secret Combination",
@@ -49,7 +49,7 @@ def detail(play: Play) -> str:
 class Words:
     """The sentences of one game (its seat names and deck)."""
 
-    def __init__(self, game: "BomBattle", state: BomState):
+    def __init__(self, game: "Referee", state: BomState):
         self.game, self.state = game, state
 
     def who(self, seat: int) -> str:
@@ -132,26 +132,30 @@ class Words:
         return f"{said}: {because}." if because else f"{said}."
 
     # -- each outcome ---------------------------------------------------------------------------------------
-    def say(self, o: Outcome) -> str:
-        d, who = o.data, self.who
-        told = getattr(self, f"_{o.kind}", None)
-        if told is not None:
-            return told(d)
-        simple = {
-            "withdraw": lambda: f"{who(d.get('seat', 0))} has no CHARACTER card to play and sits out battle "
-                                f"{d.get('battle')}.",
-            "too_many_powers": lambda: f"{who(d['seat'])} has too many POWER cards: two go to the discard pile, and "
-                                       f"two are drawn from the ARMY.",
-            "no_character": lambda: f"{who(d['seat'])} has no CHARACTER card: two POWER cards go to the discard pile, "
-                                    f"two are drawn.",
-            "face_down": lambda: f"{who(d['seat'])} lays a POWER card face down.",
-            "surrender": lambda: f"{who(d['seat'])} cannot play the tie and surrenders all {d['cards']} remaining cards.",
-            "trivia_tie": lambda: f"{self.names(d['tied'], ' and ')} guessed together. {TIE_QUESTION}",
-            "trivia_ask": lambda: f"Everyone may answer: {QUESTION}",
-        }
-        return simple[o.kind]() if o.kind in simple else o.kind
+    # One sentence per outcome kind, from its data (BomView marks each with @says).
+    def withdraw(self, d: dict[str, Any]) -> str:
+        return f"{self.who(d.get('seat', 0))} has no CHARACTER card to play and sits out battle {d.get('battle')}."
 
-    def _battle(self, d: dict[str, Any]) -> str:
+    def too_many_powers(self, d: dict[str, Any]) -> str:
+        return (f"{self.who(d['seat'])} has too many POWER cards: two go to the discard pile, and two are drawn "
+                f"from the ARMY.")
+
+    def no_character(self, d: dict[str, Any]) -> str:
+        return f"{self.who(d['seat'])} has no CHARACTER card: two POWER cards go to the discard pile, two are drawn."
+
+    def face_down(self, d: dict[str, Any]) -> str:
+        return f"{self.who(d['seat'])} lays a POWER card face down."
+
+    def surrender(self, d: dict[str, Any]) -> str:
+        return f"{self.who(d['seat'])} cannot play the tie and surrenders all {d['cards']} remaining cards."
+
+    def trivia_tie(self, d: dict[str, Any]) -> str:
+        return f"{self.names(d['tied'], ' and ')} guessed together. {TIE_QUESTION}"
+
+    def trivia_ask(self, d: dict[str, Any]) -> str:
+        return f"Everyone may answer: {QUESTION}"
+
+    def battle(self, d: dict[str, Any]) -> str:
         if d["battle"] == "after the timer":
             return self.won(d, last=True)
         if "by" in d and "given" in d:  # surrendered by command: the one tied seat left wins
@@ -175,22 +179,22 @@ class Words:
         return " ".join(f"{self.who(int(s))} has not enough cards for the tie and surrenders all {n} remaining cards."
                         for s, n in gave_up.items())
 
-    def _mount(self, d: dict[str, Any]) -> str:
+    def mount(self, d: dict[str, Any]) -> str:
         note = self._gave_up(d["surrendered"])
         return (f"{self.tie(d, 'level')}: the battle mounts. {self.names(d['tied'], ' and ')} each put the top three "
                 f"cards of their ARMY face down and play a new CHARACTER card.{' ' + note if note else ''}")
 
-    def _tiebreak(self, d: dict[str, Any]) -> str:
+    def tiebreak(self, d: dict[str, Any]) -> str:
         return f"{self.tie(d)}: each draws another CHARACTER card at random."
 
-    def _time_up(self, d: dict[str, Any]) -> str:
+    def time_up(self, d: dict[str, Any]) -> str:
         if "tied" not in d:
             return "Time is up! Finish this mounting battle; then the player with the most cards wins."
         best = d["cards"][str(d["tied"][0])]
         return (f"Time is up: {self.names(d['tied'], ' and ')} tie with {best} cards each. Each shuffles his "
                 f"CHARACTER cards and draws one at random for a last battle.")
 
-    def _game_over(self, d: dict[str, Any]) -> str:
+    def game_over(self, d: dict[str, Any]) -> str:
         why = d.get("why")
         if why is None:
             if "deck" in d:
@@ -205,11 +209,11 @@ class Words:
             return f"{opening}: {self.who(winners[0])} is the best spy with {best} cards."
         return f"{opening}: {self.who(winners[0])} wins with {best} cards."
 
-    def _trivia_clue(self, d: dict[str, Any]) -> str:
+    def trivia_clue(self, d: dict[str, Any]) -> str:
         clue = f"Clue {d['clue']} of {d['of']}: {d['text']}"
         return f"{self.who(d['reader'])} reads a new character. {clue}" if "reader" in d else clue
 
-    def _trivia(self, d: dict[str, Any]) -> str:
+    def trivia(self, d: dict[str, Any]) -> str:
         named = f"{d['name']} ({d['pronunciation']}), {d['reference']}"
         if d["kept_by_reader"]:
             return f"Nobody knew: it was {named}. The reader, {self.who(d['reader'])}, keeps the card."

@@ -42,8 +42,8 @@ def where_identities_go(state: BattleState) -> str:
     if state.shown_via == ["reader"]:
         return "tap it on your own reader"
     if state.shown_via == ["tray"]:
-        return "lay it face down in the covered scan tray"
-    return "tap it on your own reader, or lay it face down in the covered scan tray"
+        return "lay it face up in the covered scan tray (under the cover, where only the camera sees it)"
+    return "tap it on your own reader, or lay it face up in the covered scan tray"
 
 
 def _deal(state: BattleState) -> str:

@@ -15,7 +15,7 @@ from companion.rules.base import Option, Outcome, Seat
 from companion.rules.contract import (CARD, SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Offer, Refused,
                                       card_inputs)
 
-from . import battle, prepare
+from . import battle, prepare, refusals
 from .cards import ABILITIES, info
 from .state import Player, Step, WarriorsState
 from .table import active, count_end, where
@@ -24,7 +24,7 @@ from .view import WarriorsView
 PRIVATE_ZONES = ("reader:", "tray")
 
 
-class Warriors(Game):
+class Warriors(Game[WarriorsState]):
     game = "warriors"
     title = "Warriors of the Promised Land"
     min_seats, max_seats = 2, 6
@@ -33,6 +33,8 @@ class Warriors(Game):
                       label="First player"),)
     state_type = WarriorsState
     view_type = WarriorsView
+    reasons = frozenset(refusals.WORDS)   # every code the rules refuse with, worded in refusals.py
+    outcome_kinds = frozenset(WarriorsView.sayers)   # every kind the rules decide, each a @says method of words.py
     zones = ("seat", "reader", "tray")
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
@@ -92,27 +94,20 @@ class Warriors(Game):
         if zone == "tray":
             seat = data.get("seat") or self.tray_owner(state)
             if seat is None:
-                raise Refused("Nobody draws or lays a card now, so the covered tray is not expecting one.")
+                raise Refused("tray_not_expecting")
             return seat
-        raise Refused(f"Warriors cards are laid in the players' areas (seat:N), or scanned privately on a seat's "
-                      f"reader (reader:N) or in the covered tray (tray); not in {zone!r}.")
+        raise Refused("not_a_warriors_zone", zone=zone)
 
     def tray_owner(self, state: WarriorsState) -> int | None:
         """Whose card the covered tray reads now (the tablet's prompt names them)."""
-        if state.step in (Step.DEAL, Step.REDRAW):
-            return next(iter(prepare.dealing(state)), None)
-        if state.step in (Step.PRIMARY, Step.SECONDARY):
-            return state.drawing or state.turn
-        if state.step == Step.REFILL:
-            return next(iter(prepare.refilling(state)), None)
-        return None
+        return prepare.tray_owner(state)
 
     def _private(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
         """A card scanned where only the companion sees it: drawn, or laid face down. Refusals here
         never name the card."""
         c, step, hand = self.catalog, state.step, state.players[seat].hand
         if state.players[seat].out:
-            raise Refused(f"{state.name(seat)} has surrendered and plays no more cards.")
+            raise Refused("surrendered", seat)
         if step == Step.DEAL:
             return (*prepare.deal_card(c, state, seat, key), *prepare.finish_deal(state))
         if step == Step.REDRAW:
@@ -122,22 +117,19 @@ class Warriors(Game):
         if step in (Step.PRIMARY, Step.SECONDARY):
             if state.drawing == seat:
                 if key in hand:
-                    raise Refused(f"{state.name(seat)} draws a new card now: scan the card just drawn.")
+                    raise Refused("draw_the_new_card", seat)
                 return prepare.draw_after_lay(c, state, seat, key)
             if step == Step.PRIMARY and key in hand:
-                raise Refused(f"{state.name(seat)}: the primary Warrior is laid face up, where the camera sees it "
-                              f"(\"chooses a Warrior to play as his/her primary card ... and lays him faceup\").")
+                raise Refused("primary_face_up", seat)
             if key in hand:
                 return prepare.lay_secondary(c, state, seat, key)
             if seat == state.turn and step == Step.SECONDARY:
-                raise Refused(f"{state.name(seat)}: that card is not in your hand as scanned. Lay a card from your hand "
-                              f"(every card drawn is scanned as it is drawn).")
-            raise Refused(f"It is {state.name(state.drawing or state.turn)}'s turn to "
-                          f"{'draw' if state.drawing else 'lay a card'}; {state.name(seat)} scans a card when "
-                          f"laying it face down or drawing it.")
-        if step == Step.REVEAL and state.challenge.deception == seat and key in hand:
+                raise Refused("not_in_hand_as_scanned", seat)
+            raise Refused("not_your_turn_to_scan", seat, acting=state.drawing or state.turn,
+                          draws=state.drawing is not None)
+        if step == Step.REVEAL and state.fight.deception == seat and key in hand:
             return battle.deception_card(c, state, seat, key)
-        raise Refused(f"No card is drawn or laid face down now ({self.view.step_name(state)}).")
+        raise Refused("no_private_card_now", seat)
 
     def _face_up(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...] | None:
         c, step = self.catalog, state.step
@@ -150,23 +142,19 @@ class Warriors(Game):
             if not laid.face_down:
                 return None   # already face up
             if step != Step.REVEAL:
-                raise Refused(f"{state.name(owner)}'s facedown cards stay face down until the Challenge: \"The player "
-                              f"who made the Challenge then reveals the first facedown card on the right of his/her Warrior.\"")
+                raise Refused("stays_face_down", owner=owner)
             return battle.reveal(c, state, owner, key)
-        name = c.cards[key.partition("#")[0]].name
         if found is None or found[0] != seat:
-            raise Refused(f"{name} is not in {state.name(seat)}'s hand as scanned: scan every card you draw on your "
-                          f"reader or in the covered tray.")
+            raise Refused("not_in_hand", seat, card=key)
         if step == Step.PRIMARY and not state.players[seat].play:
             return prepare.lay_primary(c, state, seat, key)
-        if step == Step.REVEAL and state.challenge.deception == seat:
+        if step == Step.REVEAL and state.fight.deception == seat:
             return battle.deception_card(c, state, seat, key)
-        if step == Step.DUEL and seat in (state.challenge.challenger, state.challenge.defender):
+        if step == Step.DUEL and seat in (state.fight.challenger, state.fight.defender):
             return battle.duel_card(c, state, seat, key)
         if step == Step.SECONDARY:
-            raise Refused(f"A secondary card is laid facedown (\"lays another card (secondary card) facedown to the right "
-                          f"of his/her Warrior\"): scan {name} on your reader or in the covered tray, then lay it face down.")
-        raise Refused(f"{name} stays in {state.name(seat)}'s hand now ({self.view.step_name(state)}).")
+            raise Refused("secondary_face_down", seat, card=key)
+        raise Refused("stays_in_hand", seat, card=key)
 
     # -- the tablet's inputs ------------------------------------------------------------------------
     def on_call(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
@@ -241,7 +229,7 @@ class Warriors(Game):
 GAME = Warriors
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type[Any]:
     if name == "DEMO":   # imported on demand: the demo players are not part of the referee
         from .demo import WarriorsDemo
         return WarriorsDemo

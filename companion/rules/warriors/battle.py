@@ -11,6 +11,9 @@ another player ... This continues until all players have battled."
 """
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from card_tags.catalog import Catalog
 from companion.rules.base import Outcome
 from companion.rules.contract import Refused
@@ -18,19 +21,14 @@ from companion.rules.contract import Refused
 from .cards import ABILITIES, info, usable
 from .points import Side, score
 from .prepare import DEAL_EACH, begin_refill, dealing
-from .state import Challenge, Laid, Result, Step, TermRow, WarriorsState
+from .state import Challenge, Laid, Result, Step, WarriorsState
 from .table import active, draw, to_discard
 
-COMPETING = ("\"As soon as a card is revealed, it may be used. If a player chooses not to use the card's "
-             "abilities before the next card is revealed in the Challenge, it may be taken or disabled by an "
-             "opponent.\"")
-ONCE_PER_ROUND = {"conversion": "\"You can only use the Conversion card once per Battle round.\"",
-                  "dissenter": "\"You can only use the Dissenter card once per Battle round.\"",
-                  "deception": "\"The Deception card may only be used once per Battle round.\""}
+ONCE_PER_ROUND = ("conversion", "dissenter", "deception")   # "once per Battle round"
 
 
 def opponent(state: WarriorsState, seat: int) -> int:
-    ch = state.challenge
+    ch = state.fight
     return ch.defender if seat == ch.challenger else ch.challenger
 
 
@@ -44,12 +42,11 @@ def to_battle(state: WarriorsState) -> list[int]:
 
 def challenge(catalog: Catalog, state: WarriorsState, target: int) -> tuple[Outcome, ...]:
     if state.challenger is None:
-        raise Refused("Nobody has called to battle.")
+        raise Refused("nobody_called")
     if target == state.challenger:
-        raise Refused(f"{state.name(target)} is the challenger: \"chooses another player\".")
+        raise Refused("challenger_is_target", target=target)
     if target not in to_battle(state):
-        raise Refused(f"{state.name(target)} has already battled this round: the winner challenges another player "
-                      f"\"until all players have battled\".")
+        raise Refused("already_battled", target=target)
     a = state.challenger
     for seat in (a, target):
         for c in state.players[seat].play:
@@ -62,7 +59,7 @@ def challenge(catalog: Catalog, state: WarriorsState, target: int) -> tuple[Outc
 
 
 def _maybe_duel(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
-    ch = state.challenge
+    ch = state.fight
     if ch.duel or not all_revealed(state) or not duel_faces(catalog, state):
         return ()
     ch.duel = True
@@ -74,17 +71,16 @@ def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[in
     """"if you are the challenger, you may privately look at two players' facedown cards before
     deciding which player to challenge." The cards go to the challenger's seat view only."""
     if seat != state.challenger:
-        raise Refused("Only the challenger may use Prophecy: \"if you are the challenger, you may privately look at "
-                      "two players' facedown cards before deciding which player to challenge.\"")
+        raise Refused("prophecy_not_challenger", seat)
     if state.prophecy_used:
-        raise Refused(f"{state.name(seat)} has already looked before this Challenge.")
+        raise Refused("prophecy_used", seat)
     if not any(info(catalog, c.card).armory == "prophecy" and not c.disabled for c in state.players[seat].play):
-        raise Refused(f"{state.name(seat)} has no Prophecy card in play.")
+        raise Refused("no_prophecy", seat)
     others = [t for t in dict.fromkeys(targets) if t != seat]
     if not 1 <= len(others) <= 2 or len(others) != len(targets):
-        raise Refused("Prophecy looks at \"two players' facedown cards\": choose one or two other players.")
+        raise Refused("prophecy_targets", seat)
     if any(not face_down(state, t) for t in others):
-        raise Refused("Prophecy looks at facedown cards; choose players who still have some.")
+        raise Refused("prophecy_no_face_down", seat)
     state.prophecy_used = True
     state.peeks.setdefault(seat, [])
     state.peeks[seat] += [c.card for t in others for c in face_down(state, t) if c.card not in state.peeks[seat]]
@@ -93,19 +89,16 @@ def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[in
 
 def reveal(catalog: Catalog, state: WarriorsState, seat: int, key: str | None) -> tuple[Outcome, ...]:
     """Turn over the seat's next face-down card (the camera saw ``key`` face up, or the tablet said so)."""
-    ch = state.challenge
+    ch = state.fight
     if seat not in (ch.challenger, ch.defender):
-        raise Refused(f"{state.name(seat)} is not in this Challenge; it is {state.name(ch.challenger)} against "
-                      f"{state.name(ch.defender)}.")
+        raise Refused("not_in_challenge", seat, challenger=ch.challenger, defender=ch.defender)
     waiting = face_down(state, seat)
     if not waiting:
-        raise Refused(f"{state.name(seat)} has no facedown card left.")
+        raise Refused("no_face_down_left", seat)
     if ch.next != seat:
-        raise Refused(f"{state.name(ch.next)} turns a card next: \"The player who made the Challenge then reveals the first "
-                      f"facedown card on the right of his/her Warrior. His/her opponent does the same.\"")
+        raise Refused("not_your_reveal", seat, next=ch.next)
     if key is not None and waiting[0].card != key:
-        raise Refused(f"{state.name(seat)} reveals \"the first facedown card on the right of his/her Warrior\" "
-                      f"first, then the next, in order.")
+        raise Refused("reveal_in_order", seat)
     card = waiting[0]
     card.face_down = False
     ch.reveals += 1
@@ -117,28 +110,28 @@ def reveal(catalog: Catalog, state: WarriorsState, seat: int, key: str | None) -
 
 
 def all_revealed(state: WarriorsState) -> bool:
-    ch = state.challenge
+    ch = state.fight
     return not face_down(state, ch.challenger) and not face_down(state, ch.defender)
 
 
 def duel_faces(catalog: Catalog, state: WarriorsState) -> bool:
     """"If a battle finds Coriantumr and Shiz facing off against each other (whether as primary or
     secondary cards), a special battle ensues." (The catalog names them in each other's ``duel``.)"""
-    ch = state.challenge
+    ch = state.fight
     mine = {info(catalog, c.card).id: info(catalog, c.card) for c in state.players[ch.challenger].play if not c.face_down}
     theirs = {info(catalog, c.card).id for c in state.players[ch.defender].play if not c.face_down}
     return any(card.duel and card.duel in theirs for card in mine.values())
 
 
-def running(catalog: Catalog, state: WarriorsState) -> dict:
-    ch = state.challenge
+def running(catalog: Catalog, state: WarriorsState) -> dict[str, Any]:
+    ch = state.fight
     a, b = state.players[ch.challenger].play, state.players[ch.defender].play
     return {"points": {ch.challenger: score(catalog, a, b).as_dict(), ch.defender: score(catalog, b, a).as_dict()}}
 
 
 def protected(state: WarriorsState, catalog: Catalog, card: Laid) -> bool:
     """An ability card just turned, not yet used: its owner may use it before the next reveal."""
-    ch = state.challenge
+    ch = state.fight
     return info(catalog, card.card).armory in ABILITIES and card.revealed_at == ch.reveals and \
         not card.used_round and not card.used_challenge
 
@@ -146,22 +139,22 @@ def protected(state: WarriorsState, catalog: Catalog, card: Laid) -> bool:
 def use(catalog: Catalog, state: WarriorsState, seat: int, key: str, target: str | None) -> tuple[Outcome, ...]:
     ch = state.challenge
     if ch is None or seat not in (ch.challenger, ch.defender):
-        raise Refused("Only the two players of the Challenge use their cards in it.")
+        raise Refused("use_not_in_challenge", seat)
     mine = state.players[seat].play
     card = next((c for c in mine if c.card == key), None)
     if card is None or card.face_down:
-        raise Refused(f"{state.name(seat)} has no such card face up in play: \"As soon as a card is revealed, it may be used.\"")
+        raise Refused("no_such_card_face_up", seat)   # a face-down card is answered as one not there
     kind = info(catalog, key).armory
     if kind not in ABILITIES:
-        raise Refused(f"{info(catalog, key).name} is not used by choice; its points count by themselves.")
+        raise Refused("not_used_by_choice", seat, card=key)
     if card.disabled:
-        raise Refused(f"{info(catalog, key).name} is disabled (turned 90 degrees).")
+        raise Refused("disabled", seat, card=key)
     if card.how != "laid" and not usable(info(catalog, key), [info(catalog, c.card) for c in mine if c.how == "laid"]):
-        raise Refused(f"{info(catalog, key).name} cannot be used with {state.name(seat)}'s cards in play.")
+        raise Refused("not_usable_here", seat, card=key)
     if kind in ONCE_PER_ROUND and card.used_round:
-        raise Refused(ONCE_PER_ROUND[kind])
+        raise Refused("once_per_round", seat, kind=kind)
     if kind == "escape" and card.used_challenge:
-        raise Refused("\"This card may be used once in each Challenge of a Battle round.\"")
+        raise Refused("escape_once_per_challenge", seat)
     if kind == "deception":
         return _deception(state, seat, card)
     taken = _target(catalog, state, seat, target, kind)
@@ -185,13 +178,11 @@ def _target(catalog: Catalog, state: WarriorsState, seat: int, target: str | Non
     # which cards lie face down.
     found = next((c for c in theirs[1:] if c.card == target and not c.face_down), None) if target else None
     if found is None:
-        rule = ("\"you may disable one of your opponent's secondary cards\"" if kind == "escape"
-                else "\"Take one secondary card from your opponent\"")
-        raise Refused(f"Choose one of {state.name(opponent(state, seat))}'s revealed secondary cards: {rule}.")
+        raise Refused("choose_revealed_secondary", seat, opponent=opponent(state, seat), kind=kind)
     if found.disabled:
-        raise Refused(f"{info(catalog, found.card).name} is already disabled.")
+        raise Refused("already_disabled", seat, card=found.card)
     if protected(state, catalog, found):
-        raise Refused(f"{info(catalog, found.card).name} was just revealed: {COMPETING} Wait for the next card.")
+        raise Refused("just_revealed", seat, card=found.card)
     return found
 
 
@@ -199,19 +190,18 @@ def _deception(state: WarriorsState, seat: int, card: Laid) -> tuple[Outcome, ..
     """"Take a card from the six cards in your hand to add it to the cards in play." The player
     lays it face up; the camera sees it come from the hand."""
     if not state.players[seat].hand:
-        raise Refused(f"{state.name(seat)} has no card in hand to add.")
-    if state.challenge.duel:
-        raise Refused("In the special battle every card of the hand is laid down already: \"each opponent must lay "
-                      "down all six cards in his/her hand\".")
+        raise Refused("no_hand_to_add", seat)
+    if state.fight.duel:
+        raise Refused("deception_in_duel", seat)
     card.used_round = True
-    state.challenge.deception = seat
+    state.fight.deception = seat
     return (Outcome("deception", data={"seat": seat, "card": card.card}),)
 
 
 def deception_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
     state.players[seat].hand.remove(key)
     state.players[seat].play.append(Laid(card=key, owner=seat, how="deception"))
-    state.challenge.deception = None
+    state.fight.deception = None
     return (Outcome("deception_card", data={"seat": seat, "card": key, **running(catalog, state)}),)
 
 
@@ -223,28 +213,30 @@ def duel_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tu
                                        **running(catalog, state)}),)
 
 
-def why_not_decide(state: WarriorsState) -> str | None:
+def why_not_decide(state: WarriorsState) -> Refused | None:
+    """Why the Challenge cannot be decided yet (None: it can)."""
     ch = state.challenge
     if ch is None:
-        return "No Challenge is being fought."
+        return Refused("no_challenge")
     if not all_revealed(state):
-        return f"{state.name(ch.next)} still has a facedown card to reveal: \"Players continue this sequence with each secondary card\"."
+        return Refused("still_face_down", next=ch.next)
     if ch.deception is not None:
-        return f"{state.name(ch.deception)} lays the card from Deception first."
-    if ch.duel and any(state.players[s].hand for s in (ch.challenger, ch.defender)):
-        return ("\"each opponent must lay down all six cards in his/her hand to help in the battle\": "
-                + ", ".join(state.name(s) for s in (ch.challenger, ch.defender) if state.players[s].hand) + " still hold cards.")
+        return Refused("deception_first", deception=ch.deception)
+    holding = [s for s in (ch.challenger, ch.defender) if state.players[s].hand]
+    if ch.duel and holding:
+        return Refused("duel_hands_held", holding=holding)
     return None
 
 
 def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
-    reason = why_not_decide(state)
-    if reason:
-        raise Refused(reason)
-    ch = state.challenge
+    refused = why_not_decide(state)
+    if refused:
+        raise refused
+    ch = state.fight
     a, b = ch.challenger, ch.defender
     sides: dict[int, Side] = {a: score(catalog, state.players[a].play, state.players[b].play),
                               b: score(catalog, state.players[b].play, state.players[a].play)}
+    rows = {s: [dataclasses.replace(c) for c in state.players[s].play] for s in (a, b)}
     winner = a if sides[a].total >= sides[b].total else b   # "the player who made the Challenge ... wins"
     loser = b if winner == a else a
     won, lost = state.players[winner], state.players[loser]
@@ -257,9 +249,7 @@ def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
         captured += to_discard(state, winner, [c for c in won.play if c.how == "duel"])
         won.play = [c for c in won.play if c.how != "duel"]
     state.results.append(Result(challenger=a, defender=b, winner=winner, points={s: v.total for s, v in sides.items()},
-                                captured=len(captured) + len(extra),
-                                terms={s: [TermRow(label=t.label, value=t.value, detail=t.detail) for t in v.terms]
-                                       for s, v in sides.items()}))
+                                captured=len(captured) + len(extra), rows=rows))
     state.last_winner = state.challenger = winner
     state.challenge = None
     state.prophecy_used = False
@@ -291,11 +281,10 @@ def redraw(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple
     """"Both players ... must choose six new cards from their decks (3 Warrior and 3 Armory).\""""
     player = state.players[seat]
     if seat not in dealing(state):
-        raise Refused(f"{state.name(seat)} has drawn the six new cards (3 Warrior and 3 Armory).")
+        raise Refused("redraw_complete", seat)
     card = info(catalog, key)
     if (player.deal_warriors if card.warrior else player.deal_armory) >= DEAL_EACH:
-        raise Refused(f"{state.name(seat)} already drew 3 {'Warrior' if card.warrior else 'Armory'} cards: "
-                      f"\"six new cards from their decks (3 Warrior and 3 Armory)\".")
+        raise Refused("redraw_pile_full", seat, pile="Warrior" if card.warrior else "Armory")
     outcome = draw(catalog, state, seat, key, need_warrior=False)
     if card.warrior:
         player.deal_warriors += 1
@@ -332,5 +321,5 @@ def refill_draw(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> 
     from .prepare import finish_refill, refilling
 
     if seat not in refilling(state):
-        raise Refused(f"{state.name(seat)}'s hand is back up to six (or both decks are empty).")
+        raise Refused("hand_full", seat)
     return (draw(catalog, state, seat, key), *finish_refill(catalog, state))

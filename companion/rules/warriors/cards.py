@@ -10,8 +10,8 @@ The rulebook's combination rules ("Additional Instructions"):
   Wicked) Warrior card."
 - A primary card: "the chosen Warrior must have icons".
 
-Every refusal reason here names no card: a secondary card is laid face down, and the reason is
-read by the whole table (the player knows which card it was).
+A card that breaks one is answered with the rule's code ("side", "icon", ...); the words, quoting
+the rulebook, are in refusals.py (COMBINATION).
 """
 from __future__ import annotations
 
@@ -22,13 +22,6 @@ from card_tags.games.warriors import bonus_parts
 
 WEAPON_KINDS = ("arrow", "javelin", "sword", "sling_stone")
 ABILITIES = ("conversion", "dissenter", "deception", "escape")   # used by a choice, at the table
-
-ICON_RULE = ("\"Secondary cards need to have at least one icon that matches the icon of a Warrior card "
-             "already played\"; \"Armory cards cannot be used to make a Chain\"")
-SIDE_RULE = "\"'Wicked' Warriors cannot be played with 'Righteous' Warriors and vice versa\""
-DOT_RULE = ("\"Any Armory card with a yellow or red dot in place of an icon may be played with any "
-            "corresponding (Righteous or Wicked) Warrior card\"")
-PRIMARY_RULE = "\"The first player chooses a Warrior to play as his/her primary card (the chosen Warrior must have icons)\""
 
 
 @dataclass(frozen=True)
@@ -73,28 +66,29 @@ def side_of(warriors: list[Info]) -> str | None:
 
 
 def why_not_primary(card: Info) -> str | None:
+    """None if ``card`` may be the primary Warrior, else the code of the rule it breaks."""
     if not card.warrior:
-        return f"A primary card is a Warrior: {PRIMARY_RULE}."
+        return "not_warrior"
     if not card.icons:
-        return f"{card.name} has no icons: {PRIMARY_RULE}."
+        return "no_icons"
     return None
 
 
 def why_not_secondary(card: Info, warriors: list[Info]) -> str | None:
-    """None if ``card`` may be laid next to these Warriors in play (the primary first), else which
-    of the rulebook's combination rules it breaks, quoted, naming no card."""
+    """None if ``card`` may be laid next to these Warriors in play (the primary first), else the
+    code of the rulebook's combination rule it breaks."""
     if not warriors:
-        return f"The primary Warrior comes first: {PRIMARY_RULE}."
+        return "primary_first"
     side = side_of(warriors)
     if card.warrior and card.side != side:
-        return SIDE_RULE
+        return "side"
     if not card.warrior and card.side is not None:
-        return None if card.side == side else DOT_RULE
+        return None if card.side == side else "dot"
     if card.warrior and any(w.id in card.joins for w in warriors):
         return None
     chain = {icon for w in warriors for icon in w.icons}
     if not set(card.icons) & chain:
-        return ICON_RULE
+        return "icon"
     return None
 
 

@@ -15,6 +15,9 @@ from typing import Any
 from card_tags.catalog import load_game
 from companion.rules.demo import Command, Lay, Lift, Move
 
+View = dict[str, Any]            # a view as the demo players read it (the JSON the tablet gets)
+SeatViews = dict[int, View]
+
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 STOP_AFTER_ROUNDS = 40   # players who have had enough stop and count Warriors ("If players decide to stop")
 
@@ -71,7 +74,7 @@ class WarriorsDemo:
         card = piles[kind].pop()
         return [Lay(seat, card, f"reader:{seat}", face_down=False), Lift(card)]
 
-    def _prepare(self, view, seat_views, actions) -> list[Move]:
+    def _prepare(self, view: View, seat_views: SeatViews, actions: list[View]) -> list[Move]:
         calls = [a for a in actions if a["kind"] == "call"]
         if calls:
             seat = calls[0]["data"]["seat"]
@@ -94,7 +97,7 @@ class WarriorsDemo:
         card = self.rng.choice(legal)
         return [Lay(seat, card["key"], f"reader:{seat}", face_down=False), Lift(card["key"])]
 
-    def _challenge(self, view, seat_views, actions) -> list[Move]:
+    def _challenge(self, view: View, seat_views: SeatViews, actions: list[View]) -> list[Move]:
         prophecy = [a for a in actions if a["kind"] == "prophecy"]
         challenger = view["order"]["challenger"]
         mine = seat_views[challenger]["you"]
@@ -106,7 +109,7 @@ class WarriorsDemo:
         targets = [a for a in actions if a["kind"] == "challenge"]
         return [Command("challenge", self.rng.choice(targets)["data"])] if targets else []
 
-    def _battle(self, view, seat_views, actions) -> list[Move]:
+    def _battle(self, view: View, seat_views: SeatViews, actions: list[View]) -> list[Move]:
         ch = view["challenge"]
         uses = [a for a in actions if a["kind"] == "use"]
         if uses and self.rng.random() < 0.6:
@@ -128,7 +131,7 @@ class WarriorsDemo:
             return [Lay(seat, down[0]["key"], f"seat:{seat}")]
         return [Command("resolve")]
 
-    def _follow_surrenders(self, view) -> None:
+    def _follow_surrenders(self, view: View) -> None:
         """A player who surrenders hands the decks to the last winner (docs/referee/warriors.md)."""
         for row in view["seats"]:
             piles = self.decks[row["seat"]]

@@ -14,6 +14,7 @@ holder's total, then the opponent's Shield and Armor subtracting, never below ze
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from card_tags.catalog import Catalog
 from companion.rules.base import Term
@@ -27,7 +28,7 @@ class Side:
     total: int
     terms: tuple[Term, ...]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"total": self.total, "terms": [t.as_dict() for t in self.terms]}
 
 

@@ -20,7 +20,6 @@ from .state import Laid, Step, WarriorsState
 from .table import HAND, active, can_draw, count_end, draw, end_if_one_left, round_order, surrender, warriors_in_play
 
 DEAL_EACH = 3
-DEAL_RULE = "\"Each player now draws 3 cards from his/her Warrior pile and 3 from his/her Armory pile\""
 
 
 def dealing(state: WarriorsState) -> list[int]:
@@ -36,11 +35,10 @@ def dealing(state: WarriorsState) -> list[int]:
 def deal_card(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
     player = state.players[seat]
     if seat not in dealing(state):
-        raise Refused(f"{state.name(seat)} already holds the 3 Warrior and 3 Armory cards of the deal: {DEAL_RULE}.")
+        raise Refused("deal_complete", seat)
     card = info(catalog, key)
     if (player.deal_warriors if card.warrior else player.deal_armory) >= DEAL_EACH:
-        pile = "Warrior" if card.warrior else "Armory"
-        raise Refused(f"{state.name(seat)} already drew 3 {pile} cards: {DEAL_RULE}.")
+        raise Refused("deal_pile_full", seat, pile="Warrior" if card.warrior else "Armory")
     outcome = draw(catalog, state, seat, key, need_warrior=False)
     if card.warrior:
         player.deal_warriors += 1
@@ -60,11 +58,10 @@ def lay_primary(catalog: Catalog, state: WarriorsState, seat: int, key: str) -> 
     player = state.players[seat]
     _their_turn(state, seat)
     if key not in player.hand:
-        raise Refused(f"{catalog.cards[key.partition('#')[0]].name} is not in {state.name(seat)}'s hand as scanned: "
-                      f"scan every card you draw on your reader or in the covered tray.")
-    reason = why_not_primary(info(catalog, key))
-    if reason:
-        raise Refused(reason)
+        raise Refused("not_in_hand", seat, card=key)
+    rule = why_not_primary(info(catalog, key))
+    if rule:
+        raise Refused("not_a_primary", seat, rule=rule, card=key)
     player.hand.remove(key)
     player.play.append(Laid(card=key, owner=seat))
     state.drawing = seat
@@ -75,10 +72,9 @@ def lay_secondary(catalog: Catalog, state: WarriorsState, seat: int, key: str) -
     """A card scanned privately from the seat's hand, then laid face down."""
     player = state.players[seat]
     _their_turn(state, seat)
-    reason = why_not_secondary(info(catalog, key), warriors_in_play(catalog, player))
-    if reason:
-        raise Refused(f"{state.name(seat)}'s card cannot be laid with {state.name(seat)}'s cards in play: {reason}. "
-                      f"Keep it and lay another.")
+    rule = why_not_secondary(info(catalog, key), warriors_in_play(catalog, player))
+    if rule:
+        raise Refused("cannot_be_laid", seat, rule=rule)
     player.hand.remove(key)
     player.play.append(Laid(card=key, owner=seat, face_down=True))
     state.drawing = seat
@@ -99,9 +95,9 @@ def _draw_or_skip(state: WarriorsState, seat: int) -> tuple[Outcome, ...]:
 
 def _their_turn(state: WarriorsState, seat: int) -> None:
     if state.drawing is not None:
-        raise Refused(f"{state.name(state.drawing)} draws a card first, then play goes on clockwise.")
+        raise Refused("drawing_first", drawing=state.drawing)
     if seat != state.turn:
-        raise Refused(f"It is {state.name(state.turn)}'s turn; play proceeds clockwise.")
+        raise Refused("not_your_turn", turn=state.turn)
 
 
 def legal_cards(catalog: Catalog, state: WarriorsState, seat: int) -> list[str]:
@@ -115,11 +111,9 @@ def pass_turn(catalog: Catalog, state: WarriorsState, seat: int) -> tuple[Outcom
     with their cards in play passes (docs/referee/warriors.md)."""
     _their_turn(state, seat)
     if state.step != Step.SECONDARY:
-        raise Refused(f"{state.name(seat)} lays a primary Warrior first; a player whose hand has no Warrior with "
-                      f"icons surrenders instead.")
+        raise Refused("primary_before_pass", seat)
     if legal_cards(catalog, state, seat):
-        raise Refused(f"{state.name(seat)} holds a card that can be laid: \"All players take turns laying down "
-                      f"secondary cards and drawing new cards until someone announces a Call to Battle.\"")
+        raise Refused("can_lay_a_card", seat)
     state.passed.append(seat)
     return (Outcome("passed", data={"seat": seat}), *end_turn(state, seat))
 
@@ -149,12 +143,11 @@ def end_turn(state: WarriorsState, seat: int) -> tuple[Outcome, ...]:
 def call_to_battle(state: WarriorsState, seat: int) -> tuple[Outcome, ...]:
     finished = state.laid_round[-1] if state.laid_round else (round_order(state)[-1] if state.step == Step.SECONDARY else None)
     if state.drawing is not None or finished != seat:
-        raise Refused(f"\"A player can stop Phase One by saying, 'Call to battle!' at the end of his/her turn\": "
-                      f"only {state.name(finished)} can call now." if finished else
-                      "\"A player can stop Phase One by saying, 'Call to battle!' at the end of his/her turn\"; "
-                      "no turn has ended yet.")
+        if finished:
+            raise Refused("call_not_now", finished=finished)
+        raise Refused("call_before_any_turn")
     if state.caller is not None:
-        raise Refused(f"{state.name(state.caller)} has already called to battle.")
+        raise Refused("already_called", caller=state.caller)
     state.caller = seat
     outcome = Outcome("call", data={"seat": seat, "to_lay": [n for n in round_order(state) if n not in state.laid_round]
                                     if state.laid_round else []})
@@ -209,3 +202,14 @@ def finish_refill(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]
     state.battled, state.challenger, state.challenge = [], None, None
     outcomes.append(Outcome("phase_one", data={"leader": leader, "battle_round": state.battle_round}))
     return tuple(outcomes)
+
+
+def tray_owner(state: WarriorsState) -> int | None:
+    """Whose card the covered tray reads now: the seat dealing or drawing (the tablet's prompt names them)."""
+    if state.step in (Step.DEAL, Step.REDRAW):
+        return next(iter(dealing(state)), None)
+    if state.step in (Step.PRIMARY, Step.SECONDARY):
+        return state.drawing or state.turn
+    if state.step == Step.REFILL:
+        return next(iter(refilling(state)), None)
+    return None

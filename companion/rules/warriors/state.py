@@ -63,15 +63,6 @@ class Challenge:
 
 
 @dataclass(kw_only=True)
-class TermRow:
-    """One term of a Challenge's points: a card, what it added, why."""
-
-    label: str
-    value: int
-    detail: str = ""
-
-
-@dataclass(kw_only=True)
 class Result:
     """A decided Challenge, for the tablet's list of the round."""
 
@@ -80,7 +71,9 @@ class Result:
     winner: int
     points: dict[int, int]
     captured: int
-    terms: dict[int, list[TermRow]] = field(default_factory=dict)
+    # Each side's cards in play as the Challenge was decided: the view scores them again for its
+    # terms (state keeps data, never the words of a term).
+    rows: dict[int, list[Laid]] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -104,3 +97,11 @@ class WarriorsState(GameState):
     winner: int | None = None
     tied: list[int] = field(default_factory=list)   # a stopped game drawn between these seats
     ended: str = ""            # how the game ended: "all_cards", "stopped" or "nobody_can_go_on"
+
+    @property
+    def fight(self) -> Challenge:
+        """The Challenge being fought, where the rules know there is one (Phase Two's reveal and
+        special battle)."""
+        if self.challenge is None:
+            raise LookupError("no Challenge is being fought")
+        return self.challenge

@@ -11,7 +11,6 @@ from .cards import Info, info
 from .state import Laid, Player, Step, WarriorsState
 
 HAND = 6
-KEEP_WARRIOR = "\"he/she must keep at least one Warrior in his/her hand at all times\""
 
 
 def active(state: WarriorsState) -> list[int]:
@@ -56,18 +55,15 @@ def draw(catalog: Catalog, state: WarriorsState, seat: int, key: str, need_warri
     """A card scanned privately that is not in the seat's hand: drawn from the seat's own deck."""
     player = state.players[seat]
     if where(state, key) is not None:
-        raise Refused(f"{state.name(seat)}: that card is already known at the table (in a hand, in play or "
-                      f"on a Discard pile), so it cannot be a new card from your deck. Scan the card you drew.")
+        raise Refused("already_known", seat)
     card = info(catalog, key)
     deck = "warrior" if card.warrior else "armory"
     left = player.warrior_deck if card.warrior else player.armory_deck
     if left <= 0:
-        raise Refused(f"{state.name(seat)}'s {deck.title()} deck is empty; the card drawn must come from "
-                      f"{state.name(seat)}'s own decks.")
+        raise Refused("deck_empty", seat, pile=deck.title())
     if need_warrior and not card.warrior and player.warrior_deck > 0 and len(player.hand) == HAND - 1 and \
             not any(info(catalog, k).warrior for k in player.hand):
-        raise Refused(f"{state.name(seat)} has no Warrior left in hand, so this card comes from the Warrior "
-                      f"deck: {KEEP_WARRIOR}.")
+        raise Refused("keep_warrior", seat)
     if card.warrior:
         player.warrior_deck -= 1
     else:

@@ -6,14 +6,18 @@ whether it can be laid now, and why not), its face-down cards, and what its Prop
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from companion.rules.base import Outcome
-from companion.rules.contract import Offer, View
+from companion.rules.contract import Offer
 
+from . import refusals as refusal_words
 from .cards import info, why_not_primary, why_not_secondary
 from .points import score
+from .prepare import tray_owner
+from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
+from .words import Sayings, ordinal
 
 STEP_NAMES = {
     Step.DEAL: "the deal", Step.PRIMARY: "Phase One: primary Warriors", Step.SECONDARY: "Phase One: Prepare for Battle",
@@ -21,158 +25,68 @@ STEP_NAMES = {
     Step.DUEL: "the special battle of Coriantumr and Shiz", Step.REDRAW: "the special battle's new hands",
     Step.REFILL: "the end of the Battle round", Step.OVER: "the game is over",
 }
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+# Where a card is scanned privately: its face, where the tag is, is shown to the camera alone (docs/referee/warriors.md)
+PRIVATELY = "(on your reader, or face up in the covered scan tray)"
 
 
-def ordinal(n: int) -> str:
-    return ORDINAL.get(n, f"{n}th")
+def who(state: WarriorsState, seat: int | None) -> str:
+    """A seat's name in a prompt or a button (the seat the table waits for may be none)."""
+    return state.name(seat) if seat is not None else "nobody"
 
 
-def names(state: WarriorsState, seats: list[int]) -> str:
-    words = [state.name(s) for s in seats]
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+class WarriorsView(Sayings):
+    """Every word of Warriors: the outcome sentences (@says, words.py), the refusals' words
+    (refusals.py), the prompt, the buttons and the views."""
 
+    refusals = refusal_words.WORDS
+    public_refusals = refusal_words.PUBLIC
 
-class WarriorsView(View):
-    def card(self, key: str) -> str:
-        return self.game.card_name(key)
+    def refusal_facts(self, code: str, data: dict[str, Any], state: WarriorsState) -> dict[str, Any]:
+        return refusal_words.facts(code, data, state, self.card, self.step_name(state))
 
     def step_name(self, state: WarriorsState) -> str:
         return STEP_NAMES[state.step]
 
-    # -- outcomes -----------------------------------------------------------------------------------
-    def say(self, outcome: Outcome, state: WarriorsState) -> str:
-        said = getattr(self, f"_say_{outcome.kind}", None)
-        return said(outcome.data, state) if said else outcome.kind.replace("_", " ")
-
-    def _say_drew(self, d, state):
-        return f"{state.name(d['seat'])} draws from the {d['deck'].title()} deck ({d['hand']} in hand)."
-
-    def _say_phase_one(self, d, state):
-        return f"Phase One: Prepare for Battle. {state.name(d['leader'])} goes first and lays a primary Warrior face up."
-
-    def _say_primary(self, d, state):
-        return f"{state.name(d['seat'])} lays {self.card(d['card'])} as the primary Warrior."
-
-    def _say_laid(self, d, state):
-        return f"{state.name(d['seat'])}'s {ordinal(d['position'])} card is legal: laid face down."
-
-    def _say_passed(self, d, state):
-        return f"{state.name(d['seat'])} holds no card that can be laid and passes."
-
-    def _say_all_passed(self, d, state):
-        return (f"Nobody could lay a card this round: the battle begins, as if {state.name(d['caller'])}, the last to "
-                f"pass, had called it.")
-
-    def _say_call(self, d, state):
-        rest = f" Still to lay a card this round: {names(state, d['to_lay'])}." if d["to_lay"] else ""
-        return f"{state.name(d['seat'])}: \u201cCall to battle!\u201d{rest}"
-
-    def _say_phase_two(self, d, state):
-        return f"Phase Two: Call to Battle. {state.name(d['caller'])} chooses whom to challenge."
-
-    def _say_challenge(self, d, state):
-        return f"{state.name(d['challenger'])} challenges {state.name(d['defender'])}: \u201cTake up the sword!\u201d"
-
-    def _say_prophecy(self, d, state):
-        return (f"{state.name(d['seat'])} uses Prophecy and looks privately at {names(state, d['targets'])}'s "
-                f"facedown cards.")
-
-    def _points_line(self, points: dict, state: WarriorsState) -> str:
-        return ", ".join(f"{state.name(int(s))} {p['total']}" for s, p in points.items())
-
-    def _say_reveal(self, d, state):
-        return f"{state.name(d['seat'])} reveals {self.card(d['card'])}. Points: {self._points_line(d['points'], state)}."
-
-    def _say_duel(self, d, state):
-        return ("Coriantumr and Shiz face each other: the special battle! "
-                f"{names(state, d['seats'])} lay down all the cards in their hands.")
-
-    def _say_escape(self, d, state):
-        return (f"{state.name(d['seat'])}'s Escape disables {self.card(d['target'])} (turned 90 degrees). "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    def _say_take(self, d, state):
-        kept = "" if d["usable"] else " It cannot be used with those cards in play, but is kept."
-        return (f"{state.name(d['seat'])}'s {self.card(d['card'])} takes {self.card(d['target'])}.{kept} "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    def _say_deception(self, d, state):
-        return f"{state.name(d['seat'])} uses Deception: lay a card from your hand face up beside your cards."
-
-    def _say_deception_card(self, d, state):
-        return (f"{state.name(d['seat'])} adds {self.card(d['card'])} from the hand (Deception). "
-                f"Points: {self._points_line(d['points'], state)}.")
-
-    def _say_duel_card(self, d, state):
-        return f"{state.name(d['seat'])} lays down {self.card(d['card'])} ({d['left']} left in hand)."
-
-    def _say_decided(self, d, state):
-        w, l = d["winner"], d["loser"]
-        pw, pl = d["points"][w]["total"], d["points"][l]["total"]
-        tie = " A tie: \u201cthe player who made the Challenge has the advantage and wins the battle.\u201d" if d["tie"] else ""
-        extra = f" and {len(d['from_discard'])} from the top of the Discard pile" if d["from_discard"] else ""
-        return (f"{state.name(w)} wins the Challenge {pw} to {pl} and captures {state.name(l)}'s "
-                f"{len(d['captured'])} cards{extra}.{tie}")
-
-    def _say_round_over(self, d, state):
-        return (f"Every player has battled: Battle round {d['battle_round']} is over; {state.name(d['winner'])} won the last "
-                f"Challenge. Cards still in play go to their Discard piles; hands come back up to six.")
-
-    def _say_surrender(self, d, state):
-        why = "cannot bring the hand back up to six" if d["reason"] == "short" else "cannot play the cards that remain"
-        to = f" to {state.name(d['to'])}" if d["to"] is not None else ""
-        return f"{state.name(d['seat'])} {why} and surrenders the remaining cards{to}."
-
-    def _say_game_over(self, d, state):
-        return f"{state.name(d['winner'])} holds all the cards and wins the game." if d["winner"] else "The game is over."
-
-    def _say_stopped(self, d, state):
-        counts = ", ".join(f"{state.name(int(s))} {c['warriors']}" for s, c in d["counts"].items())
-        why = "The game is stopped" if d["how"] == "stopped" else "Nobody can bring the hand back up to six"
-        if d["winner"] is not None:
-            return f"{why}. Warrior cards: {counts}. {state.name(d['winner'])} wins."
-        return f"{why}. Warrior cards: {counts}. A draw between {names(state, d['tied'])}."
-
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
-        n, g = state.name, self.game
+        n, g = partial(who, state), self.game
         step = state.step
         if state.over:
             return "The game is over."
         if step == Step.DEAL:
-            seat = g.tray_owner(state)
+            seat = tray_owner(state)
             return (f"The deal: {n(seat)}, draw 3 Warrior and 3 Armory cards and scan each privately "
-                    f"(your reader, or the covered tray).")
+                    f"{PRIVATELY}.")
         if step in (Step.PRIMARY, Step.SECONDARY):
             if state.drawing is not None:
-                return f"{n(state.drawing)}: draw a Warrior or Armory card and scan it privately."
+                return f"{n(state.drawing)}: draw a Warrior or Armory card and scan it privately {PRIVATELY}."
             if step == Step.PRIMARY:
                 return f"{n(state.turn)}: lay a Warrior with icons face up as your primary card."
             call = f" {n(state.caller)} has called to battle." if state.caller else ""
-            return (f"{n(state.turn)}: scan a secondary card privately, then lay it face down to the right of your "
-                    f"Warrior.{call}")
+            return (f"{n(state.turn)}: scan a secondary card privately {PRIVATELY}, "
+                    f"then lay it face down to the right of your Warrior.{call}")
         if step == Step.CHALLENGE:
             return f"{n(state.challenger)}: choose a player to challenge."
         if step == Step.REVEAL:
-            ch = state.challenge
+            ch = state.fight
             if ch.deception is not None:
                 return f"{n(ch.deception)}: lay the card from your hand face up (Deception)."
             if g.ready_to_resolve(state) or any(o.kind == "resolve" for o in offers):
                 return "Every card is revealed: decide the Challenge."
             return f"{n(ch.next)}: turn over your next facedown card."
         if step == Step.DUEL:
-            holding = [s for s in (state.challenge.challenger, state.challenge.defender) if state.players[s].hand]
+            holding = [s for s in (state.fight.challenger, state.fight.defender) if state.players[s].hand]
             return f"{names(state, holding)}: lay down every card in your hand face up." if holding else \
                 "Both hands are down: decide the special battle."
         if step == Step.REDRAW:
-            return f"{n(g.tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately."
+            return (f"{n(tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately "
+                    f"{PRIVATELY}.")
         if step == Step.REFILL:
-            return f"{n(g.tray_owner(state))}: draw back up to six cards and scan each privately."
+            return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
 
     def button(self, offer: Offer, state: WarriorsState) -> str:
-        d, n = offer.data, state.name
+        d, n = offer.data, partial(who, state)
         if offer.kind == "call":
             return f"{n(d['seat'])}: \u201cCall to battle!\u201d"
         if offer.kind == "pass":
@@ -226,8 +140,8 @@ class WarriorsView(View):
                 "duel": ch.duel, "deception": ch.deception,
                 "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
 
-    def last_outcome(self, state: WarriorsState, running: dict | None) -> dict[str, Any] | None:
-        def terms(seat_terms: dict[str, list], seats: list[int]) -> list[dict]:
+    def last_outcome(self, state: WarriorsState, running: dict[str, Any] | None) -> dict[str, Any] | None:
+        def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> list[dict[str, Any]]:
             return [{**t, "label": f"{state.name(s)}: {t['label']}"} for s in seats for t in seat_terms[str(s)]]
 
         if state.over:  # the end box names the game's winner, never the last Challenge's
@@ -241,7 +155,9 @@ class WarriorsView(View):
             r = state.results[-1]
             loser = r.defender if r.winner == r.challenger else r.challenger
             seats = [r.challenger, r.defender]
-            rows = {str(s): [{"label": t.label, "value": t.value, "detail": t.detail} for t in r.terms.get(s, [])] for s in seats}
+            cat = self.game.catalog
+            rows = {str(s): [t.as_dict() for t in score(cat, r.rows.get(s, []), r.rows.get(o, [])).terms]
+                    for s, o in ((r.challenger, r.defender), (r.defender, r.challenger))}
             return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
         return None
@@ -265,13 +181,16 @@ class WarriorsView(View):
         if state.step == Step.CHALLENGE:
             return state.challenger
         if state.step == Step.REVEAL:
-            ch = state.challenge
+            ch = state.fight
             return ch.deception if ch.deception is not None else ch.next
-        return self.game.tray_owner(state)
+        return tray_owner(state)
 
     def public(self, state: WarriorsState) -> dict[str, Any]:
         running = self.running(state)
         battled = list(state.battled)
+        fighting = state.step in (Step.CHALLENGE, Step.REVEAL, Step.DUEL, Step.REDRAW)
+        to_battle = [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
+                     and n != state.challenger] if fighting else []
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return {
             "game": self.game.game, "step": state.step.value, "phase": state.step.value,
@@ -280,12 +199,10 @@ class WarriorsView(View):
             "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
             "seats": rows,
             "challenge": running,
-            "order": {"challenger": state.challenger, "battled": battled,
-                      "to_battle": [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
-                                    and n != state.challenger] if state.step in (Step.CHALLENGE, Step.REVEAL, Step.DUEL, Step.REDRAW) else []},
+            "order": {"challenger": state.challenger, "battled": battled, "to_battle": to_battle},
             "results": [{"challenger": r.challenger, "defender": r.defender, "winner": r.winner,
                          "points": {str(k): v for k, v in r.points.items()}, "captured": r.captured} for r in state.results],
-            "tray_for": self.game.tray_owner(state),
+            "tray_for": tray_owner(state),
             "last_outcome": self.last_outcome(state, running),
             "over": state.over, "winner": state.winner, "tied": state.tied,
             "standings": sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
@@ -300,7 +217,8 @@ class WarriorsView(View):
         hand = []
         for key in p.hand:
             card = info(cat, key)
-            why = why_not_primary(card) if not p.play else why_not_secondary(card, warriors)
+            rule = why_not_primary(card) if not p.play else why_not_secondary(card, warriors)
+            why = COMBINATION[rule].format(card_name=card.name) if rule else None
             hand.append({"key": key, "name": card.name, "kind": "warrior" if card.warrior else card.armory,
                          "side": card.side, "icons": list(card.icons), "points": card.points, "legal": why is None,
                          "why": why or ""})
