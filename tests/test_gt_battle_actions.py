@@ -37,8 +37,9 @@ def test_building_buttons_follow_the_turn():
     table.draw(2)
     assert assert_every_button_works(table) == ["Ben keeps all cards (no discard)"]
     table.discard("SKIP#1")
-    # An action card on top: no button to take it ("Action cards cannot be picked up from the discard pile.")
-    assert assert_every_button_works(table) == ["Dee drew from the deck"]
+    # An action card on top: no button to take it ("Action cards cannot be picked up from the discard pile."),
+    # and the deck is the only place to draw from, so keeping every card needs no draw tap first
+    assert assert_every_button_works(table) == ["Dee drew from the deck", "Dee keeps all cards (no discard)"]
 
 
 def test_choices_offer_only_the_players_the_rules_allow():

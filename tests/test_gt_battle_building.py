@@ -206,3 +206,26 @@ def test_a_card_gone_without_its_card_or_zone_is_refused_not_a_crash():
     t = Table()
     assert t.refused("card_gone", zone="center").startswith("card_gone needs 'card': 'card', 'zone'")
     assert t.refused("card_gone", card="F3#1").startswith("card_gone needs 'zone': 'card', 'zone'")
+
+
+def test_with_an_action_card_on_top_the_deck_draw_needs_no_tap():
+    """"Action cards cannot be picked up from the discard pile": with one on top, the player's draw can
+    only have come from the deck, so the camera seeing their discard (or their Pass) is enough."""
+    table = Table(6)
+    table.building_turn(2, "SKIP#1")  # Cy (seat 3) is skipped; Dee plays with SKIP on top
+    deck = table.state.deck
+    table.discard("F5#1")  # no draw tap
+    assert table.turn == 5 and table.hand(4) == 11 and table.state.deck == deck - 1
+    assert "Dee (seat 4) draws from the deck." in table.says()
+    assert "draw from the deck, then discard" not in table.rules.public_view(table.state)["prompt"]
+    table.building_turn(5, "REVERSE#1")  # Eve draws with Dee's 5 on top: that one still needs the tap
+    assert table.turn == 4 and "draw from the deck, then discard" in table.rules.public_view(table.state)["prompt"]
+    table.keep(4)  # Dee keeps every card: the pass implies the deck draw
+    assert table.turn == 3 and table.hand(4) == 12 and table.state.deck == deck - 3
+
+
+def test_with_a_fight_card_on_top_the_draw_is_not_guessed():
+    table = Table(6)  # Fight 3 on top: Ben may have taken it
+    table.discard("F5#1")
+    assert table.turn == 2 and table.state.step.drew is None
+    assert "tap which on the tablet" in table.rules.public_view(table.state)["prompt"]

@@ -76,5 +76,20 @@ def test_what_an_input_did_is_kept_as_data_and_worded_by_the_view():
     assert table.state.last == [Told(kind="discard", seat=2, card="F5#1"), Told(kind="turn", seat=3)]
     assert "discards" not in json.dumps(dataclasses.asdict(table.state))  # no sentence in the state
     view = table.rules.public_view(table.state)
-    assert view["last_outcome"] == {"say": "Ben (seat 2) discards Fight 5. Cy (seat 3) to play.", "terms": []}
+    assert view["last_outcome"] == {"say": "Ben (seat 2) discards Fight 5. Cy (seat 3) to play.", "terms": [],
+                                    "details": ""}
     assert table.says() == view["last_outcome"]["say"]
+
+
+def test_a_rounds_end_is_one_line_per_seat_with_the_story_behind_a_tap():
+    """Issue 33: a round's end is told as one line per seat (who scored what), not a paragraph;
+    "all the Villains score a point" (rulebook), so each Villain's line reads +1."""
+    table = Table(4, teams=None, flip=None)
+    play_round(table, "VHHV", winner=1)
+    shown = table.rules.public_view(table.state)["last_outcome"]
+    assert shown["say"] == "Round 1: Ann (seat 1) goes out, a point to every VILLAIN."
+    assert [(t["label"], t["value"], t["detail"]) for t in shown["terms"]] == [
+        ("Ann (seat 1)", "+1", "VILLAIN, 1 point"), ("Ben (seat 2)", "+0", "SUPERHERO, 0 points"),
+        ("Cy (seat 3)", "+0", "SUPERHERO, 0 points"), ("Dee (seat 4)", "+1", "VILLAIN, 1 point")]
+    assert "the Villains achieve world domination" in shown["details"]
+    assert "Round 1 is over" in shown["details"]

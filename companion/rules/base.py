@@ -123,10 +123,12 @@ class Standing:
 
 @dataclass(frozen=True)
 class Result:
-    """The line the table shows in big letters: the last thing decided, and its terms."""
+    """The line the table shows in big letters: the last thing decided, and its terms; ``details``
+    is the whole story, shown only when a player taps for it (a round's end told seat by seat)."""
 
     say: str
     terms: tuple[Term, ...] = ()
+    details: str = ""
 
 
 @dataclass(frozen=True)

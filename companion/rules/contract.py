@@ -216,7 +216,8 @@ class TableView:
                 "standings": [plain(s) for s in self.standings], "winners": list(self.winners),
                 "winner": self.winners[0] if len(self.winners) == 1 else None,
                 "last_outcome": None if self.last_outcome is None else {
-                    "say": self.last_outcome.say, "terms": [t.as_dict() for t in self.last_outcome.terms]}}
+                    "say": self.last_outcome.say, "terms": [t.as_dict() for t in self.last_outcome.terms],
+                    "details": self.last_outcome.details}}
 
 
 def plain(part: Any) -> Any:

@@ -39,6 +39,8 @@
     $("#result-label").hidden = !heading.label;
     $("#result-say").textContent = outcome.say;
     $("#result-terms").replaceChildren(...termsList(outcome.terms));
+    $("#result-details").hidden = !outcome.details;  // the whole story, behind a tap
+    $("#result-details p").textContent = outcome.details || "";
   }
 
   // -- the game's line: battle, phase, variants and settings in words -----------------------------

@@ -2,7 +2,9 @@
 one card onto the centre pile or passes. Drawing the BATTLE card starts the battle phase.
 
 The camera cannot see a draw, so the tablet records it (``draw``); a discard is the camera seeing
-a new card land on the pile. An EXPOSE or ELIMINATE discarded here takes effect (its choice ends
+a new card land on the pile. When the top discard cannot be taken (none, or an action card), the
+deck is the only place to draw from: a discard seen, or a pass, before the tap implies that draw,
+and no tap is asked for. An EXPOSE or ELIMINATE discarded here takes effect (its choice ends
 the turn); NEW BATTLE and SAVE discarded here do nothing.
 """
 from __future__ import annotations
@@ -59,6 +61,8 @@ def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict, 
         return
     if step.discard or step.passed:
         raise Refused("already_discarded" if step.discard else "passed_on_discarding", seat)
+    if step.drew is None and turns.only_the_deck(deck, state):
+        turns.imply_deck_draw(state, seat, report)
     if state.hands[seat] < 1:
         counts.hold_for_count(state, seat, 1, Held(kind="card_seen", card=key, zone="center", seat=data.get("seat")),
                               report)

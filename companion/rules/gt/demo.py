@@ -4,9 +4,9 @@ Seeded players who hold the real cards: each round they make the deck for the ta
 the identity cards and the hands, and shuffle the BATTLE card into what is left. Each shows their
 identity card in the covered scan tray (in the order the tray takes them, from the dealer's left),
 someone flips the first discard onto the centre pile, and then they play: building turns (a draw
-tapped on the tablet, a discard seen on the pile) until the BATTLE card is drawn, then the battle
-(the smallest play that matches or beats the top, NEW BATTLE or an action card when nothing
-does, else a pass) until a player whose fight cards are gone goes out with their identity card.
+tapped on the tablet when the table asks, a discard seen on the pile) until the BATTLE card is
+drawn, then the battle (the smallest play that matches or beats the top, NEW BATTLE or an action
+card when nothing does, else a pass) until a player whose fight cards are gone goes out with their identity card.
 Choices the rules ask for (whom to expose or eliminate, a tie-break draw) they make on the tablet
 among the buttons it offers. They never hold a hand the companion counts differently; if asked
 for a count they tell the truth.
@@ -91,7 +91,7 @@ class GatherDemo:
             if row["eliminated"]:
                 self.hands[row["seat"]] = []  # an eliminated player's hand is placed down
         if phase == "building":
-            return self._building(view["turn"])
+            return self._building(view["turn"], view.get("draw_tap", True))
         pending = (view.get("fight") or {}).get("pending")
         if pending:
             # A play the rules will not take (it should not happen): take it back into the hand.
@@ -112,13 +112,15 @@ class GatherDemo:
             return moves + self._to_pile(None, [flip])
         return []
 
-    def _building(self, seat: int) -> list[Move]:
-        """Draw from the deck (tapped on the tablet), then discard one card onto the pile."""
+    def _building(self, seat: int, tap: bool) -> list[Move]:
+        """Draw from the deck, then discard one card onto the pile. The draw is tapped on the tablet
+        only when the table asks (``draw_tap``: the top discard could have been taken instead)."""
         drawn = self.draw_pile.pop()
-        moves: list[Move] = [Command("draw", {"seat": seat, "from": "deck"})]
         if self._card(drawn).kind == "battle":
-            # "The player to draw the BATTLE card will immediately place it on top of the discard pile"
-            return moves + self._to_pile(seat, [drawn])
+            # "The player to draw the BATTLE card will immediately place it on top of the discard
+            # pile": the camera seeing it there implies the deck draw, no tap
+            return self._to_pile(seat, [drawn])
+        moves: list[Move] = [Command("draw", {"seat": seat, "from": "deck"})] if tap else []
         hand = self.hands[seat]
         hand.append(drawn)
         discard = self._least_useful(hand)

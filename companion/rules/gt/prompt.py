@@ -10,6 +10,7 @@ from . import refusals, seats
 from .cards import Deck
 from .plays import describe, play_problem
 from .state import Awaiting, BattleState, Phase
+from .turns import only_the_deck
 from .words import count_question
 
 
@@ -32,7 +33,7 @@ def prompt(deck: Deck, state: BattleState) -> str:
     if phase == Phase.DEAL:
         return _deal(state)
     if phase == Phase.BUILDING:
-        return _building(state)
+        return _building(deck, state)
     return _battle(deck, state)
 
 
@@ -58,8 +59,10 @@ def _deal(state: BattleState) -> str:
     return f"Deal {state.deal.per_player} cards each; " + "; ".join(parts) + "."
 
 
-def _building(state: BattleState) -> str:
+def _building(deck: Deck, state: BattleState) -> str:
     who = seats.name(state, state.turn)
+    if state.step.drew is None and only_the_deck(deck, state):
+        return f"{who}: draw from the deck, then discard one card onto the centre pile (or tap Pass to keep them all)."
     if state.step.drew is None:
         return f"{who}: draw from the deck or take the top discard, and tap which on the tablet."
     return f"{who}: discard one card onto the centre pile, or pass."

@@ -39,12 +39,32 @@ def start_battle(state: BattleState, seat: int) -> None:
     state.passed, state.pending, state.may_take_flipped = [], None, False
 
 
+def only_the_deck(deck: Deck, state: BattleState) -> bool:
+    """The turn's draw can only have come from the deck: no top discard, or one that may not be
+    taken ("Action cards cannot be picked up from the discard pile", bar the flipped exception)."""
+    top = state.step.top
+    if top is None or top not in state.pile:
+        return True
+    return deck.card(top).kind == "action" and not (state.may_take_flipped and top == state.flipped)
+
+
+def imply_deck_draw(state: BattleState, seat: int, report: Report) -> None:
+    """The player drew from the deck without a tap (the only place they could draw from)."""
+    report.tell("draw", seat=seat, source="deck")
+    state.deck = max(0, state.deck - 1)
+    state.hands[seat] += 1
+    state.may_take_flipped = False
+    state.step.drew = "deck"
+
+
 def on_pass(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
     """``pass``: in the building phase, keeping every card (no discard); in the battle phase, not playing."""
     seat = data["seat"]
     check_turn(state, seat)
     if state.phase == Phase.BUILDING:
         step = state.step
+        if step.drew is None and only_the_deck(deck, state):
+            imply_deck_draw(state, seat, report)
         if step.drew is None:
             raise Refused("draw_before_passing", seat)
         if step.discard:

@@ -19,6 +19,7 @@ from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
 from .rulebook import TEAM_CARD
 from .state import LEFT, BattleState, Phase, Told
+from .turns import only_the_deck
 
 REVEALED = (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER)
 
@@ -98,7 +99,7 @@ class BattleView(words.Sayings):
         return {
             "phase": state.phase.value, "round": state.round, "dealer": state.dealer, "turn": state.turn,
             "direction": "left" if state.direction == LEFT else "right", "deck": state.deck,
-            "discard_top": self._discard_top(state), "options": state.options, "deal": self._deal(state),
+            "discard_top": self._discard_top(state), "draw_tap": self._draw_tap(state), "options": state.options, "deal": self._deal(state),
             "fight": fight, "awaiting": self._awaiting(state),
             "count_check": check, "tiebreak": self._tiebreak(state),
             "conflicts": [self._conflict(c.card, c.zones) for c in state.conflicts], "problems": problems,
@@ -118,8 +119,12 @@ class BattleView(words.Sayings):
     def result(self, state: BattleState, viewer: int | None) -> Result | None:
         if not state.last:
             return None
-        return Result(" ".join(self.told(t, state) for t in state.last),
-                      tuple(term for t in state.last for term in self.told_terms(t, state)))
+        story = " ".join(self.told(t, state) for t in state.last)
+        went_out = next((t for t in state.last if t.kind == "round"), None)
+        if went_out is not None:  # a round's end: one line per seat, the whole story behind a tap
+            return Result(words.round_headline(went_out, state, state.last), words.round_lines(went_out, state),
+                          details=story)
+        return Result(story, tuple(term for t in state.last for term in self.told_terms(t, state)))
 
     def seat(self, state: BattleState, seat: int) -> dict[str, Any]:
         """What one player's phone shows: the table, plus their own identity and hand."""
@@ -172,6 +177,12 @@ class BattleView(words.Sayings):
                 if part == "pending" and shown["problem"]:
                     problem = shown["problem"]
         return play, problem
+
+    def _draw_tap(self, state: BattleState) -> bool:
+        """The table needs a tap to know where this building turn's draw came from (the top discard
+        could have been taken); with only the deck to draw from, the discard or Pass implies it."""
+        return (state.phase == Phase.BUILDING and state.step is not None and state.step.drew is None
+                and not only_the_deck(self.deck, state))
 
     def _discard_top(self, state: BattleState) -> dict | None:
         if not state.pile:

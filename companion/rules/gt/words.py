@@ -48,6 +48,27 @@ def terms(told: Told, state: BattleState) -> tuple[Term, ...]:
     return ()
 
 
+def round_lines(told: Told, state: BattleState) -> tuple[Term, ...]:
+    """A round's end, one line per seat: who scored (+1 to every member of the winning team) and
+    their points now."""
+    return tuple(Term(seats.name(state, s), "+1" if team == told.team else "+0",
+                      f"{TEAM_CARD[team]}, {told.scores[s]} point{'' if told.scores[s] == 1 else 's'}")
+                 for s, team in told.teams.items())
+
+
+def round_headline(told: Told, state: BattleState, last: list[Told]) -> str:
+    """The line shown big when a round ends: who went out, which team scores, and the game's end."""
+    line = (f"Round {state.rounds[-1].round if state.rounds else state.round}: {_who(told, state)} goes out, "
+            f"a point to every {TEAM_CARD[told.team]}.")
+    over = next((t for t in last if t.kind == "game_over"), None)
+    if over is not None:
+        return f"{line} {_who(over, state)} wins the game with {over.points} points!"
+    tie = next((t for t in last if t.kind == "tie"), None)
+    if tie is not None:
+        return f"{line} {seats.names(state, tie.players)} tie at {tie.points} points: a tie-break draw."
+    return line
+
+
 def count_question(state: BattleState, seat: int) -> str:
     return (f"How many cards does {seats.name(state, seat)} hold in hand now (not counting the identity card)? "
             f"Answer on the tablet.")
