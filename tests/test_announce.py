@@ -4,6 +4,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from zeroconf import ServiceBrowser, ServiceListener, Zeroconf
 
 from companion.pi.announce import SERVICE_TYPE, announce, table_name, terminal_qr
@@ -15,6 +17,17 @@ def test_a_table_name_is_a_dns_label():
     assert table_name("???") == "table"
 
 
+@pytest.fixture
+def no_event_loop_in_this_thread():
+    """zeroconf's blocking calls refuse to run where an asyncio loop is running, and the session's
+    shared Playwright (tests/browser.py) keeps one in this thread: end it first (the next browser
+    test starts another)."""
+    from tests import browser
+
+    browser.close_shared()
+
+
+@pytest.mark.usefixtures("no_event_loop_in_this_thread")
 def test_the_table_is_announced_and_found_by_browsing():
     announced = announce(table_name("Test Table 7"), 8123, "127.0.0.1", interfaces=["127.0.0.1"])
     found: list[tuple[str, int, str, list[str]]] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import math
-import shutil
 
 import numpy as np
 import pypdfium2
@@ -193,16 +192,15 @@ def test_the_last_page_reads_back_too(warriors):
 def test_the_svg_reads_back_too(tmp_path):
     """The SVG is drawn from the same items; rasterised by Chromium, its codes read as their cards."""
     from PIL import Image
-    from playwright.sync_api import sync_playwright
+
+    from tests.browser import chromium
 
     sheet = sheets.build(load_game("battlecards-pacific"), "round-40")
     svg = sheets.to_svg(sheet, 0).replace('width="210mm" height="297mm"', 'width="1240" height="1754"', 1)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or None, args=["--no-sandbox"])
+    with chromium() as browser:  # the session's one Chromium: a second Playwright in one process fails
         page = browser.new_page(viewport={"width": 1240, "height": 1754})
         page.set_content(f'<html><body style="margin:0">{svg}</body></html>')
         png = page.screenshot(full_page=True)
-        browser.close()
     image = np.array(Image.open(io.BytesIO(png)).convert("L"))
     assert_page_reads_back(sheet, image)
 
