@@ -41,6 +41,15 @@ def toy_game() -> Iterator[str]:
         yield game
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """The session's Chromium, lent to a module's tests (tests/browser.py)."""
+    from tests.browser import chromium
+
+    with chromium() as lent:
+        yield lent
+
+
 @pytest.fixture
 def broker(tmp_path):
     """A real Mosquitto on a loopback port of its own."""

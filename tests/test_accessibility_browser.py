@@ -14,7 +14,7 @@ import companion.rules
 from companion.demo.driver import default_seats
 from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import serving
 from tests.test_pages_browser import PAGES, PHONE, TABLET, open_page
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -29,12 +29,6 @@ def play_some_rounds(game: str, session, rounds: int) -> None:
         play_direct(players, session, max_rounds=rounds)
     except RuntimeError:  # the game did not end in that many rounds: as wanted
         pass
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

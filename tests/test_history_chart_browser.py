@@ -11,17 +11,11 @@ import pytest
 
 from companion.gamelog.fold import fold
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import serving
 from tests.test_accessibility_browser import serious
 from tests.test_pages_browser import PHONE, TABLET
 
 LOG = Path(__file__).parent / "logs" / "bom" / "basic-3-seats.jsonl"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

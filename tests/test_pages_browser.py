@@ -10,7 +10,7 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import chromium, hold_pin, revealed, serving
+from tests.browser import hold_pin, revealed, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -45,12 +45,6 @@ def play_a_little(game: str, session) -> None:
         for seat, key in enumerate(identity_keys("VHHV"), 1):
             session.submit("card_seen", {"zone": f"reader:{seat}", "card": key, "hidden": True}, "rfid")
         session.submit("card_seen", {"zone": "center", "card": "F3#1"}, "camera")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture
