@@ -25,23 +25,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _descendants_cpu() -> float:
-    """CPU seconds of this process's live descendants (Playwright's driver and Chromium)."""
-    parent: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for listing in Path(f"/proc/{pid}/task").glob("*/children"):
         try:
-            fields = stat.read_text().rpartition(")")[2].split()
+            found += [int(child) for child in listing.read_text().split()]
         except OSError:  # ended meanwhile
+            pass
+    return found
+
+
+def _descendants_cpu() -> float:
+    """CPU seconds of this process's live descendants (Playwright's driver and Chromium), read
+    from /proc (each thread's list of children, no scan of every process on the machine; a kernel
+    without those lists counts none)."""
+    ticks, waiting = 0, _children(os.getpid())
+    while waiting:
+        pid = waiting.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
             continue
-        pid = int(stat.parent.name)
-        parent[pid], ticks[pid] = int(fields[1]), int(fields[11]) + int(fields[12])
-    mine, grown = {os.getpid()}, True
-    while grown:  # to a fixed point: a child's pid may be smaller than its parent's after pids wrap
-        more = {pid for pid, up in parent.items() if up in mine} - mine
-        mine |= more
-        grown = bool(more)
-    return sum(ticks[pid] for pid in mine if pid != os.getpid()) / _TICK
+        ticks += int(fields[11]) + int(fields[12])
+        waiting += _children(pid)
+    return ticks / _TICK
 
 
 def _cpu() -> float:
