@@ -14,7 +14,7 @@ from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
 from .refusals import WORDS as REFUSAL_WORDS
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, TermRow, Told
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
 from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
@@ -109,14 +109,12 @@ class BomBattle(Game):
         return BATTLE if self.rules(state).battles(state) else TRIVIA
 
     def apply(self, state: BomState, action) -> Applied | Refusal:
-        """The contract's apply (the view words each outcome); the table's told outcomes are kept
-        for the tablet's result box and recent list."""
+        """The contract's apply (the view words each outcome); the table's told outcomes are kept,
+        as data, for the tablet's result box and recent list (the view words them again)."""
         result = super().apply(state, action)
         if not isinstance(result, Applied) or not result.outcomes:
             return result
-        told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
-                                                         for t in o.terms), battle=o.data.get("battle"))
-                for o in result.outcomes]
+        told = [Told(kind=o.kind, data=o.data) for o in result.outcomes]
         state.recent = (state.recent + told)[-RECENT:]
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).
@@ -155,6 +153,31 @@ class BomBattle(Game):
 
     # -- cards on the table ---------------------------------------------------------------------------
     def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        try:
+            return self._card_seen(state, data)
+        except Refused as refused:
+            raise self._unnamed(state, refused, data) from None
+
+    def on_card_gone(self, state: BomState, data: dict[str, Any]) -> None:
+        try:
+            self._card_gone(state, data)
+        except Refused as refused:
+            raise self._unnamed(state, refused, data) from None
+
+    @staticmethod
+    def _unnamed(state: BomState, refused: Refused, data: dict[str, Any]) -> Refused:
+        """A refusal of a card read face down (Secret Weapon) or in the scan tray (Spy's Trivia's card
+        being read): the public view never names such a card, so the table's words leave it out and
+        only the seat it concerns reads them in full (the reader's, for the tray)."""
+        hidden = "face down" if data.get("face_down") else "in the tray" if data["zone"] == "tray" else ""
+        if not hidden:
+            return refused
+        seat = refused.seat or table.zone_seat(data["zone"]) or (state.trivia.reader if state.trivia else None)
+        if seat is not None and not 1 <= seat <= len(state.piles):
+            seat = None
+        return Refused(refused.code, seat, hidden=hidden, **refused.data)
+
+    def _card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
         key, zone = data["card"], data["zone"]
         card = self.deck.lookup(key)
         if state.over:
@@ -178,7 +201,7 @@ class BomBattle(Game):
                 self.rules(state).on_card(state, seat, key, card.kind == POWER, before)
         return None
 
-    def on_card_gone(self, state: BomState, data: dict[str, Any]) -> None:
+    def _card_gone(self, state: BomState, data: dict[str, Any]) -> None:
         key, zone = data["card"], data["zone"]
         if data.get("face_down") and state.turns:
             for seat, hidden in list(state.turns.face_down.items()):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..contract import GameState
 
@@ -102,27 +103,21 @@ class Trivia:
 
 
 @dataclass(kw_only=True, frozen=True)
-class TermRow:
-    label: str
-    value: int | None = None
-    detail: str = ""
-
-    def __deepcopy__(self, memo: dict) -> "TermRow":
-        return self  # frozen: copies of the state may share it
-
-
-@dataclass(kw_only=True, frozen=True)
 class Told:
-    """An outcome as the table was told it (the view's sentence and terms), kept for the tablet's
-    result box and the recent list; the whole history is the game log. Frozen, and shared by the
-    copies of the state the session and the tablet's buttons make."""
+    """An outcome the table was told, as data (its kind and the rules' facts): the view words it
+    for the tablet's result box and the recent list; the whole history is the game log. No sentence
+    is kept here, so a snapshot never holds wording. Frozen, and shared by the copies of the state
+    the session and the tablet's buttons make (the rules never change an outcome's data once told)."""
 
     kind: str
-    say: str
-    terms: tuple[TermRow, ...] = ()
-    battle: int | None = None  # the battle it tells of, so the tablet can name it
+    data: dict[str, Any] = field(default_factory=dict)
 
-    def __deepcopy__(self, memo: dict) -> "Told":
+    @property
+    def battle(self) -> Any:
+        """The battle it tells of (a number, or "after the timer"), so the tablet can name it."""
+        return self.data.get("battle")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Told":
         return self
 
 

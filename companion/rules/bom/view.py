@@ -13,7 +13,7 @@ from . import table, turns
 from .announce import announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
@@ -46,6 +46,13 @@ class BomView(View):
 
     def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
         return refusal_words.facts(data, state, self._card_name)
+
+    def refusal(self, code: str, data: dict[str, Any], state: BomState) -> tuple[str, str]:
+        """A card read face down or in the tray is named only on its seat's page (refusals.py)."""
+        public, full = super().refusal(code, data, state)
+        if data.get("hidden"):
+            public = super().refusal(code, {**data, "unnamed": True}, state)[0]
+        return public, full
 
     def not_now(self, kind: str, state: BomState, phase: str, phases: tuple[str, ...]) -> str:
         """This rulebook's reason when an input comes in the wrong phase."""
@@ -173,8 +180,8 @@ class BomView(View):
         """What happens next, in one sentence for the table."""
         words = Words(self.game, state)
         if state.over:
-            ends = [t.say for t in state.recent if t.kind == "game_over"]
-            return ends[-1] if ends else "The game is over."
+            ends = [t for t in state.recent if t.kind == "game_over"]
+            return self.say(Outcome(ends[-1].kind, data=ends[-1].data), state) if ends else "The game is over."
         if not self.game.rules(state).battles(state):
             return self._trivia_prompt(state, words)
         if self.game.ready_to_resolve(state):
@@ -231,8 +238,8 @@ class BomView(View):
             "tiebreak": {"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
             "timer": self._timer(state),
             "trivia": self._trivia(state) if state.trivia is not None else None,
-            "last_outcome": self._told(state.last) if state.last else None,
-            "recent": [self._told(t) for t in state.recent],
+            "last_outcome": self._told(state.last, state) if state.last else None,
+            "recent": [self._told(t, state) for t in state.recent],
             "ready_to_resolve": self.game.ready_to_resolve(state),
             "standings": standings(state),
             "winner": state.winner, "winners": list(state.winners), "over": state.over,
@@ -245,10 +252,11 @@ class BomView(View):
         view["my_face_down"] = self.card(key) if key else None
         return view
 
-    @staticmethod
-    def _told(told) -> dict[str, Any]:
-        return {"kind": told.kind, "say": told.say, "data": {"battle": told.battle},
-                "terms": [{"label": t.label, "value": t.value, "detail": t.detail} for t in told.terms]}
+    def _told(self, told: Told, state: BomState) -> dict[str, Any]:
+        """A told outcome, worded now from its data (the same words the table heard)."""
+        outcome = Outcome(told.kind, data=told.data)
+        return {"kind": told.kind, "say": self.say(outcome, state), "data": {"battle": told.battle},
+                "terms": [t.as_dict() for t in self.terms(outcome, state)]}
 
     @staticmethod
     def _variants(options: dict[str, Any]) -> list[str]:
