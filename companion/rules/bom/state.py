@@ -145,3 +145,16 @@ class BomState(GameState):
 
     def seat(self, number: int) -> Piles:
         return self.piles[number - 1]
+
+    # The record of a variant in play, asked for only where it is (a rule of another game asking is a bug).
+    def spys_trivia(self) -> Trivia:
+        assert self.trivia is not None, "Spy's Trivia is not played"
+        return self.trivia
+
+    def secret_weapon(self) -> Turns:
+        assert self.turns is not None, "Secret Weapon is not played"
+        return self.turns
+
+    def mounting(self) -> Mount:
+        assert self.mount is not None, "no battle is mounting"
+        return self.mount

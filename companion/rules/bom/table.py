@@ -58,7 +58,7 @@ def gone(state: State, key: str, zone: str) -> bool:
 
 
 def owners(zones: list[str]) -> list[int]:
-    return sorted({zone_seat(z) for z in zones if zone_seat(z) is not None})
+    return sorted({seat for seat in map(zone_seat, zones) if seat is not None})
 
 
 def conflicts(state: State) -> list[tuple[str, list[str], list[int]]]:
