@@ -9,7 +9,7 @@ from typing import Any
 from card_tags.catalog import Card, Catalog
 
 from ..base import Action, Applied, Outcome, Refusal, Seat, SetupError
-from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
+from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
@@ -172,7 +172,7 @@ class BomBattle(Game[BomState]):
         hidden = "face down" if data.get("face_down") else "in the tray" if data["zone"] == "tray" else ""
         if not hidden:
             return refused
-        seat = refused.seat or table.zone_seat(data["zone"]) or (state.spys_trivia().reader if state.trivia else None)
+        seat = refused.seat or zone_seat(data["zone"]) or (state.spys_trivia().reader if state.trivia else None)
         if seat is not None and not 1 <= seat <= len(state.piles):
             seat = None
         return Refused(refused.code, seat, hidden=hidden, **refused.data)
@@ -216,7 +216,7 @@ class BomBattle(Game[BomState]):
             state.flags = [f for f in state.flags if f.card != key]
 
     def _zone_seat(self, state: BomState, zone: str) -> int:
-        seat = table.zone_seat(zone)
+        seat = zone_seat(zone)
         if seat is None:
             raise Refused("not_a_battlefield_zone", zone=zone)
         if not 1 <= seat <= len(state.piles):

@@ -173,9 +173,7 @@ class Basic(BomVariant):
         return s.army + s.discard >= 3 and s.battalion >= 1
 
     def order(self, state: BomState, seats: list[int]) -> list[int]:
-        n = len(state.piles)
-        first = state.options["first_seat"]
-        return sorted(seats, key=lambda s: (s - first) % n)
+        return state.in_turn_order(seats, state.options["first_seat"])
 
 
 class Rules:

@@ -162,9 +162,7 @@ def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: b
 
 def _next_reader(state: BomState) -> list[Outcome]:
     trivia = state.spys_trivia()
-    n = len(state.piles)
-    for step in range(1, n + 1):
-        candidate = (trivia.reader - 1 + step) % n + 1
+    for candidate in state.clockwise(state.left_of(trivia.reader)):
         if trivia.unread[candidate] > 0:
             trivia.reader = candidate
             return []

@@ -38,22 +38,21 @@ class SecretWeapon(BomVariant):
 
     def order(self, state: BomState, seats: list[int]) -> list[int]:
         """``seats`` clockwise, starting from this battle's leader (or the first seat after it)."""
-        n = len(state.piles)
-        return sorted(seats, key=lambda s: (s - state.secret_weapon().leader) % n)
+        return state.in_turn_order(seats, state.secret_weapon().leader)
 
     def after_battle(self, state: BomState) -> None:
         """"In each subsequent battle, the next player in the circle goes first.\""""
-        n = len(state.piles)
-        for step in range(1, n + 1):
-            candidate = (state.secret_weapon().leader - 1 + step) % n + 1
+        turns = state.secret_weapon()
+        for candidate in state.clockwise(state.left_of(turns.leader)):
             if not state.seat(candidate).out:
-                state.secret_weapon().leader = candidate
+                turns.leader = candidate
                 break
         self.new_round(state)
 
     def new_round(self, state: BomState) -> None:
         """A new battle (or a mounting round): the first seat in order plays first, nothing face down."""
-        state.secret_weapon().position, state.secret_weapon().face_down, state.secret_weapon().revealing = 0, {}, False
+        turns = state.secret_weapon()
+        turns.position, turns.face_down, turns.revealing = 0, {}, False
 
     def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
         from .battle import participants
