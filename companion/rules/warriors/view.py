@@ -17,7 +17,7 @@ from .points import score
 from .prepare import tray_owner
 from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
-from .words import Sayings, ordinal
+from .words import Sayings, ordinal, side_terms
 
 STEP_NAMES = {
     Step.DEAL: "the deal", Step.PRIMARY: "Phase One: primary Warriors", Step.SECONDARY: "Phase One: Prepare for Battle",
@@ -132,13 +132,17 @@ class WarriorsView(Sayings):
         if ch is None:
             return None
         a, b = state.players[ch.challenger].play, state.players[ch.defender].play
-        cat = self.game.catalog
         # who turns a card next, while a card is still face down (never once every card is up)
         turns_next = ch.next if any(c.face_down for c in a + b) else None
         return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "turns_next": turns_next,
                 "reveals": ch.reveals,
                 "duel": ch.duel, "deception": ch.deception,
-                "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
+                "points": {str(ch.challenger): self.side(a, b), str(ch.defender): self.side(b, a)}}
+
+    def side(self, mine: list[Laid], theirs: list[Laid]) -> dict[str, Any]:
+        """One side's points as the tablet reads them: the total and each term in words."""
+        points = score(self.game.catalog, mine, theirs)
+        return {"total": points.total, "terms": [t.as_dict() for t in side_terms(points.as_dict())]}
 
     def last_outcome(self, state: WarriorsState, running: dict[str, Any] | None) -> dict[str, Any] | None:
         def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> list[dict[str, Any]]:
@@ -155,8 +159,7 @@ class WarriorsView(Sayings):
             r = state.results[-1]
             loser = r.defender if r.winner == r.challenger else r.challenger
             seats = [r.challenger, r.defender]
-            cat = self.game.catalog
-            rows = {str(s): [t.as_dict() for t in score(cat, r.rows.get(s, []), r.rows.get(o, [])).terms]
+            rows = {str(s): self.side(r.rows.get(s, []), r.rows.get(o, []))["terms"]
                     for s, o in ((r.challenger, r.defender), (r.defender, r.challenger))}
             return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
