@@ -423,6 +423,14 @@ class Game(Ruleset[GS]):
     outcome_kinds: ClassVar[frozenset[str]] = frozenset()
     reasons: ClassVar[frozenset[str]] = frozenset()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The Resolve button is given once: a game that declares ``resolve`` a button gets it among
+        its buttons, offered only when it would be taken, and the page's own Resolve (for games
+        whose resolve is no button) is hidden; two buttons for one step would be one too many."""
+        super().__init_subclass__(**kwargs)
+        if any(i.kind == "resolve" and i.button for i in cls.inputs):
+            cls.uses_resolve = False
+
     @classmethod
     def check_declarations(cls) -> list[str]:
         """What the game declares and does not have: an input's handler or candidates method, a

@@ -49,7 +49,7 @@ class WarriorsView(Sayings):
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
-        n, g = partial(who, state), self.game
+        n = partial(who, state)
         step = state.step
         if state.over:
             return "The game is over."
@@ -71,19 +71,29 @@ class WarriorsView(Sayings):
             ch = state.fight
             if ch.deception is not None:
                 return f"{n(ch.deception)}: lay the card from your hand face up (Deception)."
-            if g.ready_to_resolve(state) or any(o.kind == "resolve" for o in offers):
-                return "Every card is revealed: decide the Challenge."
-            return f"{n(ch.next)}: turn over your next facedown card."
+            if any(c.face_down for s in (ch.challenger, ch.defender) for c in state.players[s].play):
+                return f"{n(ch.next)}: turn over your next facedown card."
+            return self._decide_prompt(state, offers, "Every card is turned over")
         if step == Step.DUEL:
             holding = [s for s in (state.fight.challenger, state.fight.defender) if state.players[s].hand]
             return f"{names(state, holding)}: lay down every card in your hand face up." if holding else \
-                "Both hands are down: decide the special battle."
+                self._decide_prompt(state, offers, "Both hands are down")
         if step == Step.REDRAW:
             return (f"{n(tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately "
                     f"{PRIVATELY}.")
         if step == Step.REFILL:
             return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
+
+    def _decide_prompt(self, state: WarriorsState, offers: list[Offer], done: str) -> str:
+        """Nothing left to turn: the Challenge decides itself once the table is still, unless a card
+        could still be used (then using it, or declining with a tap, is the players' choice)."""
+        if self.game.ready_to_resolve(state):
+            return f"{done}: the Challenge is decided as soon as the table is still."
+        usable = sorted({self.card(o.data["card"]) for o in offers if o.kind == "use"})
+        if usable:
+            return f"{done}: use {' or '.join(usable)} now, or tap \u201cDecide the Challenge\u201d to go without."
+        return f"{done}: decide the Challenge."
 
     def button(self, offer: Offer, state: WarriorsState) -> str:
         d, n = offer.data, partial(who, state)
@@ -185,7 +195,10 @@ class WarriorsView(Sayings):
             return state.challenger
         if state.step == Step.REVEAL:
             ch = state.fight
-            return ch.deception if ch.deception is not None else ch.next
+            if ch.deception is not None:
+                return ch.deception
+            face_down = any(c.face_down for s in (ch.challenger, ch.defender) for c in state.players[s].play)
+            return ch.next if face_down else None   # every card is up: nobody turns a card next
         return tray_owner(state)
 
     def public(self, state: WarriorsState) -> dict[str, Any]:
