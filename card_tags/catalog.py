@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from .games import BY_ID
 from .payload import GAME_CODES, CardRef, CARD_ID
 
 DECKS = Path(__file__).parent / "decks"
@@ -220,7 +221,7 @@ def game_module(game: str):
     if game not in GAME_CODES:
         raise CatalogError(game, [f"unknown game {game!r}; games are {sorted(GAME_CODES)}"])
     try:
-        return importlib.import_module(f"card_tags.games.{game.replace('-', '_')}")
+        return importlib.import_module(BY_ID[game].cards_module)
     except ModuleNotFoundError:
         raise CatalogError(game, [f"no card schema for {game} in this version of the companion"]) from None
 

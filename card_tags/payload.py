@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .games import GAMES as REGISTERED
+
 PREFIX = "TC1"
 MAX_LENGTH = 20  # alphanumeric capacity of a version-1 QR code at level M
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
@@ -38,14 +40,9 @@ _VALUE = {c: i for i, c in enumerate(ALPHANUMERIC)}
 CARD_ID = re.compile(r"^[A-Z0-9]{1,8}$")
 _GAME = re.compile(r"^[A-Z0-9]{2}$")
 
-# Game codes of the five games; a code is part of every printed tag, so never reuse one.
-GAME_CODES = {
-    "bom-battle": "BM",
-    "warriors": "WP",
-    "gt-battle": "GT",
-    "stratego": "ST",
-    "battlecards-pacific": "BP",
-}
+# Game codes, from the one registry of games (card_tags/games/__init__.py); a code is part of every
+# printed tag, so never reuse one.
+GAME_CODES = {g.game: g.code for g in REGISTERED}
 GAME_BY_CODE = {code: game for game, code in GAME_CODES.items()}
 
 

@@ -178,7 +178,7 @@ class Ruleset(Generic[S]):
     """Base class of every game's referee. Subclasses set the class attributes and override
     ``setup``, ``apply``, ``public_view`` and ``seat_view``."""
 
-    game: ClassVar[str]                 # the game id, a key of card_tags.payload.GAME_CODES
+    game: ClassVar[str]                 # the game id, its line in card_tags.games.GAMES
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
