@@ -224,6 +224,7 @@ def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
 
     state = GameState(seats=[Seat(n, name) for n, name in enumerate(["Ann", "Bo", "Cy", "Di"], 1)], options={})
     assert [state.left_of(n) for n in (1, 2, 3, 4)] == [2, 3, 4, 1]
+    assert [state.right_of(n) for n in (1, 2, 3, 4)] == [4, 1, 2, 3]
     assert state.clockwise(3) == [3, 4, 1, 2]
     assert state.in_turn_order([1, 2, 4], first=3) == [4, 1, 2]
     assert [zone_seat(z) for z in ("seat:2", "reader:10", "center", "tray", "seat:x", "seat:²", None)] == \

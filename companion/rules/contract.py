@@ -160,6 +160,11 @@ class GameState:
         numbers = self.seat_numbers()
         return numbers[(numbers.index(seat) + 1) % len(numbers)]
 
+    def right_of(self, seat: int) -> int:
+        """The next seat counter-clockwise (play reversed; the first seat's right is the last)."""
+        numbers = self.seat_numbers()
+        return numbers[(numbers.index(seat) - 1) % len(numbers)]
+
     def clockwise(self, first: int) -> list[int]:
         """Every seat once, in turn order, starting with ``first``."""
         numbers = self.seat_numbers()

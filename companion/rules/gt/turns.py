@@ -84,10 +84,9 @@ def on_pass(deck: Deck, state: BattleState, data: dict[str, Any], report: Report
 
 def next_active(state: BattleState, seat: int) -> int:
     """The next seat in the direction of play that is still in the round (itself if it is alone)."""
-    n = len(state.seats)
     candidate = seat
-    for _ in range(n):
-        candidate = (candidate - 1 + state.direction) % n + 1
+    for _ in state.seats:
+        candidate = state.left_of(candidate) if state.direction == LEFT else state.right_of(candidate)
         if not state.eliminated[candidate]:
             return candidate
     return seat
