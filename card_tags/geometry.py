@@ -33,7 +33,7 @@ class Camera:
     height_px: int = 1080
     hfov_deg: float = 102.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.height_mm <= 0 or self.width_px <= 0 or self.height_px <= 0:
             raise ValueError("camera height and resolution must be positive")
         if not 1 <= self.hfov_deg < 179:

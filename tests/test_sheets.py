@@ -10,7 +10,7 @@ import pypdfium2
 import pytest
 import zxingcpp
 
-from card_tags import commands, geometry, sheets
+from card_tags import commands, faces, geometry, sheets
 from card_tags.catalog import load_game
 from card_tags.payload import GAME_CODES, decode
 
@@ -253,3 +253,85 @@ def test_tags_print_writes_into_a_folder_named_for_the_game(tmp_path, monkeypatc
     assert (tmp_path / "tags" / "bom-battle" / "bom-battle-card-63x88.pdf").exists()
     assert not list(tmp_path.glob("*.pdf")) and not list(tmp_path.glob("*.svg"))
     assert str(tmp_path / "tags" / "bom-battle") in capsys.readouterr().out
+
+
+# -- where the sticker goes on a card (card_tags/faces.py) --------------------------------------
+CARD_DECKS = sorted(faces.FACES)
+
+
+def test_every_game_with_cards_says_where_its_cards_show_name_and_value():
+    """Stratego alone has pieces, not cards; every other game's deck describes its card faces."""
+    assert set(CARD_DECKS) == set(GAME_CODES) - {"stratego"}
+    for game in CARD_DECKS:
+        kinds = {card.kind for card in load_game(game).cards.values()}
+        for kind in kinds:
+            shown = {area.what for area in faces.FACES[game].of(kind).areas}
+            assert "name" in shown, f"{game} {kind}: no name on its face"
+
+
+def sticker_on_card(sheet: sheets.Sheet, placed: sheets.Placed) -> tuple[float, float, float, float]:
+    """The patch actually drawn for this card (its dashed cut line), in mm from the card's top-left corner."""
+    index = next(i for i, page in enumerate(sheet.pages) if placed in page)
+    cuts = [item for item in sheets.page_items(sheet, index)
+            if isinstance(item, sheets.Box) and item.dashed
+            and placed.x <= item.x < placed.x + sheet.layout.size[0] and placed.y <= item.y < placed.y + sheet.layout.size[1]]
+    assert len(cuts) == 1
+    return cuts[0].x - placed.x, cuts[0].y - placed.y, cuts[0].w, cuts[0].h
+
+
+@pytest.mark.parametrize("game", CARD_DECKS)
+def test_the_default_sticker_leaves_name_and_value_readable_and_reads_at_the_recommended_camera(game):
+    """Each deck's default sheet: every patch lies inside its card, in the corner the deck's face
+    names, covers none of the areas a player reads (name, value, rank, Action Number...), and its
+    modules cover at least 2.5 pixels with the camera hardware.md recommends (Module 3 Wide,
+    1920x1080, 600 mm above the mat)."""
+    deck = faces.FACES[game]
+    catalog = load_game(game)
+    sheet = sheets.build(catalog, sheets.default_layout(game), geometry.Camera())
+    assert sheet.layout.name == deck.layout and sheet.layout.size == deck.size
+    assert geometry.pixels_per_module(geometry.Camera(), sheet.module_mm) >= geometry.MIN_PIXELS_PER_MODULE
+    assert sheet.warnings == []
+    w, h = deck.size
+    for page in sheet.pages:
+        for placed in page:
+            face = deck.of(catalog[placed.ref.card].kind)
+            x, y, pw, ph = sticker_on_card(sheet, placed)
+            assert 0 < x and x + pw < w and 0 < y and y + ph < h, f"{placed.label}: patch outside the card"
+            vertical, horizontal = face.corner.split("-")
+            assert (y + ph > h - 5) if vertical == "bottom" else (y < 5), f"{placed.label}: not at the {face.corner}"
+            assert (x < 5) if horizontal == "left" else (x + pw > w - 5), f"{placed.label}: not at the {face.corner}"
+            covered = [area.what for area in face.areas if area.overlaps(x, y, pw, ph)]
+            assert covered == [], f"{placed.label}: the patch covers its {', '.join(covered)}"
+
+
+def test_a_patch_over_the_name_is_caught():
+    """The check above can fail: a patch in the top-left corner covers a Book of Mormon card's name."""
+    catalog = load_game("bom-battle")
+    sheet = sheets.build(catalog, "card-63x88", geometry.Camera(), corner="top-left")
+    placed = sheet.pages[0][0]
+    x, y, pw, ph = sticker_on_card(sheet, placed)
+    assert [a.what for a in faces.FACES["bom-battle"].face.areas if a.overlaps(x, y, pw, ph)] == ["name", "value"]
+
+
+def test_battlecards_conflict_and_unit_cards_put_their_patch_in_different_corners():
+    """'Each CONFLICT Card has an Action Number in the upper left and lower right hand corners': its
+    patch goes bottom-left; a unit's Attack Values are 'on the left side': its patch goes bottom-right."""
+    catalog = load_game("battlecards-pacific")
+    sheet = sheets.build(catalog, "card-63x88")
+    corners = {catalog[p.ref.card].kind: p.corner for page in sheet.pages for p in page}
+    assert corners["unit"] == "bottom-right"
+    assert {corners[k] for k in ("battle", "keep", "draw", "intel")} == {"bottom-left"}
+
+
+def test_stratego_pieces_are_too_small_for_the_recommended_camera_and_say_so():
+    """hardware.md: an 18 x 22 mm piece sticker holds a 13.8 mm code at most, 0.85 px/module at 60 cm;
+    Stratego is read by RFID, and its sheet warns rather than pretending."""
+    sheet = sheets.build(load_game("stratego"), sheets.default_layout("stratego"), geometry.Camera())
+    assert sheet.fit.pixels_per_module < geometry.MIN_PIXELS_PER_MODULE and sheet.warnings
+
+
+def test_tags_print_puts_every_patch_in_the_corner_asked(tmp_path, capsys):
+    assert commands.main(["tags", "print", "gt-battle", "--corner", "top-right", "--out", str(tmp_path)]) == 0
+    with pytest.raises(SystemExit):
+        commands.main(["tags", "print", "gt-battle", "--corner", "middle", "--out", str(tmp_path)])
+    assert "invalid choice: 'middle'" in capsys.readouterr().err
