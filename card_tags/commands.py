@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import Callable, TypeAlias
 
-# what add_subparsers returns: each area adds its commands to it
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
-
 from . import custom, faces, geometry, pairing, sheets
 from .catalog import Catalog, CatalogError, load_game
 from .payload import GAME_CODES, CardRef
+
+# what add_subparsers returns: each area adds its commands to it
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def register(sub: Subparsers) -> None:

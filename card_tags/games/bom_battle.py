@@ -10,7 +10,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from card_tags.catalog import Card, Catalog
+    from card_tags.catalog import Catalog
 
 POWERS = ("faith", "wickedness", "battle", "conversion", "title_of_liberty", "secret_combination",
           "stripling_warriors", "famine")
