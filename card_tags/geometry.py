@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 MIN_PIXELS_PER_MODULE = 2.5
 QR_MODULES = 21            # a version-1 QR code is 21 x 21 modules
-QUIET_ZONE_MODULES = 2     # white border printed around every tag (the sticker's own margin adds more)
+QUIET_ZONE_MODULES = 1     # white border printed around every tag: `companion bench tags` reads 1 as well as 2 (docs/payload-format.md)
 
 
 @dataclass(frozen=True)

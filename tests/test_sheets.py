@@ -146,14 +146,15 @@ def test_a_card_patch_is_as_small_as_the_camera_reads_well(warriors):
 
 
 def test_a_tag_too_small_for_the_camera_is_a_warning(warriors):
-    """25 mm round stickers hold a 0.66 mm module: 1.63 px at 600 mm, so the camera must come down."""
+    """25 mm round stickers hold a 16.5 mm code with its 1-module quiet zone: 16.5 / 23 = 0.72 mm modules,
+    1.77 px at 600 mm (2.46 px/mm), so the camera must come down to 600 x 1.77 / 2.5 = 424 mm."""
     sheet = sheets.build(warriors, "round-25", geometry.Camera(600, 1920, 1080, 66))
     assert len(sheet.warnings) == 1
     warning = sheet.warnings[0]
-    assert "1.63 pixels per module, below the 2.5 needed" in warning
-    assert "Mount the camera at most 390 mm above the mat" in warning
-    assert sheets.build(warriors, "round-25", geometry.Camera(380, 1920, 1080, 66)).warnings == []
-    assert sheets.build(warriors, "round-25", geometry.Camera(380, 1280, 720, 66)).warnings, "fewer pixels, too small again"
+    assert "1.77 pixels per module, below the 2.5 needed" in warning
+    assert "Mount the camera at most 424 mm above the mat" in warning
+    assert sheets.build(warriors, "round-25", geometry.Camera(420, 1920, 1080, 66)).warnings == []
+    assert sheets.build(warriors, "round-25", geometry.Camera(420, 1280, 720, 66)).warnings, "fewer pixels, too small again"
 
 
 def test_a_forced_module_is_checked(warriors):
@@ -213,7 +214,7 @@ def test_tags_print_writes_pdf_and_svg_and_warns(tmp_path, capsys):
     assert (tmp_path / "stratego-stratego.pdf").read_bytes().startswith(b"%PDF")
     assert (tmp_path / "stratego-stratego.svg").read_text().startswith("<svg")
     assert "80 tags for Stratego on 1 page(s)" in out and "Print at 100%" in out
-    assert err.startswith("warning: the tags on stratego are 13.8 mm wide")
+    assert err.startswith("warning: the tags on stratego are 15.0 mm wide")   # 16.4 mm / 23 modules x 21
     code = commands.main(["tags", "print", "stratego", "--out", str(tmp_path), "--camera-height", "200",
                           "--data", str(tmp_path / "data")])
     assert code == 0 and "warning" not in capsys.readouterr().err
@@ -235,7 +236,7 @@ def test_tags_size_lists_what_each_layout_prints(capsys):
     assert commands.main(["tags", "size", "--camera-height", "600", "--fov", "66"]) == 0  # a standard Module 3
     out = capsys.readouterr().out
     assert "smallest reliable code: 21.3 mm (1.01 mm per module at 2.5 px per module)" in out
-    assert "round-25" in out and "too small; camera at most 390 mm high" in out
+    assert "round-25" in out and "too small; camera at most 424 mm high" in out
 
 
 @pytest.mark.parametrize("game", sorted(g for g in GAME_CODES if sheets.default_layout(g) != "stratego"))

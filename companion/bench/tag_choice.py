@@ -45,6 +45,7 @@ CONDITIONS = ("nominal", "glare", "bright_spots", "curved", "perspective", "blur
 RENDER_PX_PER_MM = 6.0        # cards are drawn at this scale, then seen at the camera's
 CARDS_PER_SCENE = 8
 CELL_MM = 120.0               # room for one turned card in the frame
+SHORT = 16                    # the longest payload a version-1 code holds at level Q
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,14 @@ class Choice:
 
 
 CHOICES = (
-    Choice("printed today: v1, M raised to Q where it fits, quiet 2", sheets.TagCode(1, "m", True, 2)),
-    Choice("v1, L, quiet 2", sheets.TagCode(1, "l", False, 2)),
-    Choice("v1, M always, quiet 2", sheets.TagCode(1, "m", False, 2)),
-    Choice("v2 (25 modules), H, quiet 2", sheets.TagCode(2, "h", False, 2)),
-    Choice("v1, M raised to Q, quiet 1", sheets.TagCode(1, "m", True, 1)),
+    Choice("printed (sheets.TAG_CODE): v1, M raised to Q where it fits, quiet 1", sheets.TAG_CODE),
+    Choice("printed before: v1, M raised to Q where it fits, quiet 2", sheets.TagCode(1, "m", True, 2)),
+    Choice("v1, L, quiet 1", sheets.TagCode(1, "l", False, 1)),
+    Choice("v1, M always, quiet 1", sheets.TagCode(1, "m", False, 1)),
     Choice("v1, M raised to Q, quiet 3", sheets.TagCode(1, "m", True, 3)),
     Choice("v1, M raised to Q, quiet 4", sheets.TagCode(1, "m", True, 4)),
     Choice("v2 (25 modules), H, quiet 1", sheets.TagCode(2, "h", False, 1)),
+    Choice("v2 (25 modules), H, quiet 2", sheets.TagCode(2, "h", False, 2)),
 )
 
 
@@ -277,8 +278,8 @@ def module_for(code: sheets.TagCode, same: str, camera: geometry.Camera) -> floa
 
 
 def run(choices: tuple[Choice, ...], conditions: tuple[str, ...], scenes: int, frames: int, seed: int, same: str,
-        camera: geometry.Camera, progress=None) -> dict[str, dict[str, Tally]]:
-    payloads = default_payloads()
+        camera: geometry.Camera, short: bool = False, progress=None) -> dict[str, dict[str, Tally]]:
+    payloads = [p for p in default_payloads() if not short or len(p) <= SHORT]
     out = {c.name: {cond: Tally() for cond in conditions} for c in choices}
     for ci, condition in enumerate(conditions):
         for n in range(scenes):
@@ -323,6 +324,8 @@ def register(bench_sub) -> None:
                    help="compare choices at the default patch's size (default) or at the default module's")
     p.add_argument("--conditions", default=",".join(CONDITIONS), help="comma-separated conditions")
     p.add_argument("--choices", default="", help="comma-separated choice numbers (1 = the baseline), default all")
+    p.add_argument("--short", action="store_true",
+                   help=f"only payloads of {SHORT} characters or fewer (those level Q holds): Q against M on the same tags")
     p.set_defaults(func=cmd_bench_tags)
 
 
@@ -338,10 +341,10 @@ def cmd_bench_tags(args) -> int:
     camera = geometry.Camera()
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
-    results = run(choices, conditions, args.scenes, args.frames, args.seed, args.same, camera)
+    results = run(choices, conditions, args.scenes, args.frames, args.seed, args.same, camera, args.short)
     print(f"our printed tags, {args.scenes} scenes x {CARDS_PER_SCENE} cards per condition, {args.frames} frames each, "
           f"seed {args.seed}; {camera.describe()}; same {args.same} for every choice; "
-          f"sheet prints {sheets.TAG_CODE}")
+          f"{'payloads of at most %d characters; ' % SHORT if args.short else ''}sheet prints {sheets.TAG_CODE}")
     print_table(results, choices, conditions, args.same, camera)
     print(f"({time.perf_counter() - started:.0f} s; load {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)")
     return 0
