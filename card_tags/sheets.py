@@ -3,9 +3,10 @@
 ``build(catalog, layout, camera)`` places every copy of every card (``Catalog.refs()``) on pages
 of a layout and chooses the QR module size from the camera geometry (card_tags/geometry.py):
 
-- on card layouts (63 x 88, 57 x 89, 44 x 67 mm) each card-sized cell holds a small patch in its
-  bottom-right corner, as small as the camera can still read, cut out along its dashed line and
-  stuck on the same corner of the card; the faint card name in the cell says which card;
+- on card layouts (63 x 88, 57 x 89, 44 x 67 mm) each card-sized cell holds a small patch in the
+  corner that the card's face leaves free of its name and value (card_tags/faces.py; bottom-right
+  unless the deck says otherwise), as small as the camera can still read, cut out along its dashed
+  line and stuck on the same corner of the card; the faint card name in the cell says which card;
 - on sticker layouts (round and square sticker sheets, Stratego piece stickers) the code fills the
   sticker.
 
@@ -67,7 +68,7 @@ class Layout:
     label_mm: float = 3.5             # height of the label strip under the code
     # Card layouts: the patch takes at most this share of the card width. 0.8 lets a poker-size card
     # carry the code the recommended camera needs (Module 3 Wide, 1920 px, 600 mm up: 1.30 px/mm, so
-    # 2.5 / 1.30 = 1.93 mm modules, a 48.3 mm patch with its quiet zone = 0.77 of 63 mm).
+    # 2.5 / 1.30 = 1.93 mm modules, a 44.4 mm patch with its 1-module quiet zone = 0.70 of 63 mm).
     max_patch: float = 0.8
 
     @property

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 
 import numpy as np
 import pypdfium2
@@ -325,7 +326,7 @@ def test_battlecards_conflict_and_unit_cards_put_their_patch_in_different_corner
 
 
 def test_stratego_pieces_are_too_small_for_the_recommended_camera_and_say_so():
-    """hardware.md: an 18 x 22 mm piece sticker holds a 13.8 mm code at most, 0.85 px/module at 60 cm;
+    """hardware.md: an 18 x 22 mm piece sticker holds a 15.0 mm code at most, 0.92 px/module at 60 cm;
     Stratego is read by RFID, and its sheet warns rather than pretending."""
     sheet = sheets.build(load_game("stratego"), sheets.default_layout("stratego"), geometry.Camera())
     assert sheet.fit.pixels_per_module < geometry.MIN_PIXELS_PER_MODULE and sheet.warnings
@@ -336,3 +337,26 @@ def test_tags_print_puts_every_patch_in_the_corner_asked(tmp_path, capsys):
     with pytest.raises(SystemExit):
         commands.main(["tags", "print", "gt-battle", "--corner", "middle", "--out", str(tmp_path)])
     assert "invalid choice: 'middle'" in capsys.readouterr().err
+
+
+def test_the_decks_readme_says_what_the_default_sheets_print():
+    """docs/decks/README.md, "Where the tag goes on a card": each row's card size, patch and corner
+    are those of the deck's default sheet (a CONFLICT card and an ARSENAL unit for BATTLECARDS)."""
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "decks" / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Where the tag goes on a card", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| `")]
+    example = {"CONFLICT": "battle", "ARSENAL": "unit"}
+    told = set()
+    for deck, card_mm, patch_mm, corner, _ in rows:
+        game = deck.split("`")[1]
+        catalog = load_game(game)
+        kind = next((example[word] for word in example if word in deck), None)
+        sheet = sheets.build(catalog, sheets.default_layout(game), geometry.Camera())
+        placed = next(p for page in sheet.pages for p in page if kind in (None, catalog[p.ref.card].kind))
+        _, _, w, h = sticker_on_card(sheet, placed)
+        assert card_mm == "%g x %g mm" % sheet.layout.size
+        assert patch_mm == f"{w:.1f} x {h:.1f} mm"
+        assert corner == placed.corner
+        told.add(game)
+    assert told == set(CARD_DECKS)
