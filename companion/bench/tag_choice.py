@@ -25,6 +25,7 @@ bends. A tag counts as read when the pipeline reports its text in any of ``--fra
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import statistics
@@ -84,23 +85,40 @@ def default_payloads() -> list[str]:
 
 
 # -- a card with its patch ---------------------------------------------------------------------------
-def card_image(text: str, label: str, code: sheets.TagCode, module_mm: float, rng: np.random.Generator) -> np.ndarray:
-    """A 63 x 88 mm card (greyscale, RENDER_PX_PER_MM) with busy art and the patch in its bottom-right
-    corner as the card layout prints it: quiet zone, code, label strip, cut at the dashed line."""
+@functools.lru_cache(maxsize=64)
+def card_art(seed: int, index: int) -> np.ndarray:
+    """A 63 x 88 mm card face (greyscale, RENDER_PX_PER_MM): its name and busy art, dark and mid-tone
+    shapes right up to where the patch goes. The same for every choice, so drawn once."""
+    rng = np.random.default_rng([seed, index])
     p = RENDER_PX_PER_MM
     cw, ch = 63.0, 88.0
     card = np.full((round(ch * p), round(cw * p)), 235, np.uint8)
-    for _ in range(14):  # the card's art: dark and mid-tone shapes right up to the patch
+    for _ in range(14):
         x, y = rng.uniform(0, cw * p), rng.uniform(12 * p, ch * p)
         axes = (int(rng.uniform(3, 18) * p), int(rng.uniform(3, 18) * p))
         cv2.ellipse(card, (int(x), int(y)), axes, float(rng.uniform(0, 180)), 0, 360, int(rng.uniform(30, 170)), -1)
-    cv2.putText(card, label[:12], (int(4 * p), int(9 * p)), cv2.FONT_HERSHEY_DUPLEX, 0.18 * p, 20, 2, cv2.LINE_AA)
+    cv2.putText(card, f"Card {index}", (int(4 * p), int(9 * p)), cv2.FONT_HERSHEY_DUPLEX, 0.18 * p, 20, 2, cv2.LINE_AA)
+    return card
+
+
+@functools.lru_cache(maxsize=4096)
+def code_matrix(text: str, code: sheets.TagCode) -> np.ndarray:
+    return np.array(sheets.qr_matrix(text, code), np.uint8)
+
+
+def card_image(text: str, code: sheets.TagCode, module_mm: float, seed: int, index: int) -> np.ndarray:
+    """The card with its patch in its bottom-right corner as the card layout prints it: quiet zone,
+    code, label strip, cut at the dashed line."""
+    p = RENDER_PX_PER_MM
+    cw, ch = 63.0, 88.0
+    card = card_art(seed, index).copy()
+    label = f"Card {index}"
     side = code.box_modules * module_mm
     strip = sheets.LAYOUTS["card-63x88"].label_mm
     x0, y0 = cw - sheets.CARD_INSET - side, ch - sheets.CARD_INSET - side - strip
     px, py = round(x0 * p), round(y0 * p)
     card[py:py + round((side + strip) * p), px:px + round(side * p)] = 250
-    matrix = (np.array(sheets.qr_matrix(text, code), np.uint8))
+    matrix = code_matrix(text, code)
     size = round(code.modules * module_mm * p)
     drawn = cv2.resize((1 - matrix) * 230 + 12, (size, size), interpolation=cv2.INTER_NEAREST)
     q = round(code.quiet * module_mm * p)
@@ -226,8 +244,7 @@ def scene_frames(texts: list[str], condition: str, params: list[Params], code: s
     base = np.float32(rng.uniform(70, 130)) + 14 * cv2.resize(
         rng.normal(0, 1, (4, cols * 10)).astype(np.float32), (cols * cell, 2 * cell))
     for i, (text, p) in enumerate(zip(texts, params)):
-        art = np.random.default_rng([seed, i])
-        card, mask = seen_card(card_image(text, f"Card {i}", code, module_mm, art), condition, p, code, module_mm, scale)
+        card, mask = seen_card(card_image(text, code, module_mm, seed, i), condition, p, code, module_mm, scale)
         r, c = divmod(i, cols)
         y, x = r * cell + (cell - card.shape[0]) // 2, c * cell + (cell - card.shape[1]) // 2
         ys, xs = slice(max(y, 0), y + card.shape[0]), slice(max(x, 0), x + card.shape[1])
