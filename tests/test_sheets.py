@@ -360,3 +360,14 @@ def test_the_decks_readme_says_what_the_default_sheets_print():
         assert corner == placed.corner
         told.add(game)
     assert told == set(CARD_DECKS)
+
+
+def test_printed_codes_carry_level_q_where_it_fits_and_m_otherwise():
+    """docs/payload-format.md: level M raised to Q (25% of the code may be lost to glare or a scratch)
+    for a payload of 16 characters or fewer, as `companion bench tags` chose; read back from the PDF."""
+    catalog = load_game("bom-battle")   # GD100 ... BO5000: payloads of 16 to 19 characters
+    sheet = sheets.build(catalog, "card-63x88")
+    image = render_pdf_page(sheets.to_pdf(sheet), len(sheet.pages) - 1)
+    levels = {r.text: r.ec_level for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)}
+    assert {len(text) for text in levels} >= {16, 17}
+    assert all(level == ("Q" if len(text) <= 16 else "M") for text, level in levels.items()), levels
