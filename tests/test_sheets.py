@@ -371,3 +371,23 @@ def test_printed_codes_carry_level_q_where_it_fits_and_m_otherwise():
     levels = {r.text: r.ec_level for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)}
     assert {len(text) for text in levels} >= {16, 17}
     assert all(level == ("Q" if len(text) <= 16 else "M") for text, level in levels.items()), levels
+
+
+def test_the_tag_benchmark_reads_every_printed_tag_of_a_plain_scene():
+    """`companion bench tags` is only worth its figures if its scenes are fair: eight printed patches
+    (the sheet's own code, quiet zone and label strip) at the recommended camera's 2.5 px/module, no
+    glare, no bend, are all read by the pipeline; under strong glare fewer are."""
+    from companion.bench import tag_choice
+
+    camera = geometry.Camera()
+    texts = tag_choice.default_payloads()[:tag_choice.CARDS_PER_SCENE]
+    module = tag_choice.module_for(sheets.TAG_CODE, "module", camera)
+    assert geometry.pixels_per_module(camera, module) == pytest.approx(2.5, abs=0.01)
+
+    def read(condition: str, strength: float) -> int:
+        params = [tag_choice.Params(30.0 * i, (0.5, 0.5, 1.0, 1.0, 0.3, strength) + (0.5,) * 6) for i in range(len(texts))]
+        frames = tag_choice.scene_frames(texts, condition, params, sheets.TAG_CODE, module, camera.pixels_per_mm, 2, 7)
+        return len(set(texts) & tag_choice.read_scene(frames))
+
+    assert read("nominal", 0.0) == len(texts)
+    assert read("glare", 1.0) < len(texts)
