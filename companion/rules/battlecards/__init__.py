@@ -29,26 +29,32 @@ from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
-from .state import Army, PacificState, Said, Stage, Told
+from .refusals import WORDS
+from .state import Army, PacificState, Stage, Told
+from .table import aggressor_seat, where
+from .variants import VARIANTS, combined_options, rules_for
 from .view import PacificView
 
-COMBINED_SIDES = ("germany", "britain", "japan", "us")
 RECENT = 12   # outcomes the tablet keeps showing
 
 SEAT_FIELD = Field("seat", SEAT)
 
 
-class Pacific(Game):
+class Pacific(Game[PacificState]):
     game = "battlecards-pacific"
     title = "BATTLECARDS WWII Pacific"
-    min_seats, max_seats = 2, 4   # 4: combined with a Western European set (COMBINING SETS)
+    min_seats, max_seats = 2, 4   # 4: combined with a Western European set (COMBINING SETS, variants.CombinedSets)
     uses_resolve = False
     options = (
         Option("japan_seat", 1, "The seat that plays Japan (the other plays the US). Japan starts.", choices=(1, 2),
-            label="Japan plays at seat", choice_labels=("seat 1", "seat 2")),
+               label="Japan plays at seat", choice_labels=("seat 1", "seat 2")),
     )
+    state_type = PacificState
     view_type = PacificView
+    variants = VARIANTS
     zones = ("seat", "center")   # center: the CONFLICT discard pile, where every Action Number is read
+    reasons = frozenset(WORDS)                        # every code the rules refuse with, worded in refusals.py
+    outcome_kinds = frozenset(PacificView.sayers)     # every kind the rules decide, each a @says method of words.py
     inputs = (
         *card_inputs(extra=(Field("stack", STR, optional=True),)),
         Input("aim", "on_aim", (SEAT_FIELD, Field("target", CARD), Field("support", CARD, optional=True)),
@@ -85,15 +91,8 @@ class Pacific(Game):
         self.deck = Deck(catalog)
 
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
-        if len(seats) == 4:
-            # "Turn order goes German, British, Japanese, and US."
-            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES, strict=True)), [1, 2, 3, 4]
-        elif len(seats) == 2:
-            japan = options["japan_seat"]
-            sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}
-            order = [japan] + [n for n in sides if n != japan]
-        else:
-            raise SetupError("BATTLECARDS is played by two players, or four with the Western European set combined")
+        options = combined_options(seats, options)
+        sides, order = rules_for(options).seating(seats, options)
         armies = {n: Army(side=side, theatre=THEATRE_OF[side], arsenal_left=len(self.deck.copies(("unit",), side=side)))
                   for n, side in sides.items()}
         missing = [SIDE_NAMES[a.side] for a in armies.values() if a.arsenal_left == 0]
@@ -111,18 +110,26 @@ class Pacific(Game):
         result = super().apply(state, action)
         if isinstance(result, Applied):
             self._tidy_pile(result.state)
+            self._note_odds(result.state, result.outcomes)
         if isinstance(result, Applied) and result.outcomes:
-            result.state.recent += [Told(kind=o.kind, say=o.say, terms=[Said(label=t.label, value=str(t.value), detail=t.detail)
-                                                                       for t in o.terms]) for o in result.outcomes]
+            result.state.recent += [Told(kind=o.kind, data=o.data) for o in result.outcomes]
             del result.state.recent[:-RECENT]
         return result
+
+    def _note_odds(self, state: PacificState, outcomes: tuple[Outcome, ...]) -> None:
+        """A battle that began carries its odds, from the state its flip left (the handler that flipped the
+        stacks returns right after): public odds only, never a hidden card."""
+        for outcome in outcomes:
+            if outcome.kind == "battle_begins":
+                outcome.data["odds"] = forecast.summary(forecast.battle_forecast(self.deck, state)) \
+                    if state.battle is not None else None
 
     @staticmethod
     def _tidy_pile(state: PacificState) -> None:
         """A card lies on the discard pile only while it is in it: a pile reshuffled into the deck (even
         the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new."""
-        on_pile = {k for pile in state.conflict_discard.values() for k in pile} | {state.pending} | \
-            ({state.battle.card} if state.battle else set())
+        on_pile = {k for pile in state.conflict_discard.values() for k in pile} | \
+            ({state.pending} if state.pending else set()) | ({state.battle.card} if state.battle else set())
         for key, zones in list(state.lying.items()):
             if "center" in zones and key not in on_pile:
                 state.lift(key, "center")
@@ -141,13 +148,13 @@ class Pacific(Game):
         face_down = zone.startswith("seat:") and bool(data.get("face_down"))
         if self.deck.is_unit(key):
             return tuple(self._arsenal_card(state, seat, key, zone, face_down, data.get("stack")))
-        place = turns.where(state, key)
+        place = where(state, key)
         if place in (f"kept:{seat}", f"won:{seat}"):
             return None   # a card the seat holds, seen where it holds it
         if place is not None:
-            raise Refused(f"That card is not {state.name(seat)}'s to lay there.")
+            raise Refused("not_yours_to_lay", seat)
         if state.stage != Stage.DRAW:
-            raise Refused(f"No CONFLICT card is drawn now: {self.view.waiting(state)}")
+            raise Refused("no_draw_now")
         return tuple(turns.kept(self.deck, state, seat, key))
 
     def on_card_gone(self, state: PacificState, data: dict[str, Any]) -> None:
@@ -157,8 +164,7 @@ class Pacific(Game):
         kind, _, number = zone.partition(":")
         if kind in ("seat", "reader") and number.isdigit() and int(number) in state.armies:
             return int(number)
-        raise Refused(f"BATTLECARDS reads the CONFLICT discard pile (center), each seat's area (seat:N) and each "
-                      f"seat's reader (reader:N), not {zone!r}.")
+        raise Refused("not_a_battlecards_zone", zone=zone)
 
     def _arsenal_card(self, state: PacificState, seat: int, key: str, zone: str, face_down: bool,
                       stack: str | None) -> list[Outcome]:
@@ -170,40 +176,36 @@ class Pacific(Game):
             return turns.setup_card(self.deck, state, seat, key, face_down, stack)
         if state.stage == Stage.ARSENAL:
             return turns.task_card(self.deck, state, seat, key, face_down, stack)
-        raise Refused(f"No ARSENAL card is drawn or deployed now: {self.view.waiting(state)}")
+        raise Refused("no_arsenal_now")
 
     def _on_pile(self, state: PacificState, key: str) -> list[Outcome]:
         deck = self.deck
         if not deck.is_conflict(key):
-            raise Refused("\"Destroyed units must be discarded face up into a discard pile next to the player's "
-                          "ARSENAL deck\": the CONFLICT discard pile holds CONFLICT cards only.")
-        place = turns.where(state, key)
+            raise Refused("pile_holds_conflict_cards")
+        place = where(state, key)
         if place == "discard":
             return []   # seen again on the pile
         if place and place.startswith("kept:"):
             return self._play_kept(state, int(place.partition(":")[2]), key)
         if place is not None:
-            raise Refused(f"{deck.card(key).name} is not in the CONFLICT deck: it is {place.replace(':', ' of seat ')}.")
+            raise Refused("not_in_conflict_deck", card=key, place=place)
         if state.stage == Stage.COMBAT:
-            if deck.theatre(key) != deck.theatre(state.battle.card):
-                raise Refused("\"each player will draw from their own theatre's conflict deck at all times\": this "
-                              "battle's shots are turned from its own theatre's CONFLICT deck.")
+            if deck.theatre(key) != deck.theatre(state.fight().card):
+                raise Refused("shot_from_other_theatre")
             before = forecast.odds_before_shot(deck, state)
-            outcomes = list(combat.fire(deck, state, key))
+            outcomes = combat.fire(deck, state, key)
             forecast.note_shot_odds(outcomes, before)
-            out: list[Outcome] = []
-            turns.take_conflict(deck, state, key, to_discard=True, out=out)
-            return outcomes + out
+            return outcomes + turns.take_conflict(deck, state, key, to_discard=True)
         if state.stage == Stage.DRAW:
             return turns.conflict_drawn(deck, state, key)
-        raise Refused(f"No CONFLICT card is turned now: {self.view.waiting(state)}")
+        raise Refused("no_turn_now")
 
     def _play_kept(self, state: PacificState, seat: int, key: str) -> list[Outcome]:
         if self.deck.card(key).get("draw"):
             return turns.play_convoy(self.deck, state, seat, key)
         if state.stage not in (Stage.COMBAT, Stage.WITHDRAWAL):
-            raise Refused(f"{self.deck.card(key).name} is played in a battle.")
-        out = list(combat.play_bonus(self.deck, state, seat, key))
+            raise Refused("kept_played_in_battle", seat, card=key)
+        out = combat.play_bonus(self.deck, state, seat, key)
         state.conflict_discard[self.deck.theatre(key)].append(key)
         turns.seen_face_up(self.deck, state, key)
         return out
@@ -267,7 +269,7 @@ class Pacific(Game):
     def decide_choices(self, state: PacificState) -> list[dict[str, Any]]:
         if state.pending is None:
             return []
-        seat = battles.aggressor_seat(self.deck, state, state.pending)
+        seat = aggressor_seat(self.deck, state, state.pending)
         return [{"seat": seat, "fight": True}, {"seat": seat, "fight": False}]
 
     def withdraw_choices(self, state: PacificState) -> list[dict[str, Any]]:
@@ -288,14 +290,14 @@ class Pacific(Game):
         return regroup.choices(state)
 
     def done_choices(self, state: PacificState) -> list[dict[str, Any]]:
-        if state.stage == Stage.REGROUP:
+        if state.stage == Stage.REGROUP and state.regroup is not None:
             return [{"seat": s} for s in sorted(state.regroup.ally) if s not in state.regroup.done]
         if state.stage == Stage.AID:
             return [{"seat": state.turn}]
         return [{"seat": state.task.seat}] if state.task else []
 
     def look_choices(self, state: PacificState) -> list[dict[str, Any]]:
-        return [{"seat": state.task.seat, "stack": t} for t in ("ground", "air", "sea")] if state.task else []
+        return [{"seat": state.task.seat, "stack": t} for t in turns.STACKS] if state.task else []
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         return self.view.redact(kind, data)
@@ -306,7 +308,7 @@ GAME = Pacific
 __all__ = ["GAME", "Pacific"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # The demo players load lazily: the referee does not need them.
     if name == "DEMO":
         from .demo import DEMO

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import battle as battle_rules, combat, odds
+from . import combat, odds
 from .cards import Deck
 from .state import Battle, PacificState, Stage
+from .table import must_destroy
 
 TYPES = ("ground", "air", "sea")
 
@@ -47,7 +48,7 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
     gone = set(battle.destroyed) | set(battle.withdrawn) | set(battle.casualties)
     alive = [k for k in battle.units if k not in gone]
     step = _next_step(deck, battle) if state.stage == Stage.COMBAT else 10 ** 6
-    result = odds.battle_odds(fighters, known, battle_rules.must_destroy(deck, battle), step, alive,
+    result = odds.battle_odds(fighters, known, must_destroy(deck, battle), step, alive,
                               tuple(deck.action_numbers()))
     return {"aggressor": round(result.aggressor, 4), "defender": round(result.defender, 4), "method": result.method,
             "error": round(result.error, 4), "cards_left": known.left, "unseen": sum(known.unseen),
