@@ -82,7 +82,7 @@ def engage(deck: Deck, state: PacificState) -> list[Outcome]:
     if not a_units or not d_units:
         side = "aggressor" if not a_units else "defender"
         return [Outcome("no_forces", data={"card": battle.card, "side": side}),
-                *finish(deck, state, "defender" if not a_units else "aggressor", "no forces")]
+                *finish(deck, state, "defender" if not a_units else "aggressor", "no_forces")]
     return flip(deck, state)
 
 

@@ -84,10 +84,10 @@ def hits(action: int, attack: int, defense: int) -> bool:
 def why(action: int, attack: int, defense: int) -> str:
     """Why a shot hit or missed, as a code the view words."""
     if action > attack:
-        return "above attack"
+        return "above_attack"
     if action <= defense:
-        return "not above defense"
-    return "in range"
+        return "not_above_defense"
+    return "in_range"
 
 
 # -- the firing order ------------------------------------------------------------------------------------
@@ -158,9 +158,9 @@ def settle(deck: Deck, state: PacificState) -> list[Outcome]:
     """End the battle if one army has nothing left, a special victory condition is met, or nobody can hit."""
     battle = state.fight()
     if not battle.fighting("defender"):
-        return finish(deck, state, "aggressor", "destroyed or withdrawn")
+        return finish(deck, state, "aggressor", "destroyed_or_withdrawn")
     if not battle.fighting("aggressor"):
-        return finish(deck, state, "defender", "destroyed or withdrawn")
+        return finish(deck, state, "defender", "destroyed_or_withdrawn")
     if special_victory(deck, battle):
         return finish(deck, state, "aggressor", "special")
     if stalemate(deck, battle):

@@ -81,7 +81,7 @@ class Shot:
     defense_bonus: int = 0
     support: str | None = None  # the supporting unit that added attack
     hit: bool = False
-    why: str = ""              # "in range", "above attack", "not above defense"
+    why: str = ""              # "in_range", "above_attack", "not_above_defense" (combat.why)
 
 
 @dataclass(kw_only=True)

@@ -14,7 +14,7 @@ from .regroup import holder
 from .state import TYPES, PacificState, Stage
 from .table import aggressor_seat
 from .variants import in_play
-from .words import Sayings
+from .words import WHY_SHORT, Sayings
 
 THEATRE_NAMES = {"pacific": "Pacific", "western": "Western European"}
 PHASE_WORDS = {1: "phase 1", 2: "phase 2", 3: "phase 3", 4: "phase 4"}
@@ -195,7 +195,7 @@ class PacificView(Sayings):
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
                 "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),
                            "status": status(k)} for k in battle.units],
-                "shots": [{**vars(s), "unit_name": self.name(s.unit), "target_name": self.name(s.target),
+                "shots": [{**vars(s), "why": WHY_SHORT[s.why], "unit_name": self.name(s.unit), "target_name": self.name(s.target),
                            "say": self.shot_words(vars(s))} for s in battle.shots[-30:]]}
 
     def seat(self, state: PacificState, seat: int) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from .state import PacificState
 # What an Intelligence card lets a player look at, in words.
 LOOKS = {"deployed": "deployed stacks (choose one)", "reserve": "Reserve Hand", "kept": "Kept Cards"}
 # Why a shot hit or missed (combat.why's codes).
-WHY = {"in range": "{action} is above {defense} and at most {attack}",
-       "above attack": "{action} is above the Attack of {attack}",
-       "not above defense": "{action} is not above the Defense of {defense}"}
-HOW_WON = {"stalemate": " (stalemate).", "no forces": " without a fight.", "taken": " without a fight (rule 6).",
+WHY = {"in_range": "{action} is above {defense} and at most {attack}",
+       "above_attack": "{action} is above the Attack of {attack}",
+       "not_above_defense": "{action} is not above the Defense of {defense}"}
+WHY_SHORT = {"in_range": "in range", "above_attack": "above attack", "not_above_defense": "not above defense"}
+HOW_WON = {"stalemate": " (stalemate).", "no_forces": " without a fight.", "taken": " without a fight (rule 6).",
            "special": ": every defending Ground unit is destroyed."}
 VICTORY = {"total": "TOTAL VICTORY.", "standard": "STANDARD VICTORY on points.",
            "points": "no one can reach the VP to win any more; the most VP wins."}
@@ -178,7 +179,7 @@ class Sayings(View[PacificState]):
         return (Term("Action Number", d["action"], self.name(d["card"])),
                 Term("Attack", d["attack"], f"+{d['attack_bonus']} bonus" if d["attack_bonus"] else ""),
                 Term("Defense", d["defense"], f"+{d['defense_bonus']} bonus" if d["defense_bonus"] else ""),
-                Term("Result", "hit" if d["hit"] else "miss", d["why"]))
+                Term("Result", "hit" if d["hit"] else "miss", WHY_SHORT[d["why"]]))
 
     @says("casualties")
     def casualties_said(self, o: Outcome, state: PacificState) -> str:
@@ -276,7 +277,7 @@ class Sayings(View[PacificState]):
 
     @says("raid_over")
     def raid_over_said(self, o: Outcome, state: PacificState) -> str:
-        how = {"stalemate": " (stalemate).", "no forces": " without a fight."}.get(o.data["how"], ".")
+        how = {"stalemate": " (stalemate).", "no_forces": " without a fight."}.get(o.data["how"], ".")
         return f"The raid is over: the {o.data['side']} holds the field{how} No victory points are awarded."
 
     @says("liberation")
