@@ -9,7 +9,15 @@ SIDE_NAMES = {"japan": "Japan", "us": "the US", "germany": "Germany", "britain":
 THEATRE_OF = {"japan": "pacific", "us": "pacific", "germany": "western", "britain": "western"}
 
 
+def _number(value: object) -> int | None:
+    """A value of the card's table: a number, or None where the card says N/A."""
+    return value if isinstance(value, int) else None
+
+
 class Deck:
+    """The deck as the rules read it."""
+
+
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
 
@@ -23,23 +31,23 @@ class Deck:
         return self.card(key).kind == "unit"
 
     def action(self, key: str) -> int:
-        return self.card(key)["action"]
+        return int(self.card(key)["action"])
 
     def unit_type(self, key: str) -> str:
-        return self.card(key)["unit_type"]
+        return str(self.card(key)["unit_type"])
 
     def side(self, key: str) -> str:
-        return self.card(key)["side"]
+        return str(self.card(key)["side"])
 
     def theatre(self, key: str) -> str:
         """A CONFLICT card's theatre: a Western custom deck marks its cards with ``theatre``."""
-        return self.card(key).get("theatre", "pacific")
+        return str(self.card(key).get("theatre", "pacific"))
 
     def attack(self, key: str, target_type: str) -> int | None:
-        return self.card(key).get(f"attack_{target_type}")
+        return _number(self.card(key).get(f"attack_{target_type}"))
 
     def defense(self, key: str, attacker_type: str) -> int | None:
-        return self.card(key).get(f"defense_{attacker_type}")
+        return _number(self.card(key).get(f"defense_{attacker_type}"))
 
     def phases(self, key: str) -> list[int]:
         return list(self.card(key)["phases"])

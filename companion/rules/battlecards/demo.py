@@ -8,12 +8,16 @@ is seen before the next card is taken."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from card_tags.catalog import load_game
 from companion.rules.demo import Command, Lay, Lift, Move
 
 from .cards import Deck
+
+View = dict[str, Any]
+Seats = dict[int, dict[str, Any]]
+Sides = dict[int, str]
 
 NAMES = ["Aiko", "Bill"]
 WITHDRAW_BELOW = 0.15   # a side whose chance of winning is below this withdraws everything
@@ -64,7 +68,7 @@ class PacificPlayers:
             return [Lift(k) for k in picked]
         return []
 
-    def _turn_card(self) -> Lay:
+    def _turn_card(self) -> str:
         key = self.conflict.pop()
         self.laid.append(key)
         return key
@@ -82,10 +86,10 @@ class PacificPlayers:
         picked = self._sync(view, seat_views)
         stage = view["stage"]
         side = {s["seat"]: s["side"] for s in view["seats"]}
-        act = getattr(self, f"_{stage}")
+        act: Callable[[View, Seats, Sides], list[Move]] = getattr(self, f"_{stage}")
         return picked + act(view, seat_views, side)
 
-    def _setup(self, view, seats, side) -> list[Move]:
+    def _setup(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         for seat, sv in seats.items():
             deployed = sum(len(v) for v in sv["stacks"].values())
             if len(sv["hand"]) + deployed < 6 and deployed == 0:
@@ -94,11 +98,11 @@ class PacificPlayers:
                 return [Lay(seat, self._pick_deploy(sv), f"seat:{seat}", face_down=True)]
         return []
 
-    def _pick_deploy(self, sv) -> str:
+    def _pick_deploy(self, sv: View) -> str:
         """A unit of the type the stacks have least of (it is good strategy to deploy in all three)."""
-        return min(sv["hand"], key=lambda c: (len(sv["stacks"][c["type"]]), c["key"]))["key"]
+        return str(min(sv["hand"], key=lambda c: (len(sv["stacks"][c["type"]]), c["key"]))["key"])
 
-    def _draw(self, view, seats, side) -> list[Move]:
+    def _draw(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = view["turn"]
         sv = seats[seat]
         convoy = next((c["key"] for c in sv["kept"] if "draw" in c.get("text", "").lower() and c["kind"] == "keep"
@@ -115,7 +119,7 @@ class PacificPlayers:
             return [Lay(seat, key, f"seat:{seat}", face_down=True)]
         return [Lay(seat, self._turn_card(), "center")]
 
-    def _arsenal(self, view, seats, side) -> list[Move]:
+    def _arsenal(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         task = view["task"]
         seat = task["seat"]
         if task["draw"]:
@@ -124,18 +128,18 @@ class PacificPlayers:
             return [Lay(seat, self._pick_deploy(seats[seat]), f"seat:{seat}", face_down=True)]
         return [Command("done", {"seat": seat})]
 
-    def _look(self, view, seats, side) -> list[Move]:
+    def _look(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         return [Command("look", {"seat": view["task"]["seat"], "stack": self.rng.choice(["ground", "air", "sea"])})]
 
-    def _decision(self, view, seats, side) -> list[Move]:
+    def _decision(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = next(s for s, x in side.items() if x == view["pending"]["aggressor"])
         return [Command("decide", {"seat": seat, "fight": self.rng.random() < 0.9})]
 
-    def _homeland(self, view, seats, side) -> list[Move]:
+    def _homeland(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = view["fight"]["defenders"][0]
         return [Command("emergency_deploy" if seats[seat]["hand"] else "hold", {"seat": seat})]
 
-    def _combat(self, view, seats, side) -> list[Move]:
+    def _combat(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         battle = view["fight"]
         bonus = self._bonus(battle, seats)
         if bonus:
@@ -147,7 +151,7 @@ class PacificPlayers:
             return [Command("aim", {"seat": owner, "target": best["target"]})]
         return [Lay(0, self._turn_card(), "center")]
 
-    def _bonus(self, battle, seats) -> Move | None:
+    def _bonus(self, battle: View, seats: Seats) -> Move | None:
         """Half the time, a seat plays a Kept Card whose bonus helps one of its fighting units."""
         for seat in battle["aggressors"] + battle["defenders"]:
             types = {u["type"] for u in battle["units"] if u["seat"] == seat and u["status"] == "fighting"}
@@ -158,7 +162,7 @@ class PacificPlayers:
                     return Lay(seat, card["key"], "center")
         return None
 
-    def _withdrawal(self, view, seats, side) -> list[Move]:
+    def _withdrawal(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         battle = view["fight"]
         deciding = battle["deciding"]
         seat = battle["aggressors" if deciding == "aggressor" else "defenders"][0]
@@ -166,7 +170,7 @@ class PacificPlayers:
             return [Command("withdraw", {"seat": seat})]
         return [Command("fight_on", {"seat": seat})]
 
-    def _regroup(self, view, seats, side) -> list[Move]:
+    def _regroup(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         """Combined sets, rule 3: the simulated allies leave their forces where they are."""
         regroup = view["regroup"]
         seat = next(s for s in regroup["seats"] if s not in regroup["done"])

@@ -121,7 +121,7 @@ class PacificView(Sayings):
     # -- views ------------------------------------------------------------------------------------------
     def card(self, key: str) -> dict[str, Any]:
         c = self.deck.card(key)
-        out = {"key": key, "name": c.name, "kind": c.kind}
+        out: dict[str, Any] = {"key": key, "name": c.name, "kind": c.kind}
         if c.kind == "unit":
             out.update({"type": c["unit_type"], "rank": c["rank"], "phases": c["phases"],
                         "attack": {t: c.get(f"attack_{t}") for t in TYPES}, "defense": {t: c.get(f"defense_{t}") for t in TYPES}})
