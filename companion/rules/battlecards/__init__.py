@@ -53,6 +53,9 @@ class Pacific(Game[PacificState]):
     view_type = PacificView
     variants = VARIANTS
     zones = ("seat", "center")   # center: the CONFLICT discard pile, where every Action Number is read
+    # A unit read face down (deployed, by a seat's reader) is seen anew when its stack is flipped face up in the
+    # same area: the flip is how the aggressor says he fights.
+    face_down_lies = False
     reasons = frozenset(WORDS)                        # every code the rules refuse with, worded in refusals.py
     outcome_kinds = frozenset(PacificView.sayers)     # every kind the rules decide, each a @says method of words.py
     inputs = (
@@ -109,7 +112,7 @@ class Pacific(Game[PacificState]):
     def apply(self, state: PacificState, action: Action) -> Applied | Refusal:
         result = super().apply(state, action)
         if isinstance(result, Applied):
-            self._tidy_pile(result.state)
+            self._tidy(result.state)
             self._note_odds(result.state, result.outcomes)
         if isinstance(result, Applied) and result.outcomes:
             result.state.recent += [Told(kind=o.kind, data=o.data) for o in result.outcomes]
@@ -124,15 +127,20 @@ class Pacific(Game[PacificState]):
                 outcome.data["odds"] = forecast.summary(forecast.battle_forecast(self.deck, state)) \
                     if state.battle is not None else None
 
-    @staticmethod
-    def _tidy_pile(state: PacificState) -> None:
+    def _tidy(self, state: PacificState) -> None:
         """A card lies on the discard pile only while it is in it: a pile reshuffled into the deck (even
-        the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new."""
+        the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new. A unit
+        lies face up in a seat's area only while its battle is fought: after it, the stacks are turned face
+        down, and the unit flipped again for the next battle is news (it may say the aggressor fights)."""
         on_pile = {k for pile in state.conflict_discard.values() for k in pile} | \
             ({state.pending} if state.pending else set()) | ({state.battle.card} if state.battle else set())
+        fighting = set(state.battle.units) if state.battle and state.stage != Stage.HOMELAND else set()
         for key, zones in list(state.lying.items()):
             if "center" in zones and key not in on_pile:
                 state.lift(key, "center")
+            if key not in fighting and self.deck.is_unit(key):
+                for zone in [z for z in zones if z.startswith("seat:")]:
+                    state.lift(key, zone)
 
     def phase(self, state: PacificState) -> str:
         return Stage.OVER.value if state.over else state.stage.value
@@ -169,7 +177,10 @@ class Pacific(Game[PacificState]):
     def _arsenal_card(self, state: PacificState, seat: int, key: str, zone: str, face_down: bool,
                       stack: str | None) -> list[Outcome]:
         if zone.startswith("seat:") and not face_down:
-            return []   # a unit face up in its seat's area: a stack flipped for a battle
+            # A unit face up in its seat's area: a stack flipped for a battle (by the aggressor: he fights it).
+            if state.stage == Stage.DECISION and battles.flipped_to_fight(self.deck, state, seat, key):
+                return list(battles.on_decide(self.deck, state, seat, True))
+            return []
         if face_down and key in state.armies[seat].deployed():
             return []
         if state.stage == Stage.SETUP:
@@ -189,13 +200,16 @@ class Pacific(Game[PacificState]):
             return self._play_kept(state, int(place.partition(":")[2]), key)
         if place is not None:
             raise Refused("not_in_conflict_deck", card=key, place=place)
-        if state.stage == Stage.COMBAT:
+        if state.stage in (Stage.COMBAT, Stage.WITHDRAWAL):
             if deck.theatre(key) != deck.theatre(state.fight().card):
                 raise Refused("shot_from_other_theatre")
+            fought_on = battles.fight_on_by_the_card(deck, state) if state.stage == Stage.WITHDRAWAL else []
+            if state.stage != Stage.COMBAT:
+                raise Refused("no_turn_now")
             before = forecast.odds_before_shot(deck, state)
             outcomes = combat.fire(deck, state, key)
             forecast.note_shot_odds(outcomes, before)
-            return outcomes + turns.take_conflict(deck, state, key, to_discard=True)
+            return fought_on + outcomes + turns.take_conflict(deck, state, key, to_discard=True)
         if state.stage == Stage.DRAW:
             return turns.conflict_drawn(deck, state, key)
         raise Refused("no_turn_now")

@@ -31,6 +31,16 @@ def drawn(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     return [Outcome("battle_drawn", data={"card": card, "aggressor": seat, "drawer": state.turn})]
 
 
+def flipped_to_fight(deck: Deck, state: PacificState, seat: int, unit: str) -> bool:
+    """A unit turned face up in ``seat``'s area while a BATTLECARD waits for its aggressor: the table sees the
+    aggressor flip a stack the card calls for ("Otherwise, both sides flip over their indicated stacks of
+    deployed forces"), which is the decision to fight. (A raid's choice is a tap: no stack says which.)"""
+    card = state.battlecard()
+    if in_play(state).raider(deck, state, card) is not None or seat != aggressor_seat(deck, state, card):
+        return False
+    return unit in involved(deck, state, [seat], Battle(card=card, aggressors=[seat], defenders=[]))
+
+
 def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[Outcome, ...]:
     card = state.battlecard()
     if in_play(state).raider(deck, state, card) is not None:
@@ -134,6 +144,16 @@ def on_withdraw(deck: Deck, state: PacificState, seat: int, unit: str | None) ->
     if state.battle is battle and unit is None:
         out += on_fight_on(deck, state, seat)
     return tuple(out)
+
+
+def fight_on_by_the_card(deck: Deck, state: PacificState) -> list[Outcome]:
+    """A CONFLICT card turned in the withdrawal phase: every army still to decide fights on (the table sees the
+    next shot's card; a withdrawal is a tap before it), and the next round begins."""
+    battle = state.fight()
+    out: list[Outcome] = []
+    while state.battle is battle and state.stage == Stage.WITHDRAWAL:
+        out += on_fight_on(deck, state, battle.army(battle.deciding)[0])
+    return out
 
 
 def on_fight_on(deck: Deck, state: PacificState, seat: int) -> list[Outcome]:

@@ -74,6 +74,14 @@ class Deck:
             keys += [f"{card.id}#{n}" for n in range(1, card.copies + 1)]
         return keys
 
+    def action_counts(self) -> dict[int, int]:
+        """How many CONFLICT cards of the whole deck carry each Action Number."""
+        counts: dict[int, int] = {}
+        for card in self.catalog.cards.values():
+            if card.kind in CONFLICT_KINDS:
+                counts[int(card["action"])] = counts.get(int(card["action"]), 0) + card.copies
+        return counts
+
     def action_numbers(self) -> list[int]:
         """Every Action Number a CONFLICT card of the deck carries ("whatever action number is pulled")."""
         return sorted({c["action"] for c in self.catalog.cards.values() if c.kind in CONFLICT_KINDS})

@@ -75,6 +75,22 @@ def legal_targets(deck: Deck, battle: Battle, shooter: str) -> list[str]:
             and values(deck, battle, shooter, t, best) is not None]
 
 
+def likeliest_target(deck: Deck, battle: Battle, shooter: str) -> str | None:
+    """The legal target the shooter is likeliest to destroy, over the whole CONFLICT deck's Action Numbers
+    (the first in battle order on a tie): the one it fires at when a card is turned before a target is
+    chosen. The table cannot see a choice; the player who wants another target taps it first."""
+    support = best_support(deck, battle, shooter)
+    counts = deck.action_counts()
+    best, best_hits = None, -1
+    for target in legal_targets(deck, battle, shooter):
+        shot = values(deck, battle, shooter, target, support)
+        assert shot is not None
+        hit = sum(n for action, n in counts.items() if hits(action, shot[0], shot[1]))
+        if hit > best_hits:
+            best, best_hits = target, hit
+    return best
+
+
 def hits(action: int, attack: int, defense: int) -> bool:
     """"If the Action Number is equal to or less than the attacker's Attack Score AND is greater than
     the target unit's Defense Score ... then the target is destroyed.\""""
@@ -222,11 +238,9 @@ def fire(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     battle = state.fight()
     shooter = current_shooter(state)
     if battle.aim is None:
-        targets = legal_targets(deck, battle, shooter)
-        if len(targets) > 1:
-            raise Refused("choose_a_target", battle.owner[shooter], shooter=shooter)
-        battle.aim, battle.support = targets[0], best_support(deck, battle, shooter)
+        battle.aim, battle.support = likeliest_target(deck, battle, shooter), best_support(deck, battle, shooter)
     target, support = battle.aim, battle.support
+    assert target is not None, "a unit waits to fire only while it has a legal target (advance)"
     shot_values = values(deck, battle, shooter, target, support)
     assert shot_values is not None, "an aimed target stays in reach (a bonus that takes it out clears the aim)"
     attack, defense, a_bonus, d_bonus = shot_values

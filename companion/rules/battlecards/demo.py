@@ -38,6 +38,7 @@ class PacificPlayers:
         self.destroyed: dict[str, list[str]] = {"japan": [], "us": []}
         self.stacks_before: dict[int, list[str]] = {}
         self.convoy_turn = -1
+        self.face_up: list[tuple[int, str]] = []   # units flipped face up for the battle being fought
 
     def start(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return [{"seat": n, "name": NAMES[n - 1]} for n in (1, 2)], {"japan_seat": 1}
@@ -85,6 +86,10 @@ class PacificPlayers:
             return []
         picked = self._sync(view, seat_views)
         stage = view["stage"]
+        if self.face_up and stage not in ("combat", "withdrawal"):
+            # The battle is over: the stacks flipped for it are turned face down again.
+            picked += [Lift(k) for _, k in self.face_up]
+            self.face_up = []
         side = {s["seat"]: s["side"] for s in view["seats"]}
         act: Callable[[View, Seats, Sides], list[Move]] = getattr(self, f"_{stage}")
         return picked + act(view, seat_views, side)
@@ -132,8 +137,17 @@ class PacificPlayers:
         return [Command("look", {"seat": view["task"]["seat"], "stack": self.rng.choice(["ground", "air", "sea"])})]
 
     def _decision(self, view: View, seats: Seats, side: Sides) -> list[Move]:
+        """The aggressor fights by flipping the stacks the BATTLECARD calls for (the defender flips his too); not
+        fighting is a tap. With nothing to flip, fighting is a tap as well."""
         seat = next(s for s, x in side.items() if x == view["pending"]["aggressor"])
-        return [Command("decide", {"seat": seat, "fight": self.rng.random() < 0.9})]
+        fight = self.rng.random() < 0.9
+        types = view["pending"]["units"]
+        flips = [(s, c["key"]) for s in [seat, *[n for n in seats if n != seat]] for t in types
+                 for c in seats[s]["stacks"][t]]
+        if not fight or not flips or flips[0][0] != seat:
+            return [Command("decide", {"seat": seat, "fight": fight})]
+        self.face_up = flips
+        return [*(Lift(k) for _, k in flips), *(Lay(s, k, f"seat:{s}") for s, k in flips)]
 
     def _homeland(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = view["fight"]["defenders"][0]
@@ -144,11 +158,7 @@ class PacificPlayers:
         bonus = self._bonus(battle, seats)
         if bonus:
             return [bonus]
-        shots = view["odds"]["shots"]
-        if len(shots) > 1 and not battle["aim"]:
-            best = max(shots, key=lambda s: s["chance"])
-            owner = next(u["seat"] for u in battle["units"] if u["key"] == battle["shooter"])
-            return [Command("aim", {"seat": owner, "target": best["target"]})]
+        # No target is tapped: the referee fires at the target the unit is likeliest to destroy.
         return [Lay(0, self._turn_card(), "center")]
 
     def _bonus(self, battle: View, seats: Seats) -> Move | None:
@@ -168,7 +178,9 @@ class PacificPlayers:
         seat = battle["aggressors" if deciding == "aggressor" else "defenders"][0]
         if view["odds"][deciding] < WITHDRAW_BELOW:
             return [Command("withdraw", {"seat": seat})]
-        return [Command("fight_on", {"seat": seat})]
+        if deciding == "aggressor" and view["odds"]["defender"] < WITHDRAW_BELOW:
+            return [Command("fight_on", {"seat": seat})]   # the defender will withdraw: the aggressor says so first
+        return [Lay(0, self._turn_card(), "center")]       # both fight on: the next shot's card is turned
 
     def _regroup(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         """Combined sets, rule 3: the simulated allies leave their forces where they are."""

@@ -97,7 +97,6 @@ WORDS: dict[str, str] = {
     "cannot_support": ("That unit cannot support this shot: a support unit adds its bonus to a friendly unit of a "
                        "type it supports, once per firing phase."),
     "illegal_target": ILLEGAL_TARGET,
-    "choose_a_target": f"{TARGET} {{name}}: choose the target of {{shooter_name}} before turning the card.",
     "kept_played_in_battle": "{card_name} is played in a battle.",
     "not_a_combat_card": "{card_name} is played at the start of a turn, not in combat.",
     "not_in_this_battle": f"{KEPT_IN_COMBAT} {{name}} is not in this battle.",

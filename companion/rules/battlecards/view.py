@@ -11,8 +11,8 @@ from . import combat, forecast, refusals as refusal_words
 from .cards import SIDE_NAMES
 from .liberation import fallen_ally
 from .regroup import holder
-from .state import TYPES, PacificState, Stage
-from .table import aggressor_seat
+from .state import TYPES, Battle, PacificState, Stage
+from .table import aggressor_seat, involved
 from .variants import in_play
 from .words import WHY_SHORT, Sayings
 
@@ -67,7 +67,14 @@ class PacificView(Sayings):
             if seat is not None:
                 return (f"{self.name(card)}: {self.who(state, seat)}, take it without a fight, or discard it and "
                         f"raid the enemy in the other theatre (Ground and Air, or Air and Sea).")
-            return f"{self.name(card)}: {self.who(state, aggressor_seat(self.deck, state, card))}, fight this battle or not?"
+            aggressor = aggressor_seat(self.deck, state, card)
+            types = " and ".join(t.title() for t in self.deck.card(card)["units"])
+            stacks = "stack" if len(self.deck.card(card)["units"]) == 1 else "stacks"
+            if not involved(self.deck, state, [aggressor], Battle(card=card, aggressors=[aggressor], defenders=[])):
+                return (f"{self.name(card)}: {self.who(state, aggressor)}, you have no {types} forces deployed: tap "
+                        f"\"fight\" (and lose it) or \"do not fight\".")
+            return (f"{self.name(card)}: {self.who(state, aggressor)}, flip your {types} {stacks} face up to fight this "
+                    f"battle, or tap \"do not fight\".")
         if stage == Stage.REGROUP:
             regroup = state.regrouping()
             waiting = [s for s in sorted(regroup.ally) if s not in regroup.done]
@@ -82,13 +89,18 @@ class PacificView(Sayings):
                     f"fire{'s' if len(battle.army(battle.firing)) == 1 else ''}. {self.name(shooter)}")
             if battle.aim:
                 return f"{head} fires at {self.name(battle.aim)}: turn a CONFLICT card onto the discard pile."
-            if len(combat.legal_targets(self.deck, battle, shooter)) == 1:
-                target = combat.legal_targets(self.deck, battle, shooter)[0]
-                return f"{head} fires at {self.name(target)} (the only target): turn a CONFLICT card onto the discard pile."
-            return f"{head}: {state.name(battle.owner[shooter])}, choose its target."
+            targets = combat.legal_targets(self.deck, battle, shooter)
+            if len(targets) == 1:
+                return f"{head} fires at {self.name(targets[0])} (the only target): turn a CONFLICT card onto the discard pile."
+            target = combat.likeliest_target(self.deck, battle, shooter)
+            assert target is not None
+            return (f"{head} fires at {self.name(target)} (the likeliest to be destroyed): turn a CONFLICT card onto the "
+                    f"discard pile, or {state.name(battle.owner[shooter])} taps another target first.")
         if stage == Stage.WITHDRAWAL:
-            return (f"Withdrawal phase: {self.army_words(state, battle.army(battle.deciding))}, withdraw any or all of "
-                    f"your units, or fight on.")
+            deciding = battle.army(battle.deciding)
+            then = f", then {self.army_words(state, battle.defenders)}" if battle.deciding == "aggressor" else ""
+            return (f"Withdrawal phase: {self.army_words(state, deciding)}{then}, tap to withdraw any or all of your "
+                    f"units; or turn the next CONFLICT card onto the discard pile to fight on.")
         return ""
 
     # -- buttons ----------------------------------------------------------------------------------------
