@@ -111,3 +111,19 @@ def test_the_prompt_names_who_does_what_next_at_each_step_of_a_battle():
     assert prompt(t).startswith("Withdrawal phase: Aiko, then Bill")
     t.ok("withdraw", seat=JAPAN)
     assert prompt(t).startswith("Bill (the US): draw a CONFLICT card")
+
+
+def test_units_picked_up_in_the_withdrawal_phase_are_withdrawn():
+    """"After phase 4 is complete, the aggressor and then the defender have an opportunity to withdraw any or all
+    of their deployed forces. ... You may choose to withdraw some forces and allow others to stay in the fight."
+    Aiko picks her Zero up from her area: it is withdrawn, and with nothing left in the fight she loses the
+    battle. Picked up at another time, a unit is only picked up."""
+    t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+    t.ok("card_gone", zone="seat:1", card="JZERO#1")            # in combat: a card picked up, nothing more
+    assert t.state.stage == Stage.COMBAT and t.state.battle.withdrawn == []
+    t.turn_action(1)
+    t.turn_action(1)
+    assert "the aggressor and then the defender" in t.refused("card_gone", zone="seat:2", card="UWILDCAT#1")
+    t.ok("card_gone", zone="seat:1", card="JZERO#1")
+    assert [o.kind for o in t.last.outcomes][:2] == ["withdraw", "battle_won"]
+    assert t.state.armies[US].won == ["PEARL#1"] and t.state.armies[JAPAN].stacks["air"] == ["JZERO#1"]

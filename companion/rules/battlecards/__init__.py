@@ -165,8 +165,18 @@ class Pacific(Game[PacificState]):
             raise Refused("no_draw_now")
         return tuple(turns.kept(self.deck, state, seat, key))
 
-    def on_card_gone(self, state: PacificState, data: dict[str, Any]) -> None:
-        return None   # cards are picked up all the time (a stack flipped back, the pile squared)
+    def on_card_gone(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        """Cards are picked up all the time (a stack turned back after a battle, the pile squared). In the
+        withdrawal phase, a unit still fighting picked up from its seat's area is withdrawn ("the aggressor and
+        then the defender have an opportunity to withdraw any or all of their deployed forces")."""
+        key, zone = data["card"], data["zone"]
+        battle = state.battle
+        if state.stage != Stage.WITHDRAWAL or battle is None or key not in battle.units:
+            return None
+        seat = battle.owner[key]
+        if zone != f"seat:{seat}" or key not in battle.fighting(battle.side_of(seat)):
+            return None
+        return battles.on_withdraw(self.deck, state, seat, key)
 
     def _zone_seat(self, state: PacificState, zone: str) -> int:
         kind, _, number = zone.partition(":")

@@ -39,6 +39,7 @@ class PacificPlayers:
         self.stacks_before: dict[int, list[str]] = {}
         self.convoy_turn = -1
         self.face_up: list[tuple[int, str]] = []   # units flipped face up for the battle being fought
+        self.laid_face_up: set[str] = set()        # the units the players flipped themselves (a tapped decision flips none)
 
     def start(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return [{"seat": n, "name": NAMES[n - 1]} for n in (1, 2)], {"japan_seat": 1}
@@ -145,8 +146,10 @@ class PacificPlayers:
         flips = [(s, c["key"]) for s in [seat, *[n for n in seats if n != seat]] for t in types
                  for c in seats[s]["stacks"][t]]
         if not fight or not flips or flips[0][0] != seat:
+            self.laid_face_up = set()
             return [Command("decide", {"seat": seat, "fight": fight})]
         self.face_up = flips
+        self.laid_face_up = {k for _, k in flips}
         return [*(Lift(k) for _, k in flips), *(Lay(s, k, f"seat:{s}") for s, k in flips)]
 
     def _homeland(self, view: View, seats: Seats, side: Sides) -> list[Move]:
@@ -177,6 +180,12 @@ class PacificPlayers:
         deciding = battle["deciding"]
         seat = battle["aggressors" if deciding == "aggressor" else "defenders"][0]
         if view["odds"][deciding] < WITHDRAW_BELOW:
+            # Withdrawn: the army's units still fighting are picked up from the table (the camera sees them go).
+            army = battle["aggressors" if deciding == "aggressor" else "defenders"]
+            leaving = [u["key"] for u in battle["units"] if u["seat"] in army and u["status"] == "fighting"]
+            self.face_up = [(s, k) for s, k in self.face_up if k not in leaving]
+            if all(k in self.laid_face_up for k in leaving):
+                return [Lift(k) for k in leaving]
             return [Command("withdraw", {"seat": seat})]
         if deciding == "aggressor" and view["odds"]["defender"] < WITHDRAW_BELOW:
             return [Command("fight_on", {"seat": seat})]   # the defender will withdraw: the aggressor says so first
