@@ -1,18 +1,24 @@
 """BATTLECARDS World Conflict, Pacific Theater, WWII: the referee on the contract (docs/referee/
-battlecards-pacific.md). One concern per module:
+battlecards-pacific.md).
+
+The package, laid out as Stratego's (docs/referee/contract.md):
 
 - ``state``    the typed state: each seat's army, the CONFLICT deck, the turn, the battle
 - ``cards``    the deck as the rules read it (a key to its Attack Values, phases, support...)
-- ``turns``    setup, the drawing player's CONFLICT card, ARSENAL draws and deployment, Kept Cards,
-               emergency deployment, reshuffles
-- ``battle``   a BATTLECARD's prerequisites and decision, the forces called in, the flip, withdrawal
-- ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
-- ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
-- ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
+- ``table``    who stands where: allies, who takes turns and fights in a theatre, where a card is, the turn
+- the rules per phase: ``turns`` (setup, the drawing player's CONFLICT card, ARSENAL draws and deployment,
+  Kept Cards, emergency deployment, reshuffles), ``battle`` (a BATTLECARD's prerequisites and decision, the
+  forces called in, the flip, withdrawal), ``combat`` (the four firing phases, legal targets, the hit rule,
+  casualties, stalemate), ``ending`` (who keeps the BATTLECARD, elimination, the war's end); ``aid``,
+  ``regroup``, ``raid``, ``liberation`` (combined sets, rules 2, 3, 6 and 7)
+- ``variants`` the rules a game is played under, as hook units: the two-player game, the combined sets
 - ``odds``     the exact chance of a shot and of a battle, from what the table can know of the CONFLICT
                deck (pure); ``count`` the exact count it asks, ``forecast`` its questions from the state
-- ``view``     every word players read, the public and seat views
+- ``words``, ``refusals``, ``view``   every word players read: outcome sentences (``@says``), the words of
+               each reason code, the prompt, the buttons, the public and seat views
 - ``demo``     simulated players
+
+This module declares the game: its options, its input table, one handler per input.
 
 Cards arrive from the table: a CONFLICT card turned face up lands on the discard pile (zone
 ``center``), where the camera reads its Action Number; an ARSENAL card drawn is shown to the
