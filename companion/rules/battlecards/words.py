@@ -160,7 +160,8 @@ class Sayings(View[PacificState]):
 
     @says("aim_lost")
     def aim_lost_said(self, o: Outcome, state: PacificState) -> str:
-        return f"{self.name(o.data['unit'])} may no longer attack its target: choose again."
+        return (f"{self.name(o.data['unit'])} may no longer attack its target: it fires at the likeliest one left, "
+                f"unless another is tapped.")
 
     @says("shot")
     def shot_said(self, o: Outcome, state: PacificState) -> str:
