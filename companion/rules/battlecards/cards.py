@@ -20,6 +20,7 @@ class Deck:
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
+        self._action_counts: dict[int, int] | None = None
 
     def card(self, key: str) -> Card:
         return self.catalog.cards[key.partition("#")[0]]
@@ -75,12 +76,15 @@ class Deck:
         return keys
 
     def action_counts(self) -> dict[int, int]:
-        """How many CONFLICT cards of the whole deck carry each Action Number."""
-        counts: dict[int, int] = {}
-        for card in self.catalog.cards.values():
-            if card.kind in CONFLICT_KINDS:
-                counts[int(card["action"])] = counts.get(int(card["action"]), 0) + card.copies
-        return counts
+        """How many CONFLICT cards of the whole deck carry each Action Number (counted once: the deck never
+        changes)."""
+        if self._action_counts is None:
+            counts: dict[int, int] = {}
+            for card in self.catalog.cards.values():
+                if card.kind in CONFLICT_KINDS:
+                    counts[int(card["action"])] = counts.get(int(card["action"]), 0) + card.copies
+            self._action_counts = counts
+        return self._action_counts
 
     def action_numbers(self) -> list[int]:
         """Every Action Number a CONFLICT card of the deck carries ("whatever action number is pulled")."""
