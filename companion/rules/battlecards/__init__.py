@@ -118,22 +118,14 @@ class Pacific(Game[PacificState]):
     def apply(self, state: PacificState, action: Action) -> Applied | Refusal:
         result = super().apply(state, action)
         if isinstance(result, Applied):
-            self._tidy(result.state)
-            self._note_odds(result.state, result.outcomes)
+            self._tidy_pile(result.state)
+            forecast.note_battle_odds(self.deck, result.state, result.outcomes)
         if isinstance(result, Applied) and result.outcomes:
             result.state.recent += [Told(kind=o.kind, data=o.data) for o in result.outcomes]
             del result.state.recent[:-RECENT]
         return result
 
-    def _note_odds(self, state: PacificState, outcomes: tuple[Outcome, ...]) -> None:
-        """A battle that began carries its odds, from the state its flip left (the handler that flipped the
-        stacks returns right after): public odds only, never a hidden card."""
-        for outcome in outcomes:
-            if outcome.kind == "battle_begins":
-                outcome.data["odds"] = forecast.summary(forecast.battle_forecast(self.deck, state)) \
-                    if state.battle is not None else None
-
-    def _tidy(self, state: PacificState) -> None:
+    def _tidy_pile(self, state: PacificState) -> None:
         """A card lies on the discard pile only while it is in it: a pile reshuffled into the deck (even
         the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new. A unit
         lies face up in a seat's area only while its battle is fought: after it, the stacks are turned face

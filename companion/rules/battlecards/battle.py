@@ -9,6 +9,7 @@ from .combat import settle, start_round
 from .ending import finish
 from .state import Battle, PacificState, Stage
 from .table import aggressor_seat, allies, eligible, end_turn, involved
+from .table import must_destroy as must_destroy   # the odds read a battle's special victory condition here
 from .variants import in_play
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import combat, odds
+from ..base import Outcome
+from . import battle as battle_rules, combat, odds
 from .cards import Deck
 from .state import Battle, PacificState, Stage
-from .table import must_destroy
 
 TYPES = ("ground", "air", "sea")
 
@@ -48,7 +48,7 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
     gone = set(battle.destroyed) | set(battle.withdrawn) | set(battle.casualties)
     alive = [k for k in battle.units if k not in gone]
     step = _next_step(deck, battle) if state.stage == Stage.COMBAT else 10 ** 6
-    result = odds.battle_odds(fighters, known, must_destroy(deck, battle), step, alive,
+    result = odds.battle_odds(fighters, known, battle_rules.must_destroy(deck, battle), step, alive,
                               tuple(deck.action_numbers()))
     return {"aggressor": round(result.aggressor, 4), "defender": round(result.defender, 4), "method": result.method,
             "error": round(result.error, 4), "cards_left": known.left, "unseen": sum(known.unseen),
@@ -101,6 +101,15 @@ def odds_before_shot(deck: Deck, state: PacificState) -> dict[str, Any] | None:
     if found is None:
         return None
     return {"battle": summary(found), "targets": {s["target"]: s for s in found["shots"]}}
+
+
+def note_battle_odds(deck: Deck, state: PacificState, outcomes: tuple[Outcome, ...]) -> None:
+    """A battle that begins carries its odds as the flip leaves it (after the action that began it), or None
+    when it was settled at once."""
+    for outcome in outcomes:
+        if outcome.kind == "battle_begins":
+            fought = state.battle is not None and state.battle.card == outcome.data["card"]
+            outcome.data["odds"] = summary(battle_forecast(deck, state)) if fought else None
 
 
 def note_shot_odds(outcomes: list, before: dict[str, Any] | None) -> None:
