@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.rules.battlecards import odds
+from companion.rules.battlecards import odds, simulate
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Fighter
 from tests.battlecards_support import JAPAN, RULES, US, fight
 
@@ -125,7 +125,7 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
           [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")]
     result = odds.battle_odds(six, FULL)
     assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
-    odds._battle_odds.cache_clear()
+    odds.forget()
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
 
 
@@ -134,10 +134,10 @@ def test_a_battle_with_too_many_states_to_lay_out_gives_the_same_figures(monkeyp
     six = tuple([unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] +
                 [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")])
     laid_out = odds.simulate(six, FULL, (), 0b111111)
-    odds._shots.cache_clear()
-    monkeypatch.setattr(odds, "DENSE_STATES", 16)
+    simulate.table.cache_clear()
+    monkeypatch.setattr(simulate, "DENSE_STATES", 16)
     assert odds.simulate(six, FULL, (), 0b111111) == laid_out
-    odds._shots.cache_clear()
+    simulate.table.cache_clear()
 
 
 def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():

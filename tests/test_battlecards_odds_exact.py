@@ -10,6 +10,7 @@ from itertools import combinations, permutations
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.rules.battlecards import odds
+from companion.rules.battlecards.count import PlayedBattle
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
 
 TYPES = ("ground", "air", "sea")
@@ -35,7 +36,7 @@ def held_back(cards: Cards) -> list[list[int]]:
     return decks
 
 
-def play(battle: odds.PlayedBattle, mask: int, step: int, cards: tuple[int, ...]):
+def play(battle: PlayedBattle, mask: int, step: int, cards: tuple[int, ...]):
     """Play the battle from (mask, step) turning these cards in order: ("won", 1.0 or 0.0), or ("out", mask,
     step) when a shot needs a card and none is left."""
     n = len(battle.steps)
@@ -56,8 +57,7 @@ def play(battle: odds.PlayedBattle, mask: int, step: int, cards: tuple[int, ...]
 
 def brute_force(fighters: tuple[Fighter, ...], cards: Cards) -> tuple[float, float]:
     """(the aggressor's chance counted so far, the chance still undecided after CYCLES reshuffles)."""
-    reference = tuple(u + p for u, p in zip(*odds._same_length(cards.unseen, cards.discard), strict=True))
-    battle = odds.PlayedBattle(fighters, (), NUMBERS, reference)
+    battle = PlayedBattle(fighters, (), NUMBERS, cards.whole)
     pile = [n for n, c in enumerate(cards.discard) for _ in range(c)]
     won, waiting = 0.0, {}
     first = held_back(cards)

@@ -111,6 +111,7 @@ class Pacific(Game):
         result = super().apply(state, action)
         if isinstance(result, Applied):
             self._tidy_pile(result.state)
+            forecast.note_battle_odds(self.deck, result.state, result.outcomes)
         if isinstance(result, Applied) and result.outcomes:
             result.state.recent += [Told(kind=o.kind, say=o.say, terms=[Said(label=t.label, value=str(t.value), detail=t.detail)
                                                                        for t in o.terms]) for o in result.outcomes]

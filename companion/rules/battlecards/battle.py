@@ -143,13 +143,10 @@ def flip(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
             battle.owner[key] = seat
     out.append(Outcome("battle_begins", data={"card": battle.card, "aggressors": battle.aggressors,
                                               "defenders": battle.defenders, "units": list(battle.units)}))
-    begins = out[-1]
     state.stage = Stage.COMBAT
     combat.settle(deck, state, out)
     if state.battle is battle:
         combat.start_round(deck, state, out)
-    from . import forecast
-    begins.data["odds"] = forecast.summary(forecast.battle_forecast(deck, state)) if state.battle is battle else None
 
 
 def on_hold(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, ...]:

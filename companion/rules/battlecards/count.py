@@ -3,20 +3,11 @@ kinds of cards a battle tells apart, and the states memoised over the deck's com
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Sequence
 
-if TYPE_CHECKING:
-    from .odds import Fighter
+from .question import AGGRESSOR, DEFENDER, Fighter, fold
 
-AGGRESSOR, DEFENDER = "aggressor", "defender"
-
-
-def fold(found: Sequence[int], kind: Sequence[int], kinds: int) -> tuple[int, ...]:
-    out = [0] * kinds
-    for number, n in enumerate(found):
-        if n:
-            out[kind[number]] += n
-    return tuple(out)
+__all__ = ["AGGRESSOR", "DEFENDER", "Exact", "PlayedBattle", "estimate", "fold", "fold_kinds", "kinds_of", "projection",
+           "round_rest"]
 
 
 # -- one battle, its rules as the odds play them ---------------------------------------------------
