@@ -129,14 +129,19 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
 
 
-def test_a_battle_with_too_many_states_to_lay_out_gives_the_same_figures(monkeypatch):
-    """Beyond DENSE_STATES the simulation keeps its rows by the alive sets it meets: the same play-outs."""
+def test_a_simulated_battles_figures_do_not_depend_on_the_questions_asked_before():
+    """The simulation numbers the states it meets as it meets them and keeps them per battle: a question asked
+    after others (a card later, a unit fewer) gives the figures it gives asked first, so a replay or an undo
+    records the same odds as the table did."""
     six = tuple([unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] +
                 [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")])
-    laid_out = odds.simulate(six, FULL, (), 0b111111)
+    later = odds.Cards(odds.counts(n for n in range(1, 10) for _ in range(6 - (n == 4))), discard=odds.counts([4]))
     simulate.table.cache_clear()
-    monkeypatch.setattr(simulate, "DENSE_STATES", 16)
-    assert odds.simulate(six, FULL, (), 0b111111) == laid_out
+    fresh = odds.simulate(six, later, (), 0b101111, next_step=2)
+    simulate.table.cache_clear()
+    odds.simulate(six, FULL, (), 0b111111)
+    odds.simulate(six, FULL, (), 0b011111, next_step=1)
+    assert odds.simulate(six, later, (), 0b101111, next_step=2) == fresh
     simulate.table.cache_clear()
 
 

@@ -308,11 +308,12 @@ class Exact:
             self._solved[(mask, st)] = a + (b * self._solved[(mask, nxt)] if b else 0.0)
 
 
-def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> int:
+def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: int | None = None) -> int:
     """The states the count may need, an upper bound: for each alive set under ``mask`` still fighting, its
-    steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there)."""
+    steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
+    Past ``limit`` the rest are not added up (the largest alive sets first: they weigh most)."""
     total = 0
-    for m in range(mask + 1):
+    for m in range(mask, -1, -1):
         if m & mask != m or battle.outcome(m) is not None:
             continue
         kind, kinds = kinds_of(battle.pairs(m), len(refill) - 1)
@@ -321,6 +322,8 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> int:
             for n, k in enumerate(kind):
                 missed[k] = missed[k] or not shot[2] < n <= shot[1]
         total += len(battle.steps) * math.prod(n + 1 for n, miss in zip(fold(refill, kind, kinds), missed, strict=True) if miss)
+        if limit is not None and total > limit:
+            break
     return total
 
 

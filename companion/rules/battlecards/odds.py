@@ -45,15 +45,18 @@ EXACT_UNITS = 6             # beyond this many units the states are not even est
 def shot_chance(cards: Cards | Sequence[int], attack: int, defense: int) -> Fraction:
     """The chance the next card turned is in (defense, attack]: the cards in range over the cards in the deck,
     over every deck the public cannot rule out (the reshuffled pile when the deck is empty)."""
-    cards = as_cards(cards)
-    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
-    kind = [1 if defense < n <= attack else 0 for n in range(top)]
     chance = Fraction(0)
-    for weight, deck, refill in decks(cards, kind, 2):
+    for weight, deck, refill in _by_number(as_cards(cards)):
         now = deck if sum(deck) else refill
         if sum(now):
-            chance += weight * Fraction(now[1], sum(now))
+            chance += weight * Fraction(sum(c for n, c in enumerate(now) if defense < n <= attack), sum(now))
     return chance
+
+
+@lru_cache(maxsize=16)   # every legal target's chance is asked of the same cards
+def _by_number(cards: Cards) -> list[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]:
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
+    return decks(cards, range(top), top)
 
 
 def battle_odds(fighters: Iterable[Fighter], cards: Cards | Sequence[int], must_destroy: Iterable[str] = (),
@@ -78,7 +81,11 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
     kind, kinds = kinds_of(now.pairs(mask) | later.pairs(mask), top)
     groups = _mixture(cards, kind, kinds, top)
-    size = sum(estimate(later, mask, same_length(refill, (0,) * (top + 1))[0]) for _, _, refill in groups)
+    size = 0
+    for _, _, refill in groups:
+        size += estimate(later, mask, same_length(refill, (0,) * (top + 1))[0], STATE_LIMIT - size)
+        if size > STATE_LIMIT:
+            break
     if size > STATE_LIMIT:
         return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step)
     bonus = now.base != later.base
@@ -123,6 +130,7 @@ def forget(answers_only: bool = False) -> None:
     """Forget the memoised answers (and, unless ``answers_only``, the states counted and the simulation's
     tables): the benchmark times a question asked afresh."""
     _battle_odds.cache_clear()
+    _by_number.cache_clear()
     if not answers_only:
         _engine.cache_clear()
         table.cache_clear()

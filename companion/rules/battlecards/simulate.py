@@ -15,7 +15,6 @@ from .count import PlayedBattle
 from .question import BattleOdds, Cards, Fighter, as_cards, decks
 
 SIM_RUNS, SIM_SEED = 2_000, 1   # play-outs of a simulated battle: a standard error of at most 1.1 points
-DENSE_STATES = 1 << 18      # a simulated battle's states laid out in a table up to this many, else hashed
 SIM_TAIL = 500              # stop when no more than 1 play-out in this many is still undecided
 SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is not counted
 
@@ -32,25 +31,24 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
     cards = as_cards(cards)
     fighters = tuple(fighters)
     plain = tuple(f.after_this_round() for f in fighters)
-    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), 1)
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
     mixture = decks(cards, list(range(top)), top)
-    rng = np.random.default_rng(seed)
-    group = rng.choice(len(mixture), size=runs, p=_weights(mixture))
-    deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8)
-    refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8)
-    shots = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole)
-    wins, decided, cut = _play_out(shots, rng, shots.key(mask, min(next_step, shots.n), shots.now is not shots.later),
-                                   deck, refill, group, SIM_ROUNDS * max(shots.n, 1))
+    group = np.random.default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
+    deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8).reshape(len(mixture), -1)
+    refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8).reshape(len(mixture), -1)
+    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole, top)
+    start = moves.place(mask, min(next_step, moves.n), moves.now is not moves.later)
+    wins, decided, cut = _play_out(moves, start, deck, refill, group, SIM_ROUNDS * max(moves.n, 1) + 1, seed)
     p = wins / decided if decided else 0.0
     error = math.sqrt(p * (1 - p) / max(decided, 1)) + cut / runs
     return BattleOdds(p, 1 - p, "simulation", error, 0, decided)
 
 
-@lru_cache(maxsize=8)    # one per battle: the next query of the same battle finds the states it met laid out
+@lru_cache(maxsize=8)    # one per battle: the next query of the same battle finds the states it met numbered
 def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destroy: tuple[str, ...],
-          numbers: tuple[int, ...], reference: tuple[int, ...]) -> Shots:
+          numbers: tuple[int, ...], reference: tuple[int, ...], top: int) -> Moves:
     later = PlayedBattle(plain, must_destroy, numbers, reference)
-    return Shots(later if plain == fighters else PlayedBattle(fighters, must_destroy, numbers, reference), later)
+    return Moves(later if plain == fighters else PlayedBattle(fighters, must_destroy, numbers, reference), later, top)
 
 
 def _weights(mixture) -> np.ndarray:
@@ -63,120 +61,124 @@ def _spread(by_number: Sequence[int]) -> list[int]:
     return [n for n, c in enumerate(by_number) for _ in range(c)]
 
 
-class Shots:
-    """What a play-out does from each state (alive set, step, first round or not), as a row: (what happens,
-    the key's change on a hit, the shot's Defense, its Attack, the key's change on a miss). A state's key is
-    ``(alive * (steps + 1) + step) * 2 + first``, so a play-out moves on by adding a row's changes."""
+class Moves:
+    """Where each card turned sends a play-out, from every state it can be in (alive set, step of the round,
+    whether the round's Kept Cards still count), the states numbered as they are met. A play-out is held as its
+    state's number times ``cards`` (its *place*), and ``moves[place + card]`` is the next place: one look-up a
+    card for every play-out at once. A state whose moves are not yet worked out moves to -1; a state where the
+    battle is over moves to itself."""
 
-    UNKNOWN, FIRE, AGGRESSOR_WINS, DEFENDER_WINS = 0, 1, 2, 3
+    def __init__(self, now: PlayedBattle, later: PlayedBattle, cards: int):
+        self.now, self.later, self.n, self.cards = now, later, len(later.steps), cards
+        self.number: dict[tuple[int, int, bool], int] = {}
+        self.states: list[tuple[int, int, bool]] = []
+        self.moves = np.full(256 * cards, -1, dtype=np.int64)
+        self.fighting = np.zeros(256 * cards, dtype=bool)   # at a state's place: the battle goes on there
+        self.won = np.zeros(256 * cards, dtype=bool)        # at a state's place: the aggressor has won there
 
-    def __init__(self, now: PlayedBattle, later: PlayedBattle):
-        self.now, self.later, self.n = now, later, len(later.steps)
-        self._memo: dict[int, tuple[int, ...]] = {}
-        size = (1 << len(later.fighters)) * (self.n + 1) * 2
-        self.laid_out = size <= DENSE_STATES
-        self.table = np.zeros((size if self.laid_out else 1 << 14, 5), dtype=np.int64)
-        self.block_of = None if self.laid_out else np.full(1 << len(later.fighters), -1, dtype=np.int64)
-        self.blocks = 0
-
-    def key(self, mask: int, step: int, first: bool) -> int:
-        return (mask * (self.n + 1) + step) * 2 + int(first)
-
-    def rows(self, keys: np.ndarray) -> np.ndarray:
-        """The rows of every play-out's state at once, from a table filled as states are met (laid out by key, or
-        by alive sets met when the battle has too many states to lay out)."""
-        at = keys if self.laid_out else self._places(keys)
-        rows = self.table[at]
-        unknown = rows[:, 0] == self.UNKNOWN
-        if unknown.any():
-            found, first = np.unique(at[unknown], return_index=True)
-            self.table[found] = [self.lookup(int(k)) for k in keys[unknown][first]]
-            rows = self.table[at]
-        return rows
-
-    def _places(self, keys: np.ndarray) -> np.ndarray:
-        """Where each state's row is when the battle has too many states to lay out: the alive sets met get a
-        block of rows each (one a step and round), in order of meeting."""
-        per = 2 * (self.n + 1)
-        masks, within = np.divmod(keys, per)
-        block = self.block_of[masks]
-        new = block < 0
-        if new.any():
-            fresh = np.unique(masks[new])
-            self.block_of[fresh] = np.arange(self.blocks, self.blocks + len(fresh))
-            self.blocks += len(fresh)
-            if self.blocks * per > len(self.table):
-                grown = np.zeros((max(2 * len(self.table), self.blocks * per), 5), dtype=np.int64)
-                grown[:len(self.table)] = self.table
-                self.table = grown
-            block = self.block_of[masks]
-        return block * per + within
-
-    def lookup(self, key: int) -> tuple[int, ...]:
-        found = self._memo.get(key)
+    def place(self, mask: int, step: int, first: bool) -> int:
+        """The place of a state, numbering it if it is new (its moves are worked out when a play-out is there)."""
+        state = (mask, step, first)
+        found = self.number.get(state)
         if found is None:
-            rest, first = divmod(key, 2)
-            mask, step = divmod(rest, self.n + 1)
-            found = self._memo[key] = self._row(key, mask, step, bool(first))
-        return found
+            found = self.number[state] = len(self.states)
+            self.states.append(state)
+            if len(self.states) * self.cards > len(self.moves):
+                self._grow()
+        return found * self.cards
 
-    def _row(self, key: int, mask: int, step: int, first: bool) -> tuple[int, ...]:
+    def _grow(self) -> None:
+        more = len(self.moves)
+        self.moves = np.concatenate([self.moves, np.full(more, -1, dtype=np.int64)])
+        self.fighting = np.concatenate([self.fighting, np.zeros(more, dtype=bool)])
+        self.won = np.concatenate([self.won, np.zeros(more, dtype=bool)])
+
+    def work_out(self, places: np.ndarray) -> None:
+        """The moves from these places (each a state not worked out yet)."""
+        for place in np.unique(places).tolist():
+            mask, step, first = self.states[place // self.cards]
+            self._work_out(place, mask, step, first)
+
+    def _work_out(self, place: int, mask: int, step: int, first: bool) -> None:
         if first:
             if self.now.outcome(mask) is not None:
-                return self._over(self.now.outcome(mask))
+                return self._over(place, self.now.outcome(mask))
             for t in range(step, len(self.now.steps)):
                 shot = self.now.decision(mask, t)
                 if shot is not None:
-                    return self._fire(key, mask, shot, t + 1, True)
+                    return self._fire(place, mask, shot, t + 1, True)
             step = 0           # the round with the Kept Cards is over: the next ones without them
         done = self.later.outcome(mask)
         if done is not None:
-            return self._over(done)
+            return self._over(place, done)
         for j in range(self.n):
             t = (step + j) % self.n
             shot = self.later.decision(mask, t)
             if shot is not None:
-                return self._fire(key, mask, shot, (t + 1) % self.n, False)
-        return self._over(0.0)    # nobody can fire: the defender holds the field
+                return self._fire(place, mask, shot, (t + 1) % self.n, False)
+        return self._over(place, 0.0)    # nobody can fire: the defender holds the field
 
-    def _over(self, outcome: float) -> tuple[int, ...]:
-        return (self.AGGRESSOR_WINS if outcome == 1.0 else self.DEFENDER_WINS), 0, 0, 0, 0
+    def _over(self, place: int, outcome: float) -> None:
+        self.moves[place:place + self.cards] = place
+        self.won[place] = outcome == 1.0
 
-    def _fire(self, key: int, mask: int, shot: tuple[int, int, int], after: int, first: bool) -> tuple[int, ...]:
+    def _fire(self, place: int, mask: int, shot: tuple[int, int, int], after: int, first: bool) -> None:
         target, attack, defense = shot
-        miss = self.key(mask, after, first) - key
-        return self.FIRE, (1 << target) * (self.n + 1) * 2, defense, attack, miss
+        hit, miss = self.place(mask & ~(1 << target), after, first), self.place(mask, after, first)
+        self.moves[place:place + self.cards] = [hit if defense < card <= attack else miss for card in range(self.cards)]
+        self.fighting[place] = True
 
 
-def _play_out(shots: Shots, rng: np.random.Generator, start: int, deck: np.ndarray, refill: np.ndarray,
-              group: np.ndarray, most: int) -> tuple[int, int, int]:
-    """Every play-out one shot at a time, all at once. Each play-out's deck is shuffled once (a row of Action
-    Numbers in the order they will be turned), and every play-out turns its next card together (all hold as
-    many), so the card turned is one column; when the decks run out, each live play-out's refill is shuffled.
-    (Aggressor's wins, play-outs decided, cut off.)"""
-    key = np.full(len(group), start, dtype=np.int64)
-    order = rng.permuted(deck[group], axis=1)
-    row = np.arange(len(group))
-    live_group = group
-    at = wins = decided = 0
-    tail = len(group) // SIM_TAIL     # the last few play-outs of a long tail are cut off (they are in the error)
-    for t in range(most + 1):
-        rows = shots.rows(key)
-        over = rows[:, 0] != Shots.FIRE
-        if over.any():
-            wins += int((rows[:, 0] == Shots.AGGRESSOR_WINS).sum())
-            decided += int(over.sum())
-            keep = ~over
-            key, rows, row, live_group = key[keep], rows[keep], row[keep], live_group[keep]
-        if len(key) <= tail or t == most:
-            break
-        if at == order.shape[1]:   # "flip the corresponding discard stack over and reshuffle the cards"
-            if not refill.shape[1]:   # no card at all to turn: nothing can be hit, the defender holds the field
-                decided += len(key)
-                key = key[:0]
+def _play_out(moves: Moves, start: int, deck: np.ndarray, refill: np.ndarray, group: np.ndarray, most: int,
+              seed: int) -> tuple[int, int, int]:
+    """Every play-out one card at a time, all at once. Each play-out's deck is put in order once (the Action
+    Numbers in the order they will be turned) and every play-out turns its next card together (all hold as
+    many), so the cards turned are one row; when the decks run out, the refills are put in order the same way.
+    A play-out that is over stays where it is. (Aggressor's wins, play-outs decided, cut off.)"""
+    runs = len(group)
+    place = np.full(runs, start, dtype=np.int64)
+    cards, at, shuffles = _in_order(deck, group, seed, 0), 0, 0
+    tail = runs // SIM_TAIL     # the last few play-outs of a long tail are cut off (they are in the error)
+    for t in range(most):
+        if t % 4 == 0:
+            if (moves.moves.take(place) < 0).any():
+                moves.work_out(place[moves.moves.take(place) < 0])
+            if int(moves.fighting.take(place).sum()) <= tail:
                 break
-            order, row, at = rng.permuted(refill[live_group], axis=1), np.arange(len(key)), 0
-        card = order[row, at]
+        if at == len(cards):   # "flip the corresponding discard stack over and reshuffle the cards"
+            if not refill.shape[1]:
+                break              # no card at all to turn: nothing can be hit
+            shuffles += 1
+            cards, at = _in_order(refill, group, seed, shuffles), 0
+        after = moves.moves.take(place + cards[at])
+        if after.min() < 0:        # a play-out reached a state not worked out yet
+            moves.work_out(place[moves.moves.take(place) < 0])
+            after = moves.moves.take(place + cards[at])
+        place = after
         at += 1
-        key += rows[:, 4] - ((card > rows[:, 2]) & (card <= rows[:, 3])) * rows[:, 1]
-    return wins, decided, len(key)
+    if (moves.moves.take(place) < 0).any():
+        moves.work_out(place[moves.moves.take(place) < 0])
+    fighting = moves.fighting.take(place)
+    wins = int(moves.won.take(place).sum())
+    if not refill.shape[1] and at == len(cards):
+        return wins, runs, 0     # with no card left to turn the defender holds the field
+    return wins, runs - int(fighting.sum()), int(fighting.sum())
+
+
+def _in_order(decks: np.ndarray, group: np.ndarray, seed: int, shuffles: int) -> np.ndarray:
+    """Each play-out's deck (of its group in the mixture, as Action Numbers) in the order its cards are turned,
+    one row a card turned, one column a play-out: a uniformly random order, drawn from the positions of a larger
+    deck shuffled once for every question (``_positions``): the positions under the deck's size, in their
+    shuffled order, are a shuffle of it."""
+    size = decks.shape[1]
+    positions = _positions(len(group), max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
+    order = positions[positions < size].reshape(len(group), size)
+    found = decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group[:, None] * size + order)
+    return np.ascontiguousarray(found.T)
+
+
+@lru_cache(maxsize=32)   # a handful of shuffles per battle, the same for every question: shuffling is the cost
+def _positions(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+    """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
+    rng = np.random.default_rng([seed, size, shuffles])
+    return rng.permuted(np.tile(np.arange(size, dtype=np.int16), (runs, 1)), axis=1)
