@@ -67,6 +67,19 @@ def test_the_simulation_agrees_with_the_exact_count_and_states_its_error():
     assert abs(sim.aggressor - exact.aggressor) < 4 * sim.error
 
 
+@pytest.mark.parametrize("deck, pile", [([4, 8], [5, 6, 9]), ([9], [4, 5, 7, 8])])
+def test_the_simulation_plays_on_through_the_reshuffle_as_the_count_does(deck, pile):
+    """A deck of one or two cards: nearly every play-out goes on through the reshuffled pile ("flip the
+    corresponding discard stack over and reshuffle the cards to continue to play"), the cards turned with it."""
+    fighters = (unit("JZERO#1", AGGRESSOR), unit("JAKAGI#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER),
+                unit("UENTERP#1", DEFENDER), unit("UFLETCH#1", DEFENDER))
+    cards = odds.Cards(odds.counts(deck), discard=odds.counts(pile))
+    exact = odds.battle_odds(fighters, cards)
+    sim = odds.simulate(fighters, cards, (), 0b11111)
+    assert exact.method == "exact" and 0.1 < exact.aggressor < 0.9
+    assert sim.error < 0.02 and abs(sim.aggressor - exact.aggressor) < 4 * sim.error
+
+
 def test_the_simulation_counts_a_kept_card_for_its_round_only():
     # The hand count of test_a_kept_card_counts_for_this_round_only: 7/8 with Air Superiority this round. Were the
     # bonus counted in every round, the Zero would hit on 4-8 after the reshuffle too (a higher figure).
