@@ -38,6 +38,11 @@ class PlayedBattle:
                 a, d = f.att(t.type), t.dfn(f.type)
                 if a is not None and d is not None:
                     self.base[i][j] = (a + f.bonus_attack, d + t.bonus_defense)
+        # The units a shooter's best shot depends on: its targets, their guards (defense support) and its own
+        # supporters. Its best shot is memoised on those alone, so alive sets that differ elsewhere share it.
+        self.relevant = [sum(1 << j for j in {*self.enemies[i], *self.attack_support[i],
+                                              *(g for t in self.enemies[i] for g in self.defense_support[t])})
+                         for i in range(n)]
         self._decisions: dict[tuple[int, int], tuple[int, int, int] | None] = {}
         self._outcomes: dict[int, float | None] = {}
         self._pairs: dict[int, frozenset[tuple[int, int]]] = {}
@@ -114,10 +119,11 @@ class PlayedBattle:
 
     def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         """(target, attack, defense) of the likeliest hit, or None when there is no legal target. Memoised."""
-        key = (mask, shooter, used)
-        if key not in self._best:
-            self._best[key] = self._best_shot(mask, shooter, used)
-        return self._best[key]
+        key = (mask & self.relevant[shooter], shooter, tuple(j for j in used if j in self.attack_support[shooter]))
+        found = self._best.get(key, self)
+        if found is self:
+            found = self._best[key] = self._best_shot(mask, shooter, used)
+        return found
 
     def _best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         sup = self.best_supporter(mask, shooter, used)
