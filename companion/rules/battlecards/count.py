@@ -43,6 +43,15 @@ class PlayedBattle:
         self.relevant = [sum(1 << j for j in {*self.enemies[i], *self.attack_support[i],
                                               *(g for t in self.enemies[i] for g in self.defense_support[t])})
                          for i in range(n)]
+        # A step's shot depends on its shooter's units and those of the shooters before it in the same volley
+        # (the supporters they used): its decision is memoised on those alone.
+        self.step_relevant = []
+        for step, (phase, side, shooter) in enumerate(self.steps):
+            bits, j = 1 << shooter | self.relevant[shooter], step - 1
+            while j >= 0 and self.steps[j][:2] == (phase, side):
+                bits |= 1 << self.steps[j][2] | self.relevant[self.steps[j][2]]
+                j -= 1
+            self.step_relevant.append(bits)
         self._decisions: dict[tuple[int, int], tuple[int, int, int] | None] = {}
         self._outcomes: dict[int, float | None] = {}
         self._pairs: dict[int, frozenset[tuple[int, int]]] = {}
@@ -75,18 +84,19 @@ class PlayedBattle:
     def decision(self, mask: int, step: int) -> tuple[int, int, int] | None:
         """What the shooter of a step does in an alive set (the policy): (target, attack, defense), or None
         when it is out of the fight or has no legal target. Memoised."""
-        key = (mask, step)
-        if key not in self._decisions:
+        key = (mask & self.step_relevant[step], step)
+        found = self._decisions.get(key, self)
+        if found is self:
             shooter = self.steps[step][2]
             found = None
             if mask >> shooter & 1:
                 found = self.best_shot(mask, shooter, self.used_support(mask, step))
             self._decisions[key] = found
-        return self._decisions[key]
+        return found
 
     def used_support(self, mask: int, step: int) -> tuple[int, ...]:
         """Supporters already used in this volley by the shooters before this step (the policy: best first)."""
-        key = (mask, step)
+        key = (mask & self.step_relevant[step], step)
         if key not in self._used:
             self._used[key] = self._used_support(mask, step)
         return self._used[key]

@@ -36,7 +36,8 @@ from .count import Exact, PlayedBattle, estimate, fold, fold_kinds, kinds_of, pr
 from .question import AGGRESSOR, DEFENDER, BattleOdds, Cards, Fighter, as_cards, counts, decks, same_length
 from .simulate import simulate, table
 
-__all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_odds", "counts", "shot_chance", "simulate"]
+__all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_odds", "count", "counts", "forget", "shot_chance",
+           "simulate"]
 
 STATE_LIMIT = 2_000         # the estimated states beyond which a battle is simulated (a query stays near 5 ms)
 EXACT_UNITS = 6             # beyond this many units the states are not even estimated: the battle is simulated
@@ -71,11 +72,24 @@ def battle_odds(fighters: Iterable[Fighter], cards: Cards | Sequence[int], must_
 @lru_cache(maxsize=64)   # the tablet, the phones, the outcomes and the buttons ask the same question of one state
 def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tuple[str, ...],
                  next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...]) -> BattleOdds:
+    mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
+    if len(fighters) <= EXACT_UNITS:
+        found = count(fighters, cards, must_destroy, next_step, alive, numbers, STATE_LIMIT)
+        if found is not None:
+            return found
+    return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step)
+
+
+def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str] = (),
+          next_step: int = 0, alive: Iterable[str] | None = None, numbers: tuple[int, ...] = tuple(range(1, 10)),
+          budget: int | None = None) -> BattleOdds | None:
+    """The battle's odds counted exactly, or None when the states the count may need (``estimate``) exceed the
+    ``budget`` (no budget: counted whatever it takes)."""
+    fighters, cards, must_destroy = tuple(fighters), as_cards(cards), tuple(must_destroy)
+    alive = None if alive is None else tuple(alive)
     plain = tuple(f.after_this_round() for f in fighters)
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
     reference = cards.whole
-    if len(fighters) > EXACT_UNITS:
-        return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step)
     now = PlayedBattle(fighters, must_destroy, numbers, reference)
     later = PlayedBattle(plain, must_destroy, numbers, reference)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
@@ -83,11 +97,9 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
     groups = _mixture(cards, kind, kinds, top)
     size = 0
     for _, _, refill in groups:
-        size += estimate(later, mask, same_length(refill, (0,) * (top + 1))[0], STATE_LIMIT - size)
-        if size > STATE_LIMIT:
-            break
-    if size > STATE_LIMIT:
-        return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step)
+        size += estimate(later, mask, same_length(refill, (0,) * (top + 1))[0], None if budget is None else budget - size)
+        if budget is not None and size > budget:
+            return None
     bonus = now.base != later.base
     step = min(next_step, len(now.steps))
     limit = sys.getrecursionlimit()
