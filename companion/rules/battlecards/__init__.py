@@ -9,8 +9,9 @@ battlecards-pacific.md). One concern per module:
 - ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
 - ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
 - ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
-- ``odds``     the exact chance of a shot and of a battle, from what the table can know of the CONFLICT
-               deck (pure); ``count`` the exact count it asks, ``forecast`` its questions from the state
+- ``odds``     the chance of a shot (exact) and of a battle (exact within the budget, else simulated with its
+               error), from what the table can know of the CONFLICT deck (pure); ``question`` its parts,
+               ``count`` the exact count, ``simulate`` the simulation, ``forecast`` its questions from the state
 - ``view``     every word players read, the public and seat views
 - ``demo``     simulated players
 

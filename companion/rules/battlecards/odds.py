@@ -1,6 +1,7 @@
-"""The odds of a shot and of a battle, exact: cards drawn without replacement from the CONFLICT cards the
-public can know are left, the discard pile reshuffled into a new deck when the deck runs out. Pure: no
-clock, and the one simulation is seeded.
+"""The odds of a shot (exact) and of a battle (counted exactly where the count fits the budget, else a seeded
+simulation of the same model with its error stated): cards drawn without replacement from the CONFLICT cards
+the public can know are left, the discard pile reshuffled into a new deck when the deck runs out. Pure: no
+clock, and the simulation is seeded.
 
 What anyone can know (``Cards``): every CONFLICT card turned face up since the last shuffle is seen, so the
 cards not seen (``unseen``) are the deck plus the Kept Cards held face down since then (``hidden`` of them,
