@@ -135,8 +135,9 @@ def decode(text: str) -> CardRef:
         shown = text if len(text) <= 40 else text[:37] + "..."
         raise PayloadError(f"not a table-companion tag: {shown!r}")
     parts = text.split(":")
-    if len(parts) == 4 and private_game(text):
-        raise PrivateTag(text, private_game(text))
+    game = private_game(text) if len(parts) == 4 else None
+    if game:
+        raise PrivateTag(text, game)
     if len(parts) != 5:
         raise PayloadError(f"tag {text!r} should have 5 fields separated by ':'")
     _, code, card, copy, check = parts
