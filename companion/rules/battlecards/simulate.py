@@ -167,17 +167,23 @@ def _play_out(moves: Moves, start: int, deck: np.ndarray, refill: np.ndarray, gr
 
 def _in_order(decks: np.ndarray, group: np.ndarray, seed: int, shuffles: int) -> np.ndarray:
     """Each play-out's deck (of its group in the mixture, as Action Numbers) in the order its cards are turned,
-    one row a card turned, one column a play-out: a uniformly random order, drawn from the positions of a larger
-    deck shuffled once for every question (``_positions``): the positions under the deck's size, in their
-    shuffled order, are a shuffle of it."""
+    one row a card turned, one column a play-out: a uniformly random order (``_order``)."""
     size = decks.shape[1]
-    positions = _positions(len(group), max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
-    order = positions[positions < size].reshape(len(group), size)
-    found = decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group[:, None] * size + order)
-    return np.ascontiguousarray(found.T)
+    order = _order(len(group), size, seed, shuffles)
+    return decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group * size + order)
 
 
-@lru_cache(maxsize=32)   # a handful of shuffles per battle, the same for every question: shuffling is the cost
+@lru_cache(maxsize=64)   # the decks of a game come in a few dozen sizes, and each is put in order for every question
+def _order(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+    """``runs`` uniformly random orders of the positions 0..size-1, one column each, drawn from the positions of
+    a larger deck shuffled once (``_positions``): the positions under the deck's size, in their shuffled order,
+    are a shuffle of it."""
+    positions = _positions(runs, max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
+    order = positions[positions < size].reshape(runs, size).T
+    return np.ascontiguousarray(order, dtype=np.int8 if size <= 128 else np.int16)   # kept small: 64 of them
+
+
+@lru_cache(maxsize=8)    # a handful of shuffles per question, the same for every question: shuffling is the cost
 def _positions(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
     """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
     rng = np.random.default_rng([seed, size, shuffles])
