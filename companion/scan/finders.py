@@ -22,18 +22,22 @@ import numpy as np
 _EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 # the thresholds' neighbourhoods, in shares of the view's longest side
 NEIGHBOURHOODS = (0.02, 0.06)
+OFFSET = 5.0           # grey levels below the neighbourhood's mean that count as dark
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
-                    equalise: bool = True) -> list[tuple[float, float, float]]:
-    """(x, y, side) of every finder-like nested square in a greyscale view, largest first."""
+                    equalise: bool = True, offset: float | None = None) -> list[tuple[float, float, float]]:
+    """(x, y, side) of every finder-like nested square in a greyscale view, largest first.
+    ``offset``: how much darker than its neighbourhood a pixel must be to count as dark (a
+    larger one leaves fewer specks, so fewer contours to walk, and still every finder)."""
+    offset = OFFSET if offset is None else offset
     h, w = view.shape[:2]
     equalised = _EQUALISE.apply(view) if equalise else view
     found: list[tuple[float, float, float]] = []
     for share in neighbourhoods:
         k = max(3, int(share * max(h, w)) | 1)
-        dark = cv2.adaptiveThreshold(equalised, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, 5)
+        dark = cv2.adaptiveThreshold(equalised, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, offset)
         contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:
             continue
