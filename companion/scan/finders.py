@@ -22,7 +22,7 @@ import numpy as np
 _EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 # the thresholds' neighbourhoods, in shares of the view's longest side
 NEIGHBOURHOODS = (0.02, 0.06)
-OFFSET = 5.0           # grey levels below the neighbourhood's mean that count as dark
+OFFSET = 15.0          # grey levels below the neighbourhood's mean that count as dark (5 read 1 code fewer for 23% more CPU)
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
 
 
