@@ -31,12 +31,14 @@ import numpy as np
 
 from companion.scan.decoders import Detection
 from companion.scan.finders import MOST_CANDIDATES, NEIGHBOURHOODS, code_places, finder_patterns
+from companion.scan.rescue import Ladder
 from companion.scan.texture import plausible_codes
 
 PHOTO_VIEW_SIDE = 1400   # the whole-photo views: halved until the longest side is at most this
 ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large damaged code)
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
-FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
+SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
+FINDER_CHECK_SIDE = 640  # the check for finders left over after a first read that located nothing else
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
@@ -72,6 +74,7 @@ class PhotoReader:
         self.zbar.available = self.zbar.available and use_pyzbar
         self.looks = 0
         self.steps: list[str] = []
+        self._ladder: Ladder | None = None
 
     def read(self, gray: np.ndarray) -> list[Detection]:
         self.looks, self.steps = 0, []
@@ -98,6 +101,11 @@ class PhotoReader:
             if _covered(quad, found):
                 continue   # read meanwhile (a look at a neighbouring place read it)
             found = _merge(found, self._look(gray, quad, is_code))
+        # a small code still unread (a tag at a few pixels a module, soft): the live ladder's
+        # sharpened and deconvolved crops (rescue.Ladder), where the scaled crops above are too coarse
+        for quad, is_code in places:
+            if is_code and _side(quad) <= SMALL_CODE_PX and not _covered(quad, found):
+                found = _merge(found, self._ladder_look(gray, quad))
         if found and all(_covered(q, found) for q, _ in places):
             return found
         self.steps.append("equalised view, local")
@@ -120,6 +128,19 @@ class PhotoReader:
         left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=False, offset=15)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
         return len(left) >= 2
+
+    def _ladder_look(self, gray: np.ndarray, quad: np.ndarray) -> list[Detection]:
+        side = _side(quad)
+        h, w = gray.shape[:2]
+        (x0, y0), (x1, y1) = quad.min(axis=0) - 0.3 * side, quad.max(axis=0) + 0.3 * side
+        x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)
+        if self._ladder is None:
+            self._ladder = Ladder(self.zxing, self.zbar.available)
+        got, _ = self._ladder.look(gray[y0:y1, x0:x1], (x0, y0))
+        self.looks += self._ladder.ran
+        if got:
+            self.steps.append("ladder")
+        return got
 
     def _look(self, gray: np.ndarray, quad: np.ndarray, is_code: bool) -> list[Detection]:
         """A place's crop, read by one reader after another until one reads a code there."""
