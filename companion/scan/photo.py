@@ -38,7 +38,7 @@ PHOTO_VIEW_SIDE = 1400   # the whole-photo views: halved until the longest side 
 ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large damaged code)
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
-FINDER_CHECK_SIDE = 640  # the check for finders left over after a first read that located nothing else
+FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
