@@ -17,18 +17,9 @@ import numpy as np
 from card_tags import payload as tag_payload
 
 from companion.scan.decoders import Detection, ZxingDecoder, make_decoder
-from companion.scan.incremental import IncrementalDecoder, unique_detections
+from companion.scan.incremental import unique_detections
+from companion.scan.photo import PhotoReader
 from companion.scan.sources import IMAGE_SUFFIXES
-
-
-# second looks at a still image: none. On a quarter of BoofCV's half (68 photos, 163 codes),
-# looks within a budget of one photo's pixels of work read 1 code more than none (134 vs 133)
-# at 1.4x the median CPU; unlimited ones cost up to 13 s on one photo. What reads a photo's
-# missed codes is its other views (rescue.photo_views), run while a place zxing located, or a
-# textured one as large as a code read (``PHOTO_TEXTURE_PLACES``: 1 of those 163 codes, and the
-# URL on tests/data/photo_like/sheet02.jpg), is left unread (docs/scanning.md, "Real photographs")
-STILL_LOOK_SHARE = 0.0
-PHOTO_TEXTURE_PLACES = True
 
 
 def _decoders(name: str):
@@ -37,15 +28,15 @@ def _decoders(name: str):
 
 
 def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) -> list[tuple[Detection, str]]:
-    """Every code any of the decoders reads, with the decoder that read it first. zxing also
-    takes a second, upscaled look at codes it located but could not read (as the pipeline does).
+    """Every code any of the decoders reads, with the decoder that read it first. zxing reads
+    it as a photo (photo.PhotoReader: more looks only where a code was left unread).
     A decoder that fails on the image reads nothing in it (what it raised: ``failures``); the
     others still read it."""
     found: list[tuple[Detection, str]] = []
     for decoder in decoders:
         try:
-            if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
-                detections = still_image_decoder(decoder, gray).decode(gray)
+            if isinstance(decoder, ZxingDecoder):
+                detections = PhotoReader(decoder).read(gray)
             else:
                 detections = decoder.decode(gray)
         except Exception as exc:  # a reader's bug on one image must not end a batch
@@ -59,25 +50,20 @@ def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) ->
     return found
 
 
-def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
-    """The pipeline's decoder for one still image (a photo): the whole image also seen halved
-    and locally equalised (rescue.photo_views), every second look it wants, codes near the
-    image's edge included (a photo is all there is) and of any size."""
-    # a photo's codes are as large as the photo allows: texture is looked for in blocks of about
-    # a thousandth of its longest side (a 12-megapixel photo's big modules fill a whole 8 px block)
-    cell = 8 * max(1, round(max(gray.shape[:2]) / 1024))
-    return IncrementalDecoder(decoder, cell=cell, max_looks=64, look_share=STILL_LOOK_SHARE,
-                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True,
-                              photo_texture=PHOTO_TEXTURE_PLACES)
-
-
-def explain(text: str, game: str | None) -> dict:
-    """The card a code names, or why it names none."""
-    try:
-        ref = tag_payload.decode(text)
-    except tag_payload.PayloadError as exc:
-        return {"card": None, "why": str(exc)}
-    card = {"game": ref.game, "card": ref.card, "copy": ref.copy, "key": ref.key, "name": None}
+def explain(text: str, game: str | None, private: dict[str, tag_payload.CardRef] | None = None) -> dict:
+    """The card a code names, or why it names none. ``private``: the table's private tags (payload ->
+    card, card_tags/private.py), which name the hidden cards only to whoever can read its data folder."""
+    ref = private.get(text) if private else None
+    if ref is None:
+        try:
+            ref = tag_payload.decode(text)
+        except tag_payload.PrivateTag as exc:
+            hint = "" if private is not None else "; --data names the table's own private tags"
+            return {"card": None, "why": f"{exc}{hint}"}
+        except tag_payload.PayloadError as exc:
+            return {"card": None, "why": str(exc)}
+    card = {"game": ref.game, "card": ref.card, "copy": ref.copy, "key": ref.key, "name": None,
+            "private": private is not None and text in private}
     if game and ref.game != game:
         return {"card": card, "why": f"a {ref.game} tag, not a {game} tag"}
     try:
@@ -93,7 +79,7 @@ def explain(text: str, game: str | None) -> dict:
     return {"card": card, "why": None}
 
 
-def _record(path: Path, d: Detection, decoder: str, game: str | None) -> dict:
+def _record(path: Path, d: Detection, decoder: str, game: str | None, private: dict | None = None) -> dict:
     side = d.side_px()
     modules = 21
     try:
@@ -103,7 +89,7 @@ def _record(path: Path, d: Detection, decoder: str, game: str | None) -> dict:
     except Exception:  # a code segno cannot re-encode (binary data): assume version 1
         pass
     return {"file": str(path), "text": d.text, "corners": np.round(d.corners, 1).tolist(),
-            "px_per_module": round(side / modules, 2), "decoder": decoder, **explain(d.text, game)}
+            "px_per_module": round(side / modules, 2), "decoder": decoder, **explain(d.text, game, private)}
 
 
 def _frames(path: Path, every: int) -> Iterator[tuple[int | None, np.ndarray | None, str | None]]:
@@ -140,9 +126,11 @@ def _expand(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = None, every: int = 1) -> Iterator[dict]:
+def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = None, every: int = 1,
+               private: dict[str, tag_payload.CardRef] | None = None) -> Iterator[dict]:
     """Records for `companion scan`: one per code (image) or per distinct code (video);
-    a record with "error" for an unreadable file, or with text None when nothing was found."""
+    a record with "error" for an unreadable file, or with text None when nothing was found.
+    ``private``: the table's private tags, to name the hidden cards they stand for."""
     decoders = _decoders(decoder)
     for path in _expand(paths):
         if not path.exists():
@@ -161,9 +149,9 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
             for d, name in read_codes(gray, decoders, failures):
                 any_found = True
                 if number is None:
-                    yield _record(path, d, name, game)
+                    yield _record(path, d, name, game, private)
                 elif d.text not in video:
-                    video[d.text] = {**_record(path, d, name, game), "first_frame": number, "frames_read": 1}
+                    video[d.text] = {**_record(path, d, name, game, private), "first_frame": number, "frames_read": 1}
                 else:
                     video[d.text]["frames_read"] += 1
             for failure in failures:
