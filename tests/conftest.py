@@ -46,13 +46,15 @@ SLOW_TESTS = {
     "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[square-25]",
     "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[stratego]",
     "test_sheets.py::test_the_last_page_reads_back_too",
+    "test_sheets.py::test_the_default_sticker_leaves_name_and_value_readable_and_reads_at_the_recommended_camera",
 }
 
 
 def is_slow(item: pytest.Item) -> bool:
     module = item.path.stem
     return (module.endswith(SLOW_SUFFIXES) or module in SLOW_MODULES or item.name.startswith("test_fuzz_")
-            or f"{item.path.name}::{item.name}" in SLOW_TESTS
+            or f"{item.path.name}::{item.name}" in SLOW_TESTS  # one case of a parametrized test
+            or f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS  # all its cases
             or bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))))
 
 
