@@ -63,23 +63,12 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "fuzzing); deselect with -m 'not slow' for the rules and unit tests")
 
 
-def shares_a_module_fixture(item: pytest.Item) -> bool:
-    """Whether the test uses a module-scoped fixture of its own module (a served table, photos read,
-    a venv made by setup.sh): the module's tests then go to one xdist worker, which makes it once.
-    The lent browser is not counted: each test process launches one Chromium for all its modules."""
-    defs = getattr(item, "_fixtureinfo", None)
-    return defs is not None and any(
-        d.scope == "module" and d.argname != "browser" and d.baseid.startswith(item.nodeid.split("::")[0])
-        for fixturedefs in defs.name2fixturedefs.values() for d in fixturedefs)
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if is_slow(item):
+        item.add_marker(pytest.mark.slow)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks (--dist loadgroup)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if is_slow(item):
-            item.add_marker(pytest.mark.slow)
-        if shares_a_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
     # Modules with slow tests first, each module's tests together (its module fixtures are made once),
     # so the long tests start early and the short ones fill in around them at the end on every worker.
     slow = {item.path for item in items if item.get_closest_marker("slow")}

@@ -16,8 +16,6 @@ from tests.test_accessibility_browser import serious
 from tests.test_pages_browser import PHONE, TABLET
 
 LOG = Path(__file__).parent / "logs" / "bom" / "basic-3-seats.jsonl"
-# The tests only read the table: one played log served for the module, on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("history_chart")
 
 
 @pytest.fixture(scope="module")
