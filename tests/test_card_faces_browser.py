@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import companion.rules
-from companion.demo.driver import default_seats
 from companion.rules.demo import play_direct
 from companion.service import Service
 from tests.browser import revealed, serving
