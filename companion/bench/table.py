@@ -15,8 +15,8 @@ Results brought about by a tap (a dashboard command) or a seat's reader are coun
 no card lay still before them. A result the table brought about after a tap or a reader's card
 (a Warriors Challenge decided once the last card is revealed after a tap) is timed from the later of
 the table's last move and that input's arrival: the table could not be quicker than the input.
-Printed, never asserted: p50 and p95 of both figures, and, as the same-run baseline, the event stream's own delivery (service figure) and the page's own share
-(browser minus service).
+Printed, never asserted: p50 and p95 of both figures, and, as the same-run baseline, the event
+stream's own delivery (service figure) and the page's own share (browser minus service).
 """
 from __future__ import annotations
 
