@@ -93,6 +93,7 @@ class Results(threading.Thread):
         self.port = port
         self.found: list[dict] = []
         self.inputs: list[float] = []   # arrival of every tap or reader's card (not table moves)
+        self.sightings: list[float] = []  # arrival of every card the camera reported (seen or gone)
         self.ready = threading.Event()
 
     def run(self) -> None:
@@ -104,6 +105,8 @@ class Results(threading.Thread):
             entry = message.get("entry") or {}
             if entry.get("source") in UNSEEN_INPUTS and entry.get("status") == "applied":
                 self.inputs.append(arrived)
+            if entry.get("source") == "camera" and entry.get("kind") in ("card_seen", "card_gone"):
+                self.sightings.append(arrived)
             if outcome.get("say") and outcome["say"] != said:
                 said = outcome["say"]
                 self.found.append({"at": arrived, "say": said, "source": entry.get("source"),
@@ -141,7 +144,7 @@ def cmd_table(args) -> int:
         demo.stopped.set()
         service.stop()
         server.shutdown()
-    report = measure(results.found, shown, moves, results.inputs)
+    report = measure(results.found, shown, moves, results.inputs, results.sightings)
     print(json.dumps({"machine": machine(), "load_average_1_5_15": [round(x, 1) for x in os.getloadavg()],
                       "game": args.game, "pace": args.pace, "fps": args.fps,
                       "settle_seconds": {"long": service.settle_seconds, "quick": service.quick_settle_seconds},
@@ -153,10 +156,14 @@ def timed(found: list[dict]) -> int:
     return sum(1 for r in found if r["source"] in FROM_THE_TABLE)
 
 
-def measure(found: list[dict], shown: list[dict], moves: TableMoves, inputs: list[float] = ()) -> dict:
+def measure(found: list[dict], shown: list[dict], moves: TableMoves, inputs: list[float] = (),
+            sightings: list[float] = ()) -> dict:
     """Pair each result on the stream with the page showing its sentence, after the table stopped
-    (or after the tap or reader's card that came later, when one did)."""
+    (or after the tap or reader's card that came later, when one did). Where the time went: the
+    camera reporting the last card (table still -> its sighting on the stream), then the settle and
+    the resolve (that sighting -> the result; 0 for a result the sighting itself decided)."""
     service_ms, browser_ms, page_ms, by_source, unseen, slowest = [], [], [], {}, 0, []
+    camera_ms, settle_ms = [], []
     for result in found:
         by_source[result["source"]] = by_source.get(result["source"], 0) + 1
         if result["source"] not in FROM_THE_TABLE:
@@ -169,6 +176,10 @@ def measure(found: list[dict], shown: list[dict], moves: TableMoves, inputs: lis
         say = plain(result["say"])
         on_page = next((s["t"] / 1000 for s in shown if plain(s["text"]) == say and s["t"] / 1000 >= still), None)
         service_ms.append((result["at"] - still) * 1000)
+        seen = [t for t in sightings if still < t <= result["at"]]
+        if seen:
+            camera_ms.append((seen[-1] - still) * 1000)
+            settle_ms.append((result["at"] - seen[-1]) * 1000)
         if on_page is None:
             unseen += 1
             log.debug("not seen on the page: %s (%s)", result, [x for x in shown if abs(x["t"] / 1000 - result["at"]) < 5])
@@ -179,6 +190,8 @@ def measure(found: list[dict], shown: list[dict], moves: TableMoves, inputs: lis
     slowest.sort(reverse=True)
     return {"results_by_source": by_source, "not_seen_on_the_page": unseen,
             "slowest_three_browser_stream_ms": slowest[:3],
+            "where_the_time_goes_ms": {"table_still_to_camera_sighting_on_stream": figures(camera_ms),
+                                       "sighting_to_result_settle_and_resolve": figures(settle_ms)},
             "last_card_still_to_result_ms": {"browser": figures(browser_ms), "service_event_stream": figures(service_ms),
                                              "baseline_page_share_browser_minus_stream": figures(page_ms)}}
 
