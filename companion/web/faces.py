@@ -56,6 +56,13 @@ def _of_rank(catalog: Any, named: dict[str, Any], colours: dict[int, str]) -> li
     return []
 
 
+def _rank_play(value: Any) -> bool:
+    """A seat's play told by its rank alone ({"seat": 2, "rank": "7"}): a rank kept hidden is None
+    (Stratego's defender that need not reveal), and has no face."""
+    return (isinstance(value, dict) and isinstance(value.get("seat"), int) and value.get("rank") is not None
+            and "key" not in value and not any(isinstance(v, str) and "#" in v for v in value.values()))
+
+
 def named_cards(data: Any, catalog: Any, colours: dict[int, str] | None = None) -> list[tuple[str, Any]]:
     """The cards an outcome's data names, in order, each once: (key, catalog card)."""
     found: list[tuple[str, Any]] = []
@@ -64,7 +71,7 @@ def named_cards(data: Any, catalog: Any, colours: dict[int, str] | None = None) 
     if isinstance(data, dict) and isinstance(data.get("cards"), list):
         values = list(data["cards"])  # a result that lists its cards names them all, in its order
     for value in values:
-        if isinstance(value, dict) and "rank" in value and not any(isinstance(v, str) and "#" in v for v in value.values()):
+        if _rank_play(value):
             cards = [(f"{value['rank']}@{value.get('seat')}#{n}", c) for n, c in enumerate(_of_rank(catalog, value, colours or {}))]
         else:
             card = _card(catalog, value)
