@@ -19,8 +19,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Iterator
 
+from .games import BY_ID
 from .payload import GAME_CODES, CardRef, CARD_ID
 
 DECKS = Path(__file__).parent / "decks"
@@ -125,7 +127,7 @@ def _check_value(spec: Any, value: Any) -> str | None:
 def _validate_card(raw: Any, index: int, schema: Schema) -> tuple[Card | None, list[str]]:
     if not isinstance(raw, dict):
         return None, [f"card #{index + 1}: must be an object"]
-    cid = raw.get("id")
+    cid: Any = raw.get("id")
     where = f"card {cid!r}" if isinstance(cid, str) else f"card #{index + 1}"
     problems = []
     for name in sorted(COMMON_FIELDS - raw.keys()):
@@ -134,10 +136,10 @@ def _validate_card(raw: Any, index: int, schema: Schema) -> tuple[Card | None, l
         problems.append(f"{where}: field 'id' must be 1-8 characters A-Z, 0-9")
     if "name" in raw and (not isinstance(raw["name"], str) or not raw["name"]):
         problems.append(f"{where}: field 'name' must be a non-empty string")
-    copies = raw.get("copies")
+    copies: Any = raw.get("copies")
     if "copies" in raw and (not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= 99):
         problems.append(f"{where}: field 'copies' must be an integer 1-99, not {copies!r}")
-    kind = raw.get("kind")
+    kind: Any = raw.get("kind")
     if "kind" in raw and kind not in schema:
         problems.append(f"{where}: field 'kind' must be one of {sorted(schema)}, not {kind!r}")
         return None, problems
@@ -168,10 +170,10 @@ def parse(data: Any, schema: Schema, source: str = "<memory>") -> Catalog:
     if not isinstance(data, dict):
         raise CatalogError(source, ["the catalog must be a JSON object"])
     problems = []
-    game = data.get("game")
+    game: Any = data.get("game")
     if game not in GAME_CODES:
         problems.append(f"field 'game' must be one of {sorted(GAME_CODES)}, not {game!r}")
-    version = data.get("version")
+    version: Any = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         problems.append(f"field 'version' must be a positive integer, not {version!r}")
     raw_cards = data.get("cards")
@@ -213,19 +215,19 @@ def reference_deck_path(game: str) -> Path:
     return DECKS / f"{game}.json"
 
 
-def game_module(game: str):
+def game_module(game: str) -> ModuleType:
     """card_tags.games.<game>: the game's SCHEMA and check(catalog) of the rulebook's counts."""
     import importlib
 
     if game not in GAME_CODES:
         raise CatalogError(game, [f"unknown game {game!r}; games are {sorted(GAME_CODES)}"])
     try:
-        return importlib.import_module(f"card_tags.games.{game.replace('-', '_')}")
+        return importlib.import_module(BY_ID[game].cards_module)
     except ModuleNotFoundError:
         raise CatalogError(game, [f"no card schema for {game} in this version of the companion"]) from None
 
 
-def _partial_counts(module, game: str, exc: CatalogError) -> list[str]:
+def _partial_counts(module: ModuleType, game: str, exc: CatalogError) -> list[str]:
     """The rulebook's counts over the cards that passed the schema, so that an owner fixing a deck
     sees every problem in one go rather than the counts only after the schema is right."""
     if exc.partial is None or exc.partial.game != game:

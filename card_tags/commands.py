@@ -6,13 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Callable, TypeAlias
 
-from . import custom, geometry, pairing, sheets
-from .catalog import CatalogError, load_game
+from . import custom, faces, geometry, pairing, sheets
+from .catalog import Catalog, CatalogError, load_game
 from .payload import GAME_CODES, CardRef
 
+# what add_subparsers returns: each area adds its commands to it
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-def register(sub) -> None:
+
+def register(sub: Subparsers) -> None:
     _register_tags(sub)
     _register_deck(sub)
     _register_pair(sub)
@@ -53,12 +57,12 @@ def _camera_arguments(parser: argparse.ArgumentParser) -> None:
                        help="pixels per QR module needed to read reliably (default %(default)s)")
 
 
-def _camera(args) -> geometry.Camera:
+def _camera(args: argparse.Namespace) -> geometry.Camera:
     width, height = geometry.parse_resolution(args.resolution)
     return geometry.Camera(args.camera_height, width, height, args.fov)
 
 
-def _register_tags(sub) -> None:
+def _register_tags(sub: Subparsers) -> None:
     tags = sub.add_parser("tags", help="printable QR tag sheets").add_subparsers(dest="tags_command", required=True)
     p = tags.add_parser("print", help="write a PDF and SVG sheet of tags for every physical card of a game")
     p.add_argument("game", choices=sorted(GAME_CODES))
@@ -67,6 +71,9 @@ def _register_tags(sub) -> None:
     p.add_argument("--paper", choices=sorted(sheets.PAPER), help="paper for card layouts (default a4)")
     p.add_argument("--deck", help="a custom deck file instead of the reference deck")
     p.add_argument("--module-mm", type=float, help="force the QR module size in mm")
+    p.add_argument("--corner", choices=faces.CORNERS,
+                   help="card layouts: put every patch in this corner of its card (default: the corner each card's "
+                        "face leaves free of its name and value, docs/decks/README.md)")
     p.add_argument("--out", help="folder to write into (default: tags/GAME, made if missing)")
     p.add_argument("--data", default="data",
                    help="the table's data folder, which keeps its private tags (default: ./data)")
@@ -79,14 +86,15 @@ def _register_tags(sub) -> None:
     s.set_defaults(func=cmd_tags_size)
 
 
-def cmd_tags_print(args) -> int:
+def cmd_tags_print(args: argparse.Namespace) -> int:
     from .private import PrivateTags
 
     try:
         catalog = load_game(args.game, args.deck)
         layout = args.layout or sheets.default_layout(args.game)
         private = PrivateTags(args.data).codes_for(catalog, new_set=args.new_set)
-        sheet = sheets.build(catalog, layout, _camera(args), args.module_mm, args.paper, args.min_ppm, private)
+        sheet = sheets.build(catalog, layout, _camera(args), args.module_mm, args.paper, args.min_ppm, private,
+                             args.corner)
     except CatalogError as exc:
         return _catalog_error(exc)
     except ValueError as exc:
@@ -106,7 +114,7 @@ def cmd_tags_print(args) -> int:
     return 0
 
 
-def cmd_tags_size(args) -> int:
+def cmd_tags_size(args: argparse.Namespace) -> int:
     try:
         camera = _camera(args)
     except ValueError as exc:
@@ -125,7 +133,7 @@ def cmd_tags_size(args) -> int:
 
 
 # -- deck -------------------------------------------------------------------------------------------
-def _register_deck(sub) -> None:
+def _register_deck(sub: Subparsers) -> None:
     deck = sub.add_parser("deck", help="custom decks: copy, check, import from CSV").add_subparsers(
         dest="deck_command", required=True)
     p = deck.add_parser("copy", help="copy a game's reference deck to a file to edit")
@@ -150,12 +158,12 @@ def _register_deck(sub) -> None:
     p.set_defaults(func=cmd_deck_export_csv)
 
 
-def _summary(catalog) -> str:
+def _summary(catalog: Catalog) -> str:
     return (f"{catalog.source}: {catalog.title}, version {catalog.version}: {len(catalog.cards)} cards, "
             f"{catalog.total_copies()} physical copies; follows every count the rulebook gives.")
 
 
-def cmd_deck_copy(args) -> int:
+def cmd_deck_copy(args: argparse.Namespace) -> int:
     try:
         path = custom.copy_reference(args.game, args.file, args.force)
     except CatalogError as exc:
@@ -166,7 +174,7 @@ def cmd_deck_copy(args) -> int:
     return 0
 
 
-def cmd_deck_check(args) -> int:
+def cmd_deck_check(args: argparse.Namespace) -> int:
     try:
         catalog = custom.check_file(args.file, args.game)
     except CatalogError as exc:
@@ -175,7 +183,7 @@ def cmd_deck_check(args) -> int:
     return 0
 
 
-def cmd_deck_import_csv(args) -> int:
+def cmd_deck_import_csv(args: argparse.Namespace) -> int:
     try:
         catalog = custom.import_csv(args.game, args.csv, args.out, args.title)
     except CatalogError as exc:
@@ -185,7 +193,7 @@ def cmd_deck_import_csv(args) -> int:
     return 0
 
 
-def cmd_deck_export_csv(args) -> int:
+def cmd_deck_export_csv(args: argparse.Namespace) -> int:
     try:
         catalog = load_game(args.game, args.deck)
     except CatalogError as exc:
@@ -196,11 +204,11 @@ def cmd_deck_export_csv(args) -> int:
 
 
 # -- pair -------------------------------------------------------------------------------------------
-def _register_pair(sub) -> None:
+def _register_pair(sub: Subparsers) -> None:
     pair = sub.add_parser("pair", help="RFID tag pairings: list, export, import").add_subparsers(
         dest="pair_command", required=True)
 
-    def data_dir(p):
+    def data_dir(p: argparse.ArgumentParser) -> None:
         p.add_argument("--data", default="data",
                        help="data folder holding pairings.db (default: ./data, as for serve)")
 
@@ -229,15 +237,15 @@ def _register_pair(sub) -> None:
     p.set_defaults(func=cmd_pair_unpair)
 
 
-def _store(args) -> pairing.PairingStore:
+def _store(args: argparse.Namespace) -> pairing.PairingStore:
     return pairing.PairingStore(pairing.default_path(args.data))
 
 
-def _card_checker(decks: list[str]):
+def _card_checker(decks: list[str]) -> Callable[[CardRef], str | None]:
     """known(ref) -> reason the card is not in the game's deck, or None. Games without a loadable
     catalog in this version are checked for format only."""
     chosen = dict(entry.split("=", 1) for entry in decks if "=" in entry)
-    loaded: dict[str, object] = {}
+    loaded: dict[str, Catalog | CatalogError | None] = {}
 
     def known(ref: CardRef) -> str | None:
         if ref.game not in loaded:
@@ -254,13 +262,13 @@ def _card_checker(decks: list[str]):
         try:
             catalog.lookup(ref)
         except KeyError as exc:
-            return exc.args[0]
+            return str(exc.args[0])
         return None
 
     return known
 
 
-def cmd_pair_export(args) -> int:
+def cmd_pair_export(args: argparse.Namespace) -> int:
     store = _store(args)
     text = store.export_csv()
     if args.file == "-":
@@ -271,7 +279,7 @@ def cmd_pair_export(args) -> int:
     return 0
 
 
-def cmd_pair_import(args) -> int:
+def cmd_pair_import(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8-sig")
     except (FileNotFoundError, UnicodeDecodeError) as exc:
@@ -286,7 +294,7 @@ def cmd_pair_import(args) -> int:
     return 0
 
 
-def cmd_pair_list(args) -> int:
+def cmd_pair_list(args: argparse.Namespace) -> int:
     bindings = _store(args).bindings().by_uid
     for uid, ref in sorted(bindings.items(), key=lambda item: (item[1], item[0])):
         print(f"{uid:<20} {pairing.describe(ref)}")
@@ -294,7 +302,7 @@ def cmd_pair_list(args) -> int:
     return 0
 
 
-def cmd_pair_card(args) -> int:
+def cmd_pair_card(args: argparse.Namespace) -> int:
     store = _store(args)
     try:
         ref = CardRef.from_key(args.game, args.key)
@@ -315,7 +323,7 @@ def cmd_pair_card(args) -> int:
     return 0
 
 
-def cmd_pair_unpair(args) -> int:
+def cmd_pair_unpair(args: argparse.Namespace) -> int:
     try:
         ref = _store(args).unpair(args.uid)
     except pairing.PairingError as exc:

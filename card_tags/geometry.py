@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 MIN_PIXELS_PER_MODULE = 2.5
 QR_MODULES = 21            # a version-1 QR code is 21 x 21 modules
-QUIET_ZONE_MODULES = 2     # white border printed around every tag (the sticker's own margin adds more)
+QUIET_ZONE_MODULES = 1     # white border printed around every tag: `companion bench tags` reads 1 as well as 2 (docs/payload-format.md)
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Camera:
     height_px: int = 1080
     hfov_deg: float = 102.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.height_mm <= 0 or self.width_px <= 0 or self.height_px <= 0:
             raise ValueError("camera height and resolution must be positive")
         if not 1 <= self.hfov_deg < 179:

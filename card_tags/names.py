@@ -21,7 +21,7 @@ def card_names(catalog: Catalog) -> dict[CardRef, tuple[str, int]]:
 
 def army_numbers(catalog: Catalog) -> dict[CardRef, tuple[str, int]]:
     """Each piece's colour and its number in its army (1..40), in catalog order."""
-    counted: Counter = Counter()
+    counted: Counter[str] = Counter()
     numbers = {}
     for ref in catalog.refs():
         colour = str(catalog[ref.card].attrs.get("colour", "")).capitalize()

@@ -191,7 +191,7 @@ class PairingStore:
         ts = self.clock()
         cursor = self._db.execute("INSERT INTO pair_events (ts, kind, data) VALUES (?, ?, ?)",
                                   (ts, kind, json.dumps(data, sort_keys=True)))
-        return PairEvent(cursor.lastrowid, ts, kind, data)
+        return PairEvent(cursor.lastrowid or 0, ts, kind, data)  # an INSERT always sets lastrowid
 
     def begin(self, ref: CardRef) -> PairEvent:
         """The card's QR was scanned: the next tap will pair it."""

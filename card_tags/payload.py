@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .games import GAMES as REGISTERED
+
 PREFIX = "TC1"
 MAX_LENGTH = 20  # alphanumeric capacity of a version-1 QR code at level M
 ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
@@ -38,14 +40,9 @@ _VALUE = {c: i for i, c in enumerate(ALPHANUMERIC)}
 CARD_ID = re.compile(r"^[A-Z0-9]{1,8}$")
 _GAME = re.compile(r"^[A-Z0-9]{2}$")
 
-# Game codes of the five games; a code is part of every printed tag, so never reuse one.
-GAME_CODES = {
-    "bom-battle": "BM",
-    "warriors": "WP",
-    "gt-battle": "GT",
-    "stratego": "ST",
-    "battlecards-pacific": "BP",
-}
+# Game codes, from the one registry of games (card_tags/games/__init__.py); a code is part of every
+# printed tag, so never reuse one.
+GAME_CODES = {g.game: g.code for g in REGISTERED}
 GAME_BY_CODE = {code: game for game, code in GAME_CODES.items()}
 
 
@@ -135,8 +132,9 @@ def decode(text: str) -> CardRef:
         shown = text if len(text) <= 40 else text[:37] + "..."
         raise PayloadError(f"not a table-companion tag: {shown!r}")
     parts = text.split(":")
-    if len(parts) == 4 and private_game(text):
-        raise PrivateTag(text, private_game(text))
+    game = private_game(text) if len(parts) == 4 else None
+    if game:
+        raise PrivateTag(text, game)
     if len(parts) != 5:
         raise PayloadError(f"tag {text!r} should have 5 fields separated by ':'")
     _, code, card, copy, check = parts

@@ -19,6 +19,7 @@ import string
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from .catalog import Catalog, CatalogError, load_game
 from .payload import PRIVATE_LENGTH, CardRef, encode_private
@@ -53,7 +54,7 @@ class PrivateTags:
     def __init__(self, data_dir: str | Path | None):
         self.path = Path(data_dir) / FILE_NAME if data_dir is not None else None
         self._lock = threading.Lock()
-        self._games: dict[str, dict] = {}
+        self._games: dict[str, dict[str, Any]] = {}
         self._mtime: float | None = None
         self._hidden: dict[str, frozenset[str]] = {}
         self.lookup: dict[str, CardRef] = {}
@@ -98,7 +99,7 @@ class PrivateTags:
                 self._hidden[game] = frozenset()
         return self._hidden[game]
 
-    def games(self) -> dict[str, dict]:
+    def games(self) -> dict[str, dict[str, Any]]:
         """Each game's set: when it was made and how many codes it has (no code)."""
         with self._lock:
             return {game: {"made": g["made"], "codes": len(g["cards"])} for game, g in self._games.items()}

@@ -3,9 +3,10 @@
 ``build(catalog, layout, camera)`` places every copy of every card (``Catalog.refs()``) on pages
 of a layout and chooses the QR module size from the camera geometry (card_tags/geometry.py):
 
-- on card layouts (63 x 88, 57 x 89, 44 x 67 mm) each card-sized cell holds a small patch in its
-  bottom-right corner, as small as the camera can still read, cut out along its dashed line and
-  stuck on the same corner of the card; the faint card name in the cell says which card;
+- on card layouts (63 x 88, 57 x 89, 44 x 67 mm) each card-sized cell holds a small patch in the
+  corner that the card's face leaves free of its name and value (card_tags/faces.py; bottom-right
+  unless the deck says otherwise), as small as the camera can still read, cut out along its dashed
+  line and stuck on the same corner of the card; the faint card name in the cell says which card;
 - on sticker layouts (round and square sticker sheets, Stratego piece stickers) the code fills the
   sticker.
 
@@ -32,12 +33,12 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 from xml.sax.saxutils import escape
 
 import segno
 
-from . import geometry
+from . import faces, geometry
 from .catalog import Catalog
 from .names import HIDDEN_RANKS, card_names, hidden_key, hidden_names
 from .payload import CardRef, encode
@@ -67,7 +68,7 @@ class Layout:
     label_mm: float = 3.5             # height of the label strip under the code
     # Card layouts: the patch takes at most this share of the card width. 0.8 lets a poker-size card
     # carry the code the recommended camera needs (Module 3 Wide, 1920 px, 600 mm up: 1.30 px/mm, so
-    # 2.5 / 1.30 = 1.93 mm modules, a 48.3 mm patch with its quiet zone = 0.77 of 63 mm).
+    # 2.5 / 1.30 = 1.93 mm modules, a 44.4 mm patch with its 1-module quiet zone = 0.70 of 63 mm).
     max_patch: float = 0.8
 
     @property
@@ -155,6 +156,7 @@ class Placed:
     y: float
     hidden: bool = False  # a piece whose rank the sticker must not show
     shown: str | None = None  # a private tag's whole label ("Red K7QM"): its name stays off the sticker
+    corner: str = "bottom-right"  # card layouts: the card's corner the patch goes in (card_tags/faces.py)
 
     @property
     def label(self) -> str:
@@ -184,11 +186,41 @@ class Sheet:
         return sum(len(page) for page in self.pages)
 
 
-def qr_runs(payload: str) -> tuple[tuple[int, int, int], ...]:
-    """The dark modules of the payload's version-1 QR code, merged into horizontal runs."""
-    qr = segno.make(payload, version=1, error="m", mode="alphanumeric")
+@dataclass(frozen=True)
+class TagCode:
+    """How a tag's QR code is made: its version, its error-correction level (raised to the highest
+    the payload still fits when ``boost``) and the white quiet zone printed around it, in modules.
+    ``companion bench tags`` measures the choices; ``TAG_CODE`` is the one printed."""
+
+    version: int = 1
+    error: str = "m"
+    boost: bool = True
+    quiet: int = geometry.QUIET_ZONE_MODULES
+
+    @property
+    def modules(self) -> int:
+        """Modules across the code itself (21 for version 1, 4 more per version)."""
+        return 17 + 4 * self.version
+
+    @property
+    def box_modules(self) -> int:
+        """Modules across the code with its quiet zone."""
+        return self.modules + 2 * self.quiet
+
+
+TAG_CODE = TagCode()
+
+
+def qr_matrix(payload: str, code: TagCode = TAG_CODE) -> list[list[bool]]:
+    """The payload's QR code as rows of modules (True = dark), without its quiet zone."""
+    qr = segno.make(payload, version=code.version, error=code.error, mode="alphanumeric", boost_error=code.boost)
+    return [[bool(m) for m in row] for row in qr.matrix]
+
+
+def qr_runs(payload: str, code: TagCode = TAG_CODE) -> tuple[tuple[int, int, int], ...]:
+    """The dark modules of the payload's QR code, merged into horizontal runs."""
     runs = []
-    for row, line in enumerate(qr.matrix):
+    for row, line in enumerate(qr_matrix(payload, code)):
         col = 0
         while col < len(line):
             if line[col]:
@@ -201,15 +233,25 @@ def qr_runs(payload: str) -> tuple[tuple[int, int, int], ...]:
     return tuple(runs)
 
 
-def code_box_mm(module_mm: float) -> float:
+def code_box_mm(module_mm: float, code: TagCode = TAG_CODE) -> float:
     """Side of a printed code with its quiet zone."""
-    return module_mm * (geometry.QR_MODULES + 2 * geometry.QUIET_ZONE_MODULES)
+    return module_mm * code.box_modules
+
+
+def patch_box(layout: Layout, module_mm: float, corner: str = "bottom-right") -> tuple[float, float, float, float]:
+    """A card layout's patch (code, quiet zone and label strip) as x, y, w, h in mm from the card's
+    top-left corner, CARD_INSET from the two edges of its corner."""
+    w, h = layout.size
+    side = code_box_mm(module_mm)
+    x = CARD_INSET if corner.endswith("left") else w - CARD_INSET - side
+    y = CARD_INSET if corner.startswith("top") else h - CARD_INSET - side - layout.label_mm
+    return x, y, side, side + layout.label_mm
 
 
 def max_module_mm(layout: Layout) -> float:
     """The biggest module whose code (with quiet zone) fits this layout's sticker or patch."""
     w, h = layout.size
-    modules = geometry.QR_MODULES + 2 * geometry.QUIET_ZONE_MODULES
+    modules = TAG_CODE.box_modules
     if layout.shape == "card":
         side = min(w * layout.max_patch, h - layout.label_mm - 2 * CARD_INSET)
     elif layout.shape == "round":
@@ -246,9 +288,12 @@ def _grid(layout: Layout, paper_size: tuple[float, float]) -> list[tuple[float, 
 
 def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None = None,
           module_mm: float | None = None, paper: str | None = None,
-          min_ppm: float = geometry.MIN_PIXELS_PER_MODULE, private: dict[CardRef, str] | None = None) -> Sheet:
+          min_ppm: float = geometry.MIN_PIXELS_PER_MODULE, private: dict[CardRef, str] | None = None,
+          corner: str | None = None) -> Sheet:
     """Plan the sheets for every physical copy in the catalog; ``private``: the table's private
-    payload of each hidden copy (card_tags/private.py), printed instead of its readable tag."""
+    payload of each hidden copy (card_tags/private.py), printed instead of its readable tag. On card
+    layouts each patch goes in the corner its card's face leaves free (card_tags/faces.py), or in
+    ``corner`` for every card."""
     if isinstance(layout, str):
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; layouts are {', '.join(LAYOUTS)}")
@@ -280,16 +325,21 @@ def build(catalog: Catalog, layout: str | Layout, camera: geometry.Camera | None
     private = private or {}
     old_style = catalog.game in HIDDEN_RANKS and not private
     named = hidden_names(catalog) if old_style else card_names(catalog)
+    if corner is not None and corner not in faces.CORNERS:
+        raise ValueError(f"a patch goes in one of the corners {', '.join(faces.CORNERS)}, not {corner!r}")
+    face = faces.deck_face(catalog.game)
     pages: list[list[Placed]] = []
     for index, ref in enumerate(catalog.refs()):
         if index % len(cells) == 0:
             pages.append([])
         name, copies = named[ref]
         x, y = cells[index % len(cells)]
+        where = corner or (face.of(catalog[ref.card].kind).corner if face else "bottom-right")
         if ref in private:
-            pages[-1].append(Placed(ref, name, copies, private[ref], x, y, True, private_label(catalog, ref, private[ref])))
+            pages[-1].append(Placed(ref, name, copies, private[ref], x, y, True, private_label(catalog, ref, private[ref]),
+                                    where))
         else:
-            pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, old_style))
+            pages[-1].append(Placed(ref, name, copies, encode(ref), x, y, old_style, corner=where))
     key = hidden_key(catalog) if old_style else ""
     guides = [placement_guide(catalog, page) for page in pages] if private and layout.shape != "card" else []
     return Sheet(catalog.title, catalog.game, layout, PAPER[paper], module_mm, tag_fit, camera, pages, warnings, key,
@@ -308,7 +358,7 @@ def placement_guide(catalog: Catalog, page: list[Placed]) -> list[str]:
     """Which card each private sticker of a page goes on, in sheet order (row by row), one line per
     colour: "Red: Marshal, General, 2 Colonel...". It is printed in the page's margin, not on any
     sticker, and says nothing once the stickers are peeled."""
-    runs: dict[str, list[list]] = {}
+    runs: dict[str, list[list[Any]]] = {}
     for placed in page:
         if placed.shown is None:
             continue
@@ -325,9 +375,9 @@ def placement_guide(catalog: Catalog, page: list[Placed]) -> list[str]:
 # -- drawing ----------------------------------------------------------------------------------------
 def text_width_mm(text: str, size_pt: float) -> float:
     """Width of Helvetica text (the PDF's font; the SVG asks for Helvetica or Arial, whose widths match)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # type: ignore[import-untyped]  # reportlab has no stubs
 
-    return stringWidth(text, "Helvetica", size_pt) * MM_PER_PT
+    return float(stringWidth(text, "Helvetica", size_pt)) * MM_PER_PT
 
 
 def fitted_text(text: str, x: float, y: float, max_w: float, max_h: float, anchor: str = "middle",
@@ -344,7 +394,7 @@ def fitted_text(text: str, x: float, y: float, max_w: float, max_h: float, ancho
 
 def _code_items(placed: Placed, x: float, y: float, module: float) -> list[Item]:
     """A white quiet zone and the code, its top-left corner (of the quiet zone) at x, y."""
-    quiet = geometry.QUIET_ZONE_MODULES * module
+    quiet = TAG_CODE.quiet * module
     side = code_box_mm(module)
     return [Box(x, y, side, side, fill="#ffffff"),
             Code(x + quiet, y + quiet, module, qr_runs(placed.payload))]
@@ -352,11 +402,13 @@ def _code_items(placed: Placed, x: float, y: float, module: float) -> list[Item]
 
 def _card(placed: Placed, layout: Layout, module: float) -> list[Item]:
     w, h = layout.size
-    side = code_box_mm(module)
+    x, y, side, _ = patch_box(layout, module, placed.corner)
     label = layout.label_mm
-    px = placed.x + w - CARD_INSET - side
-    py = placed.y + h - CARD_INSET - side - label
-    name_y = min(placed.y + h * 0.32, py - 7)  # the card's name stays clear of a big patch
+    px, py = placed.x + x, placed.y + y
+    if placed.corner.startswith("bottom"):   # the card's name stays clear of a big patch
+        name_y = min(placed.y + h * 0.32, py - 7)
+    else:
+        name_y = max(placed.y + h * 0.68, py + side + label + 7)
     items: list[Item] = [
         Box(placed.x, placed.y, w, h, stroke=GUIDE_GREY),                    # the card's outline
         fitted_text(placed.name, placed.x + w / 2, name_y, w - 8, 6, color=CARD_NAME_GREY, largest_pt=14),
@@ -473,7 +525,7 @@ def to_pdf(sheet: Sheet) -> bytes:
     """Every page in one PDF, page size exactly the paper's, drawn in millimetres."""
     import io
 
-    from reportlab.pdfgen import canvas
+    from reportlab.pdfgen import canvas  # type: ignore[import-untyped]
 
     buffer = io.BytesIO()
     pw, ph = sheet.paper_size
@@ -491,7 +543,7 @@ def to_pdf(sheet: Sheet) -> bytes:
     return buffer.getvalue()
 
 
-def _pdf_item(pdf, item: Item) -> None:
+def _pdf_item(pdf: Any, item: Item) -> None:
     if isinstance(item, Code):
         path = pdf.beginPath()
         m = item.module

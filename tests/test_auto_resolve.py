@@ -137,11 +137,15 @@ def test_an_action_card_played_on_its_own_is_complete(gt_battle, clock):
 
 
 def test_new_battle_waits_for_the_fight_cards_that_follow_it(gt_battle):
+    """"When played, the player of the card will follow it by playing any fight card(s) from his/her
+    hand" (gather-together-battle.txt): NEW BATTLE alone is never a complete play."""
     gt_battle.submit("card_seen", {"zone": "center", "card": "NEWBTL#1"}, "camera")
     assert not gt_battle.ruleset.plays_complete(gt_battle.state)
 
 
 def test_every_copy_of_a_rank_is_a_complete_play(gt_battle):
+    """"Fight cards of similar rank are played together": once every copy of the rank is on the pile
+    or in the play, no card could join it, so the short stillness will do."""
     for copy in range(1, 7):  # the deck has six 8s
         gt_battle.submit("card_seen", {"zone": "center", "card": f"F8#{copy}"}, "camera")
     gt_battle.submit("confirm_count", {"seat": 2, "cards": 12})
@@ -149,6 +153,8 @@ def test_every_copy_of_a_rank_is_a_complete_play(gt_battle):
 
 
 def test_the_last_cards_of_a_counted_hand_are_a_complete_play(gt_battle):
+    """A play that empties the hand the companion counted can grow no more ("Once players are able to
+    get rid of their fight cards, they can play their identity card on their next turn")."""
     gt_battle.submit("confirm_count", {"seat": 2, "cards": 2})
     gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
     assert not gt_battle.ruleset.plays_complete(gt_battle.state)

@@ -60,7 +60,7 @@ def test_the_hit_rule(action, hit):
     shot = t.state.battle.shots[0] if t.state.battle else None
     said = next(o for o in t.outcomes if o.kind == "shot")
     assert said.data["attack"] == 7 and said.data["defense"] == 3 and said.data["hit"] is hit
-    assert said.data["why"] == {3: "not above defense", 4: "in range", 7: "in range", 8: "above attack"}[action]
+    assert said.data["why"] == {3: "not_above_defense", 4: "in_range", 7: "in_range", 8: "above_attack"}[action]
     assert ("HIT" in said.say) is hit and str(action) in said.say
     assert (shot is None) is hit               # a hit destroys the only defender: the battle is over
 
@@ -236,3 +236,36 @@ def test_a_supply_convoy_is_played_at_the_start_of_a_turn():
     assert t.state.stage == Stage.DRAW and t.state.turn == JAPAN      # the turn goes on: now the draw
     t.pile("SPY1#1")
     assert t.state.turn == US and len(t.state.armies[JAPAN].hand) == 5
+
+
+def test_the_fourth_firing_phase_fires():
+    """"Each round is divided into 5 phases. The phases include 4 firing phases followed by a withdrawal phase. ...
+    After phase 4 is complete, the aggressor and then the defender have an opportunity to withdraw." The Imperial
+    Guards and the 1st Marine Division fire in phases 2 and 4: both miss in phase 2, and phase 4 is fought before
+    the withdrawal phase."""
+    t = fight("GUAM#1", ["JGUARDS#1"], ["UMAR1#1"])
+    turn(t, hit=False)                        # phase 2: the Guards miss
+    turn(t, hit=False)                        # the Marines miss
+    battle = t.state.battle
+    assert (t.state.stage, battle.phase, battle.firing, battle.queue) == (Stage.COMBAT, 4, "aggressor", ["JGUARDS#1"])
+    assert "phase 4" in RULES.view.prompt(t.state, RULES.offers(t.state))
+    turn(t, hit=True)                         # phase 4: the Guards destroy the Marines
+    shot = next(o for o in t.last.outcomes if o.kind == "shot")
+    assert shot.data["phase"] == 4 and shot.data["hit"]
+    assert t.state.armies[JAPAN].won == ["GUAM#1"]
+
+
+def test_a_kept_cards_bonus_counts_only_for_its_unit_type():
+    """"some CONFLICT Cards can be kept and played in combat to give bonuses to friendly forces" (FIRING A UNIT);
+    Naval Gunfire Support: "Play it in a battle: your Ground units get +1 attack for the rest of that combat
+    round." The Imperial Guards (Ground) fire with 6 + 1; the Zero (Air) keeps its 7."""
+    t = fight("WAKE#1", ["JZERO#1", "JGUARDS#1"], ["UWILDCAT#1", "UMAR1#1"])
+    t.state.armies[JAPAN].kept = ["NAVGUN1#1"]
+    t.ok("card_seen", zone="center", card="NAVGUN1#1")
+    turn(t, hit=False)                        # phase 1: the Zero fires at the Wildcat
+    turn(t, hit=False)                        # the Wildcat fires back
+    turn(t, hit=False)                        # phase 2: the Guards fire at the Marines
+    shots = [o.data for o in t.outcomes if o.kind == "shot"]
+    zero, guards = shots[0], shots[2]
+    assert (zero["unit"], zero["attack"], zero["attack_bonus"]) == ("JZERO#1", 7, 0)
+    assert (guards["unit"], guards["attack"], guards["attack_bonus"]) == ("JGUARDS#1", 7, 1)

@@ -107,10 +107,10 @@ def test_seventy_eight_victory_points_win_the_combined_game(rules):
 
     t = table(rules, HANDS)
     t.state.armies[JAPAN].vp = 74                      # 40 would win a two-player game
-    ending.check_victory(rules.deck, t.state, [])
+    ending.check_victory(rules.deck, t.state)
     assert not t.state.over
     t.state.armies[JAPAN].vp = 78
-    ending.check_victory(rules.deck, t.state, [])
+    ending.check_victory(rules.deck, t.state)
     assert t.state.over and t.state.winner == JAPAN and t.state.victory == "standard"
 
 
@@ -182,7 +182,7 @@ def test_an_eliminated_player_is_captured_discarded_and_loses_his_turns(rules):
     """"4) When you win a battle that eliminates an opponent from the theatre, he no longer gets a turn, and you
     instantly capture all his remaining deployed forces. All of the eliminated player's reserve cards are
     discarded, and all battles won by the eliminated player in his theatre are placed in discard stack.\""""
-    from companion.rules.battlecards import ending
+    from companion.rules.battlecards import table as table_rules
 
     t = table(rules, HANDS)
     _to_pacific_turn(t, US)
@@ -200,7 +200,7 @@ def test_an_eliminated_player_is_captured_discarded_and_loses_his_turns(rules):
     assert japan.won == [] and japan.vp == 0 and "CORAL#1" in t.state.conflict_discard["pacific"]
     assert t.state.turn == GERMANY
     t.state.turn = BRITAIN
-    ending.end_turn(t.state, [])
+    table_rules.end_turn(t.state)
     assert t.state.turn == US                              # Japan no longer gets a turn
 
 
@@ -409,12 +409,12 @@ def test_an_ally_liberates_the_us_by_refighting_the_invasion_of_australia(rules)
 def test_japan_liberates_germany_only_after_invading_australia(rules):
     """"EXCEPTION: Japan can only liberate the Germans if they first successfully invade Australia ... He also
     immediately draws 6 and deploys 3 arsenal cards.\""""
-    from companion.rules.battlecards import ending
+    from companion.rules.battlecards import ending, table as table_rules
 
     t = table(rules, HANDS)
     _to_pacific_turn(t, JAPAN)
     t.state.armies[BRITAIN].won = ["WBRIT#1"]               # as if Britain's invasion of Germany
-    ending.eliminate(rules.deck, t.state, BRITAIN, GERMANY, [])
+    ending.eliminate(rules.deck, t.state, BRITAIN, GERMANY)
     t.state.armies[GERMANY].eliminated_by = "WBRIT#1"
     _stacks(t, rules, BRITAIN, [])
     _stacks(t, rules, US, ["UMAR1#1"])                     # no Air unit: nothing defends the skies
@@ -433,7 +433,7 @@ def test_japan_liberates_germany_only_after_invading_australia(rules):
     t.ok("card_seen", zone="seat:1", card="GPANZER#3", face_down=True)
     germany = t.state.armies[GERMANY]
     assert len(germany.deployed()) == 3 and len(germany.hand) == 3 and t.state.turn == US
-    ending.end_turn(t.state, [])
+    table_rules.end_turn(t.state)
     assert t.state.turn == GERMANY                         # "begins taking turns again as normal"
 
 

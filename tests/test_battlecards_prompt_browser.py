@@ -1,83 +1,71 @@
-"""BATTLECARDS on the tablet, in headless Chromium: the demo players play the setup and the first
-turns (draws, tasks, battles offered, fought and left) straight into the table, and at every new
-prompt the page shows it and it names the seat the state waits for, doing what it has still to
-do: the seats still setting up (never one that is done), the drawing player, the aggressor who
-decides whether to fight, the side that fires and its unit, the side that may withdraw. While a
-battle is only offered, the result box never calls it an attack in progress."""
+"""BATTLECARDS on the tablet, in headless Chromium (issue 33): at each step of a battle the prompt names who does
+what next, never something already done, as the state has it; the steps are cards the camera sees."""
 from __future__ import annotations
 
-import re
+import pytest
 
-import companion.rules
-from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import serving, shows_prompt
-from tests.test_pages_browser import TABLET
+from tests.battlecards_support import BY_ACTION
+from tests.browser import chromium, serving
 
-SETUP_DRAW, SETUP_DEPLOY = 6, 3
-
-
-def name(view, seat) -> str:
-    return next(s["name"] for s in view["seats"] if s["seat"] == seat)
+SHOWN = "(want) => document.querySelector('#prompt').textContent === want"
+JAPAN_SIX = ("JZERO#1", "JAKAGI#1", "JGUARDS#1", "JVAL#1", "JKATE#1", "JDIV2#1")
+US_SIX = ("UWILDCAT#1", "UENTERP#1", "UMAR1#1", "UDAUNTL#1", "UAVENGER#1", "UMAR2#1")
 
 
-def deciding_seat(fight: dict, side: str) -> int:
-    return (fight["aggressors"] if side == "aggressor" else fight["defenders"])[0]
-
-
-def check(view: dict, prompt: str) -> str:
-    """The prompt against the state's public view; returns the stage it was checked at."""
-    stage = view["stage"]
-    if stage == "setup":
-        deployed = {s["seat"]: sum(s["counts"][k] for k in ("ground", "air", "sea")) for s in view["seats"]}
-        drawn = {s["seat"]: s["counts"]["hand"] + deployed[s["seat"]] for s in view["seats"]}
-        waiting = [n for n in deployed if drawn[n] < SETUP_DRAW or deployed[n] < SETUP_DEPLOY]
-        named = re.search(r"Waiting for (.*)\.$", prompt).group(1)
-        for s in view["seats"]:
-            assert (f"{s['name']} (" in named) == (s["seat"] in waiting), (s["name"], waiting, prompt)
-    elif stage == "draw":
-        assert prompt.startswith(f"{name(view, view['turn'])} (") and "draw a CONFLICT card" in prompt, prompt
-    elif stage == "decision":
-        aggressor = next(s for s in view["seats"] if s["side"] == view["pending"]["aggressor"])
-        assert prompt.startswith(f"{view['pending']['name']}: {aggressor['name']} ("), prompt
-        assert "fight this battle or not?" in prompt, prompt
-    elif stage == "combat":
-        fight = view["fight"]
-        assert f": {name(view, deciding_seat(fight, fight['firing']))} fires." in prompt, prompt
-        if fight["shooter"]:
-            shooter = next(u for u in fight["units"] if u["key"] == fight["shooter"])
-            assert shooter["name"] in prompt and shooter["status"] == "fighting", (shooter, prompt)
-    elif stage == "withdrawal":
-        fight = view["fight"]
-        assert prompt.startswith(f"Withdrawal phase: {name(view, deciding_seat(fight, fight['deciding']))}, withdraw"), prompt
-    elif stage in ("arsenal", "look"):
-        assert prompt.startswith(f"{name(view, view['task']['seat'])}:"), prompt
-    return stage
-
-
-def test_the_prompt_names_the_seat_the_table_waits_for_at_every_stage(tmp_path, browser):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
-    players = companion.rules.demo_players("battlecards-pacific")(2, 3)
-    seats, options = players.start()
-    session = service.start_game("battlecards-pacific", seats, options)
-    checked: set[str] = set()
-    shown = [None]
-    with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
+@pytest.fixture
+def table(tmp_path):
+    service = Service(tmp_path / "data")
+    service.start_game("battlecards-pacific", [{"seat": 1, "name": "Aiko"}, {"seat": 2, "name": "Bill"}])
+    with serving(service) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url + "/")
+        yield service, page
 
-        def after(session):  # after each round of the players' moves
-            view = session.public_view()
-            if view["prompt"] == shown[0]:
-                return
-            shown[0] = shows_prompt(page, service)
-            checked.add(check(view, view["prompt"]))
-            if view["stage"] == "decision" and page.is_visible("#result-label"):
-                label = page.inner_text("#result-label").lower()
-                assert "in progress" not in label and "attack" not in label, label
 
-        try:
-            play_direct(players, session, max_rounds=120, after=after)
-        except RuntimeError:
-            pass  # the game goes on beyond these rounds: as wanted
-    assert {"setup", "draw", "decision", "combat", "withdrawal", "arsenal"} <= checked, checked
+def shows(page, service, *said: str, unsaid: tuple[str, ...] = ()) -> str:
+    """The page shows the state's prompt; it says each of ``said`` and none of ``unsaid``."""
+    want = service.session.public_view()["prompt"]
+    page.wait_for_function(SHOWN, arg=want)
+    for words in said:
+        assert words in want, (words, want)
+    for words in unsaid:
+        assert words not in want, (words, want)
+    return want
+
+
+def test_the_prompt_follows_a_battle_step_by_step(table):
+    service, page = table
+    submit = service.session.submit
+    misses = iter(BY_ACTION[1] + BY_ACTION[2] + BY_ACTION[3])   # every Defense here is 3 or more: they miss
+
+    def turn_a_miss() -> None:
+        assert submit("card_seen", {"zone": "center", "card": next(misses)}, "camera").ok
+
+    shows(page, service, "Setup", "Aiko (0/6 drawn, 0/3 deployed), Bill (0/6 drawn, 0/3 deployed)")
+    for seat, keys in ((1, JAPAN_SIX), (2, US_SIX)):
+        for key in keys:
+            assert submit("card_seen", {"zone": f"reader:{seat}", "card": key}, "rfid").ok
+        for key in keys[:3]:
+            assert submit("card_seen", {"zone": f"seat:{seat}", "card": key, "face_down": True}, "rfid").ok
+    shows(page, service, "Aiko (Japan): draw a CONFLICT card", unsaid=("Setup", "Bill"))
+    assert submit("card_seen", {"zone": "center", "card": "PEARL#1"}, "camera").ok
+    shows(page, service, "Pearl Harbor: Aiko (Japan), flip your Air and Sea stacks face up to fight this battle",
+          unsaid=("draw a CONFLICT card", "fires"))
+    assert submit("card_seen", {"zone": "seat:1", "card": "JZERO#1"}, "camera").ok      # Aiko flips: she fights
+    shows(page, service, "Round 1, phase 1: Aiko fires. A6M Zero fires at F4F Wildcat (the only target)",
+          unsaid=("flip", "fight this battle"))
+    turn_a_miss()
+    shows(page, service, "Round 1, phase 1: Bill fires. F4F Wildcat fires at A6M Zero", unsaid=("Aiko fires",))
+    turn_a_miss()
+    shows(page, service, "Round 1, phase 2: Aiko fires. IJN Akagi fires at USS Enterprise (CV-6) (the likeliest to be "
+                         "destroyed)", "Aiko taps another target first", unsaid=("phase 1", "Bill fires"))
+    turn_a_miss()
+    shows(page, service, "Round 1, phase 2: Bill fires. USS Enterprise (CV-6) fires at", unsaid=("Aiko fires",))
+    turn_a_miss()
+    shows(page, service, "Withdrawal phase: Aiko, then Bill, tap to withdraw", "turn the next CONFLICT card",
+          unsaid=("fires",))
+    for key in ("JZERO#1", "JAKAGI#1"):      # Aiko picks her units up: withdrawn
+        assert submit("card_gone", {"zone": "seat:1", "card": key}, "camera").ok
+    shows(page, service, "Bill (the US): draw a CONFLICT card", unsaid=("Withdrawal", "Aiko"))
+    assert service.session.state.armies[2].won == ["PEARL#1"]

@@ -56,7 +56,7 @@ def test_tags_page_downloads_the_sheets_of_the_deck_in_play(client, service, cus
     page = client.get("/tags").get_data(as_text=True)
     assert '<option value="stratego" selected>' in page
     assert "80 tags on 1 page" in page
-    assert 'role="alert">the tags on stratego are 13.8 mm wide' in page, "the camera cannot read them at 600 mm"
+    assert 'role="alert">the tags on stratego are 15.0 mm wide' in page, "the camera cannot read them at 600 mm"
     assert 'href="/tags/stratego/stratego.pdf?' in page and 'href="/tags/stratego/stratego.svg?page=1' in page
     # The sheet says which private sticker goes on which piece: it needs the PIN.
     assert client.get("/tags/stratego/stratego.pdf").status_code == 403

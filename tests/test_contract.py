@@ -213,3 +213,20 @@ def test_an_outcome_kind_without_its_sentence_is_refused_when_the_game_is_regist
 
     assert Silent.check_declarations() == ["outcome 'truce' has no sentence in WarView (@says)",
                                            "refusal 'no_truce' has no words in WarView.refusals"]
+
+
+def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
+    """Seats are numbered clockwise, so the seat on a player's left is the next number, and the last
+    seat's left is the first; "seat:N" and "reader:N" are seat N's places (Book of Mormon, Gather
+    Together and Warriors ask the contract, none parses zones or counts seats round the table itself)."""
+    from companion.rules import Seat
+    from companion.rules.contract import GameState, zone_seat
+
+    state = GameState(seats=[Seat(n, name) for n, name in enumerate(["Ann", "Bo", "Cy", "Di"], 1)], options={})
+    assert [state.left_of(n) for n in (1, 2, 3, 4)] == [2, 3, 4, 1]
+    assert [state.right_of(n) for n in (1, 2, 3, 4)] == [4, 1, 2, 3]
+    assert state.clockwise(3) == [3, 4, 1, 2]
+    assert state.in_turn_order([1, 2, 4], first=3) == [4, 1, 2]
+    assert [zone_seat(z) for z in ("seat:2", "reader:10", "center", "tray", "seat:x", "seat:²", None)] == \
+        [2, 10, None, None, None, None, None]
+    assert zone_seat("seat:2", ("reader",)) is None

@@ -13,7 +13,7 @@ from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game
 
 # The games converged on declared outcome kinds and on reason codes (docs/referee/contract.md).
-CONVERGED = ["stratego", "toy-war", "gt-battle", "bom-battle", "warriors"]
+CONVERGED = ["stratego", "toy-war", "gt-battle", "bom-battle", "warriors", "battlecards-pacific"]
 REASON_CODES = CONVERGED
 
 

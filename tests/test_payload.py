@@ -38,3 +38,27 @@ def test_a_single_changed_character_is_caught_by_the_check_character():
             if other != c:
                 with pytest.raises(PayloadError):
                     decode(body[:i] + other + body[i + 1:] + ":" + check)
+
+
+def test_a_game_is_one_line_in_one_registry():
+    """Issue 31: adding a game is one registry line (card_tags/games/__init__.py): its id, its tag code
+    and its referee's package. The tag codes, the catalogs and the referees are all found from it, and
+    every line has them all (a line without its schema, deck or referee is found here, not at a table)."""
+    import importlib
+    import importlib.util
+
+    from card_tags.catalog import load_game, reference_deck_path
+    from card_tags.games import GAMES
+    from card_tags.payload import GAME_CODES
+    from companion import rules
+
+    assert GAME_CODES == {g.game: g.code for g in GAMES}
+    assert len(set(GAME_CODES.values())) == len(GAMES), "a tag code names one game"
+    assert all(g.code.isascii() and g.code.isalnum() and g.code.isupper() and len(g.code) == 2 for g in GAMES)
+    assert {g: rules.GAMES[g] for g in GAME_CODES} == {g.game: f"companion.rules.{g.referee}" for g in GAMES}
+    for g in GAMES:
+        assert reference_deck_path(g.game).is_file(), g.game
+        assert hasattr(importlib.import_module(g.cards_module), "SCHEMA"), g.game
+        assert importlib.util.find_spec(f"companion.rules.{g.referee}") is not None, g.game
+        assert rules.ruleset_class(g.game).game == g.game
+        assert load_game(g.game).game == g.game

@@ -3,6 +3,7 @@ term. Ann (seat 1) against Ben (seat 2); each row is a side's cards in play, the
 from __future__ import annotations
 
 from companion.rules.warriors.points import score
+from companion.rules.warriors.words import side_terms
 from tests.test_warriors_support import CATALOG, played
 
 
@@ -14,9 +15,14 @@ def total(mine, theirs):
     return points(mine, theirs).total
 
 
+def terms(side):
+    """The side's terms as the table reads them (points.py gives data, the view words it)."""
+    return side_terms(side.as_dict())
+
+
 def term(side, label, detail=None):
     """The side's term for a card (the one with this detail, if given; else the last)."""
-    return [t for t in side.terms if t.label == label and detail in (None, t.detail)][-1]
+    return [t for t in terms(side) if t.label == label and detail in (None, t.detail)][-1]
 
 
 def test_ambush_3_with_a_righteous_warrior_2_with_a_wicked_one_and_disables_one_reinforcements():
@@ -52,7 +58,7 @@ def test_faith_adds_3_to_a_righteous_primary_and_the_vision_bonus_with_nephi_mak
     give a player 1 point for Nephi, 3 points for Faith: Vision, and 2 bonus points for a total of 6 points)\""""
     ann = points(["Nephi", "Faith: Vision"], ["Laman"])
     assert ann.total == 6
-    assert [(t.label, t.value) for t in ann.terms] == [("Nephi", 1), ("Faith: Vision", 3), ("Nephi + Faith: Vision", 2)]
+    assert [(t.label, t.value) for t in terms(ann)] == [("Nephi", 1), ("Faith: Vision", 3), ("Nephi + Faith: Vision", 2)]
     assert total(["Moroni", "Faith: Love"], ["Laman"]) == 3 + 3
 
 
@@ -67,7 +73,11 @@ def test_faithful_women_doubles_the_holders_total():
     """"This card doubles the total points of the holder's cards in play.\""""
     ann = points(["Moroni", "Sword", "Faithful Women"], ["Laman"])
     assert ann.total == (3 + 2) * 2
-    assert term(ann, "Faithful Women").value == 5
+    assert (term(ann, "Faithful Women").value, term(ann, "Faithful Women").detail) == \
+        (0, "no points itself: it doubles the total")
+    doubled = term(ann, "doubled by Faithful Women")   # issue 33: "Faithful Women: 0 (doubles the total (below))"
+    assert (doubled.value, doubled.detail) == (5, "5 doubled to 10")
+    assert sum(t.value for t in terms(ann)) == ann.total, "the terms add up to the total"
 
 
 def test_fortress_disables_the_opponents_weapon_cards():
@@ -90,7 +100,7 @@ def test_murmuring_adds_2_to_a_wicked_primary_and_disables_one_faithful_women():
     assert total(["Laman", "Murmuring"], ["Nephi"]) == 2 + 2 + 0
     ann = points(["Moroni", "Faithful Women#1", "Faithful Women#2"], ["Laman", "Murmuring"])
     assert ann.total == 3 * 2, "one of the two Faithful Women is disabled"
-    assert [t.detail for t in ann.terms if t.label == "Faithful Women"].count("disabled by Murmuring") == 1
+    assert [t.detail for t in terms(ann) if t.label == "Faithful Women"].count("disabled by Murmuring") == 1
 
 
 def test_plates_adds_2():
@@ -178,7 +188,7 @@ def test_shields_and_armor_never_take_a_total_below_zero():
     zero: the companion never shows a negative total (docs/referee/warriors.md)."""
     side = score(CATALOG, played(1, "Moroni", "Arrow#1", "Arrow#2", "Arrow#3"),
                  played(2, "Laman", "Shield#1", "Shield#2", "Armor#1", "Sword of Laban"))
-    blocked = [t.value for t in side.terms if t.label.startswith("their ")]
+    blocked = [t.value for t in terms(side) if t.label.startswith("their ")]
     assert blocked == [-6, -6, -6]           # three weapons, each block doubled by the Sword of Laban
-    assert sum(t.value for t in side.terms if not t.label.startswith("their ")) < 18
+    assert sum(t.value for t in terms(side) if not t.label.startswith("their ")) < 18
     assert side.total == 0

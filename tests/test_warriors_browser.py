@@ -53,6 +53,7 @@ def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site,
     ann = page.inner_text("[data-wr-side='1']")
     assert "Ann (challenger)" in ann and "Moroni: +3" in ann and "Sword: +2 (weapon)" in ann and "5" in ann
     assert "turns a card next" in ann
+    assert page.is_hidden("#resolve"), "one Resolve: Warriors offers 'Decide the Challenge' when it would be taken"
     assert "Laman: +2" in page.inner_text("[data-wr-side='2']")
     order = page.inner_text("#wr-order")
     assert "Ann challenges" in order and "Ben defends" in order and "Cy to battle" in order

@@ -35,3 +35,22 @@ def test_the_same_seed_plays_the_same_game(tmp_path):
         return [(e.event.kind, e.event.data) for e in session.derived.entries[1:]]
 
     assert run("a") == run("b")
+
+
+def test_the_demo_players_leave_a_challenge_to_decide_itself(tmp_path):
+    """Issue 33: a Challenge decides itself where the table can see it. The players tap "Decide the
+    Challenge" only to go without a revealed card they could still use; every other Challenge is
+    resolved by the session (source ``auto``) once the last card is turned over. Counted: 4 seats,
+    seed 1, 25 Challenges, 1 tap to decide (docs/referee/warriors.md, Taps)."""
+    import collections
+
+    demo = rules.demo_players("warriors")(4, 1)
+    players, options = demo.start()
+    session = Session.start(open_store(tmp_path), "warriors", players, options)
+    play_direct(demo, session)
+    sent = collections.Counter((e.event.source, e.event.kind) for e in session.derived.entries
+                               if e.status == "applied")
+    decided = sum(1 for e in session.derived.entries for o in e.outcomes if o["kind"] == "decided")
+    assert sent[("dashboard", "resolve")] + sent[("auto", "resolve")] == decided == 25
+    assert sent[("dashboard", "resolve")] <= 1
+    assert sent[("dashboard", "challenge")] == decided, "choosing whom to challenge is the one tap a Challenge"

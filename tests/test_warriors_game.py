@@ -524,3 +524,34 @@ def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_read
     shown = table.rules.view.public(state)["last_outcome"]["terms"]
     assert [(t["value"], t["detail"]) for t in shown] == [(t.value, t.detail) for t in decided.terms]
     assert "Faith: Love" in {t["label"].partition(": ")[2] for t in shown}
+
+
+def test_a_challenge_decides_itself_once_every_card_is_up_with_one_resolve_button_when_a_card_could_be_used():
+    """Issue 33: a Challenge decides itself where the table can see it. Once the last card is turned
+    over and no revealed card can still be used, the session resolves without a tap, the prompt says so
+    and names nobody to turn a card; where a card could still be used ("As soon as a card is revealed,
+    it may be used"), going without it is one button, "Decide the Challenge", and the page's own
+    Resolve is hidden (two buttons for one step were one too many)."""
+    table = battle_two()
+    table.ok("challenge", target=2)
+    for seat, name in ((1, "Sword"), (2, "Javelin"), (1, "Faith: Steadfast")):
+        table.show(seat, name)
+    view = table.rules.public_view(table.state)
+    assert view["prompt"] == "Ben: turn over your next facedown card." and view["turn"] == 2
+    assert not table.rules.ready_to_resolve(table.state)
+    table.show(2, "Lib")
+    view = table.rules.public_view(table.state)
+    assert table.rules.ready_to_resolve(table.state)
+    assert view["prompt"] == "Every card is turned over: the Challenge is decided as soon as the table is still."
+    assert view["turn"] is None and view["challenge"]["turns_next"] is None
+    assert table.rules.uses_resolve is False, "the page's own Resolve is not a second button"
+    assert [a["label"] for a in table.rules.actions(table.state) if a["kind"] == "resolve"] == ["Decide the Challenge"]
+
+    usable = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Conversion", "Liahona"]})
+    usable.ok("challenge", target=2)
+    for seat, name in ((1, "Escape"), (2, "Conversion"), (1, "Plates"), (2, "Liahona")):
+        usable.show(seat, name)
+    view = usable.rules.public_view(usable.state)
+    assert not usable.rules.ready_to_resolve(usable.state), "a card that could be used waits for the players"
+    assert view["prompt"].startswith("Every card is turned over: use ") and "Decide the Challenge" in view["prompt"]
+    assert [a["kind"] for a in usable.rules.actions(usable.state)].count("resolve") == 1

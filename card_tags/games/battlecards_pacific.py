@@ -27,6 +27,10 @@ fires, and the bonus it gives when supporting other units.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from card_tags.catalog import Card, Catalog
 
 SIDES = ["us", "japan", "germany", "britain"]   # Germany and Britain: a Western European set combined with this one
 PACIFIC_SIDES = ["us", "japan"]
@@ -98,14 +102,16 @@ SCHEMA = {
 }
 
 
-def attack(card, target_type: str) -> int | None:
+def attack(card: Card, target_type: str) -> int | None:
     """A unit's Attack Value against a unit of target_type (None for N/A)."""
-    return card.get(f"attack_{target_type}")
+    value: int | None = card.get(f"attack_{target_type}")
+    return value
 
 
-def defense(card, attacker_type: str) -> int | None:
+def defense(card: Card, attacker_type: str) -> int | None:
     """A unit's Defense Score against an attacker of attacker_type (None: cannot be attacked by it)."""
-    return card.get(f"defense_{attacker_type}")
+    value: int | None = card.get(f"defense_{attacker_type}")
+    return value
 
 
 def _check_types(where: str, field_name: str, values: list[str], allow_empty: bool) -> list[str]:
@@ -118,7 +124,7 @@ def _check_types(where: str, field_name: str, values: list[str], allow_empty: bo
     return problems
 
 
-def _check_battle(card, cards) -> list[str]:
+def _check_battle(card: Card, cards: dict[str, Card]) -> list[str]:
     where = f"card {card.id!r}"
     problems = _check_types(where, "units", card["units"], allow_empty=False)
     problems += _check_types(where, "must_destroy", card.get("must_destroy", []), allow_empty=True)
@@ -138,7 +144,7 @@ def _check_battle(card, cards) -> list[str]:
     return problems
 
 
-def _check_unit(card) -> list[str]:
+def _check_unit(card: Card) -> list[str]:
     where = f"card {card.id!r}"
     problems = []
     for field_name in ("attack_ground", "attack_air", "attack_sea", "defense_ground", "defense_air", "defense_sea",
@@ -166,7 +172,7 @@ def _check_unit(card) -> list[str]:
     return problems
 
 
-def _check_western(card, cards) -> list[str]:
+def _check_western(card: Card, cards: dict[str, Card]) -> list[str]:
     """A card of a Western European set combined with this one: the same shapes as this set's cards."""
     if card.kind == "battle":
         return _check_battle(card, cards)
@@ -175,7 +181,7 @@ def _check_western(card, cards) -> list[str]:
     return []
 
 
-def _prerequisite_cycle(cards) -> list[str]:
+def _prerequisite_cycle(cards: dict[str, Card]) -> list[str]:
     """Battle ids that can never be fought because their prerequisites lead back to themselves."""
     battles = {cid: card["prerequisites"] for cid, card in cards.items() if card.kind == "battle"}
     state: dict[str, int] = {}  # 1 visiting, 2 done
@@ -198,13 +204,13 @@ def _prerequisite_cycle(cards) -> list[str]:
     return sorted(set(looped))
 
 
-def check(catalog) -> list[str]:
+def check(catalog: Catalog) -> list[str]:
     """The rulebook's numbers: 54 CONFLICT cards, 50 + 50 ARSENAL units, BATTLECARDs worth 80 VP with
     the two total-victory invasions; every problem, each naming the card and field."""
     cards = catalog.cards
     problems = []
     conflict = 0
-    arsenal = Counter()
+    arsenal: Counter[str] = Counter()
     vp = 0
     named: dict[tuple[str, str], str] = {}
     for card in cards.values():

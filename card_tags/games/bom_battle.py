@@ -7,6 +7,10 @@ Liberty, 2 Secret Combination, 1 Stripling Warriors, 1 Famine." (bom-battle.txt,
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from card_tags.catalog import Catalog
 
 POWERS = ("faith", "wickedness", "battle", "conversion", "title_of_liberty", "secret_combination",
           "stripling_warriors", "famine")
@@ -29,11 +33,11 @@ SCHEMA = {
 }
 
 
-def check(catalog) -> list[str]:
+def check(catalog: Catalog) -> list[str]:
     """The rulebook's counts; every problem, each naming the file and what is off."""
     problems = []
-    suits = Counter()
-    powers = Counter()
+    suits: Counter[tuple[str, str]] = Counter()
+    powers: Counter[str] = Counter()
     for card in catalog.cards.values():
         if card.kind == "character":
             suits[(card["color"], card["shape"])] += card.copies

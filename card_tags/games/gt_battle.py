@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from card_tags.catalog import Catalog
 
 TEAMS = ("superhero", "villain")
 ACTIONS = ("skip", "reverse", "expose", "eliminate", "save", "new_battle")
@@ -34,9 +38,9 @@ SCHEMA = {
 }
 
 
-def count_by(catalog) -> dict[str, Counter]:
+def count_by(catalog: Catalog) -> dict[str, Counter[Any]]:
     """Physical copies per team, per fight rank, per action, and of BATTLE cards."""
-    counts = {"team": Counter(), "rank": Counter(), "action": Counter(), "battle": Counter()}
+    counts: dict[str, Counter[Any]] = {"team": Counter(), "rank": Counter(), "action": Counter(), "battle": Counter()}
     for card in catalog.cards.values():
         if card.kind == "identity":
             counts["team"][card["team"]] += card.copies
@@ -49,7 +53,7 @@ def count_by(catalog) -> dict[str, Counter]:
     return counts
 
 
-def check(catalog) -> list[str]:
+def check(catalog: Catalog) -> list[str]:
     """The rulebook's counts; every problem, each saying what is off."""
     counts = count_by(catalog)
     problems = []
@@ -97,12 +101,12 @@ class DealPlan:
         """Cards left after the deal, before the BATTLE card is shuffled into them (step 5)."""
         return self.deck - self.dealt
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"players": self.players, "per_player": self.per_player, "deck": self.deck,
                 "dealt": self.dealt, "remaining": self.remaining, "removed": list(self.removed)}
 
 
-def deal_plan(catalog, players: int) -> DealPlan:
+def deal_plan(catalog: Catalog, players: int) -> DealPlan:
     """The deal for ``players``, or ValueError saying why this deck or table cannot be dealt."""
     if players not in DEAL_TABLE:
         raise ValueError(f"Battle is for 4 to 10 players (the deal table has no row for {players})")

@@ -12,6 +12,10 @@ Each physical piece is a copy, so its tag key is e.g. ``R3#5``, the fifth red Mi
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from card_tags.catalog import Card, Catalog
 
 COLOURS = ("red", "blue")
 COLOUR_INITIAL = {"red": "R", "blue": "B"}
@@ -49,10 +53,10 @@ def _plural(name: str, count: int) -> str:
     return name if count == 1 else name + "s"
 
 
-def check(catalog) -> list[str]:
+def check(catalog: Catalog) -> list[str]:
     """The rulebook's army, per colour; every problem names the card and the field."""
     problems = []
-    by_colour_rank: dict[tuple[str, str], list] = defaultdict(list)
+    by_colour_rank: dict[tuple[str, str], list[Card]] = defaultdict(list)
     for card in catalog.cards.values():
         by_colour_rank[(card["colour"], card["rank"])].append(card)
         wanted = expected_id(card["colour"], card["rank"])

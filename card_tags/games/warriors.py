@@ -28,6 +28,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from card_tags.catalog import Card, Catalog
 
 SIDES = ["righteous", "wicked"]
 
@@ -119,7 +123,7 @@ def bonus_parts(entry: str) -> tuple[str, int] | None:
     return (match.group(1), int(match.group(2))) if match else None
 
 
-def _check_warrior(card, cards) -> list[str]:
+def _check_warrior(card: Card, cards: dict[str, Card]) -> list[str]:
     problems = []
     where = f"card {card.id!r}"
     for icon in card["icons"]:
@@ -155,7 +159,7 @@ def _check_warrior(card, cards) -> list[str]:
     return problems
 
 
-def _check_armory(card) -> list[str]:
+def _check_armory(card: Card) -> list[str]:
     problems = []
     where = f"card {card.id!r}"
     kind = card["armory"]
@@ -191,7 +195,7 @@ def _check_armory(card) -> list[str]:
     return problems
 
 
-def _check_examples(cards) -> list[str]:
+def _check_examples(cards: dict[str, Card]) -> list[str]:
     """The rulebook's own numbers for Nephi and King Noah, where the deck has them."""
     problems = []
     for name, kind, expression in EXAMPLE_BONUSES:
@@ -203,20 +207,21 @@ def _check_examples(cards) -> list[str]:
                                 f"\"{EXAMPLE_POINTS} point for {name}\"")
             wanted = [c.id for c in cards.values()
                       if c.kind == "armory" and c["armory"] == kind and c.get("expression") == expression]
-            bonuses = dict(bonus_parts(b) for b in card.get("bonus", []) if bonus_parts(b))
+            bonuses = dict(bonus_parts(b) for b in card.get("bonus", []) if bonus_parts(b))  # type: ignore[misc]  # no None left
             if not any(bonuses.get(w) == EXAMPLE_BONUS for w in wanted):
                 problems.append(f"card {card.id!r}: field 'bonus' must give {EXAMPLE_BONUS} bonus points with "
                                 f"{kind.title()}: {expression}, as the rulebook's example says")
     return problems
 
 
-def check(catalog) -> list[str]:
+def check(catalog: Catalog) -> list[str]:
     """Every count the rulebook gives; every problem, each naming the card and field."""
     cards = catalog.cards
     problems = []
-    armory = Counter()
-    expressions: dict[str, Counter] = {kind: Counter() for kind in EXPRESSIONS}
-    warriors = Counter()
+    armory: Counter[str] = Counter()
+    expressions: dict[str, Counter[str]] = {kind: Counter() for kind in EXPRESSIONS}
+    warriors: Counter[str] = Counter()
+    names: Any  # the expressions of Faith or Wickedness first, then the Warriors by name
     for card in cards.values():
         if card.kind == "warrior":
             warriors[card["side"]] += card.copies

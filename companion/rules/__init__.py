@@ -1,4 +1,5 @@
-"""The games the companion referees: one package per game, one line each in ``GAMES``.
+"""The games the companion referees: one package per game, one line each in the registry of games
+(``card_tags.games.GAMES``: id, tag code, referee's package), from which ``GAMES`` is derived.
 
 A game's package (``companion/rules/<game>/``) exposes ``GAME``, its ``Game`` subclass (see
 contract.py), and may expose ``DEMO``, the simulated players of ``companion demo --game <id>``.
@@ -14,25 +15,21 @@ from typing import Any
 
 from card_tags import catalog as catalogs
 from card_tags.catalog import Catalog
+from card_tags.games import GAMES as REGISTERED
 
 from .base import Action, Applied, Option, Outcome, Refusal, Ruleset, Seat, SetupError, State, Term
 from .contract import Game
 
-# game id -> its package (or "module:Class" for a referee not yet moved into its package).
-# Imported lazily, so one game's module cannot break another's.
-GAMES: dict[str, str] = {
-    "bom-battle": "companion.rules.bom",
-    "stratego": "companion.rules.stratego",
-    "gt-battle": "companion.rules.gt",
-    "warriors": "companion.rules.warriors",
-    "battlecards-pacific": "companion.rules.battlecards",
-}
+# game id -> its package (or "module:Class", a test's toy game), derived from the one registry of
+# games (card_tags/games/__init__.py: id, tag code, referee). Imported lazily, so one game's
+# module cannot break another's.
+GAMES: dict[str, str] = {g.game: f"companion.rules.{g.referee}" for g in REGISTERED}
 RULESETS = GAMES  # the name this table had before the contract
 
 
 def register(game: str, target: str) -> None:
-    """Add a game (its package, or "module:Class") to the registry: the one line a new game needs
-    (tests use it for their toy game). The game's declarations are checked now (see
+    """Add a game (its package, or "module:Class") to the referees for this process: a test's toy
+    game, whose cards are its own (a real game's one line is in card_tags.games.GAMES). The game's declarations are checked now (see
     ``Game.check_declarations``): a misspelt handler is a SetupError here, not a refusal in play."""
     GAMES[game] = target
     _checked.discard(game)

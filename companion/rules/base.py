@@ -178,13 +178,16 @@ class Ruleset(Generic[S]):
     """Base class of every game's referee. Subclasses set the class attributes and override
     ``setup``, ``apply``, ``public_view`` and ``seat_view``."""
 
-    game: ClassVar[str]                 # the game id, a key of card_tags.payload.GAME_CODES
+    game: ClassVar[str]                 # the game id, its line in card_tags.games.GAMES
     title: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     zones: ClassVar[tuple[str, ...]] = ("seat",)  # zone kinds this game reads (see scan.zones)
-    uses_resolve: ClassVar[bool] = True  # False where plays resolve themselves (a Stratego combat)
+    # False where the page's own Resolve button is not shown: plays resolve themselves (a Stratego
+    # combat), or the game offers Resolve among its buttons (contract.Game: a ``resolve`` input with
+    # ``button=True``, offered only when it would be taken).
+    uses_resolve: ClassVar[bool] = True
 
     @classmethod
     def load_catalog(cls, deck: Any = None) -> Catalog:

@@ -154,11 +154,45 @@ class GameState:
     def seat_numbers(self) -> list[int]:
         return [s.number for s in self.seats]
 
+    # Turn order: seats are numbered clockwise round the table, so "left" is the next number.
+    def left_of(self, seat: int) -> int:
+        """The next seat clockwise (the last seat's left is the first)."""
+        numbers = self.seat_numbers()
+        return numbers[(numbers.index(seat) + 1) % len(numbers)]
+
+    def right_of(self, seat: int) -> int:
+        """The next seat counter-clockwise (play reversed; the first seat's right is the last)."""
+        numbers = self.seat_numbers()
+        return numbers[(numbers.index(seat) - 1) % len(numbers)]
+
+    def clockwise(self, first: int) -> list[int]:
+        """Every seat once, in turn order, starting with ``first``."""
+        numbers = self.seat_numbers()
+        start = numbers.index(first)
+        return numbers[start:] + numbers[:start]
+
+    def in_turn_order(self, seats: Iterable[int], first: int) -> list[int]:
+        """``seats`` in turn order counting from ``first`` (which need not be one of them)."""
+        chosen = set(seats)
+        return [n for n in self.clockwise(first) if n in chosen]
+
     def name(self, seat: int) -> str:
         return next((s.name for s in self.seats if s.number == seat), f"seat {seat}")
 
 
 GS = TypeVar("GS", bound=GameState)
+
+
+def zone_seat(zone: Any, kinds: tuple[str, ...] = ("seat", "reader")) -> int | None:
+    """The seat a zone belongs to: "seat:N" (its area of the table) or "reader:N" (its own RFID
+    reader) -> N; any other zone (the centre, the scan tray), or another kind -> None. Whether N is
+    a seat of this table is the caller's check (its refusal names what the game calls the place)."""
+    if not isinstance(zone, str):
+        return None
+    kind, _, number = zone.partition(":")
+    if kind in kinds and number.isascii() and number.isdigit():
+        return int(number)
+    return None
 
 
 class Variant:
@@ -393,6 +427,14 @@ class Game(Ruleset[GS]):
     # game is registered. Empty for a game not yet converged on them (its words made elsewhere).
     outcome_kinds: ClassVar[frozenset[str]] = frozenset()
     reasons: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The Resolve button is given once: a game that declares ``resolve`` a button gets it among
+        its buttons, offered only when it would be taken, and the page's own Resolve (for games
+        whose resolve is no button) is hidden; two buttons for one step would be one too many."""
+        super().__init_subclass__(**kwargs)
+        if any(i.kind == "resolve" and i.button for i in cls.inputs):
+            cls.uses_resolve = False
 
     @classmethod
     def check_declarations(cls) -> list[str]:
@@ -644,4 +686,4 @@ class Game(Ruleset[GS]):
 Handler = Callable[[GameState, dict[str, Any]], "tuple[Outcome, ...] | None"]
 
 __all__ = ["BOOL", "CAMERA", "CARD", "Field", "Game", "GameState", "INT", "Input", "Offer", "Option", "Refused",
-           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "Variant", "View", "ZONE", "card_inputs"]
+           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "Variant", "View", "ZONE", "card_inputs", "zone_seat"]

@@ -1,18 +1,24 @@
 """BATTLECARDS World Conflict, Pacific Theater, WWII: the referee on the contract (docs/referee/
-battlecards-pacific.md). One concern per module:
+battlecards-pacific.md).
+
+The package, laid out as Stratego's (docs/referee/contract.md):
 
 - ``state``    the typed state: each seat's army, the CONFLICT deck, the turn, the battle
 - ``cards``    the deck as the rules read it (a key to its Attack Values, phases, support...)
-- ``turns``    setup, the drawing player's CONFLICT card, ARSENAL draws and deployment, Kept Cards,
-               emergency deployment, reshuffles
-- ``battle``   a BATTLECARD's prerequisites and decision, the forces called in, the flip, withdrawal
-- ``combat``   the four firing phases, legal targets, the hit rule, casualties, stalemate
-- ``ending``   who keeps the BATTLECARD, elimination, the next turn, the war's end
-- ``aid``, ``regroup``, ``raid``, ``liberation``   combined sets (four players): rules 2, 3, 6 and 7
+- ``table``    who stands where: allies, who takes turns and fights in a theatre, where a card is, the turn
+- the rules per phase: ``turns`` (setup, the drawing player's CONFLICT card, ARSENAL draws and deployment,
+  Kept Cards, emergency deployment, reshuffles), ``battle`` (a BATTLECARD's prerequisites and decision, the
+  forces called in, the flip, withdrawal), ``combat`` (the four firing phases, legal targets, the hit rule,
+  casualties, stalemate), ``ending`` (who keeps the BATTLECARD, elimination, the war's end); ``aid``,
+  ``regroup``, ``raid``, ``liberation`` (combined sets, rules 2, 3, 6 and 7)
+- ``variants`` the rules a game is played under, as hook units: the two-player game, the combined sets
 - ``odds``     the exact chance of a shot and of a battle, from what the table can know of the CONFLICT
                deck (pure); ``count`` the exact count it asks, ``forecast`` its questions from the state
-- ``view``     every word players read, the public and seat views
+- ``words``, ``refusals``, ``view``   every word players read: outcome sentences (``@says``), the words of
+               each reason code, the prompt, the buttons, the public and seat views
 - ``demo``     simulated players
+
+This module declares the game: its options, its input table, one handler per input.
 
 Cards arrive from the table: a CONFLICT card turned face up lands on the discard pile (zone
 ``center``), where the camera reads its Action Number; an ARSENAL card drawn is shown to the
@@ -29,26 +35,35 @@ from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
-from .state import Army, PacificState, Said, Stage, Told
+from .refusals import WORDS
+from .state import Army, PacificState, Stage, Told
+from .table import aggressor_seat, where
+from .variants import VARIANTS, combined_options, rules_for
 from .view import PacificView
 
-COMBINED_SIDES = ("germany", "britain", "japan", "us")
 RECENT = 12   # outcomes the tablet keeps showing
 
 SEAT_FIELD = Field("seat", SEAT)
 
 
-class Pacific(Game):
+class Pacific(Game[PacificState]):
     game = "battlecards-pacific"
     title = "BATTLECARDS WWII Pacific"
-    min_seats, max_seats = 2, 4   # 4: combined with a Western European set (COMBINING SETS)
+    min_seats, max_seats = 2, 4   # 4: combined with a Western European set (COMBINING SETS, variants.CombinedSets)
     uses_resolve = False
     options = (
         Option("japan_seat", 1, "The seat that plays Japan (the other plays the US). Japan starts.", choices=(1, 2),
-            label="Japan plays at seat", choice_labels=("seat 1", "seat 2")),
+               label="Japan plays at seat", choice_labels=("seat 1", "seat 2")),
     )
+    state_type = PacificState
     view_type = PacificView
+    variants = VARIANTS
     zones = ("seat", "center")   # center: the CONFLICT discard pile, where every Action Number is read
+    # A unit read face down (deployed, by a seat's reader) is seen anew when its stack is flipped face up in the
+    # same area: the flip is how the aggressor says he fights.
+    face_down_lies = False
+    reasons = frozenset(WORDS)                        # every code the rules refuse with, worded in refusals.py
+    outcome_kinds = frozenset(PacificView.sayers)     # every kind the rules decide, each a @says method of words.py
     inputs = (
         *card_inputs(extra=(Field("stack", STR, optional=True),)),
         Input("aim", "on_aim", (SEAT_FIELD, Field("target", CARD), Field("support", CARD, optional=True)),
@@ -85,15 +100,8 @@ class Pacific(Game):
         self.deck = Deck(catalog)
 
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
-        if len(seats) == 4:
-            # "Turn order goes German, British, Japanese, and US."
-            sides, order = dict(zip((1, 2, 3, 4), COMBINED_SIDES, strict=True)), [1, 2, 3, 4]
-        elif len(seats) == 2:
-            japan = options["japan_seat"]
-            sides = {s.number: ("japan" if s.number == japan else "us") for s in seats}
-            order = [japan] + [n for n in sides if n != japan]
-        else:
-            raise SetupError("BATTLECARDS is played by two players, or four with the Western European set combined")
+        options = combined_options(seats, options)
+        sides, order = rules_for(options).seating(seats, options)
         armies = {n: Army(side=side, theatre=THEATRE_OF[side], arsenal_left=len(self.deck.copies(("unit",), side=side)))
                   for n, side in sides.items()}
         missing = [SIDE_NAMES[a.side] for a in armies.values() if a.arsenal_left == 0]
@@ -111,21 +119,26 @@ class Pacific(Game):
         result = super().apply(state, action)
         if isinstance(result, Applied):
             self._tidy_pile(result.state)
+            forecast.note_battle_odds(self.deck, result.state, result.outcomes)
         if isinstance(result, Applied) and result.outcomes:
-            result.state.recent += [Told(kind=o.kind, say=o.say, terms=[Said(label=t.label, value=str(t.value), detail=t.detail)
-                                                                       for t in o.terms]) for o in result.outcomes]
+            result.state.recent += [Told(kind=o.kind, data=o.data) for o in result.outcomes]
             del result.state.recent[:-RECENT]
         return result
 
-    @staticmethod
-    def _tidy_pile(state: PacificState) -> None:
+    def _tidy_pile(self, state: PacificState) -> None:
         """A card lies on the discard pile only while it is in it: a pile reshuffled into the deck (even
-        the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new."""
-        on_pile = {k for pile in state.conflict_discard.values() for k in pile} | {state.pending} | \
-            ({state.battle.card} if state.battle else set())
+        the card that emptied the deck) or a BATTLECARD taken by its winner is seen there again as new. A unit
+        lies face up in a seat's area only while its battle is fought: after it, the stacks are turned face
+        down, and the unit flipped again for the next battle is news (it may say the aggressor fights)."""
+        on_pile = {k for pile in state.conflict_discard.values() for k in pile} | \
+            ({state.pending} if state.pending else set()) | ({state.battle.card} if state.battle else set())
+        fighting = set(state.battle.units) if state.battle and state.stage != Stage.HOMELAND else set()
         for key, zones in list(state.lying.items()):
             if "center" in zones and key not in on_pile:
                 state.lift(key, "center")
+            if key not in fighting and self.deck.is_unit(key):
+                for zone in [z for z in zones if z.startswith("seat:")]:
+                    state.lift(key, zone)
 
     def phase(self, state: PacificState) -> str:
         return Stage.OVER.value if state.over else state.stage.value
@@ -141,69 +154,80 @@ class Pacific(Game):
         face_down = zone.startswith("seat:") and bool(data.get("face_down"))
         if self.deck.is_unit(key):
             return tuple(self._arsenal_card(state, seat, key, zone, face_down, data.get("stack")))
-        place = turns.where(state, key)
+        place = where(state, key)
         if place in (f"kept:{seat}", f"won:{seat}"):
             return None   # a card the seat holds, seen where it holds it
         if place is not None:
-            raise Refused(f"That card is not {state.name(seat)}'s to lay there.")
+            raise Refused("not_yours_to_lay", seat)
         if state.stage != Stage.DRAW:
-            raise Refused(f"No CONFLICT card is drawn now: {self.view.waiting(state)}")
+            raise Refused("no_draw_now")
         return tuple(turns.kept(self.deck, state, seat, key))
 
-    def on_card_gone(self, state: PacificState, data: dict[str, Any]) -> None:
-        return None   # cards are picked up all the time (a stack flipped back, the pile squared)
+    def on_card_gone(self, state: PacificState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        """Cards are picked up all the time (a stack turned back after a battle, the pile squared). In the
+        withdrawal phase, a unit still fighting picked up from its seat's area is withdrawn ("the aggressor and
+        then the defender have an opportunity to withdraw any or all of their deployed forces")."""
+        key, zone = data["card"], data["zone"]
+        battle = state.battle
+        if state.stage != Stage.WITHDRAWAL or battle is None or key not in battle.units:
+            return None
+        seat = battle.owner[key]
+        if zone != f"seat:{seat}" or key not in battle.fighting(battle.side_of(seat)):
+            return None
+        return battles.on_withdraw(self.deck, state, seat, key)
 
     def _zone_seat(self, state: PacificState, zone: str) -> int:
         kind, _, number = zone.partition(":")
         if kind in ("seat", "reader") and number.isdigit() and int(number) in state.armies:
             return int(number)
-        raise Refused(f"BATTLECARDS reads the CONFLICT discard pile (center), each seat's area (seat:N) and each "
-                      f"seat's reader (reader:N), not {zone!r}.")
+        raise Refused("not_a_battlecards_zone", zone=zone)
 
     def _arsenal_card(self, state: PacificState, seat: int, key: str, zone: str, face_down: bool,
                       stack: str | None) -> list[Outcome]:
         if zone.startswith("seat:") and not face_down:
-            return []   # a unit face up in its seat's area: a stack flipped for a battle
+            # A unit face up in its seat's area: a stack flipped for a battle (by the aggressor: he fights it).
+            if state.stage == Stage.DECISION and battles.flipped_to_fight(self.deck, state, seat, key):
+                return list(battles.on_decide(self.deck, state, seat, True))
+            return []
         if face_down and key in state.armies[seat].deployed():
             return []
         if state.stage == Stage.SETUP:
             return turns.setup_card(self.deck, state, seat, key, face_down, stack)
         if state.stage == Stage.ARSENAL:
             return turns.task_card(self.deck, state, seat, key, face_down, stack)
-        raise Refused(f"No ARSENAL card is drawn or deployed now: {self.view.waiting(state)}")
+        raise Refused("no_arsenal_now")
 
     def _on_pile(self, state: PacificState, key: str) -> list[Outcome]:
         deck = self.deck
         if not deck.is_conflict(key):
-            raise Refused("\"Destroyed units must be discarded face up into a discard pile next to the player's "
-                          "ARSENAL deck\": the CONFLICT discard pile holds CONFLICT cards only.")
-        place = turns.where(state, key)
+            raise Refused("pile_holds_conflict_cards")
+        place = where(state, key)
         if place == "discard":
             return []   # seen again on the pile
         if place and place.startswith("kept:"):
             return self._play_kept(state, int(place.partition(":")[2]), key)
         if place is not None:
-            raise Refused(f"{deck.card(key).name} is not in the CONFLICT deck: it is {place.replace(':', ' of seat ')}.")
-        if state.stage == Stage.COMBAT:
-            if deck.theatre(key) != deck.theatre(state.battle.card):
-                raise Refused("\"each player will draw from their own theatre's conflict deck at all times\": this "
-                              "battle's shots are turned from its own theatre's CONFLICT deck.")
+            raise Refused("not_in_conflict_deck", card=key, place=place)
+        if state.stage in (Stage.COMBAT, Stage.WITHDRAWAL):
+            if deck.theatre(key) != deck.theatre(state.fight().card):
+                raise Refused("shot_from_other_theatre")
+            fought_on = battles.fight_on_by_the_card(deck, state) if state.stage == Stage.WITHDRAWAL else []
+            if state.stage != Stage.COMBAT:
+                raise Refused("no_turn_now")
             before = forecast.odds_before_shot(deck, state)
-            outcomes = list(combat.fire(deck, state, key))
+            outcomes = combat.fire(deck, state, key)
             forecast.note_shot_odds(outcomes, before)
-            out: list[Outcome] = []
-            turns.take_conflict(deck, state, key, to_discard=True, out=out)
-            return outcomes + out
+            return fought_on + outcomes + turns.take_conflict(deck, state, key, to_discard=True)
         if state.stage == Stage.DRAW:
             return turns.conflict_drawn(deck, state, key)
-        raise Refused(f"No CONFLICT card is turned now: {self.view.waiting(state)}")
+        raise Refused("no_turn_now")
 
     def _play_kept(self, state: PacificState, seat: int, key: str) -> list[Outcome]:
         if self.deck.card(key).get("draw"):
             return turns.play_convoy(self.deck, state, seat, key)
         if state.stage not in (Stage.COMBAT, Stage.WITHDRAWAL):
-            raise Refused(f"{self.deck.card(key).name} is played in a battle.")
-        out = list(combat.play_bonus(self.deck, state, seat, key))
+            raise Refused("kept_played_in_battle", seat, card=key)
+        out = combat.play_bonus(self.deck, state, seat, key)
         state.conflict_discard[self.deck.theatre(key)].append(key)
         turns.seen_face_up(self.deck, state, key)
         return out
@@ -267,7 +291,7 @@ class Pacific(Game):
     def decide_choices(self, state: PacificState) -> list[dict[str, Any]]:
         if state.pending is None:
             return []
-        seat = battles.aggressor_seat(self.deck, state, state.pending)
+        seat = aggressor_seat(self.deck, state, state.pending)
         return [{"seat": seat, "fight": True}, {"seat": seat, "fight": False}]
 
     def withdraw_choices(self, state: PacificState) -> list[dict[str, Any]]:
@@ -288,14 +312,14 @@ class Pacific(Game):
         return regroup.choices(state)
 
     def done_choices(self, state: PacificState) -> list[dict[str, Any]]:
-        if state.stage == Stage.REGROUP:
+        if state.stage == Stage.REGROUP and state.regroup is not None:
             return [{"seat": s} for s in sorted(state.regroup.ally) if s not in state.regroup.done]
         if state.stage == Stage.AID:
             return [{"seat": state.turn}]
         return [{"seat": state.task.seat}] if state.task else []
 
     def look_choices(self, state: PacificState) -> list[dict[str, Any]]:
-        return [{"seat": state.task.seat, "stack": t} for t in ("ground", "air", "sea")] if state.task else []
+        return [{"seat": state.task.seat, "stack": t} for t in turns.STACKS] if state.task else []
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         return self.view.redact(kind, data)
@@ -306,7 +330,7 @@ GAME = Pacific
 __all__ = ["GAME", "Pacific"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # The demo players load lazily: the referee does not need them.
     if name == "DEMO":
         from .demo import DEMO

@@ -7,35 +7,27 @@ from __future__ import annotations
 
 from ..base import Outcome
 from ..contract import Refused
-from . import ending, rulebook
-from .battle import allies
 from .cards import Deck
 from .state import PacificState, Stage, forget
+from .table import end_turn
+from .variants import in_play
 
 TRANSFER_MOST = 3
 
 
-def ally_of(state: PacificState, seat: int) -> int:
-    if len(state.seats) != 4:
-        raise Refused(f"{rulebook.AID} There is no ally in a two-player game.")
-    return next(s for s in allies(state, seat) if s != seat)
-
-
 def _may_aid(state: PacificState, seat: int) -> None:
     if seat != state.turn or state.stage != Stage.DRAW or state.aided:
-        raise Refused(f"{rulebook.AID} Aid is given once, on one's own turn, before the draw.")
+        raise Refused("aid_once", seat)
 
 
 def on_transfer(deck: Deck, state: PacificState, seat: int, unit: str) -> tuple[Outcome, ...]:
     """Up to 3 deployed cards to the ally's stacks, instead of the draw."""
-    if state.stage == Stage.AID and seat == state.turn:
-        pass
-    else:
+    if state.stage != Stage.AID or seat != state.turn:
         _may_aid(state, seat)
-    ally = ally_of(state, seat)
+    ally = in_play(state).ally(state, seat)
     army = state.armies[seat]
     if unit not in army.deployed():
-        raise Refused(f"{rulebook.AID} That card is not one of {state.name(seat)}'s deployed cards.")
+        raise Refused("not_deployed", seat)
     utype = deck.unit_type(unit)
     army.stacks[utype].remove(unit)
     state.armies[ally].stacks[utype].append(unit)
@@ -43,16 +35,16 @@ def on_transfer(deck: Deck, state: PacificState, seat: int, unit: str) -> tuple[
     state.aided, state.stage, state.transferred = True, Stage.AID, state.transferred + 1
     out = [Outcome("transfer", data={"seat": seat, "ally": ally, "stack": utype, "count": state.transferred})]
     if state.transferred >= TRANSFER_MOST:
-        ending.end_turn(state, out)
+        out += end_turn(state)
     return tuple(out)
 
 
 def on_trade(state: PacificState, seat: int, give: str, take: str) -> tuple[Outcome, ...]:
     _may_aid(state, seat)
-    ally = ally_of(state, seat)
+    ally = in_play(state).ally(state, seat)
     mine, theirs = state.armies[seat].hand, state.armies[ally].hand
     if give not in mine or take not in theirs:
-        raise Refused(f"{rulebook.AID} Trade a card of your Reserve Hand for one of your ally's.")
+        raise Refused("trade_hand_cards", seat)
     mine[mine.index(give)], theirs[theirs.index(take)] = take, give
     forget(state, give)
     forget(state, take)
@@ -62,10 +54,10 @@ def on_trade(state: PacificState, seat: int, give: str, take: str) -> tuple[Outc
 
 def on_send(state: PacificState, seat: int) -> tuple[Outcome, ...]:
     _may_aid(state, seat)
-    ally = ally_of(state, seat)
+    ally = in_play(state).ally(state, seat)
     army = state.armies[seat]
     if army.arsenal_left <= 0:
-        raise Refused(f"{rulebook.AID} {state.name(seat)}'s ARSENAL deck is empty.")
+        raise Refused("arsenal_empty", seat)
     army.arsenal_left -= 1
     state.armies[ally].arsenal_left += 1
     state.armies[ally].foreign += 1

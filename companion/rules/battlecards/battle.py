@@ -4,90 +4,57 @@ from __future__ import annotations
 
 from ..base import Outcome
 from ..contract import Refused
-from . import combat, ending, rulebook
 from .cards import Deck
+from .combat import settle, start_round
+from .ending import finish
 from .state import Battle, PacificState, Stage
-
-COMMANDERS = ("general", "admiral")
-
-
-def allies(state: PacificState, seat: int) -> list[int]:
-    """A seat and its ally (Axis: Germany and Japan; Allies: Britain and the US)."""
-    axis = ("germany", "japan")
-    mine = state.armies[seat].side in axis
-    return [s for s, a in state.armies.items() if (a.side in axis) == mine]
-
-
-def theatre_of(deck: Deck, battle: Battle) -> str:
-    return battle.theatre or deck.theatre(battle.card)
-
-
-def must_destroy(deck: Deck, battle: Battle) -> list[str]:
-    """The card's special victory condition (a raid has none: it wins no BATTLECARD)."""
-    return [] if battle.raid else deck.card(battle.card).get("must_destroy", [])
-
-
-def eligible(deck: Deck, state: PacificState, seat: int, theatre: str) -> bool:
-    """An eliminated player fights no battle of his theatre until liberated ("Once liberated, a player ... is
-    eligible for battles in his theatre again"); the US, who "still takes his turns" after the Invasion of
-    Australia, "may continue to participate in Western European Theatre battles"."""
-    army = state.armies[seat]
-    return not army.eliminated or (ending.takes_turns(state, seat) and army.theatre != theatre)
-
-
-def aggressor_seat(deck: Deck, state: PacificState, card: str) -> int:
-    side = deck.card(card)["aggressor"]
-    return next(s for s, a in state.armies.items() if a.side == side)
+from .table import aggressor_seat, allies, eligible, end_turn, involved
+from .table import must_destroy as must_destroy   # the odds read a battle's special victory condition here
+from .variants import in_play
 
 
 def drawn(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     """"Check the BATTLECARD to see if there are any prerequisites for this battle.\""""
-    from . import raid
-    remaining = raid.raider(deck, state, card)
+    remaining = in_play(state).raider(deck, state, card)
     if remaining is not None:
-        return raid.offered(deck, state, card, remaining)
+        # Combined sets, rule 6: the card waits for the remaining player's choice (its prerequisites and
+        # aggressor no longer apply: he takes it or raids).
+        state.pending, state.stage = card, Stage.DECISION
+        return [Outcome("raid_offered", data={"card": card, "seat": remaining})]
     battle = deck.card(card)
     seat = aggressor_seat(deck, state, card)
     held = {k.partition("#")[0] for k in state.armies[seat].won}
     missing = [p for p in battle["prerequisites"] if p not in held]
     if missing:
         state.conflict_discard[deck.theatre(card)].append(card)
-        out = [Outcome("prerequisites_unmet", data={"card": card, "seat": seat, "missing": missing})]
-        ending.end_turn(state, out)
-        return out
+        return [Outcome("prerequisites_unmet", data={"card": card, "seat": seat, "missing": missing}), *end_turn(state)]
     state.pending, state.stage = card, Stage.DECISION
     return [Outcome("battle_drawn", data={"card": card, "aggressor": seat, "drawer": state.turn})]
 
 
-def involved(deck: Deck, state: PacificState, seats: list[int], battle: Battle) -> list[str]:
-    """The deployed units of the battle's force types. "Generals and Admirals cannot take part in battles
-    from theatres they are not deployed to.\""""
-    types, theatre = battle.raid or deck.card(battle.card)["units"], theatre_of(deck, battle)
-    units = []
-    for seat in seats:
-        army = state.armies[seat]
-        for t in types:
-            units += [k for k in army.stacks[t]
-                      if deck.card(k)["rank"] not in COMMANDERS or army.theatre == theatre]
-    return units
+def flipped_to_fight(deck: Deck, state: PacificState, seat: int, unit: str) -> bool:
+    """A unit turned face up in ``seat``'s area while a BATTLECARD waits for its aggressor: the table sees the
+    aggressor flip a stack the card calls for ("Otherwise, both sides flip over their indicated stacks of
+    deployed forces"), which is the decision to fight. (A raid's choice is a tap: no stack says which.)"""
+    card = state.battlecard()
+    if in_play(state).raider(deck, state, card) is not None or seat != aggressor_seat(deck, state, card):
+        return False
+    return unit in involved(deck, state, [seat], Battle(card=card, aggressors=[seat], defenders=[]))
 
 
 def on_decide(deck: Deck, state: PacificState, seat: int, fight: bool) -> tuple[Outcome, ...]:
-    card = state.pending
-    from . import raid
-    if raid.raider(deck, state, card) is not None:
-        raise Refused(f"{raid.RULE} Take it, or raid.")
+    card = state.battlecard()
+    if in_play(state).raider(deck, state, card) is not None:
+        raise Refused("take_or_raid", seat)
     aggressor = aggressor_seat(deck, state, card)
     if seat != aggressor:
-        raise Refused(f"{rulebook.AGGRESSOR} The aggressor of {deck.card(card).name} is {state.name(aggressor)}.")
+        raise Refused("not_the_aggressor", seat, card=card, aggressor=aggressor)
     if not fight:
         state.conflict_discard[deck.theatre(card)].append(card)
-        out = [Outcome("battle_declined", data={"card": card, "seat": seat})]
-        ending.end_turn(state, out)
-        return tuple(out)
+        return (Outcome("battle_declined", data={"card": card, "seat": seat}), *end_turn(state))
     theatre = deck.theatre(card)
-    attackers = [s for s in allies(state, aggressor) if eligible(deck, state, s, theatre)]
-    defenders = [s for s in state.armies if s not in allies(state, aggressor) and eligible(deck, state, s, theatre)]
+    attackers = [s for s in allies(state, aggressor) if eligible(state, s, theatre)]
+    defenders = [s for s in state.armies if s not in allies(state, aggressor) and eligible(state, s, theatre)]
     state.pending = None
     return tuple(call_in(deck, state, Battle(card=card, aggressors=attackers, defenders=defenders)))
 
@@ -100,18 +67,14 @@ def call_in(deck: Deck, state: PacificState, battle: Battle) -> list[Outcome]:
     state.battle = battle
     a_units = involved(deck, state, battle.aggressors, battle)
     d_units = involved(deck, state, battle.defenders, battle)
-    out: list[Outcome] = []
     if not a_units and not d_units:
         state.battle = None
         state.conflict_discard[deck.theatre(card)].append(card)
-        out.append(Outcome("battle_ignored", data={"card": card}))
-        ending.end_turn(state, out)
-    elif a_units and homeland_invaded(deck, state, battle):
+        return [Outcome("battle_ignored", data={"card": card}), *end_turn(state)]
+    if a_units and homeland_invaded(deck, state, battle):
         state.stage = Stage.HOMELAND
-        out.append(Outcome("homeland", data={"card": card, "seats": battle.defenders}))
-    else:
-        engage(deck, state, out)
-    return out
+        return [Outcome("homeland", data={"card": card, "seats": battle.defenders})]
+    return engage(deck, state)
 
 
 def homeland_invaded(deck: Deck, state: PacificState, battle: Battle) -> bool:
@@ -121,81 +84,86 @@ def homeland_invaded(deck: Deck, state: PacificState, battle: Battle) -> bool:
             and any(state.armies[s].hand for s in battle.defenders))
 
 
-def engage(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+def engage(deck: Deck, state: PacificState) -> list[Outcome]:
     """"If one player has none of the deployed forces indicated on the BATTLECARD, the other player wins that
     battle." Otherwise the stacks are flipped."""
-    battle = state.battle
+    battle = state.fight()
     a_units = involved(deck, state, battle.aggressors, battle)
     d_units = involved(deck, state, battle.defenders, battle)
     if not a_units or not d_units:
-        out.append(Outcome("no_forces", data={"card": battle.card, "side": "aggressor" if not a_units else "defender"}))
-        ending.finish(deck, state, "defender" if not a_units else "aggressor", "no forces", out)
-    else:
-        flip(deck, state, out)
+        side = "aggressor" if not a_units else "defender"
+        return [Outcome("no_forces", data={"card": battle.card, "side": side}),
+                *finish(deck, state, "defender" if not a_units else "aggressor", "no_forces")]
+    return flip(deck, state)
 
 
-def flip(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
-    """"Otherwise, both sides flip over their indicated stacks of deployed forces.\""""
-    battle = state.battle
+def flip(deck: Deck, state: PacificState) -> list[Outcome]:
+    """"Otherwise, both sides flip over their indicated stacks of deployed forces." (The battle's odds are
+    added to ``battle_begins`` by the game, from the state the flip leaves.)"""
+    battle = state.fight()
     for seat in battle.aggressors + battle.defenders:
         for key in involved(deck, state, [seat], battle):
             battle.units.append(key)
             battle.owner[key] = seat
-    out.append(Outcome("battle_begins", data={"card": battle.card, "aggressors": battle.aggressors,
-                                              "defenders": battle.defenders, "units": list(battle.units)}))
-    begins = out[-1]
+    out = [Outcome("battle_begins", data={"card": battle.card, "aggressors": battle.aggressors,
+                                          "defenders": battle.defenders, "units": list(battle.units)})]
     state.stage = Stage.COMBAT
-    combat.settle(deck, state, out)
+    out += settle(deck, state)
     if state.battle is battle:
-        combat.start_round(deck, state, out)
-    from . import forecast
-    begins.data["odds"] = forecast.summary(forecast.battle_forecast(deck, state)) if state.battle is battle else None
+        out += start_round(deck, state)
+    return out
 
 
 def on_hold(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, ...]:
     """The invaded defender keeps the Reserve Hand: the stacks are flipped."""
-    if seat not in state.battle.defenders:
-        raise Refused(f"{rulebook.EMERGENCY} Only the invaded player decides this.")
-    out: list[Outcome] = []
-    engage(deck, state, out)
-    return tuple(out)
+    if seat not in state.fight().defenders:
+        raise Refused("only_the_invaded", seat)
+    return tuple(engage(deck, state))
 
 
 # -- the withdrawal phase ---------------------------------------------------------------------------
-def _deciding(state: PacificState, seat: int) -> None:
-    battle = state.battle
+def deciding(state: PacificState, seat: int) -> Battle:
+    """The battle, if ``seat`` is one of the army deciding now whether to withdraw."""
+    battle = state.fight()
     if seat not in battle.army(battle.deciding):
-        who = " and ".join(state.name(s) for s in battle.army(battle.deciding))
-        raise Refused(f"{rulebook.WITHDRAW} Now {who} decide{'s' if len(battle.army(battle.deciding)) == 1 else ''}.")
+        raise Refused("not_deciding", seat, deciding=battle.army(battle.deciding))
+    return battle
 
 
 def on_withdraw(deck: Deck, state: PacificState, seat: int, unit: str | None) -> tuple[Outcome, ...]:
     """"You may choose to withdraw some forces and allow others to stay in the fight.\""""
-    _deciding(state, seat)
-    battle = state.battle
+    battle = deciding(state, seat)
     mine = [k for k in battle.fighting(battle.deciding) if battle.owner[k] == seat]
     if unit is not None and unit not in mine:
-        raise Refused(f"{rulebook.WITHDRAW} {unit} is not one of {state.name(seat)}'s units still in the fight.")
+        raise Refused("not_in_the_fight", seat, unit=unit)
     leaving = [unit] if unit else mine
     if not leaving:
-        raise Refused(f"{state.name(seat)} has no unit left in this fight.")
+        raise Refused("no_unit_left", seat)
     battle.withdrawn += leaving
     out = [Outcome("withdraw", data={"seat": seat, "units": leaving, "all": unit is None})]
-    combat.settle(deck, state, out)
+    out += settle(deck, state)
     if state.battle is battle and unit is None:
         out += on_fight_on(deck, state, seat)
     return tuple(out)
 
 
+def fight_on_by_the_card(deck: Deck, state: PacificState) -> list[Outcome]:
+    """A CONFLICT card turned in the withdrawal phase: every army still to decide fights on (the table sees the
+    next shot's card; a withdrawal is a tap before it), and the next round begins."""
+    battle = state.fight()
+    out: list[Outcome] = []
+    while state.battle is battle and state.stage == Stage.WITHDRAWAL:
+        out += on_fight_on(deck, state, battle.army(battle.deciding)[0])
+    return out
+
+
 def on_fight_on(deck: Deck, state: PacificState, seat: int) -> list[Outcome]:
     """"If neither side withdraws all of their forces, the engagement is repeated starting at phase 1.\""""
-    _deciding(state, seat)
-    battle = state.battle
+    battle = deciding(state, seat)
     out = [Outcome("fight_on", data={"seat": seat, "side": battle.deciding})]
     if battle.deciding == "aggressor":
         battle.deciding = "defender"
         return out
     battle.round += 1
     out.append(Outcome("round", data={"round": battle.round}))
-    combat.start_round(deck, state, out)
-    return out
+    return out + start_round(deck, state)

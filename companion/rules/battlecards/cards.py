@@ -9,9 +9,18 @@ SIDE_NAMES = {"japan": "Japan", "us": "the US", "germany": "Germany", "britain":
 THEATRE_OF = {"japan": "pacific", "us": "pacific", "germany": "western", "britain": "western"}
 
 
+def _number(value: object) -> int | None:
+    """A value of the card's table: a number, or None where the card says N/A."""
+    return value if isinstance(value, int) else None
+
+
 class Deck:
+    """The deck as the rules read it."""
+
+
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
+        self._action_counts: dict[int, int] | None = None
 
     def card(self, key: str) -> Card:
         return self.catalog.cards[key.partition("#")[0]]
@@ -23,23 +32,23 @@ class Deck:
         return self.card(key).kind == "unit"
 
     def action(self, key: str) -> int:
-        return self.card(key)["action"]
+        return int(self.card(key)["action"])
 
     def unit_type(self, key: str) -> str:
-        return self.card(key)["unit_type"]
+        return str(self.card(key)["unit_type"])
 
     def side(self, key: str) -> str:
-        return self.card(key)["side"]
+        return str(self.card(key)["side"])
 
     def theatre(self, key: str) -> str:
         """A CONFLICT card's theatre: a Western custom deck marks its cards with ``theatre``."""
-        return self.card(key).get("theatre", "pacific")
+        return str(self.card(key).get("theatre", "pacific"))
 
     def attack(self, key: str, target_type: str) -> int | None:
-        return self.card(key).get(f"attack_{target_type}")
+        return _number(self.card(key).get(f"attack_{target_type}"))
 
     def defense(self, key: str, attacker_type: str) -> int | None:
-        return self.card(key).get(f"defense_{attacker_type}")
+        return _number(self.card(key).get(f"defense_{attacker_type}"))
 
     def phases(self, key: str) -> list[int]:
         return list(self.card(key)["phases"])
@@ -65,6 +74,17 @@ class Deck:
                 continue
             keys += [f"{card.id}#{n}" for n in range(1, card.copies + 1)]
         return keys
+
+    def action_counts(self) -> dict[int, int]:
+        """How many CONFLICT cards of the whole deck carry each Action Number (counted once: the deck never
+        changes)."""
+        if self._action_counts is None:
+            counts: dict[int, int] = {}
+            for card in self.catalog.cards.values():
+                if card.kind in CONFLICT_KINDS:
+                    counts[int(card["action"])] = counts.get(int(card["action"]), 0) + card.copies
+            self._action_counts = counts
+        return self._action_counts
 
     def action_numbers(self) -> list[int]:
         """Every Action Number a CONFLICT card of the deck carries ("whatever action number is pulled")."""

@@ -6,11 +6,14 @@ phase listed on their card. Casualties are removed." (GAME PHASES)
 """
 from __future__ import annotations
 
-from ..base import Outcome, Term
+from dataclasses import fields
+
+from ..base import Outcome
 from ..contract import Refused
-from . import ending, rulebook
 from .cards import Deck
+from .ending import finish
 from .state import Battle, PacificState, Shot, Stage, forget
+from .table import must_destroy
 
 
 def other(side: str) -> str:
@@ -25,6 +28,11 @@ def kept_bonus(deck: Deck, battle: Battle, unit: str, kind: str) -> int:
     utype = deck.unit_type(unit)
     return sum(deck.card(k).get(f"bonus_{kind}", 0) or 0 for k in battle.bonuses
                if battle.bonus_owner[k] in army and utype in deck.card(k).get("bonus_types", []))
+
+
+def best_support(deck: Deck, battle: Battle, shooter: str) -> str | None:
+    """The biggest attack support still unused this phase (the one used when the player names none)."""
+    return next(iter(attack_supporters(deck, battle, shooter)), None)
 
 
 def attack_supporters(deck: Deck, battle: Battle, shooter: str) -> list[str]:
@@ -62,9 +70,25 @@ def legal_targets(deck: Deck, battle: Battle, shooter: str) -> list[str]:
     """"If the Attack Value is N/A, or lower than the selected target's defense, then the target may
     not be attacked." A unit already hit in this volley is not fired at again."""
     side = battle.side_of(battle.owner[shooter])
-    best = (attack_supporters(deck, battle, shooter) or [None])[0]
+    best = best_support(deck, battle, shooter)
     return [t for t in battle.fighting(other(side)) if t not in battle.casualties
             and values(deck, battle, shooter, t, best) is not None]
+
+
+def likeliest_target(deck: Deck, battle: Battle, shooter: str) -> str | None:
+    """The legal target the shooter is likeliest to destroy, over the whole CONFLICT deck's Action Numbers
+    (the first in battle order on a tie): the one it fires at when a card is turned before a target is
+    chosen. The table cannot see a choice; the player who wants another target taps it first."""
+    support = best_support(deck, battle, shooter)
+    counts = deck.action_counts()
+    best, best_hits = None, -1
+    for target in legal_targets(deck, battle, shooter):
+        shot = values(deck, battle, shooter, target, support)
+        assert shot is not None
+        hit = sum(n for action, n in counts.items() if hits(action, shot[0], shot[1]))
+        if hit > best_hits:
+            best, best_hits = target, hit
+    return best
 
 
 def hits(action: int, attack: int, defense: int) -> bool:
@@ -74,11 +98,12 @@ def hits(action: int, attack: int, defense: int) -> bool:
 
 
 def why(action: int, attack: int, defense: int) -> str:
+    """Why a shot hit or missed, as a code the view words."""
     if action > attack:
-        return "above attack"
+        return "above_attack"
     if action <= defense:
-        return "not above defense"
-    return "in range"
+        return "not_above_defense"
+    return "in_range"
 
 
 # -- the firing order ------------------------------------------------------------------------------------
@@ -86,45 +111,51 @@ def shooters(deck: Deck, battle: Battle, side: str) -> list[str]:
     return [k for k in battle.fighting(side) if battle.phase in deck.phases(k)]
 
 
-def start_round(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
-    battle = state.battle
+def start_round(deck: Deck, state: PacificState) -> list[Outcome]:
+    battle = state.fight()
     battle.phase, battle.firing, battle.bonuses, battle.bonus_owner = 1, "aggressor", [], {}
     battle.used_support = []
     battle.queue = shooters(deck, battle, "aggressor")
     state.stage = Stage.COMBAT
-    advance(deck, state, out)
+    return advance(deck, state)
 
 
-def advance(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+LAST_PHASE = 4   # "After phase 4 is complete, the aggressor and then the defender have an opportunity to withdraw"
+
+
+def advance(deck: Deck, state: PacificState) -> list[Outcome]:
     """Move on until a unit must fire (a target to choose, a card to turn), the withdrawal phase, or the end."""
-    battle = state.battle
+    battle = state.fight()
+    out: list[Outcome] = []
     while state.battle is battle and state.stage == Stage.COMBAT:
         if battle.queue:
             shooter = battle.queue[0]
             if legal_targets(deck, battle, shooter):
-                return
+                return out
             out.append(Outcome("no_target", data={"unit": shooter, "seat": battle.owner[shooter],
                                                   "phase": battle.phase, "round": battle.round}))
             battle.queue.pop(0)
             continue
-        end_volley(deck, state, out)
+        out += end_volley(deck, state)
         if state.battle is not battle:
-            return
+            return out
         if battle.firing == "aggressor":
             battle.firing = "defender"
         else:
             battle.phase += 1
             battle.firing, battle.used_support = "aggressor", []
-            if battle.phase > 4:
+            if battle.phase > LAST_PHASE:
                 state.stage, battle.deciding = Stage.WITHDRAWAL, "aggressor"
                 out.append(Outcome("withdrawal_phase", data={"round": battle.round}))
-                return
+                return out
         battle.queue = shooters(deck, battle, battle.firing)
+    return out
 
 
-def end_volley(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+def end_volley(deck: Deck, state: PacificState) -> list[Outcome]:
     """"Casualties are removed." Then: is the battle over, won by a special condition, or a stalemate?"""
-    battle = state.battle
+    battle = state.fight()
+    out: list[Outcome] = []
     if battle.casualties:
         for key in battle.casualties:
             seat = battle.owner[key]
@@ -136,26 +167,25 @@ def end_volley(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
         out.append(Outcome("casualties", data={"units": list(battle.casualties),
                                                "seats": [battle.owner[k] for k in battle.casualties]}))
         battle.casualties = []
-    settle(deck, state, out)
+    return out + settle(deck, state)
 
 
-def settle(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+def settle(deck: Deck, state: PacificState) -> list[Outcome]:
     """End the battle if one army has nothing left, a special victory condition is met, or nobody can hit."""
-    battle = state.battle
+    battle = state.fight()
     if not battle.fighting("defender"):
-        ending.finish(deck, state, "aggressor", "destroyed or withdrawn", out)
-    elif not battle.fighting("aggressor"):
-        ending.finish(deck, state, "defender", "destroyed or withdrawn", out)
-    elif special_victory(deck, battle):
-        ending.finish(deck, state, "aggressor", "special", out)
-    elif stalemate(deck, battle):
-        out.append(Outcome("stalemate", data={"card": battle.card}))
-        ending.finish(deck, state, "defender", "stalemate", out)
+        return finish(deck, state, "aggressor", "destroyed_or_withdrawn")
+    if not battle.fighting("aggressor"):
+        return finish(deck, state, "defender", "destroyed_or_withdrawn")
+    if special_victory(deck, battle):
+        return finish(deck, state, "aggressor", "special")
+    if stalemate(deck, battle):
+        return [Outcome("stalemate", data={"card": battle.card}), *finish(deck, state, "defender", "stalemate")]
+    return []
 
 
 def special_victory(deck: Deck, battle: Battle) -> bool:
     """"Some BATTLECARDS list special victory conditions like the elimination of all enemy Ground units.\""""
-    from .battle import must_destroy
     must = must_destroy(deck, battle)
     return bool(must) and not any(deck.unit_type(k) in must for k in battle.fighting("defender"))
 
@@ -164,8 +194,7 @@ def can_ever_hit(deck: Deck, battle: Battle, shooter: str, target: str) -> bool:
     """Whether some Action Number of the deck could destroy the target, with the best support allocation."""
     if not deck.phases(shooter):
         return False
-    best = (attack_supporters(deck, battle, shooter) or [None])[0]
-    shot = values(deck, battle, shooter, target, best)
+    shot = values(deck, battle, shooter, target, best_support(deck, battle, shooter))
     return shot is not None and any(hits(n, shot[0], shot[1]) for n in deck.action_numbers())
 
 
@@ -181,42 +210,40 @@ def stalemate(deck: Deck, battle: Battle) -> bool:
 
 # -- inputs --------------------------------------------------------------------------------------------------
 def on_aim(deck: Deck, state: PacificState, seat: int, target: str, support: str | None) -> tuple[Outcome, ...]:
-    battle = state.battle
+    battle = state.fight()
     shooter = current_shooter(state)
     if battle.owner[shooter] != seat:
-        raise Refused(f"{rulebook.FIRING} Now {state.name(battle.owner[shooter])}'s {deck.card(shooter).name} fires.")
+        raise Refused("not_your_shooter", seat, shooter=shooter, owner=battle.owner[shooter])
     if target not in battle.units or target not in battle.fighting(other(battle.firing)):
-        raise Refused(f"{rulebook.TARGET} {target} is not one of the opponent's units in this battle.")
+        raise Refused("not_an_enemy_unit", seat, target=target)
     if support is not None and support not in attack_supporters(deck, battle, shooter):
-        raise Refused("That unit cannot support this shot: a support unit adds its bonus to a friendly unit "
-                      "of a type it supports, once per firing phase.")
+        raise Refused("cannot_support", seat)
     if support is None:
-        support = (attack_supporters(deck, battle, shooter) or [None])[0]
+        support = best_support(deck, battle, shooter)
     if target in battle.casualties or values(deck, battle, shooter, target, support) is None:
-        raise Refused(rulebook.ILLEGAL_TARGET)
+        raise Refused("illegal_target", seat)
     battle.aim, battle.support = target, support
     return (Outcome("aim", data={"unit": shooter, "seat": seat, "target": target, "support": support}),)
 
 
 def current_shooter(state: PacificState) -> str:
     battle = state.battle
-    if state.stage != Stage.COMBAT or not battle.queue:
-        raise Refused("No unit is firing now.")
+    if state.stage != Stage.COMBAT or battle is None or not battle.queue:
+        raise Refused("no_unit_firing")
     return battle.queue[0]
 
 
-def fire(deck: Deck, state: PacificState, card: str) -> tuple[Outcome, ...]:
+def fire(deck: Deck, state: PacificState, card: str) -> list[Outcome]:
     """A CONFLICT card turned face up onto the discard pile: the current shooter's attack is resolved."""
-    battle = state.battle
+    battle = state.fight()
     shooter = current_shooter(state)
     if battle.aim is None:
-        targets = legal_targets(deck, battle, shooter)
-        if len(targets) > 1:
-            raise Refused(f"{rulebook.TARGET} {state.name(battle.owner[shooter])}: choose the target of "
-                          f"{deck.card(shooter).name} before turning the card.")
-        battle.aim, battle.support = targets[0], (attack_supporters(deck, battle, shooter) or [None])[0]
+        battle.aim, battle.support = likeliest_target(deck, battle, shooter), best_support(deck, battle, shooter)
     target, support = battle.aim, battle.support
-    attack, defense, a_bonus, d_bonus = values(deck, battle, shooter, target, support)
+    assert target is not None, "a unit waits to fire only while it has a legal target (advance)"
+    shot_values = values(deck, battle, shooter, target, support)
+    assert shot_values is not None, "an aimed target stays in reach (a bonus that takes it out clears the aim)"
+    attack, defense, a_bonus, d_bonus = shot_values
     action = deck.action(card)
     hit = hits(action, attack, defense)
     shot = Shot(number=len(battle.shots) + 1, round=battle.round, phase=battle.phase, seat=battle.owner[shooter],
@@ -230,28 +257,22 @@ def fire(deck: Deck, state: PacificState, card: str) -> tuple[Outcome, ...]:
         battle.casualties.append(target)
     battle.queue.pop(0)
     battle.aim = battle.support = None
-    out = [shot_outcome(deck, shot)]
-    advance(deck, state, out)
-    return tuple(out)
+    return [shot_outcome(shot), *advance(deck, state)]
 
 
-def shot_outcome(deck: Deck, shot: Shot) -> Outcome:
-    terms = (Term("Action Number", shot.action, deck.card(shot.card).name),
-             Term("Attack", shot.attack, f"+{shot.attack_bonus} bonus" if shot.attack_bonus else ""),
-             Term("Defense", shot.defense, f"+{shot.defense_bonus} bonus" if shot.defense_bonus else ""),
-             Term("Result", "hit" if shot.hit else "miss", shot.why))
-    data = {f: getattr(shot, f) for f in Shot.__dataclass_fields__}
-    return Outcome("shot", terms=terms, data=data)
+def shot_outcome(shot: Shot) -> Outcome:
+    """A shot as data: every term of the ruling (the view words it)."""
+    return Outcome("shot", data={f.name: getattr(shot, f.name) for f in fields(Shot)})
 
 
-def play_bonus(deck: Deck, state: PacificState, seat: int, card: str) -> tuple[Outcome, ...]:
+def play_bonus(deck: Deck, state: PacificState, seat: int, card: str) -> list[Outcome]:
     """A Kept Card played in combat: its bonus lasts for the rest of the combat round."""
     battle = state.battle
     kept = deck.card(card)
     if not (kept.get("bonus_attack") or kept.get("bonus_defense")):
-        raise Refused(f"{kept.name} is played at the start of a turn, not in combat.")
+        raise Refused("not_a_combat_card", seat, card=card)
     if battle is None or seat not in battle.aggressors + battle.defenders:
-        raise Refused(f"{rulebook.KEPT_IN_COMBAT} {state.name(seat)} is not in this battle.")
+        raise Refused("not_in_this_battle", seat)
     state.armies[seat].kept.remove(card)
     forget(state, card)
     battle.bonuses.append(card)
@@ -262,5 +283,5 @@ def play_bonus(deck: Deck, state: PacificState, seat: int, card: str) -> tuple[O
         if battle.aim and values(deck, battle, battle.queue[0], battle.aim, battle.support) is None:
             battle.aim = battle.support = None
             out.append(Outcome("aim_lost", data={"unit": battle.queue[0]}))
-        advance(deck, state, out)
-    return tuple(out)
+        out += advance(deck, state)
+    return out

@@ -8,12 +8,16 @@ is seen before the next card is taken."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from card_tags.catalog import load_game
 from companion.rules.demo import Command, Lay, Lift, Move
 
 from .cards import Deck
+
+View = dict[str, Any]
+Seats = dict[int, dict[str, Any]]
+Sides = dict[int, str]
 
 NAMES = ["Aiko", "Bill"]
 WITHDRAW_BELOW = 0.15   # a side whose chance of winning is below this withdraws everything
@@ -34,6 +38,8 @@ class PacificPlayers:
         self.destroyed: dict[str, list[str]] = {"japan": [], "us": []}
         self.stacks_before: dict[int, list[str]] = {}
         self.convoy_turn = -1
+        self.face_up: list[tuple[int, str]] = []   # units flipped face up for the battle being fought
+        self.laid_face_up: set[str] = set()        # the units the players flipped themselves (a tapped decision flips none)
 
     def start(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         return [{"seat": n, "name": NAMES[n - 1]} for n in (1, 2)], {"japan_seat": 1}
@@ -64,7 +70,7 @@ class PacificPlayers:
             return [Lift(k) for k in picked]
         return []
 
-    def _turn_card(self) -> Lay:
+    def _turn_card(self) -> str:
         key = self.conflict.pop()
         self.laid.append(key)
         return key
@@ -81,11 +87,15 @@ class PacificPlayers:
             return []
         picked = self._sync(view, seat_views)
         stage = view["stage"]
+        if self.face_up and stage not in ("combat", "withdrawal"):
+            # The battle is over: the stacks flipped for it are turned face down again.
+            picked += [Lift(k) for _, k in self.face_up]
+            self.face_up = []
         side = {s["seat"]: s["side"] for s in view["seats"]}
-        act = getattr(self, f"_{stage}")
+        act: Callable[[View, Seats, Sides], list[Move]] = getattr(self, f"_{stage}")
         return picked + act(view, seat_views, side)
 
-    def _setup(self, view, seats, side) -> list[Move]:
+    def _setup(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         for seat, sv in seats.items():
             deployed = sum(len(v) for v in sv["stacks"].values())
             if len(sv["hand"]) + deployed < 6 and deployed == 0:
@@ -94,11 +104,11 @@ class PacificPlayers:
                 return [Lay(seat, self._pick_deploy(sv), f"seat:{seat}", face_down=True)]
         return []
 
-    def _pick_deploy(self, sv) -> str:
+    def _pick_deploy(self, sv: View) -> str:
         """A unit of the type the stacks have least of (it is good strategy to deploy in all three)."""
-        return min(sv["hand"], key=lambda c: (len(sv["stacks"][c["type"]]), c["key"]))["key"]
+        return str(min(sv["hand"], key=lambda c: (len(sv["stacks"][c["type"]]), c["key"]))["key"])
 
-    def _draw(self, view, seats, side) -> list[Move]:
+    def _draw(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = view["turn"]
         sv = seats[seat]
         convoy = next((c["key"] for c in sv["kept"] if "draw" in c.get("text", "").lower() and c["kind"] == "keep"
@@ -115,7 +125,7 @@ class PacificPlayers:
             return [Lay(seat, key, f"seat:{seat}", face_down=True)]
         return [Lay(seat, self._turn_card(), "center")]
 
-    def _arsenal(self, view, seats, side) -> list[Move]:
+    def _arsenal(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         task = view["task"]
         seat = task["seat"]
         if task["draw"]:
@@ -124,30 +134,37 @@ class PacificPlayers:
             return [Lay(seat, self._pick_deploy(seats[seat]), f"seat:{seat}", face_down=True)]
         return [Command("done", {"seat": seat})]
 
-    def _look(self, view, seats, side) -> list[Move]:
+    def _look(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         return [Command("look", {"seat": view["task"]["seat"], "stack": self.rng.choice(["ground", "air", "sea"])})]
 
-    def _decision(self, view, seats, side) -> list[Move]:
+    def _decision(self, view: View, seats: Seats, side: Sides) -> list[Move]:
+        """The aggressor fights by flipping the stacks the BATTLECARD calls for (the defender flips his too); not
+        fighting is a tap. With nothing to flip, fighting is a tap as well."""
         seat = next(s for s, x in side.items() if x == view["pending"]["aggressor"])
-        return [Command("decide", {"seat": seat, "fight": self.rng.random() < 0.9})]
+        fight = self.rng.random() < 0.9
+        types = view["pending"]["units"]
+        flips = [(s, c["key"]) for s in [seat, *[n for n in seats if n != seat]] for t in types
+                 for c in seats[s]["stacks"][t]]
+        if not fight or not flips or flips[0][0] != seat:
+            self.laid_face_up = set()
+            return [Command("decide", {"seat": seat, "fight": fight})]
+        self.face_up = flips
+        self.laid_face_up = {k for _, k in flips}
+        return [*(Lift(k) for _, k in flips), *(Lay(s, k, f"seat:{s}") for s, k in flips)]
 
-    def _homeland(self, view, seats, side) -> list[Move]:
+    def _homeland(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         seat = view["fight"]["defenders"][0]
         return [Command("emergency_deploy" if seats[seat]["hand"] else "hold", {"seat": seat})]
 
-    def _combat(self, view, seats, side) -> list[Move]:
+    def _combat(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         battle = view["fight"]
         bonus = self._bonus(battle, seats)
         if bonus:
             return [bonus]
-        shots = view["odds"]["shots"]
-        if len(shots) > 1 and not battle["aim"]:
-            best = max(shots, key=lambda s: s["chance"])
-            owner = next(u["seat"] for u in battle["units"] if u["key"] == battle["shooter"])
-            return [Command("aim", {"seat": owner, "target": best["target"]})]
+        # No target is tapped: the referee fires at the target the unit is likeliest to destroy.
         return [Lay(0, self._turn_card(), "center")]
 
-    def _bonus(self, battle, seats) -> Move | None:
+    def _bonus(self, battle: View, seats: Seats) -> Move | None:
         """Half the time, a seat plays a Kept Card whose bonus helps one of its fighting units."""
         for seat in battle["aggressors"] + battle["defenders"]:
             types = {u["type"] for u in battle["units"] if u["seat"] == seat and u["status"] == "fighting"}
@@ -158,15 +175,23 @@ class PacificPlayers:
                     return Lay(seat, card["key"], "center")
         return None
 
-    def _withdrawal(self, view, seats, side) -> list[Move]:
+    def _withdrawal(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         battle = view["fight"]
         deciding = battle["deciding"]
         seat = battle["aggressors" if deciding == "aggressor" else "defenders"][0]
         if view["odds"][deciding] < WITHDRAW_BELOW:
+            # Withdrawn: the army's units still fighting are picked up from the table (the camera sees them go).
+            army = battle["aggressors" if deciding == "aggressor" else "defenders"]
+            leaving = [u["key"] for u in battle["units"] if u["seat"] in army and u["status"] == "fighting"]
+            self.face_up = [(s, k) for s, k in self.face_up if k not in leaving]
+            if all(k in self.laid_face_up for k in leaving):
+                return [Lift(k) for k in leaving]
             return [Command("withdraw", {"seat": seat})]
-        return [Command("fight_on", {"seat": seat})]
+        if deciding == "aggressor" and view["odds"]["defender"] < WITHDRAW_BELOW:
+            return [Command("fight_on", {"seat": seat})]   # the defender will withdraw: the aggressor says so first
+        return [Lay(0, self._turn_card(), "center")]       # both fight on: the next shot's card is turned
 
-    def _regroup(self, view, seats, side) -> list[Move]:
+    def _regroup(self, view: View, seats: Seats, side: Sides) -> list[Move]:
         """Combined sets, rule 3: the simulated allies leave their forces where they are."""
         regroup = view["regroup"]
         seat = next(s for s in regroup["seats"] if s not in regroup["done"])

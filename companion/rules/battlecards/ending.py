@@ -1,64 +1,103 @@
-"""The end of a battle (who keeps the BATTLECARD, what happens to the remaining forces, who is
-eliminated), the end of a turn, and the end of the war."""
+"""The end of a battle (who keeps the BATTLECARD, what happens to the remaining forces, who is eliminated; a
+raid's and a liberation's end), the regrouping or the next turn after it, and the end of the war."""
 from __future__ import annotations
 
 from ..base import Outcome
-from . import regroup
 from .cards import Deck
-from .state import PacificState, Stage, forget
+from .state import Battle, PacificState, Stage, Task, forget
+from .table import end_turn
+from .variants import in_play
 
-STANDARD_VP = 40   # "For this set, the number would be 40 to win."
-COMBINED_VP = 78   # "To win the combined game by points, you must attain 78 VPs."
+SETUP_DRAW, SETUP_DEPLOY = 6, 3   # a liberated player: "He also immediately draws 6 and deploys 3 arsenal cards."
 
 
-def finish(deck: Deck, state: PacificState, winner_side: str, how: str, out: list[Outcome]) -> None:
+def finish(deck: Deck, state: PacificState, winner_side: str, how: str) -> list[Outcome]:
     """"The winner of the battle keeps the BATTLECARD face up on his side of the table, and receives the
     number of Victory Points indicated on the BATTLECARD.\""""
-    battle = state.battle
+    battle = state.fight()
     if battle.raid:
-        _raid_over(deck, state, winner_side, how, out)
-        return
+        return _raid_over(deck, state, winner_side, how)
     if battle.liberates is not None:
-        from . import liberation
-        liberation.over(deck, state, winner_side, how, out)
-        return
+        return _liberation_over(deck, state, winner_side, how)
     card = deck.card(battle.card)
     winners, losers = battle.army(winner_side), battle.army("defender" if winner_side == "aggressor" else "aggressor")
     theatre = deck.theatre(battle.card)
     holder = next((s for s in winners if state.armies[s].theatre == theatre), winners[0])
     state.armies[holder].won.append(battle.card)
     state.armies[holder].vp += card["vp"]
-    out.append(Outcome("battle_won", data={"card": battle.card, "seat": holder, "side": winner_side, "vp": card["vp"],
-                                           "how": how, "losers": losers}))
+    out = [Outcome("battle_won", data={"card": battle.card, "seat": holder, "side": winner_side, "vp": card["vp"],
+                                       "how": how, "losers": losers})]
     if winner_side == "aggressor" and "Reserve Hand" in card.get("remaining", ""):
-        _survivors_to_hand(deck, state, card.get("must_destroy", []), out)
+        out += _survivors_to_hand(deck, state, card.get("must_destroy", []))
     eliminated = card.get("eliminates")
     loser = next((s for s in losers if state.armies[s].side == eliminated), None)
     state.battle = None
     if loser is not None:
-        eliminate(deck, state, holder, loser, out)
+        out += eliminate(deck, state, holder, loser)
         state.armies[loser].eliminated_by = battle.card
     state.stage = Stage.DRAW
     if not state.over:
-        check_victory(deck, state, out)
-    if not state.over and not regroup.begin(deck, state, battle, out):
-        end_turn(state, out)
+        out += check_victory(deck, state)
+    if not state.over:
+        out += after_battle(state, battle)
+    return out
 
 
-def _raid_over(deck: Deck, state: PacificState, winner_side: str, how: str, out: list[Outcome]) -> None:
+def after_battle(state: PacificState, battle: Battle) -> list[Outcome]:
+    """Allies who fought together regroup (combined sets, rule 3); otherwise the next turn."""
+    regroup = in_play(state).regroup_after(state, battle)
+    if regroup is None:
+        return end_turn(state)
+    state.regroup, state.stage = regroup, Stage.REGROUP
+    return [Outcome("regroup", data={"card": battle.card, "seats": sorted(regroup.ally), "units": len(regroup.units)})]
+
+
+def _raid_over(deck: Deck, state: PacificState, winner_side: str, how: str) -> list[Outcome]:
     """"No victory points are awarded in such a raid": the BATTLECARD goes to the discard pile."""
-    battle = state.battle
+    battle = state.fight()
     state.conflict_discard[deck.theatre(battle.card)].append(battle.card)
-    out.append(Outcome("raid_over", data={"card": battle.card, "side": winner_side, "how": how,
-                                          "seats": battle.army(winner_side)}))
+    out = [Outcome("raid_over", data={"card": battle.card, "side": winner_side, "how": how,
+                                      "seats": battle.army(winner_side)})]
     state.battle, state.stage = None, Stage.DRAW
-    if not regroup.begin(deck, state, battle, out):
-        end_turn(state, out)
+    return out + after_battle(state, battle)
 
 
-def _survivors_to_hand(deck: Deck, state: PacificState, must: list[str], out: list[Outcome]) -> None:
+def _liberation_over(deck: Deck, state: PacificState, winner_side: str, how: str) -> list[Outcome]:
+    """The re-fought battle's end (combined sets, rule 7): won by the liberators, the ally is back and they take
+    the BATTLECARD (its VP leave its holder); held by the defenders, nothing changes."""
+    battle = state.fight()
+    ally, card = battle.liberates, battle.card
+    assert ally is not None
+    state.battle, state.stage = None, Stage.DRAW
+    if winner_side != "aggressor":
+        return [Outcome("liberation_failed", data={"card": card, "ally": ally, "how": how}), *end_turn(state)]
+    vp = deck.card(card)["vp"]
+    for army in state.armies.values():
+        if card in army.won:
+            army.won.remove(card)
+            army.vp -= vp
+    liberator = state.turn
+    state.armies[liberator].won.append(card)
+    state.armies[liberator].vp += vp
+    army = state.armies[ally]
+    army.eliminated, army.eliminated_by = False, ""
+    out = [Outcome("liberated", data={"card": card, "ally": ally, "seat": liberator, "vp": vp, "how": how})]
+    out += check_victory(deck, state)
+    if state.over:
+        return out
+    if army.side == "us":
+        # "EXCEPTION: US player never stopped taking turns, and so he does not get to draw and deploy when
+        # Australia is liberated."
+        return out + end_turn(state)
+    state.task, state.stage = Task(seat=ally, card=card, draw=SETUP_DRAW, deploy=SETUP_DEPLOY, exact=True), Stage.ARSENAL
+    army.handless = False
+    return out
+
+
+def _survivors_to_hand(deck: Deck, state: PacificState, must: list[str]) -> list[Outcome]:
     """The Invasion of the Philippines: "surviving Air and Sea units of the defender return to its Reserve Hand"."""
-    battle = state.battle
+    battle = state.fight()
+    out = []
     for key in battle.units:
         seat = battle.owner[key]
         if seat in battle.defenders and key not in battle.destroyed and deck.unit_type(key) not in must:
@@ -66,9 +105,10 @@ def _survivors_to_hand(deck: Deck, state: PacificState, must: list[str], out: li
             state.armies[seat].hand.append(key)
             forget(state, key)
             out.append(Outcome("to_reserve", data={"seat": seat, "unit": key}))
+    return out
 
 
-def eliminate(deck: Deck, state: PacificState, winner: int, loser: int, out: list[Outcome]) -> None:
+def eliminate(deck: Deck, state: PacificState, winner: int, loser: int) -> list[Outcome]:
     """"you instantly capture all his remaining deployed forces. All of the eliminated player's reserve
     cards are discarded, and all battles won by the eliminated player in his theatre are placed in
     discard stack.\""""
@@ -87,40 +127,31 @@ def eliminate(deck: Deck, state: PacificState, winner: int, loser: int, out: lis
         army.vp -= deck.card(key)["vp"]
         state.conflict_discard[army.theatre].append(key)
     army.eliminated = True
-    out.append(Outcome("eliminated", data={"seat": loser, "by": winner, "captured": len(captured)}))
-    if len(state.seats) == 2:
-        finish_war(state, [winner], "total", out)
-    else:
-        _combined_total_victory(state, out)
+    out = [Outcome("eliminated", data={"seat": loser, "by": winner, "captured": len(captured)})]
+    winners = in_play(state).total_victory(state, winner)
+    if winners is not None:
+        out += finish_war(state, winners, "total")
+    return out
 
 
-def _combined_total_victory(state: PacificState, out: list[Outcome]) -> None:
-    """"To win a TOTAL VICTORY, the Allies must invade Germany and Japan, and the Axis must invade Britain and Australia.\""""
-    for enemies, allies in ((("germany", "japan"), ("britain", "us")), (("britain", "us"), ("germany", "japan"))):
-        fallen = [s for s, a in state.armies.items() if a.side in enemies and a.eliminated]
-        if len(fallen) == 2:
-            finish_war(state, [s for s, a in state.armies.items() if a.side in allies], "total", out)
-
-
-def check_victory(deck: Deck, state: PacificState, out: list[Outcome]) -> None:
+def check_victory(deck: Deck, state: PacificState) -> list[Outcome]:
     """"A player can win the game with a STANDARD VICTORY if he has collected at least half of the available
     victory points in the deck. For this set, the number would be 40 to win." The war also ends where the
     rulebook's "2 ways to win the game" are both closed to everyone: no one can reach the VP any more and no
     one can still win a Total Victory; then "the player at the end of the game with the most victory points"
     wins (THE GAME CONCEPT)."""
-    target = COMBINED_VP if len(state.seats) == 4 else STANDARD_VP
+    target = in_play(state).vp_target
     for seat, army in state.armies.items():
         if army.vp >= target:
-            finish_war(state, [seat], "standard", out)
-            return
+            return finish_war(state, [seat], "standard")
     open_cards = winnable(deck, state)
     open_vp = sum(deck.card(k)["vp"] for k in open_cards)
     if any(army.vp + open_vp >= target for army in state.armies.values()):
-        return
+        return []
     if total_victory_open(deck, state, open_cards):
-        return
+        return []
     best = max(a.vp for a in state.armies.values())
-    finish_war(state, [s for s, a in state.armies.items() if a.vp == best], "points", out)
+    return finish_war(state, [s for s, a in state.armies.items() if a.vp == best], "points")
 
 
 def total_victory_open(deck: Deck, state: PacificState, open_cards: list[str]) -> bool:
@@ -154,28 +185,8 @@ def winnable(deck: Deck, state: PacificState) -> list[str]:
     return [key for cid, key in battles.items() if possible(cid)]
 
 
-def finish_war(state: PacificState, winners: list[int], how: str, out: list[Outcome]) -> None:
+def finish_war(state: PacificState, winners: list[int], how: str) -> list[Outcome]:
     state.over, state.stage, state.victory = True, Stage.OVER, how
     state.winners, state.winner = winners, winners[0]
-    out.append(Outcome("game_over", data={"winners": winners, "how": how,
-                                          "vp": {str(s): state.armies[s].vp for s in winners}}))
-
-
-def takes_turns(state: PacificState, seat: int) -> bool:
-    """An eliminated player "no longer gets a turn" (EXCEPTION: the US after the Invasion of Australia)."""
-    army = state.armies[seat]
-    return not army.eliminated or army.side == "us"
-
-
-def end_turn(state: PacificState, out: list[Outcome]) -> None:
-    """"Starting with the Japanese Player, alternate between players.\""""
-    order = state.order
-    i = order.index(state.turn)
-    for step in range(1, len(order) + 1):
-        seat = order[(i + step) % len(order)]
-        if takes_turns(state, seat):
-            break
-    state.turn, state.turn_number = seat, state.turn_number + 1
-    state.stage, state.task, state.pending, state.convoy_played = Stage.DRAW, None, None, False
-    state.aided, state.transferred = False, 0
-    out.append(Outcome("turn", data={"seat": seat, "turn": state.turn_number}))
+    return [Outcome("game_over", data={"winners": winners, "how": how,
+                                       "vp": {str(s): state.armies[s].vp for s in winners}})]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import Outcome
 from . import battle as battle_rules, combat, odds
 from .cards import Deck
 from .state import Battle, PacificState, Stage
@@ -100,6 +101,15 @@ def odds_before_shot(deck: Deck, state: PacificState) -> dict[str, Any] | None:
     if found is None:
         return None
     return {"battle": summary(found), "targets": {s["target"]: s for s in found["shots"]}}
+
+
+def note_battle_odds(deck: Deck, state: PacificState, outcomes: tuple[Outcome, ...]) -> None:
+    """A battle that begins carries its odds as the flip leaves it (after the action that began it), or None
+    when it was settled at once."""
+    for outcome in outcomes:
+        if outcome.kind == "battle_begins":
+            fought = state.battle is not None and state.battle.card == outcome.data["card"]
+            outcome.data["odds"] = summary(battle_forecast(deck, state)) if fought else None
 
 
 def note_shot_odds(outcomes: list, before: dict[str, Any] | None) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..contract import GameState
 
@@ -80,7 +81,7 @@ class Shot:
     defense_bonus: int = 0
     support: str | None = None  # the supporting unit that added attack
     hit: bool = False
-    why: str = ""              # "in range", "above attack", "not above defense"
+    why: str = ""              # "in_range", "above_attack", "not_above_defense" (combat.why)
 
 
 @dataclass(kw_only=True)
@@ -131,21 +132,12 @@ class Regroup:
 
 
 @dataclass(kw_only=True)
-class Said:
-    """One term of an outcome as the table reads it."""
-
-    label: str
-    value: str = ""
-    detail: str = ""
-
-
-@dataclass(kw_only=True)
 class Told:
-    """An outcome as it was told (the recent ones, for the tablet)."""
+    """An outcome the table was told (the recent ones, for the tablet): its kind and data, worded by the
+    view each time it is shown (no sentence is kept in the state)."""
 
     kind: str
-    say: str
-    terms: list[Said] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -169,6 +161,23 @@ class PacificState(GameState):
     winners: list[int] = field(default_factory=list)
     victory: str = ""                # "standard" or "total"
     recent: list[Told] = field(default_factory=list)
+
+    # The parts of the state a stage is sure to have (the contract checks the stage before a handler runs).
+    def fight(self) -> Battle:
+        assert self.battle is not None, "no battle is being fought"
+        return self.battle
+
+    def drawn_task(self) -> Task:
+        assert self.task is not None, "no CONFLICT card told anyone to draw"
+        return self.task
+
+    def regrouping(self) -> Regroup:
+        assert self.regroup is not None, "no regrouping after a battle"
+        return self.regroup
+
+    def battlecard(self) -> str:
+        assert self.pending is not None, "no BATTLECARD waits for a decision"
+        return self.pending
 
 
 def forget(state: PacificState, key: str) -> None:

@@ -4,44 +4,18 @@ from __future__ import annotations
 
 from ..base import Outcome
 from ..contract import Refused
-from . import battle as battles, ending, rulebook
+from .battle import drawn, engage
 from .cards import Deck
 from .state import Army, PacificState, Stage, Task, forget
+from .table import allies, end_turn, opponent, where
 
 SETUP_DRAW, SETUP_DEPLOY = 6, 3
-
-
-def opponent(state: PacificState, seat: int) -> int:
-    """The in-theatre opponent (with two players, the other one)."""
-    mine = battles.allies(state, seat)
-    enemies = [s for s in state.armies if s not in mine]
-    same = [s for s in enemies if state.armies[s].theatre == state.armies[seat].theatre]
-    return (same or enemies)[0]
-
-
-# -- where a card is -----------------------------------------------------------------------------------
-def where(state: PacificState, key: str) -> str | None:
-    for seat, army in state.armies.items():
-        if key in army.hand:
-            return f"hand:{seat}"
-        if key in army.deployed():
-            return f"stack:{seat}"
-        if key in army.kept:
-            return f"kept:{seat}"
-        if key in army.won:
-            return f"won:{seat}"
-        if key in army.arsenal_discard:
-            return f"destroyed:{seat}"
-    if any(key in pile for pile in state.conflict_discard.values()):
-        return "discard"
-    if key == state.pending or (state.battle and key == state.battle.card):
-        return "battle"
-    return None
+STACKS = ("ground", "air", "sea")
 
 
 # -- the CONFLICT deck ---------------------------------------------------------------------------------
-def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool, out: list[Outcome],
-                  face_up: bool | None = None) -> None:
+def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool,
+                  face_up: bool | None = None) -> list[Outcome]:
     """A card leaves the CONFLICT deck (face up when ``to_discard``); an emptied deck is reshuffled.
     "When the CONFLICT deck ... has been completely discarded, flip the corresponding discard stack over
     and reshuffle the cards to continue to play.\""""
@@ -52,7 +26,8 @@ def take_conflict(deck: Deck, state: PacificState, key: str, to_discard: bool, o
     if key in state.conflict_pool[theatre] and (to_discard if face_up is None else face_up):
         state.conflict_pool[theatre].remove(key)
     if state.conflict_left[theatre] <= 0:
-        reshuffle_conflict(state, theatre, out)
+        return reshuffle_conflict(state, theatre)
+    return []
 
 
 def seen_face_up(deck: Deck, state: PacificState, key: str) -> None:
@@ -62,24 +37,25 @@ def seen_face_up(deck: Deck, state: PacificState, key: str) -> None:
         pool.remove(key)
 
 
-def reshuffle_conflict(state: PacificState, theatre: str, out: list[Outcome]) -> None:
+def reshuffle_conflict(state: PacificState, theatre: str) -> list[Outcome]:
     pile = state.conflict_discard[theatre]
     state.conflict_left[theatre] = len(pile)
     state.conflict_pool[theatre] = list(pile)
     state.conflict_discard[theatre] = []
     for key in pile:  # picked up from the pile: seen there again later is a new card
         forget(state, key)
-    out.append(Outcome("reshuffle", data={"deck": "conflict", "theatre": theatre, "cards": len(pile)}))
+    return [Outcome("reshuffle", data={"deck": "conflict", "theatre": theatre, "cards": len(pile)})]
 
 
 # -- ARSENAL cards --------------------------------------------------------------------------------------
-def draw_arsenal(deck: Deck, state: PacificState, seat: int, key: str, out: list[Outcome]) -> None:
+def draw_arsenal(deck: Deck, state: PacificState, seat: int, key: str) -> list[Outcome]:
     army = state.armies[seat]
-    sent = army.foreign and deck.side(key) in [state.armies[s].side for s in battles.allies(state, seat)]
+    sent = army.foreign and deck.side(key) in [state.armies[s].side for s in allies(state, seat)]
     if deck.side(key) != army.side and not sent:
-        raise Refused(f"That card belongs to the other side's ARSENAL deck, not {state.name(seat)}'s.")
+        raise Refused("other_sides_arsenal", seat)
     if deck.side(key) != army.side:
         army.foreign -= 1   # the card an ally sent to the bottom of this deck
+    out: list[Outcome] = []
     if army.arsenal_left <= 0 and army.arsenal_discard:
         for card in army.arsenal_discard:
             forget(state, card)
@@ -88,45 +64,39 @@ def draw_arsenal(deck: Deck, state: PacificState, seat: int, key: str, out: list
         out.append(Outcome("reshuffle", data={"deck": "arsenal", "seat": seat, "cards": army.arsenal_left}))
     place = where(state, key)
     if place is not None or army.arsenal_left <= 0:
-        raise Refused(f"That card is not in {state.name(seat)}'s ARSENAL deck"
-                      f"{' (it is ' + _place_words(place) + ')' if place else ''}.")
+        raise Refused("not_in_arsenal", seat, place=place)
     army.arsenal_left -= 1
     army.hand.append(key)
     out.append(Outcome("drew_arsenal", data={"seat": seat, "hand": len(army.hand)}))
+    return out
 
 
-def _place_words(place: str) -> str:
-    what, _, seat = place.partition(":")
-    return {"hand": "in the Reserve Hand of seat ", "stack": "deployed by seat ", "destroyed": "destroyed, on the "
-            "discard pile of seat ", "kept": "kept by seat ", "won": "won by seat "}.get(what, what) + seat
-
-
-def deploy(deck: Deck, state: PacificState, seat: int, key: str, stack: str | None, out: list[Outcome]) -> None:
+def deploy(deck: Deck, state: PacificState, seat: int, key: str, stack: str | None) -> list[Outcome]:
     """"To 'Deploy' forces, you simply place them face down in front of you in 3 stacks.\""""
     army = state.armies[seat]
     if key not in army.hand:
-        raise Refused(f"Deploy from your Reserve Hand: that card is not in {state.name(seat)}'s hand.")
+        raise Refused("not_in_hand", seat)
     unit_type = deck.unit_type(key)
     if stack is not None and stack != unit_type:
-        raise Refused(f"{rulebook.PROPER_STACK} That unit does not belong in the {stack.title()} stack.")
+        raise Refused("proper_stack", seat, stack=stack)
     army.hand.remove(key)
     army.stacks[unit_type].append(key)
-    out.append(Outcome("deployed", data={"seat": seat, "stack": unit_type, "hand": len(army.hand)}))
+    return [Outcome("deployed", data={"seat": seat, "stack": unit_type, "hand": len(army.hand)})]
 
 
 # -- setup ------------------------------------------------------------------------------------------------
 def setup_card(deck: Deck, state: PacificState, seat: int, key: str, face_down: bool, stack: str | None) -> list[Outcome]:
-    army, out = state.armies[seat], []
+    army = state.armies[seat]
     if face_down:
         if army.setup_drawn < SETUP_DRAW:
-            raise Refused(f"{rulebook.DEPLOY} {state.name(seat)} has drawn {army.setup_drawn} of 6.")
+            raise Refused("draw_six_first", seat, drawn=army.setup_drawn)
         if len(army.deployed()) >= SETUP_DEPLOY:
-            raise Refused(f"{rulebook.DEPLOY} {state.name(seat)} has deployed 3 already.")
-        deploy(deck, state, seat, key, stack, out)
+            raise Refused("deployed_three", seat)
+        out = deploy(deck, state, seat, key, stack)
     else:
         if army.setup_drawn >= SETUP_DRAW:
-            raise Refused(f"{rulebook.DEPLOY} {state.name(seat)} has drawn 6 already.")
-        draw_arsenal(deck, state, seat, key, out)
+            raise Refused("drawn_six", seat)
+        out = draw_arsenal(deck, state, seat, key)
         army.setup_drawn += 1
     if all(a.setup_drawn == SETUP_DRAW and len(a.deployed()) == SETUP_DEPLOY for a in state.armies.values()):
         state.stage, state.turn, state.turn_number = Stage.DRAW, state.order[0], 1
@@ -140,37 +110,30 @@ def conflict_drawn(deck: Deck, state: PacificState, key: str) -> list[Outcome]:
     card = deck.card(key)
     seat = state.turn
     if deck.theatre(key) != state.armies[seat].theatre:
-        raise Refused("\"Conflict decks will not be combined from different sets, and each player will draw from "
-                      "their own theatre's conflict deck at all times.\"")
+        raise Refused("own_theatre_deck", seat)
     if card.kind == "keep":
-        raise Refused(f"{rulebook.KEEP} Take it back: it is kept, not discarded.")
-    out: list[Outcome] = []
-    take_conflict(deck, state, key, to_discard=card.kind != "battle", out=out, face_up=True)
-    out.insert(0, Outcome("conflict_drawn", data={"seat": seat, "card": key, "kind": card.kind}))
+        raise Refused("kept_not_discarded", seat)
+    out = [Outcome("conflict_drawn", data={"seat": seat, "card": key, "kind": card.kind})]
+    out += take_conflict(deck, state, key, to_discard=card.kind != "battle", face_up=True)
     if card.kind == "battle":
-        out += battles.drawn(deck, state, key)
-    elif card.kind == "draw":
-        out += instructed(deck, state, seat, key, card.get("draw", 0), card.get("deploy", 0), card.get("replenish", 0))
-    else:
-        out += intel(state, seat, key, card["look"])
-    return out
+        return out + drawn(deck, state, key)
+    if card.kind == "draw":
+        return out + instructed(deck, state, seat, key, card.get("draw", 0), card.get("deploy", 0),
+                                card.get("replenish", 0))
+    return out + intel(state, seat, key, card["look"])
 
 
 def kept(deck: Deck, state: PacificState, seat: int, key: str) -> list[Outcome]:
     """A "Keep this card" card drawn and laid face down beside the stacks (its face is the drawer's secret)."""
     if seat != state.turn:
-        raise Refused(f"{rulebook.DRAWING} It is {state.name(state.turn)}'s turn.")
+        raise Refused("not_the_drawing_player", seat, turn=state.turn)
     if deck.theatre(key) != state.armies[seat].theatre:
-        raise Refused("\"each player will draw from their own theatre's conflict deck at all times.\"")
+        raise Refused("keep_from_own_theatre", seat)
     if deck.card(key).kind != "keep":
-        raise Refused(f"{rulebook.DRAWING} Unless the card says \"Keep this card\", it is discarded face up onto the "
-                      f"discard pile, where the camera reads it.")
-    out: list[Outcome] = []
-    take_conflict(deck, state, key, to_discard=False, out=out)
+        raise Refused("discard_face_up", seat)
+    reshuffled = take_conflict(deck, state, key, to_discard=False)
     state.armies[seat].kept.append(key)
-    out.insert(0, Outcome("kept", data={"seat": seat, "kept": len(state.armies[seat].kept)}))
-    ending.end_turn(state, out)
-    return out
+    return [Outcome("kept", data={"seat": seat, "kept": len(state.armies[seat].kept)}), *reshuffled, *end_turn(state)]
 
 
 def instructed(deck: Deck, state: PacificState, seat: int, key: str, draw: int, deploy_up_to: int,
@@ -189,9 +152,8 @@ def instructed(deck: Deck, state: PacificState, seat: int, key: str, draw: int, 
                                        "handless": army.handless})]
     if draw or deploy_up_to:
         state.task, state.stage = Task(seat=seat, card=key, draw=draw, deploy=deploy_up_to), Stage.ARSENAL
-    else:
-        ending.end_turn(state, out)
-    return out
+        return out
+    return out + end_turn(state)
 
 
 def intel(state: PacificState, seat: int, key: str, look: str) -> list[Outcome]:
@@ -202,37 +164,35 @@ def intel(state: PacificState, seat: int, key: str, look: str) -> list[Outcome]:
         state.task, state.stage = Task(seat=seat, card=key, look=look), Stage.LOOK
         return out
     state.armies[seat].seen = list(enemy.hand if look == "reserve" else enemy.kept)
-    ending.end_turn(state, out)
-    return out
+    return out + end_turn(state)
 
 
 def on_look(state: PacificState, seat: int, stack: str) -> tuple[Outcome, ...]:
-    if seat != state.task.seat:
-        raise Refused(f"{state.name(state.task.seat)} looks, having drawn the card.")
-    if stack not in ("ground", "air", "sea"):
-        raise Refused("Look at one of the stacks: ground, air or sea.")
+    task = state.drawn_task()
+    if seat != task.seat:
+        raise Refused("not_the_looker", seat, looker=task.seat)
+    if stack not in STACKS:
+        raise Refused("no_such_stack", seat)
     state.armies[seat].seen = list(state.armies[opponent(state, seat)].stacks[stack])
-    out = [Outcome("looked", data={"seat": seat, "stack": stack, "of": opponent(state, seat)})]
-    ending.end_turn(state, out)
-    return tuple(out)
+    return (Outcome("looked", data={"seat": seat, "stack": stack, "of": opponent(state, seat)}), *end_turn(state))
 
 
 def task_card(deck: Deck, state: PacificState, seat: int, key: str, face_down: bool, stack: str | None) -> list[Outcome]:
     """An ARSENAL card drawn, or deployed, as the drawing player's card told him."""
-    task, out = state.task, []
+    task = state.drawn_task()
     if seat != task.seat:
-        raise Refused(f"{rulebook.DRAWING} The card told {state.name(task.seat)} to draw, not {state.name(seat)}.")
+        raise Refused("told_another", seat, told=task.seat)
     if face_down:
         if task.draw:
-            raise Refused(f"Draw first: {task.draw} more ARSENAL card{'s' if task.draw > 1 else ''} into the Reserve Hand.")
+            raise Refused("draw_first", seat, draw=task.draw)
         if not task.deploy:
-            raise Refused(f"{deck.card(task.card).name} lets {state.name(seat)} draw, not deploy.")
-        deploy(deck, state, seat, key, stack, out)
+            raise Refused("draw_not_deploy", seat, card=task.card)
+        out = deploy(deck, state, seat, key, stack)
         task.deploy -= 1
     else:
         if not task.draw:
-            raise Refused(f"{deck.card(task.card).name}: every card it gives is drawn.")
-        draw_arsenal(deck, state, seat, key, out)
+            raise Refused("all_drawn", seat, card=task.card)
+        out = draw_arsenal(deck, state, seat, key)
         task.draw -= 1
     if not task.draw and not task.deploy:
         out += task_done(state)
@@ -240,61 +200,49 @@ def task_card(deck: Deck, state: PacificState, seat: int, key: str, face_down: b
 
 
 def task_done(state: PacificState) -> list[Outcome]:
-    out: list[Outcome] = []
-    if state.task.then == "draw":
+    if state.drawn_task().then == "draw":
         state.task, state.stage = None, Stage.DRAW
-        return out
-    ending.end_turn(state, out)
-    return out
+        return []
+    return end_turn(state)
 
 
 def on_done(state: PacificState, seat: int) -> tuple[Outcome, ...]:
     if state.stage == Stage.AID:
         if seat != state.turn:
-            raise Refused(f"It is {state.name(state.turn)}'s turn.")
-        out = [Outcome("deploy_done", data={"seat": seat})]
-        ending.end_turn(state, out)
-        return tuple(out)
-    task = state.task
+            raise Refused("not_your_turn", seat, turn=state.turn)
+        return (Outcome("deploy_done", data={"seat": seat}), *end_turn(state))
+    task = state.drawn_task()
     if seat != task.seat:
-        raise Refused(f"It is {state.name(task.seat)}'s turn.")
+        raise Refused("not_your_turn", seat, turn=task.seat)
     if task.draw:
-        raise Refused(f"{deck_words(task.draw)} still to draw into the Reserve Hand.")
+        raise Refused("still_to_draw", seat, draw=task.draw)
     if task.exact and task.deploy and state.armies[seat].hand:
-        raise Refused(f"\"He also immediately draws 6 and deploys 3 arsenal cards.\" {task.deploy} more to deploy.")
+        raise Refused("deploy_three_more", seat, deploy=task.deploy)
     return (Outcome("deploy_done", data={"seat": seat}), *task_done(state))
-
-
-def deck_words(n: int) -> str:
-    return f"{n} ARSENAL card{'s' if n != 1 else ''}"
 
 
 def on_emergency(deck: Deck, state: PacificState, seat: int) -> tuple[Outcome, ...]:
     """"You may emergency deploy your reserve hand instead of drawing a conflict card at the start of any
     turn or when your homeland is invaded.\""""
     army: Army = state.armies[seat]
-    invaded = state.stage == Stage.HOMELAND and seat in state.battle.defenders
+    invaded = state.stage == Stage.HOMELAND and seat in state.fight().defenders
     if not invaded and (state.stage != Stage.DRAW or seat != state.turn or state.convoy_played):
-        raise Refused(f"{rulebook.EMERGENCY} It is not the start of {state.name(seat)}'s turn.")
+        raise Refused("not_start_of_turn", seat)
     if not army.hand:
-        raise Refused(f"{rulebook.HANDLESS} {state.name(seat)} has no Reserve Hand to deploy.")
+        raise Refused("no_reserve_hand", seat)
     cards = list(army.hand)
     for key in cards:
         army.stacks[deck.unit_type(key)].append(key)
     army.hand, army.handless = [], True
     out = [Outcome("emergency_deploy", data={"seat": seat, "cards": len(cards),
                                              "stacks": {t: len(army.stacks[t]) for t in army.stacks}})]
-    if invaded:
-        battles.engage(deck, state, out)
-    else:
-        ending.end_turn(state, out)
-    return tuple(out)
+    return tuple(out + (engage(deck, state) if invaded else end_turn(state)))
 
 
 def play_convoy(deck: Deck, state: PacificState, seat: int, key: str) -> list[Outcome]:
     """Supply Convoy: "Play it at the start of any of your turns: draw 2 cards from your ARSENAL deck.\""""
     if state.stage != Stage.DRAW or seat != state.turn or state.convoy_played:
-        raise Refused(f"{deck.card(key).name} is played at the start of one of {state.name(seat)}'s own turns.")
+        raise Refused("convoy_at_turn_start", seat, card=key)
     army = state.armies[seat]
     army.kept.remove(key)
     forget(state, key)

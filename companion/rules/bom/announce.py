@@ -6,7 +6,7 @@ superscripts (Coriantumr³) for the screen; ``speak`` drops them for the browser
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .plays import Play
 
@@ -42,7 +42,7 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def announce(play: Play, deck_view) -> dict[str, Any]:
+def announce(play: Play, deck_view: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
     """{"text", "speak", "names": [{"name", "pronunciation"}]} for a legal play."""
     names = [f.name for f in play.fighters]
     template = TEMPLATES[play.power]

@@ -76,7 +76,8 @@ class BomDemo:
         lying = [(where.get(key, 1), key) for key in view.get("collecting") or []]
         lying += [(s["seat"], c["key"]) for s in view.get("seats", []) for c in s.get("play", [])
                   if c["key"] not in where]
-        return [Lay(seat, key, f"seat:{seat}") for seat, key in lying] + [Lift(key) for _, key in lying]
+        moves: list[Move] = [Lay(seat, key, f"seat:{seat}") for seat, key in lying]
+        return moves + [Lift(key) for _, key in lying]
 
     def _battle(self) -> list[Move]:
         moves: list[Move] = []

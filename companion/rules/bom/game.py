@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_tags.catalog import Card
+from card_tags.catalog import Card, Catalog
 
-from ..base import Applied, Outcome, Refusal, Seat, SetupError
-from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs
+from ..base import Action, Applied, Outcome, Refusal, Seat, SetupError
+from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
 from .refusals import WORDS as REFUSAL_WORDS
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, TermRow, Told
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
 from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
@@ -29,7 +29,7 @@ def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choic
                  choices=choices, chooser="seat")
 
 
-class BomBattle(Game):
+class BomBattle(Game[BomState]):
     game = "bom-battle"
     title = 'Book of Mormon "Battle"'
     min_seats, max_seats = 2, 6
@@ -64,7 +64,7 @@ class BomBattle(Game):
         Input("stop", "on_stop", phases=PLAYING, button=True, confirm=True, choices="young_game"),
     )
 
-    def __init__(self, catalog):
+    def __init__(self, catalog: Catalog):
         super().__init__(catalog)
         self.deck = Deck(catalog)
 
@@ -108,15 +108,13 @@ class BomBattle(Game):
             return MOUNTING
         return BATTLE if self.rules(state).battles(state) else TRIVIA
 
-    def apply(self, state: BomState, action) -> Applied | Refusal:
-        """The contract's apply (the view words each outcome); the table's told outcomes are kept
-        for the tablet's result box and recent list."""
+    def apply(self, state: BomState, action: Action) -> Applied | Refusal:
+        """The contract's apply (the view words each outcome); the table's told outcomes are kept,
+        as data, for the tablet's result box and recent list (the view words them again)."""
         result = super().apply(state, action)
         if not isinstance(result, Applied) or not result.outcomes:
             return result
-        told = [Told(kind=o.kind, say=o.say, terms=tuple(TermRow(label=t.label, value=t.value, detail=t.detail)
-                                                         for t in o.terms), battle=o.data.get("battle"))
-                for o in result.outcomes]
+        told = [Told(kind=o.kind, data=o.data) for o in result.outcomes]
         state.recent = (state.recent + told)[-RECENT:]
         # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
         # result (a battle stays on the box when it also ended the game).
@@ -155,6 +153,31 @@ class BomBattle(Game):
 
     # -- cards on the table ---------------------------------------------------------------------------
     def on_card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
+        try:
+            return self._card_seen(state, data)
+        except Refused as refused:
+            raise self._unnamed(state, refused, data) from None
+
+    def on_card_gone(self, state: BomState, data: dict[str, Any]) -> None:
+        try:
+            self._card_gone(state, data)
+        except Refused as refused:
+            raise self._unnamed(state, refused, data) from None
+
+    @staticmethod
+    def _unnamed(state: BomState, refused: Refused, data: dict[str, Any]) -> Refused:
+        """A refusal of a card read face down (Secret Weapon) or in the scan tray (Spy's Trivia's card
+        being read): the public view never names such a card, so the table's words leave it out and
+        only the seat it concerns reads them in full (the reader's, for the tray)."""
+        hidden = "face down" if data.get("face_down") else "in the tray" if data["zone"] == "tray" else ""
+        if not hidden:
+            return refused
+        seat = refused.seat or zone_seat(data["zone"]) or (state.spys_trivia().reader if state.trivia else None)
+        if seat is not None and not 1 <= seat <= len(state.piles):
+            seat = None
+        return Refused(refused.code, seat, hidden=hidden, **refused.data)
+
+    def _card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
         key, zone = data["card"], data["zone"]
         card = self.deck.lookup(key)
         if state.over:
@@ -178,12 +201,12 @@ class BomBattle(Game):
                 self.rules(state).on_card(state, seat, key, card.kind == POWER, before)
         return None
 
-    def on_card_gone(self, state: BomState, data: dict[str, Any]) -> None:
+    def _card_gone(self, state: BomState, data: dict[str, Any]) -> None:
         key, zone = data["card"], data["zone"]
         if data.get("face_down") and state.turns:
-            for seat, hidden in list(state.turns.face_down.items()):
+            for seat, hidden in list(state.secret_weapon().face_down.items()):
                 if hidden == key:
-                    del state.turns.face_down[seat]
+                    del state.secret_weapon().face_down[seat]
             return
         if zone == "tray" and self.rules(state).reads_in_tray():
             return  # the reader took the card out of the tray
@@ -193,7 +216,7 @@ class BomBattle(Game):
             state.flags = [f for f in state.flags if f.card != key]
 
     def _zone_seat(self, state: BomState, zone: str) -> int:
-        seat = table.zone_seat(zone)
+        seat = zone_seat(zone)
         if seat is None:
             raise Refused("not_a_battlefield_zone", zone=zone)
         if not 1 <= seat <= len(state.piles):
@@ -219,7 +242,7 @@ class BomBattle(Game):
             raise Refused("no_power_while_mounting")
         if seat not in participants(state, self.rules(state)):
             raise Refused("not_in_this_battle", player=seat)
-        if seat in state.turns.face_down:
+        if seat in state.secret_weapon().face_down:
             raise Refused("face_down_already", player=seat)
         plays = table.plays(state)
         if any(self.deck.is_power(k) for k in plays.get(seat, [])):
@@ -244,7 +267,7 @@ class BomBattle(Game):
         s = self._battle_only(state, "withdraw", seat)
         if s.withdrawn:
             raise Refused("already_withdrawn", player=seat)
-        if table.plays(state).get(seat) or (state.turns and seat in state.turns.face_down):
+        if table.plays(state).get(seat) or (state.turns and seat in state.secret_weapon().face_down):
             raise Refused("cards_on_battlefield", player=seat)
         if piles.only_battalion(s):
             raise Refused("must_play_battalion", player=seat)
@@ -272,7 +295,7 @@ class BomBattle(Game):
         return (Outcome("too_many_powers", data={"seat": seat, "cards": list(shown)}),)
 
     def _tied_seat(self, state: BomState, seat: int) -> None:
-        if seat not in state.mount.seats:
+        if seat not in state.mounting().seats:
             raise Refused("not_tied", player=seat)
 
     def on_no_character(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...]:

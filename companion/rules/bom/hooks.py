@@ -6,10 +6,11 @@ what the rule modules ask of the game (its deck, its rules), so none of them imp
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, TypeVar
 
 from card_tags.catalog import Card
 
+from ..base import Outcome
 from ..contract import Refused, Variant
 from . import piles
 from .cards import Deck
@@ -23,8 +24,10 @@ if TYPE_CHECKING:
 class Referee(Protocol):
     """What the rule modules use of the game (``game.BomBattle``)."""
 
-    title: str
     deck: Deck
+
+    @property
+    def title(self) -> str: ...
 
     def rules(self, state: BomState) -> "Rules": ...
 
@@ -97,7 +100,9 @@ class BomVariant(Variant):
     def order(self, state: BomState, seats: list[int]) -> list[int] | None:
         return None
 
-    def on_tie(self, game: Referee, state: BomState, plays: list["Play"], verdict: "Verdict"):
+    def on_tie(self, game: Referee, state: BomState, plays: list["Play"],
+               verdict: "Verdict") -> tuple[Outcome, ...] | None:
+        """What a tie does (the outcomes it tells), or None: the basic rule."""
         return None
 
     # -- events (every variant in play that listens) -------------------------------------------------
@@ -168,9 +173,7 @@ class Basic(BomVariant):
         return s.army + s.discard >= 3 and s.battalion >= 1
 
     def order(self, state: BomState, seats: list[int]) -> list[int]:
-        n = len(state.piles)
-        first = state.options["first_seat"]
-        return sorted(seats, key=lambda s: (s - first) % n)
+        return state.in_turn_order(seats, state.options["first_seat"])
 
 
 class Rules:
@@ -205,7 +208,7 @@ class Rules:
         return _answer((v.stops_when_players_stop() for v in self.variants), self.basic.stops_when_players_stop)
 
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
-        return _answer((v.refuse_card(state, seat, key, card) for v in self.variants),
+        return _maybe((v.refuse_card(state, seat, key, card) for v in self.variants),
                        lambda: self.basic.refuse_card(state, seat, key, card))
 
     def by_value_only(self) -> bool:
@@ -224,7 +227,7 @@ class Rules:
         return _answer((v.spoils() for v in self.variants), self.basic.spoils)
 
     def one_card(self, state: BomState) -> str | None:
-        return _answer((v.one_card(state) for v in self.variants), lambda: self.basic.one_card(state))
+        return _maybe((v.one_card(state) for v in self.variants), lambda: self.basic.one_card(state))
 
     def enough_for_tie(self, s: Piles) -> bool:
         return _answer((v.enough_for_tie(s) for v in self.variants), lambda: self.basic.enough_for_tie(s))
@@ -232,8 +235,8 @@ class Rules:
     def order(self, state: BomState, seats: list[int]) -> list[int]:
         return _answer((v.order(state, seats) for v in self.variants), lambda: self.basic.order(state, seats))
 
-    def on_tie(self, game: Referee, state: BomState, plays: list["Play"], verdict: "Verdict") -> Any:
-        return _answer((v.on_tie(game, state, plays, verdict) for v in self.variants),
+    def on_tie(self, game: Referee, state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
+        return _answered((v.on_tie(game, state, plays, verdict) for v in self.variants),
                        lambda: self.basic.on_tie(game, state, plays, verdict))
 
     # -- events -----------------------------------------------------------------------------------------
@@ -254,8 +257,27 @@ class Rules:
             v.on_card(state, seat, key, is_power, before)
 
 
-def _answer(answers: Iterable[Any], basic: Callable[[], Any]) -> Any:
+T = TypeVar("T")
+
+
+def _answer(answers: Iterable[T | None], basic: Callable[[], T]) -> T:
     """The first answer that is not None (asked lazily, variant by variant), else the basic rule's."""
+    for answer in answers:
+        if answer is not None:
+            return answer
+    return basic()
+
+
+def _answered(answers: Iterable[T | None], basic: Callable[[], T | None]) -> T:
+    """``_answer`` for a hook the basic rule leaves to a variant (a tie only a variant lets happen)."""
+    answer = _maybe(answers, basic)
+    if answer is None:
+        raise ValueError("the basic rule gave no answer")
+    return answer
+
+
+def _maybe(answers: Iterable[T | None], basic: Callable[[], T | None]) -> T | None:
+    """``_answer`` for a question whose basic answer may be None (no reason, no rule)."""
     for answer in answers:
         if answer is not None:
             return answer

@@ -15,6 +15,7 @@ equal values are a tie, and the tied seats mount (see battle.py) instead of the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .plays import Fighter, Play
 
@@ -53,7 +54,7 @@ def judge(plays: list[Play], mounting: bool = False) -> Verdict:
     return verdict
 
 
-def _pick(candidates: list[tuple[int, tuple]], highest: bool = True) -> list[int]:
+def _pick(candidates: list[tuple[int, tuple[Any, ...]]], highest: bool = True) -> list[int]:
     """Seats whose key is best; several only when the keys are equal."""
     best = (max if highest else min)(key for _, key in candidates)
     return [seat for seat, key in candidates if key == best]

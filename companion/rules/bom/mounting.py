@@ -40,8 +40,8 @@ class MountingBattles(BomVariant):
         return True
 
     def refuse_card(self, state: BomState, seat: int, key: str, card: Card) -> Refused | None:
-        if state.mount and seat not in state.mount.seats:
-            return Refused("mounting_tied_only", tied=list(state.mount.seats), card=key)
+        if state.mount and seat not in state.mounting().seats:
+            return Refused("mounting_tied_only", tied=list(state.mounting().seats), card=key)
         return None
 
     def one_card(self, state: BomState) -> str | None:
@@ -49,7 +49,7 @@ class MountingBattles(BomVariant):
             return None
         return "mount_young" if state.options.get("young_players") else "mount"
 
-    def on_tie(self, game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict"):
+    def on_tie(self, game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdict") -> tuple[Outcome, ...]:
         return mount(game, state, plays, verdict)
 
 
@@ -72,15 +72,15 @@ def mount(game: "Referee", state: BomState, plays: list["Play"], verdict: "Verdi
     if len(able) == 1:
         return finish(game, state, able[0], verdict, plays,
                       {"rule": "surrender", "tie_rule": verdict.rule,
-                       "surrendered": {str(k): v for k, v in state.mount.surrendered.items()},
+                       "surrendered": {str(k): v for k, v in state.mounting().surrendered.items()},
                        "gave_up": {str(k): v for k, v in gave_up.items()}})
     for seat in able:
         state.pot += piles.take_from_army(state.seat(seat), FACE_DOWN)
-        state.mount.face_down[seat] = state.mount.face_down.get(seat, 0) + FACE_DOWN
+        state.mounting().face_down[seat] = state.mounting().face_down.get(seat, 0) + FACE_DOWN
     rules.new_round(state)
-    data = {"battle": state.battle, "tied": able, "round": state.mount.round,
+    data = {"battle": state.battle, "tied": able, "round": state.mounting().round,
             "values": {str(k): v for k, v in verdict.values.items()},
-            "face_down": {str(k): v for k, v in state.mount.face_down.items()},
+            "face_down": {str(k): v for k, v in state.mounting().face_down.items()},
             "pot": state.pot, "surrendered": {str(k): v for k, v in gave_up.items()},
             "tie_rule": verdict.rule, "level": list(verdict.tied), "by": verdict.by,
             "plays": {str(p.seat): list(p.keys) for p in plays}}
@@ -102,11 +102,11 @@ def surrender(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...
     """A tied seat that cannot play the tie (no CHARACTER card left, and not two POWER cards to
     swap) gives up; if one tied seat is left, it wins the battle."""
     given = surrender_all(state, seat)
-    state.mount.seats = [s for s in state.mount.seats if s != seat]
-    state.mount.surrendered[seat] = given
-    left = state.mount.seats
+    state.mounting().seats = [s for s in state.mounting().seats if s != seat]
+    state.mounting().surrendered[seat] = given
+    left = state.mounting().seats
     if len(left) == 1:
         return finish(game, state, left[0], None, [],
-                      {"surrendered": {str(k): v for k, v in state.mount.surrendered.items()},
+                      {"surrendered": {str(k): v for k, v in state.mounting().surrendered.items()},
                        "by": seat, "given": given})
     return (Outcome("surrender", data={"seat": seat, "cards": given, "tied": left}),)

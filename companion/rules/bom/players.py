@@ -23,7 +23,7 @@ import random
 from itertools import combinations
 from typing import Any, Callable
 
-from card_tags.catalog import Catalog, load_game
+from card_tags.catalog import Card, Catalog, load_game
 from .piles import BATTALION
 from .plays import Play, evaluate
 
@@ -61,7 +61,7 @@ class SimulatedTable:
                     self._new_battalion(s)
 
     # -- the true piles ------------------------------------------------------------------------------
-    def _card(self, key: str):
+    def _card(self, key: str) -> Card:
         return self.catalog[key.partition("#")[0]]
 
     def _reshuffle_if_empty(self, seat: int) -> None:

@@ -69,7 +69,7 @@ class Fighter:
     printed_color: str
 
     @property
-    def rank(self) -> tuple:
+    def rank(self) -> tuple[int, ...]:
         """"CHARACTER cards are rated by point value first, then color (gold over black), and then
         shape (diamond over oval)." The printed value only separates a Faith 500 from a real 5000."""
         return (self.value, self.color == "gold", self.shape == "diamond", self.printed)

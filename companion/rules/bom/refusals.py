@@ -1,6 +1,10 @@
 """The words of every reason Book of Mormon "Battle"'s rules refuse an input for (the rules raise a
 code and its data, ``Refused(code, **data)``). Where the rulebook decides it, the words quote it
 (bom-battle.txt). A seat is named "Seat 2 (Bo)" (``player`` in the data becomes ``who``).
+
+A card read face down (Secret Weapon) or in the scan tray (Spy's Trivia's card being read) is never
+named in the public view, so a refusal of it carries ``hidden`` ("face down", "in the tray"): the
+table's words say "the card read face down", and only its seat's page names the card.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ YOUNG_WHAT = {"withdraw": "Withdrawing from a battle", "too_many_powers": "\"Too
 WORDS: dict[str, str] = {
     # cards on the table
     "over_no_new_battle": "The game is over; {card_name} starts no new battle.",
-    "not_seen_there": "{card_name} ({card}) was not seen in {zone!r}; nothing to take away.",
+    "not_seen_there": "{card_named} was not seen in {zone!r}; nothing to take away.",
     "not_a_battlefield_zone": ("{title} reads cards in the seats' areas of the battlefield ('seat:N') or on their "
                                "readers ('reader:N'), not in {zone!r}."),
     "no_such_seat": "There is no seat {number} at this table (seats 1-{seats}).",
@@ -144,8 +148,11 @@ def facts(data: dict[str, Any], state: BomState, card_name: Any) -> dict[str, An
     out = dict(data)
     if "player" in data:
         out["who"] = who(state, data["player"])
-    if isinstance(data.get("card"), str):
+    if data.get("unnamed"):  # the public words of a card read face down or in the tray
+        out["card_name"] = out["card_named"] = f"the card read {data['hidden']}"
+    elif isinstance(data.get("card"), str):
         out["card_name"] = card_name(data["card"])
+        out["card_named"] = f"{out['card_name']} ({data['card']})"
     if "characters" in data:
         out["character_names"] = ", ".join(card_name(k) for k in data["characters"])
     if "tied" in data:

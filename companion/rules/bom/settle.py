@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import battle
-from .plays import POWER_RULES
+from .plays import POWER_RULES, Play
 from .state import BomState
 
 
@@ -29,7 +29,7 @@ def plays_complete(game: Any, state: BomState) -> bool:
     return all(_complete(state, play) for play in plays)
 
 
-def _complete(state: BomState, play) -> bool:
+def _complete(state: BomState, play: Play) -> bool:
     if len(play.keys) >= state.seat(play.seat).battalion:
         return True  # nothing left in the BATTALION to add
     rule = POWER_RULES.get(play.power) if play.power else None

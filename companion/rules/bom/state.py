@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..contract import GameState
 
@@ -102,27 +103,21 @@ class Trivia:
 
 
 @dataclass(kw_only=True, frozen=True)
-class TermRow:
-    label: str
-    value: int | None = None
-    detail: str = ""
-
-    def __deepcopy__(self, memo: dict) -> "TermRow":
-        return self  # frozen: copies of the state may share it
-
-
-@dataclass(kw_only=True, frozen=True)
 class Told:
-    """An outcome as the table was told it (the view's sentence and terms), kept for the tablet's
-    result box and the recent list; the whole history is the game log. Frozen, and shared by the
-    copies of the state the session and the tablet's buttons make."""
+    """An outcome the table was told, as data (its kind and the rules' facts): the view words it
+    for the tablet's result box and the recent list; the whole history is the game log. No sentence
+    is kept here, so a snapshot never holds wording. Frozen, and shared by the copies of the state
+    the session and the tablet's buttons make (the rules never change an outcome's data once told)."""
 
     kind: str
-    say: str
-    terms: tuple[TermRow, ...] = ()
-    battle: int | None = None  # the battle it tells of, so the tablet can name it
+    data: dict[str, Any] = field(default_factory=dict)
 
-    def __deepcopy__(self, memo: dict) -> "Told":
+    @property
+    def battle(self) -> Any:
+        """The battle it tells of (a number, or "after the timer"), so the tablet can name it."""
+        return self.data.get("battle")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Told":
         return self
 
 
@@ -150,3 +145,16 @@ class BomState(GameState):
 
     def seat(self, number: int) -> Piles:
         return self.piles[number - 1]
+
+    # The record of a variant in play, asked for only where it is (a rule of another game asking is a bug).
+    def spys_trivia(self) -> Trivia:
+        assert self.trivia is not None, "Spy's Trivia is not played"
+        return self.trivia
+
+    def secret_weapon(self) -> Turns:
+        assert self.turns is not None, "Secret Weapon is not played"
+        return self.turns
+
+    def mounting(self) -> Mount:
+        assert self.mount is not None, "no battle is mounting"
+        return self.mount

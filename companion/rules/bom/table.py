@@ -14,20 +14,9 @@ conflict: it belongs to neither play until one of the two is gone.
 """
 from __future__ import annotations
 
-from typing import Any
 
+from ..contract import zone_seat
 from .state import BomState as State
-
-
-def zone_seat(zone: Any) -> int | None:
-    """The seat a zone belongs to: "seat:N" (its area of the battlefield) or "reader:N" (its own
-    RFID reader) -> N; any other zone -> None."""
-    if not isinstance(zone, str):
-        return None
-    kind, _, number = zone.partition(":")
-    if kind in ("seat", "reader") and number.isdigit():
-        return int(number)
-    return None
 
 
 def see(state: State, key: str, zone: str) -> str:
@@ -58,7 +47,7 @@ def gone(state: State, key: str, zone: str) -> bool:
 
 
 def owners(zones: list[str]) -> list[int]:
-    return sorted({zone_seat(z) for z in zones if zone_seat(z) is not None})
+    return sorted({seat for seat in map(zone_seat, zones) if seat is not None})
 
 
 def conflicts(state: State) -> list[tuple[str, list[str], list[int]]]:

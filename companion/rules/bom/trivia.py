@@ -73,7 +73,7 @@ def clues(game: "Referee", key: str) -> list[str]:
 
 
 def scan(game: "Referee", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
-    trivia = state.trivia
+    trivia = state.spys_trivia()
     if zone != "tray":
         raise Refused("trivia_tray_only")
     if game.deck.lookup(key).kind != CHARACTER:
@@ -89,9 +89,10 @@ def scan(game: "Referee", state: BomState, key: str, zone: str) -> tuple[Outcome
 
 
 def _reading(state: BomState) -> Reading:
-    if state.trivia.current is None:
+    current = state.spys_trivia().current
+    if current is None:
         raise Refused("trivia_no_card")
-    return state.trivia.current
+    return current
 
 
 def clue(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
@@ -106,7 +107,7 @@ def clue(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
 
 def _guesser(state: BomState, seat: int) -> None:
     """Refuse a seat that cannot win the card being read."""
-    if seat == state.trivia.reader:
+    if seat == state.spys_trivia().reader:
         raise Refused("trivia_reader_guesses", player=seat)
 
 
@@ -139,12 +140,12 @@ def award(game: "Referee", state: BomState, seat: int) -> tuple[Outcome, ...]:
 
 def nobody(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
     _reading(state)
-    return _give(game, state, state.trivia.reader, by_reader=True, asked=False)
+    return _give(game, state, state.spys_trivia().reader, by_reader=True, asked=False)
 
 
 def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
-    trivia = state.trivia
-    key = trivia.current.card
+    trivia = state.spys_trivia()
+    key = _reading(state).card
     card = game.deck.lookup(key)
     reader = trivia.reader
     trivia.won[seat] += 1
@@ -160,10 +161,8 @@ def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: b
 
 
 def _next_reader(state: BomState) -> list[Outcome]:
-    trivia = state.trivia
-    n = len(state.piles)
-    for step in range(1, n + 1):
-        candidate = (trivia.reader - 1 + step) % n + 1
+    trivia = state.spys_trivia()
+    for candidate in state.clockwise(state.left_of(trivia.reader)):
         if trivia.unread[candidate] > 0:
             trivia.reader = candidate
             return []
@@ -172,7 +171,7 @@ def _next_reader(state: BomState) -> list[Outcome]:
 
 def end(state: BomState) -> list[Outcome]:
     """"The best spy is the one who knows the characters the best and thus has the most cards.\""""
-    won = dict(state.trivia.won)
+    won = dict(state.spys_trivia().won)
     best = max(won.values())
     winners = sorted(s for s, n in won.items() if n == best)
     state.over, state.winner, state.winners = True, winners[0] if len(winners) == 1 else None, winners
@@ -182,7 +181,7 @@ def end(state: BomState) -> list[Outcome]:
 
 def tie_choices(state: BomState) -> list[dict[str, Any]]:
     """The tablet's tie button: every pair of guessers (seats as the chooser sends them, "2,3")."""
-    guessers = [n for n in state.seat_numbers() if n != state.trivia.reader]
+    guessers = [n for n in state.seat_numbers() if n != state.spys_trivia().reader]
     return [{"seats": f"{a},{b}"} for a, b in combinations(guessers, 2)]
 
 

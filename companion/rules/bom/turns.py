@@ -38,22 +38,21 @@ class SecretWeapon(BomVariant):
 
     def order(self, state: BomState, seats: list[int]) -> list[int]:
         """``seats`` clockwise, starting from this battle's leader (or the first seat after it)."""
-        n = len(state.piles)
-        return sorted(seats, key=lambda s: (s - state.turns.leader) % n)
+        return state.in_turn_order(seats, state.secret_weapon().leader)
 
     def after_battle(self, state: BomState) -> None:
         """"In each subsequent battle, the next player in the circle goes first.\""""
-        n = len(state.piles)
-        for step in range(1, n + 1):
-            candidate = (state.turns.leader - 1 + step) % n + 1
+        turns = state.secret_weapon()
+        for candidate in state.clockwise(state.left_of(turns.leader)):
             if not state.seat(candidate).out:
-                state.turns.leader = candidate
+                turns.leader = candidate
                 break
         self.new_round(state)
 
     def new_round(self, state: BomState) -> None:
         """A new battle (or a mounting round): the first seat in order plays first, nothing face down."""
-        state.turns.position, state.turns.face_down, state.turns.revealing = 0, {}, False
+        turns = state.secret_weapon()
+        turns.position, turns.face_down, turns.revealing = 0, {}, False
 
     def on_card(self, state: BomState, seat: int, key: str, is_power: bool, before: dict[int, list[str]]) -> None:
         from .battle import participants
@@ -64,25 +63,25 @@ class SecretWeapon(BomVariant):
 
 
 def has_played(state: BomState, seat: int, plays: dict[int, list[str]]) -> bool:
-    return bool(plays.get(seat)) or seat in state.turns.face_down or state.seat(seat).withdrawn
+    return bool(plays.get(seat)) or seat in state.secret_weapon().face_down or state.seat(seat).withdrawn
 
 
 def whose_turn(state: BomState, seq: list[int], plays: dict[int, list[str]]) -> dict[str, Any]:
     """{"phase": "play" | "reveal" | "resolve", "seat": whose move it is (None when resolving)}."""
     for s in seq:
         if not has_played(state, s, plays):
-            return {"phase": "play", "seat": s, "order": seq, "leader": state.turns.leader}
-    pending = [s for s in seq if s in state.turns.face_down]
+            return {"phase": "play", "seat": s, "order": seq, "leader": state.secret_weapon().leader}
+    pending = [s for s in seq if s in state.secret_weapon().face_down]
     if pending:
-        return {"phase": "reveal", "seat": pending[0], "order": seq, "leader": state.turns.leader}
-    return {"phase": "resolve", "seat": None, "order": seq, "leader": state.turns.leader}
+        return {"phase": "reveal", "seat": pending[0], "order": seq, "leader": state.secret_weapon().leader}
+    return {"phase": "resolve", "seat": None, "order": seq, "leader": state.secret_weapon().leader}
 
 
 def check_play(state: BomState, seat: int, is_power: bool, seq: list[int],
                plays: dict[int, list[str]]) -> tuple[str, int | None] | None:
     """A card the camera just saw in ``seat``'s zone (``plays`` as they were before it): the flag
     to raise, (kind, other seat), if any. A POWER card of a seat with one face down is its reveal."""
-    turns = state.turns
+    turns = state.secret_weapon()
     if seat not in seq:
         return None
     everyone = all(has_played(state, s, plays) for s in seq)
@@ -111,6 +110,6 @@ def check_play(state: BomState, seat: int, is_power: bool, seq: list[int],
 def lay_face_down(state: BomState, seat: int, key: str, seq: list[int], plays: dict[int, list[str]]) -> None:
     """Record a face-down POWER card, flagged if it was laid out of turn."""
     flag = check_play(state, seat, False, seq, plays)
-    state.turns.face_down[seat] = key
+    state.secret_weapon().face_down[seat] = key
     if flag:
         state.flags.append(Flag(seat=seat, card=None, kind=flag[0], other=flag[1]))

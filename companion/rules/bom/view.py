@@ -4,16 +4,16 @@ which the companion never sees (a Secret Weapon card read face down is kept out 
 Spy's Trivia the card being read, whose name appears only once the card is won."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Outcome, Term
-from ..contract import Offer, View, says
+from ..contract import Game, Offer, View, says
 from . import refusals as refusal_words
 from . import table, turns
 from .announce import announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
@@ -40,12 +40,22 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
            "surrender": "Surrender every remaining card?"}
 
 
-class BomView(View):
-    game: "Referee"
+class BomView(View[BomState]):
     refusals = refusal_words.WORDS
+
+    def __init__(self, game: Game[BomState]):
+        super().__init__(game)
+        self.referee = cast("Referee", game)  # the game as its rule modules see it (hooks.Referee)
 
     def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
         return refusal_words.facts(data, state, self._card_name)
+
+    def refusal(self, code: str, data: dict[str, Any], state: BomState) -> tuple[str, str]:
+        """A card read face down or in the tray is named only on its seat's page (refusals.py)."""
+        public, full = super().refusal(code, data, state)
+        if data.get("hidden"):
+            public = super().refusal(code, {**data, "unnamed": True}, state)[0]
+        return public, full
 
     def not_now(self, kind: str, state: BomState, phase: str, phases: tuple[str, ...]) -> str:
         """This rulebook's reason when an input comes in the wrong phase."""
@@ -76,62 +86,62 @@ class BomView(View):
     # Each outcome kind's sentence (words.py makes it from the outcome's data).
     @says("battle")
     def said_battle(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).battle(outcome.data)
+        return Words(self.referee, state).battle(outcome.data)
 
     @says("mount")
     def said_mount(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).mount(outcome.data)
+        return Words(self.referee, state).mount(outcome.data)
 
     @says("tiebreak")
     def said_tiebreak(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).tiebreak(outcome.data)
+        return Words(self.referee, state).tiebreak(outcome.data)
 
     @says("time_up")
     def said_time_up(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).time_up(outcome.data)
+        return Words(self.referee, state).time_up(outcome.data)
 
     @says("game_over")
     def said_game_over(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).game_over(outcome.data)
+        return Words(self.referee, state).game_over(outcome.data)
 
     @says("withdraw")
     def said_withdraw(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).withdraw(outcome.data)
+        return Words(self.referee, state).withdraw(outcome.data)
 
     @says("too_many_powers")
     def said_too_many_powers(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).too_many_powers(outcome.data)
+        return Words(self.referee, state).too_many_powers(outcome.data)
 
     @says("no_character")
     def said_no_character(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).no_character(outcome.data)
+        return Words(self.referee, state).no_character(outcome.data)
 
     @says("face_down")
     def said_face_down(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).face_down(outcome.data)
+        return Words(self.referee, state).face_down(outcome.data)
 
     @says("surrender")
     def said_surrender(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).surrender(outcome.data)
+        return Words(self.referee, state).surrender(outcome.data)
 
     @says("trivia_clue")
     def said_trivia_clue(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).trivia_clue(outcome.data)
+        return Words(self.referee, state).trivia_clue(outcome.data)
 
     @says("trivia_tie")
     def said_trivia_tie(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).trivia_tie(outcome.data)
+        return Words(self.referee, state).trivia_tie(outcome.data)
 
     @says("trivia_ask")
     def said_trivia_ask(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).trivia_ask(outcome.data)
+        return Words(self.referee, state).trivia_ask(outcome.data)
 
     @says("trivia")
     def said_trivia(self, outcome: Outcome, state: BomState) -> str:
-        return Words(self.game, state).trivia(outcome.data)
+        return Words(self.referee, state).trivia(outcome.data)
 
     def terms(self, outcome: Outcome, state: BomState) -> tuple[Term, ...]:
-        return Words(self.game, state).terms(outcome)
+        return Words(self.referee, state).terms(outcome)
 
     # -- buttons -------------------------------------------------------------------------------------------
     def button(self, offer: Offer, state: BomState) -> str:
@@ -149,7 +159,7 @@ class BomView(View):
     # -- cards ---------------------------------------------------------------------------------------------
     def card(self, key: str) -> dict[str, Any]:
         """A card as the table view shows it (everything printed on its face)."""
-        card = self.game.deck.lookup(key)
+        card = self.referee.deck.lookup(key)
         base, index = name_parts(card.name)
         shown: dict[str, Any] = {"key": key, "id": card.id, "name": card.name, "name_base": base,
                                  "name_index": index, "kind": card.kind}
@@ -171,16 +181,16 @@ class BomView(View):
     # -- the prompt ------------------------------------------------------------------------------------------
     def prompt(self, state: BomState, offers: list[Offer]) -> str:
         """What happens next, in one sentence for the table."""
-        words = Words(self.game, state)
+        words = Words(self.referee, state)
         if state.over:
-            ends = [t.say for t in state.recent if t.kind == "game_over"]
-            return ends[-1] if ends else "The game is over."
-        if not self.game.rules(state).battles(state):
+            ends = [t for t in state.recent if t.kind == "game_over"]
+            return self.say(Outcome(ends[-1].kind, data=ends[-1].data), state) if ends else "The game is over."
+        if not self.referee.rules(state).battles(state):
             return self._trivia_prompt(state, words)
-        if self.game.ready_to_resolve(state):  # the table resolves it by itself: no tap asked for
+        if self.referee.ready_to_resolve(state):  # the table resolves it by itself: no tap asked for
             return f"Battle {state.battle}: everyone has played; the result shows once the cards lie still."
         current = table.plays(state)
-        fighting = participants(state, self.game.rules(state))
+        fighting = participants(state, self.referee.rules(state))
         turn = self._turn(state, fighting, current)
         if turn and turn["phase"] == "reveal":
             return f"{words.who(turn['seat'])}: turn your POWER card face up."
@@ -189,28 +199,28 @@ class BomView(View):
         if state.tiebreak is not None:
             return (f"Last battle after the timer: {words.names(state.tiebreak)} each draw one CHARACTER card at random "
                     f"and play it.")
-        mounting = [s for s in state.mount.seats if not current.get(s)] if state.mount else []
+        mounting = [s for s in state.mounting().seats if not current.get(s)] if state.mount else []
         if mounting:  # only the tied seats that have not laid their new card yet
             each = " each" if len(mounting) > 1 else ","
             return f"The battle mounts: {words.names(mounting)}{each} play a new CHARACTER card."
-        waiting = [s for s in fighting if not current.get(s) and not (state.turns and s in state.turns.face_down)]
+        waiting = [s for s in fighting if not current.get(s) and not (state.turns and s in state.secret_weapon().face_down)]
         if waiting:  # where the cards go: the seat's own area of the mat, or its reader
             return (f"Battle {state.battle}: {words.names(waiting)}, lay your play in your area of the battlefield "
                     f"(or on your reader).")
-        fixing = [s for s in fighting if current.get(s) and not isinstance(seat_problem(self.game, state, s, current[s]), Play)]
+        fixing = [s for s in fighting if current.get(s) and not isinstance(seat_problem(self.referee, state, s, current[s]), Play)]
         if fixing:  # who must change what they laid (the problem is shown under their name)
             return f"Battle {state.battle}: {words.names(fixing)}, fix your play (see under your name) before the battle is resolved."
         return f"Battle {state.battle}: fix the plays above before resolving."
 
     def _trivia_prompt(self, state: BomState, words: Words) -> str:
-        current = state.trivia.current
+        current = state.spys_trivia().current
         if current is None:
-            return f"{words.who(state.trivia.reader)} reads: put the top card of your pile in the scan tray."
+            return f"{words.who(state.spys_trivia().reader)} reads: put the top card of your pile in the scan tray."
         if current.tie:
             return TIE_QUESTION
         if current.asked:
             return QUESTION
-        clues = list(self.game.deck.lookup(current.card).get("description") or [])
+        clues = list(self.referee.deck.lookup(current.card).get("description") or [])
         return f"Clue {current.clues} of {len(clues)}: {clues[current.clues - 1]}" if clues else "Who is it?"
 
     @staticmethod
@@ -219,9 +229,9 @@ class BomView(View):
 
     # -- the public and seat views ---------------------------------------------------------------------------
     def public(self, state: BomState) -> dict[str, Any]:
-        words = Words(self.game, state)
+        words = Words(self.referee, state)
         current = table.plays(state)
-        fighting = participants(state, self.game.rules(state)) if not state.over else []
+        fighting = participants(state, self.referee.rules(state)) if not state.over else []
         turn = self._turn(state, fighting, current)
         flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
         return {
@@ -236,9 +246,9 @@ class BomView(View):
             "tiebreak": {"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
             "timer": self._timer(state),
             "trivia": self._trivia(state) if state.trivia is not None else None,
-            "last_outcome": self._told(state.last) if state.last else None,
-            "recent": [self._told(t) for t in state.recent],
-            "ready_to_resolve": self.game.ready_to_resolve(state),
+            "last_outcome": self._told(state.last, state) if state.last else None,
+            "recent": [self._told(t, state) for t in state.recent],
+            "ready_to_resolve": self.referee.ready_to_resolve(state),
             "standings": standings(state),
             "winner": state.winner, "winners": list(state.winners), "over": state.over,
         }
@@ -246,14 +256,15 @@ class BomView(View):
     def seat(self, state: BomState, seat: int) -> dict[str, Any]:
         """The table's view, plus the identity of this seat's own face-down card if its tag was read."""
         view = {"prompt": self.prompt(state, []), **self.public(state)}
-        key = state.turns.face_down.get(seat) if state.turns else None
+        key = state.secret_weapon().face_down.get(seat) if state.turns else None
         view["my_face_down"] = self.card(key) if key else None
         return view
 
-    @staticmethod
-    def _told(told) -> dict[str, Any]:
-        return {"kind": told.kind, "say": told.say, "data": {"battle": told.battle},
-                "terms": [{"label": t.label, "value": t.value, "detail": t.detail} for t in told.terms]}
+    def _told(self, told: Told, state: BomState) -> dict[str, Any]:
+        """A told outcome, worded now from its data (the same words the table heard)."""
+        outcome = Outcome(told.kind, data=told.data)
+        return {"kind": told.kind, "say": self.say(outcome, state), "data": {"battle": told.battle},
+                "terms": [t.as_dict() for t in self.terms(outcome, state)]}
 
     @staticmethod
     def _variants(options: dict[str, Any]) -> list[str]:
@@ -272,7 +283,7 @@ class BomView(View):
               fighting: list[int]) -> dict[str, Any]:
         n = s.seat
         cards = current.get(n, [])
-        face_down = bool(state.turns and n in state.turns.face_down)
+        face_down = bool(state.turns and n in state.secret_weapon().face_down)
         shown: dict[str, Any] = {
             "seat": n, "name": s.name, "army": s.army, "battalion": s.battalion, "discard": s.discard,
             "cards": s.total, "total": s.total, "eliminated": s.out, "withdrawn": s.withdrawn,
@@ -280,8 +291,8 @@ class BomView(View):
             "status": "waiting", "problem": None, "points": None, "announce": None, "say": None,
         }
         if state.trivia is not None:
-            won = state.trivia.won[n]
-            shown.update(unread=state.trivia.unread[n], cards=won, total=won)
+            won = state.spys_trivia().won[n]
+            shown.update(unread=state.spys_trivia().unread[n], cards=won, total=won)
         if s.out:
             shown["status"] = "out"
         elif s.withdrawn:
@@ -289,7 +300,7 @@ class BomView(View):
         elif n not in fighting:
             shown["status"] = "sitting out" if not state.over else "waiting"
         else:
-            result = seat_problem(self.game, state, n, cards)
+            result = seat_problem(self.referee, state, n, cards)
             if isinstance(result, Play) and not result.fighters:
                 shown.update(status="ready", points=0, problem=None)
             elif isinstance(result, Play):
@@ -303,7 +314,7 @@ class BomView(View):
 
     def _problem(self, state: BomState, cards: list[str], problem: Problem) -> str:
         """A seat showing 4 or more POWER cards is about to tap "Too many POWER cards"."""
-        if len(cards) >= 4 and all(self.game.deck.is_power(k) for k in cards):
+        if len(cards) >= 4 and all(self.referee.deck.is_power(k) for k in cards):
             return "4 or more POWER cards shown: tap \"Too many POWER cards\" (2 to the discard pile, draw 2)."
         return self._said(problem, state)
 
@@ -311,7 +322,7 @@ class BomView(View):
         return refusal_words.problem(problem.as_data(), state, self._card_name)
 
     def _card_name(self, key: str) -> str:
-        return self.game.deck.lookup(key).name
+        return self.referee.deck.lookup(key).name
 
     def _mount(self, state: BomState) -> dict[str, Any] | None:
         """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
@@ -332,7 +343,7 @@ class BomView(View):
 
     def _trivia(self, state: BomState) -> dict[str, Any]:
         """Never the card being read: its clues so far, how many there are, and the question."""
-        trivia = state.trivia
+        trivia = state.spys_trivia()
         last = trivia.last
         shown = {"reader": trivia.reader, "read": len(trivia.read), "remaining": sum(trivia.unread.values()),
                  "current": None,
@@ -340,7 +351,7 @@ class BomView(View):
                  if last else None}
         current = trivia.current
         if current:
-            clues = list(self.game.deck.lookup(current.card).get("description") or [])
+            clues = list(self.referee.deck.lookup(current.card).get("description") or [])
             shown["current"] = {"clues": clues[:current.clues], "clue_count": len(clues), "tie": list(current.tie),
                                 "question": TIE_QUESTION if current.tie else QUESTION if current.asked else None}
         return shown
@@ -351,8 +362,8 @@ def standings(state: BomState) -> list[dict[str, Any]]:
     rows = []
     for s in state.piles:
         if state.trivia is not None:
-            row = {"seat": s.seat, "name": s.name, "cards": state.trivia.won[s.seat],
-                   "unread": state.trivia.unread[s.seat], "eliminated": False}
+            row = {"seat": s.seat, "name": s.name, "cards": state.spys_trivia().won[s.seat],
+                   "unread": state.spys_trivia().unread[s.seat], "eliminated": False}
         else:
             row = {"seat": s.seat, "name": s.name, "cards": s.total, "army": s.army, "battalion": s.battalion,
                    "discard": s.discard, "eliminated": s.out}

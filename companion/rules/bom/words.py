@@ -2,7 +2,7 @@
 rules modules return without words (docs/referee/contract.md, "Words apart from rules")."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..base import Outcome, Term
 from . import turns
@@ -55,7 +55,7 @@ class Words:
     def who(self, seat: int) -> str:
         return f"Seat {seat} ({self.state.name(seat)})"
 
-    def names(self, seats, joiner: str = ", ") -> str:
+    def names(self, seats: Iterable[int | str], joiner: str = ", ") -> str:
         named = [self.who(int(s)) for s in seats]
         return joiner.join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
 
@@ -107,13 +107,15 @@ class Words:
             return "Famine cancels every other POWER card, and the highest single CHARACTER card in the battle wins"
         if by == "stripling":
             return "Stripling Warriors turns the tide of the battle, and the lowest gold card in the battle wins"
-        if rule == "rank":
+        if rule in ("rank", "tie") and card is None:
+            raise ValueError(f"a battle won by {rule} names its deciding card: {data}")
+        if rule == "rank" and card is not None:
             if data["versus"] == "colour":
                 return f"at {value} each, gold beats black"
             if data["versus"] == "shape":
                 return f"at {value} each, both {card.color}, diamond beats oval"
             return f"at {value} each, {card.name}'s printed {card.printed} is the higher card"
-        if rule == "tie":
+        if rule == "tie" and card is not None:
             return (f"{self.names(data['tied'])} tie at {value}, and the highest single CHARACTER card of the tied "
                     f"players is {card_text(card)}")
         if rule == "order":
@@ -123,7 +125,7 @@ class Words:
     def won(self, data: dict[str, Any], last: bool = False) -> str:
         """"Seat 2 (Bo) wins with Korihor, black diamond 800." and why."""
         card = self._deciding(data)
-        if data.get("by") in ("famine", "stripling") or (data["rule"] == "order" and card):
+        if card is not None and (data.get("by") in ("famine", "stripling") or data["rule"] == "order"):
             won_with = f"{card.name}, {suit(card.color, card.shape, card.value)}"
         else:
             won_with = detail(self.plays(data)[data["winner"]])
@@ -163,6 +165,7 @@ class Words:
                    f"{self.who(d['winner'])} wins the battle.")
         elif d.get("unable"):
             best = self._deciding(d)
+            assert best is not None, "the highest single card decides"
             say = (f"{self.tie(d)}, and no tied player has the cards to mount the battle: the highest single "
                    f"CHARACTER card, {card_text(best)}, wins it for {self.who(d['winner'])}.")
         elif "gave_up" in d:
@@ -239,6 +242,7 @@ class Words:
     def _verdict_terms(self, d: dict[str, Any]) -> tuple[Term, ...]:
         plays = self.plays(d)
         by = d.get("by", "points")
+        terms: list[Term]
         if by == "famine":
             terms = []
             for seat, p in plays.items():
@@ -255,7 +259,7 @@ class Words:
                 terms.append(Term(self.who(seat), low.value if low else None,
                                   f"lowest gold card {card_text(low)}" if low else "no gold card"))
             return tuple(terms)
-        terms = tuple(Term(self.who(seat), p.points, detail(p)) for seat, p in plays.items())
+        terms = [Term(self.who(seat), p.points, detail(p)) for seat, p in plays.items()]
         if d.get("no_gold"):
-            terms += (Term("Stripling Warriors", None, "no gold card in the battle, so the highest value wins as usual"),)
-        return terms
+            terms.append(Term("Stripling Warriors", None, "no gold card in the battle, so the highest value wins as usual"))
+        return tuple(terms)

@@ -11,6 +11,8 @@ SKIP and REVERSE change the turn order (turns.py); NEW BATTLE resets the battle 
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..contract import Refused
 from . import counts, turns
 from .cards import Deck
@@ -27,7 +29,7 @@ def ask_expose(deck: Deck, state: BattleState, by: int, then: str, report: Repor
     report.tell("choose", what="expose", seat=by)
 
 
-def on_expose(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_expose(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``expose {"target": N}``: the identity card of N is turned face up for everyone."""
     asked = state.awaiting
     if not asked or asked.what != "expose":
@@ -53,7 +55,7 @@ def ask_eliminate(deck: Deck, state: BattleState, by: int, then: str, report: Re
     report.tell("choose", what="eliminate", seat=by)
 
 
-def on_eliminate(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_eliminate(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``eliminate {"target": N}``: N is out for the round unless someone plays SAVE at once."""
     asked = state.awaiting
     if not asked or asked.what != "eliminate":
@@ -72,9 +74,9 @@ def save_window_open(state: BattleState) -> bool:
     return state.awaiting is not None and state.awaiting.what == "save"
 
 
-def save_card_seen(deck: Deck, state: BattleState, key: str, data: dict, report: Report) -> None:
+def save_card_seen(deck: Deck, state: BattleState, key: str, data: dict[str, Any], report: Report) -> None:
     """A SAVE card lands on the pile while the window is open: whose it is, if the data says."""
-    asked = state.awaiting
+    asked = state.choice_owed()
     state.pile.append(key)
     if "seat" in data:
         _saved_by(deck, state, data["seat"], True, report)
@@ -83,7 +85,7 @@ def save_card_seen(deck: Deck, state: BattleState, key: str, data: dict, report:
     report.tell("choose", what="save_by", target=asked.target)
 
 
-def on_save(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_save(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``save {"by": N}``: N played SAVE (before the camera saw it, or answering "who played it?")."""
     asked = state.awaiting
     if not asked or asked.what not in ("save", "save_by"):
@@ -93,7 +95,7 @@ def on_save(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
 
 def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, report: Report,
               held: Held | None = None) -> None:
-    asked = state.awaiting
+    asked = state.choice_owed()
     if state.eliminated[saver]:
         raise Refused("saver_out", saver=saver)
     if state.hands[saver] < 1:
@@ -109,7 +111,7 @@ def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, re
     _continue(deck, state, asked.then, report)
 
 
-def on_no_save(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_no_save(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``no_save``: nobody saves the chosen player."""
     if not save_window_open(state):
         raise Refused("no_save_window")
@@ -118,7 +120,8 @@ def on_no_save(deck: Deck, state: BattleState, data: dict, report: Report) -> No
 
 def close_save_window(deck: Deck, state: BattleState, report: Report) -> None:
     """"Unless immediately saved": the chosen player places their hand down and is out for the round."""
-    asked = state.awaiting
+    asked = state.choice_owed()
+    assert asked.target is not None, "a SAVE window is open for a chosen target"
     state.eliminated[asked.target] = True
     state.hands[asked.target] = 0  # "will place his/her hand down"
     state.awaiting = None
@@ -134,6 +137,6 @@ def _continue(deck: Deck, state: BattleState, then: str, report: Report) -> None
         turns.advance(state, report)
 
 
-def _check_chooser(state: BattleState, asked: Awaiting, data: dict) -> None:
+def _check_chooser(state: BattleState, asked: Awaiting, data: dict[str, Any]) -> None:
     if "by" in data and data["by"] != asked.by:
         raise Refused("chooser_chooses", by=asked.by)

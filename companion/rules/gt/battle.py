@@ -9,6 +9,8 @@ are turn order (turns.py).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from card_tags.catalog import Card
 
 from ..contract import Refused
@@ -18,7 +20,7 @@ from .report import Report
 from .state import BattleState, Fight, Held, Pending, Phase
 
 
-def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict, report: Report) -> None:
+def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
     """A card joins the current player's pending play; ``resolve`` makes it final."""
     seat = turns.player_of(state, data)
     if card.kind == "battle":
@@ -32,7 +34,7 @@ def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: di
     state.pending = Pending(seat=seat, cards=cards + [key])
 
 
-def on_resolve(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_resolve(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``resolve``: the pending play becomes final, if it beats the top and the hand count allows it."""
     pending = state.pending
     if not pending:
@@ -56,7 +58,7 @@ def resolve_chosen_card(deck: Deck, state: BattleState, what: str, report: Repor
 
 
 def _commit_play(deck: Deck, state: BattleState, report: Report) -> None:
-    seat, keys = state.pending.seat, state.pending.cards
+    seat, keys = state.play_waiting().seat, state.play_waiting().cards
     cards = [deck.card(k) for k in keys]
     state.pending = None
     state.hands[seat] -= len(keys)
@@ -74,8 +76,11 @@ def _commit_play(deck: Deck, state: BattleState, report: Report) -> None:
 def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str], report: Report) -> None:
     previous, count, rank = state.top, len(keys), deck.card(keys[0])["rank"]
     state.top, state.passed = Fight(seat=seat, count=count, rank=rank, cards=keys), []
-    beaten = {"beaten_count": previous.count, "beaten_rank": previous.rank} if previous else {}
-    report.tell("play", seat=seat, count=count, rank=rank, **beaten)
+    if previous:
+        report.tell("play", seat=seat, count=count, rank=rank, beaten_count=previous.count,
+                    beaten_rank=previous.rank)
+    else:
+        report.tell("play", seat=seat, count=count, rank=rank)
     if state.hands[seat] == 0:
         report.tell("last_card", seat=seat)
     turns.advance(state, report)
@@ -98,7 +103,7 @@ def _action_played(deck: Deck, state: BattleState, seat: int, key: str, report: 
         turns.advance(state, report, skip=what == "skip")
 
 
-def identity_played(deck: Deck, state: BattleState, key: str, data: dict, report: Report) -> None:
+def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, Any], report: Report) -> None:
     """A player goes out with their identity card: their team wins the round (scoring.py)."""
     if state.phase != Phase.BATTLE:
         raise Refused("identity_in_battle_only")

@@ -9,6 +9,8 @@ the turn); NEW BATTLE and SAVE discarded here do nothing.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from card_tags.catalog import Card
 
 from ..contract import Refused
@@ -18,11 +20,11 @@ from .report import Report
 from .state import BattleState, Held
 
 
-def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_draw(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``draw {"seat": N, "from": "deck" | "discard"}``: the draw that opens a building turn."""
     seat = data["seat"]
     turns.check_turn(state, seat)
-    step = state.step
+    step = state.building_step()
     if step.drew:
         raise Refused("already_drawn", seat)
     source = data["from"]
@@ -40,7 +42,7 @@ def on_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
 
 
 def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report) -> None:
-    top = state.step.top
+    top = state.building_step().top
     if top is None:
         raise Refused("discard_pile_empty")
     card = deck.card(top)
@@ -52,10 +54,10 @@ def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report)
     report.tell("draw", seat=seat, source="discard", card=top)
 
 
-def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict, report: Report) -> None:
+def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
     """A new card on the centre pile in the building phase: the player's discard (or the BATTLE card)."""
     seat = turns.player_of(state, data)
-    step = state.step
+    step = state.building_step()
     if card.kind == "battle":
         _battle_card_drawn(state, seat, key, report)
         return
@@ -88,7 +90,7 @@ def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str, report:
 
 def _battle_card_drawn(state: BattleState, seat: int, key: str, report: Report) -> None:
     """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
-    step = state.step
+    step = state.building_step()
     if step.drew == "discard" or step.discard or step.passed:
         raise Refused("battle_card_after_discard_draw" if step.drew == "discard" else "battle_card_after_turn", seat)
     if step.drew is None:  # the camera saw it before the tablet's tap: the deck draw is implied

@@ -27,7 +27,8 @@ class Deck:
         return self.card(key).name
 
     def action(self, key: str) -> str | None:
-        return self.card(key).get("action")
+        action = self.card(key).get("action")
+        return None if action is None else str(action)
 
 
 def lifted(state: BattleState, key: str, zone: str) -> None:

@@ -21,7 +21,7 @@ def check_in_deck(deck: Deck, state: BattleState, key: str) -> None:
     """Refuse a copy of EXPOSE, ELIMINATE or SAVE beyond what this table plays with; else note it."""
     action = deck.action(key)
     limit = state.deal.limits.get(action or "")
-    if limit is None:
+    if limit is None or action is None:
         return
     seen = state.in_play.setdefault(action, [])
     if key in seen:

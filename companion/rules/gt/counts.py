@@ -9,7 +9,7 @@ stands the count is kept and the reason told.
 from __future__ import annotations
 
 import copy
-from typing import Callable
+from typing import Any, Callable
 
 from ..contract import Refused
 from .report import Report
@@ -26,21 +26,21 @@ def hold_for_count(state: BattleState, seat: int, needs: int, held: Held, report
     report.tell("count_check", seat=seat, counted=counted, needs=needs)
 
 
-def confirm_count(state: BattleState, data: dict, report: Report, rerun: Rerun) -> None:
+def confirm_count(state: BattleState, data: dict[str, Any], report: Report, rerun: Rerun) -> None:
     """The table says how many cards a seat holds; a play held for that seat's count runs again."""
     seat, cards = data["seat"], data["cards"]
     if not 0 <= cards <= 200:
         raise Refused("count_out_of_range", cards=cards)
     check, pending = state.count_check, state.pending
-    held = check is not None and check.seat == seat
+    held = check if check is not None and check.seat == seat else None
     # Cards already on the pile whose play is not final are still in the companion's count.
-    on_table = check.needs if held else (len(pending.cards) if pending and pending.seat == seat else 0)
+    on_table = held.needs if held else (len(pending.cards) if pending and pending.seat == seat else 0)
     counted = state.hands[seat] - on_table
     state.hands[seat] = cards + on_table
     report.tell("count", seat=seat, cards=cards, counted=counted)
     if held:
         state.count_check = None
-        _replay_held(state, check.held, report, rerun)
+        _replay_held(state, held.held, report, rerun)
 
 
 def _replay_held(state: BattleState, held: Held, report: Report, rerun: Rerun) -> None:

@@ -13,7 +13,7 @@ from card_tags.catalog import Card, Catalog
 from card_tags.games.gt_battle import count_by, deal_plan
 
 from ..base import Seat, SetupError
-from ..contract import Refused
+from ..contract import Refused, zone_seat
 from . import action_cards, composition, seats, turns
 from .cards import Deck
 from .report import Report
@@ -63,7 +63,7 @@ def new_round(state: BattleState, dealer: int) -> None:
 
 
 # -- identities ------------------------------------------------------------------------------------
-def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: str, data: dict,
+def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: str, data: dict[str, Any],
                     report: Report) -> None:
     """An identity card shown to a seat's reader or to the tray: the companion learns that seat's team."""
     if card.kind != "identity":
@@ -101,15 +101,15 @@ def _check_team_size(state: BattleState, seat: int, team: Team) -> None:
         raise Refused("team_too_large", seat, players=n)
 
 
-def _identity_seat(state: BattleState, zone: str, data: dict) -> int:
+def _identity_seat(state: BattleState, zone: str, data: dict[str, Any]) -> int:
     """Whose identity card it is: the reader's seat, the seat the tablet names, or the tray's next seat."""
     if zone.startswith("reader:"):
-        number = zone.partition(":")[2]
-        if not (number.isascii() and number.isdigit() and int(number) in state.seat_numbers()):
+        reader = zone_seat(zone, ("reader",))
+        if reader is None or reader not in state.seat_numbers():
             raise Refused("not_a_seat_reader", zone=zone, last=len(state.seats))
-        return int(number)
+        return reader
     if "seat" in data:
-        return data["seat"]
+        return int(data["seat"])
     waiting = seats.identities_missing(state)
     if not waiting:
         raise Refused("every_identity_shown")
@@ -117,7 +117,7 @@ def _identity_seat(state: BattleState, zone: str, data: dict) -> int:
 
 
 # -- the first discard -----------------------------------------------------------------------------
-def on_first_discard(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_first_discard(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """The tablet's way to enter the flipped card when the camera missed it."""
     key = data["card"]
     flip_first(deck, state, key, deck.card(key), report)
@@ -145,6 +145,7 @@ def _begin_play(deck: Deck, state: BattleState, report: Report) -> None:
     """The player left of the dealer is first, except as the "What happens if" cases say."""
     dealer = state.dealer
     left = seats.left_of(state, dealer)
+    assert state.flipped is not None, "play begins once the first discard is flipped"
     card = deck.card(state.flipped)
     state.phase, state.direction, state.turn = Phase.BUILDING, LEFT, left
     if card.kind == "battle":

@@ -14,9 +14,10 @@ for a count they tell the truth.
 from __future__ import annotations
 
 import random
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
-from card_tags.catalog import Catalog, load_game
+from card_tags.catalog import Card, Catalog, load_game
 from card_tags.games.gt_battle import deal_plan
 
 from companion.rules.demo import Command, Lay, Lift, Move
@@ -46,10 +47,10 @@ class GatherDemo:
         return [{"seat": n, "name": NAMES[n - 1]} for n in self.seats], {"target": TARGET}
 
     # -- the cards --------------------------------------------------------------------------------
-    def _card(self, key: str):
+    def _card(self, key: str) -> Card:
         return self.catalog.cards[key.partition("#")[0]]
 
-    def _keys(self, test) -> list[str]:
+    def _keys(self, test: Callable[[Card], bool]) -> list[str]:
         return [f"{card.id}#{copy}" for card in self.catalog.cards.values() if test(card)
                 for copy in range(1, card.copies + 1)]
 
@@ -66,7 +67,7 @@ class GatherDemo:
         removed = {action: self.plan.removed.count(action) for action in set(self.plan.removed)}
         deck = self._keys(lambda c: c.kind == "fight")
         for action in ("skip", "reverse", "new_battle", "eliminate", "save"):
-            copies = self._keys(lambda c, a=action: c.get("action") == a)
+            copies = self._keys(partial(_is_action, action))
             deck += copies[:len(copies) - removed.get(action, 0)]
         deck += self._keys(lambda c: c.get("action") == "expose")[:self.plan.expose]
         self.rng.shuffle(deck)
@@ -137,7 +138,7 @@ class GatherDemo:
         return self.rng.choice(others)
 
     def _rank(self, key: str) -> int:
-        return self._card(key)["rank"]
+        return int(self._card(key)["rank"])
 
     def _battle(self, seat: int, top: dict[str, Any] | None) -> list[Move]:
         hand = self.hands[seat]
@@ -150,7 +151,7 @@ class GatherDemo:
         if play is None:
             new_battle = next((k for k in actions if self._card(k)["action"] == "new_battle"), None)
             if new_battle is not None:
-                play = [new_battle] + self._smallest_beating(fights, None)
+                play = [new_battle] + (self._smallest_beating(fights, None) or [])
             elif actions and self.rng.random() < ACTION:
                 play = [self.rng.choice(actions)]  # none of them is NEW BATTLE here
             else:
@@ -202,9 +203,13 @@ class GatherDemo:
 
     def _gather(self) -> list[Move]:
         """The round is over: every card on the pile is gathered for the next deal."""
-        moves = [Lift(key) for key in self.pile]
+        moves: list[Move] = [Lift(key) for key in self.pile]
         self.pile = []
         return moves
 
 
 DEMO = GatherDemo
+
+
+def _is_action(action: str, card: Card) -> bool:
+    return bool(card.get("action") == action)

@@ -28,7 +28,7 @@ DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != P
 Rule = Callable[[Deck, BattleState, dict[str, Any], Report], None]
 
 
-class GatherTogetherBattle(Game):
+class GatherTogetherBattle(Game[BattleState]):
     game = "gt-battle"
     title = "Battle (Gather Together Games)"
     min_seats, max_seats = 4, 10
@@ -43,6 +43,7 @@ class GatherTogetherBattle(Game):
     reasons = frozenset(refusals.WORDS)  # every code the rules refuse with, worded in refusals.py
     outcome_kinds = frozenset(BattleView.sayers)  # every kind a rule tells, each a @says method of words.py
     view_type = BattleView
+    view: BattleView
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
         Input("first_discard", "on_first_discard", (Field("card", CARD),), (DEAL,)),
@@ -52,16 +53,17 @@ class GatherTogetherBattle(Game):
               choices="player_to_act"),
         Input("resolve", "on_resolve", phases=(BATTLE,)),  # the page's own Resolve button, or the session
         Input("expose", "on_expose", (Field("target", SEAT), Field("by", SEAT, optional=True)), (BUILDING, BATTLE),
-              button=True, choices="expose_targets"),
+              button=True, choices="expose_targets", chooser="target"),
         Input("eliminate", "on_eliminate", (Field("target", SEAT), Field("by", SEAT, optional=True)),
-              (BUILDING, BATTLE), button=True, choices="eliminate_targets"),
-        Input("save", "on_save", (Field("by", SEAT),), (BUILDING, BATTLE), button=True, choices="savers"),
+              (BUILDING, BATTLE), button=True, choices="eliminate_targets", chooser="target"),
+        Input("save", "on_save", (Field("by", SEAT),), (BUILDING, BATTLE), button=True, choices="savers",
+              chooser="by"),
         Input("no_save", "on_no_save", phases=(BUILDING, BATTLE), button=True, choices="save_window"),
         Input("confirm_count", "on_confirm_count", (Field("seat", SEAT), Field("cards", INT)), button=True,
-              choices="hand_counts"),
+              choices="hand_counts", chooser="cards"),
         Input("new_round", "on_new_round", (Field("dealer", SEAT, optional=True),), (ROUND_OVER,), button=True),
         Input("tiebreak_draw", "on_tiebreak_draw", (Field("seat", SEAT), Field("card", STR)), (TIEBREAK,),
-              button=True, choices="tiebreak_draws"),
+              button=True, choices="tiebreak_draws", chooser="card"),
     )
 
     def __init__(self, catalog: Catalog):
@@ -90,7 +92,8 @@ class GatherTogetherBattle(Game):
     def apply(self, state: BattleState, action: Action) -> Applied | Refusal:
         result = super().apply(state, action)
         zone = action.data.get("zone") if isinstance(action.data, dict) else None
-        if isinstance(result, Applied) and action.kind == "card_seen" and str(zone).startswith("reader:"):
+        if isinstance(result, Applied) and action.kind == "card_seen" and isinstance(zone, str) \
+                and zone.startswith("reader:"):
             lifted(result.state, action.data["card"], zone)  # a tap on a reader is a moment, not a place
         return result
 
@@ -194,10 +197,6 @@ class GatherTogetherBattle(Game):
         tie = state.tiebreak
         return [{"seat": s, "card": c} for s in (tie.players if tie else []) for c in ("save", "eliminate")]
 
-    def actions(self, state: BattleState) -> list[dict[str, Any]]:
-        """The tablet's buttons: the contract's offers, a choice among several shown as one picker."""
-        return self.view.actions(self.offers(state), state)
-
     # -- the session's questions -------------------------------------------------------------------
     def ready_to_resolve(self, state: BattleState) -> bool:
         pending = state.pending
@@ -205,7 +204,7 @@ class GatherTogetherBattle(Game):
                     and plays.play_problem(self.deck, state, pending) is None)
 
     def plays_complete(self, state: BattleState) -> bool:
-        return self.ready_to_resolve(state) and plays.complete(self.deck, state, state.pending)
+        return self.ready_to_resolve(state) and plays.complete(self.deck, state, state.play_waiting())
 
 
 GAME = GatherTogetherBattle

@@ -11,6 +11,8 @@ The shape of an input (its fields, seats, card keys, phase) is the contract's ch
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..contract import Refused
 from . import action_cards
 from .cards import Deck
@@ -20,7 +22,7 @@ from .state import BattleState
 ANSWERS = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}
 
 
-def check(deck: Deck, state: BattleState, kind: str, data: dict, report: Report) -> None:
+def check(deck: Deck, state: BattleState, kind: str, data: dict[str, Any], report: Report) -> None:
     """Inputs the table must settle first: a hand-count question, a choice, the SAVE window."""
     if kind in ("confirm_count", "card_gone") or not _moves_the_game(state, kind, data):
         return
@@ -42,14 +44,14 @@ def check(deck: Deck, state: BattleState, kind: str, data: dict, report: Report)
         raise Refused("choice_first", what=asked.what, by=asked.by, target=asked.target)
 
 
-def _moves_the_game(state: BattleState, kind: str, data: dict) -> bool:
+def _moves_the_game(state: BattleState, kind: str, data: dict[str, Any]) -> bool:
     """False for inputs that never wait on anything: sightings away from the centre, re-sightings."""
     if kind != "card_seen":
         return True
     return data["zone"] == "center" and data["card"] not in state.pile
 
 
-def _is_save_input(deck: Deck, kind: str, data: dict) -> bool:
+def _is_save_input(deck: Deck, kind: str, data: dict[str, Any]) -> bool:
     if kind in ("save", "no_save"):
         return True
     return kind == "card_seen" and data["zone"] == "center" and deck.action(data["card"]) == "save"

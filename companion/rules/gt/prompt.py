@@ -20,7 +20,7 @@ def prompt(deck: Deck, state: BattleState) -> str:
     if phase == Phase.OVER:
         return f"{seats.name(state, state.winner)} wins the game!"
     if phase == Phase.TIEBREAK:
-        tie = state.tiebreak
+        tie = state.tie_break()
         waiting = [s for s in tie.players if all(d.seat != s for d in tie.drawn)]
         return (f"Tie-break: one SAVE and one ELIMINATE card face down; still to draw one and tap it on the "
                 f"tablet: {seats.names(state, waiting)}.")
@@ -61,9 +61,9 @@ def _deal(state: BattleState) -> str:
 
 def _building(deck: Deck, state: BattleState) -> str:
     who = seats.name(state, state.turn)
-    if state.step.drew is None and only_the_deck(deck, state):
+    if state.building_step().drew is None and only_the_deck(deck, state):
         return f"{who}: draw from the deck, then discard one card onto the centre pile (or tap Pass to keep them all)."
-    if state.step.drew is None:
+    if state.building_step().drew is None:
         return f"{who}: draw from the deck or take the top discard, and tap which on the tablet."
     return f"{who}: discard one card onto the centre pile, or pass."
 

@@ -6,6 +6,8 @@ several players reach it together, they draw SAVE or ELIMINATE face down until o
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..contract import Refused
 from . import deal, seats
 from .cards import Deck
@@ -43,9 +45,9 @@ def _check_game_end(state: BattleState, report: Report) -> None:
     report.tell("tie", players=leaders, points=best)
 
 
-def on_tiebreak_draw(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_tiebreak_draw(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``tiebreak_draw {"seat": N, "card": "save" | "eliminate"}``: what a tying player drew."""
-    tie, seat = state.tiebreak, data["seat"]
+    tie, seat = state.tie_break(), data["seat"]
     if seat not in tie.players:
         raise Refused("not_tied", players=list(tie.players))
     if any(d.seat == seat for d in tie.drawn):
@@ -76,7 +78,7 @@ def _game_over(state: BattleState, seat: int, report: Report) -> None:
     report.tell("game_over", seat=seat, points=state.points[seat])
 
 
-def on_new_round(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_new_round(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``new_round {"dealer"?: N}``: the cards are shuffled and dealt again; the deal passes left."""
     dealer = data.get("dealer", seats.left_of(state, state.dealer))
     deal.new_round(state, dealer)

@@ -20,13 +20,11 @@ def names(state: BattleState, seats: list[int]) -> str:
 
 
 def left_of(state: BattleState, seat: int) -> int:
-    return seat % len(state.seats) + 1
+    return state.left_of(seat)
 
 
 def identities_missing(state: BattleState) -> list[int]:
     """Seats that have not shown their identity card this round, from the dealer's left: the
     order in which the covered scan tray serves them."""
-    n = len(state.seats)
-    order = [(state.dealer + i - 1) % n + 1 for i in range(1, n + 1)]
-    return [s for s in order if s not in state.identity]
+    return [s for s in state.clockwise(state.left_of(state.dealer)) if s not in state.identity]
 

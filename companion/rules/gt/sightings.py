@@ -11,6 +11,8 @@ in ``state.conflicts``, and play goes on.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from card_tags.catalog import Card
 
 from ..contract import Refused
@@ -20,7 +22,7 @@ from .report import Report
 from .state import BattleState, Conflict, Phase
 
 
-def on_card_seen(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_card_seen(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``card_seen {"zone", "card", "seat"?}``: the card is routed by its zone."""
     key, zone = data["card"], data["zone"]
     card = deck.card(key)
@@ -34,7 +36,7 @@ def on_card_seen(deck: Deck, state: BattleState, data: dict, report: Report) -> 
     # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
 
 
-def on_card_gone(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_card_gone(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``card_gone {"zone", "card"}``: a card taken back before its play was resolved leaves the play."""
     key, zone = data["card"], data["zone"]
     state.conflicts = [c for c in state.conflicts if c.card != key]
@@ -58,7 +60,7 @@ def _note_conflict(deck: Deck, state: BattleState, key: str, zone: str, report: 
         report.tell("conflict", card=shown, zones=zones)
 
 
-def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict, report: Report) -> None:
+def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
     """A card lands on the centre pile: which rule it falls under depends on the phase and the card."""
     phase = state.phase
     if key in state.pile or phase in (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER):

@@ -236,3 +236,25 @@ class BattleState(GameState):
     expect_save_card: int = 0
     conflicts: list[Conflict] = field(default_factory=list)
     in_play: dict[str, list[str]] = field(default_factory=dict)  # action -> limited cards seen this round
+
+    # The round's records that exist only at some moments, asked for where the rules know they do
+    # (asked elsewhere, it is a bug in the rules, not a move at the table).
+    def building_step(self) -> Step:
+        assert self.step is not None, "no building turn is under way"
+        return self.step
+
+    def choice_owed(self) -> Awaiting:
+        assert self.awaiting is not None, "no choice is owed"
+        return self.awaiting
+
+    def tie_break(self) -> Tiebreak:
+        assert self.tiebreak is not None, "no tie-break is under way"
+        return self.tiebreak
+
+    def play_waiting(self) -> Pending:
+        assert self.pending is not None, "no play is waiting"
+        return self.pending
+
+    def count_asked(self) -> CountCheck:
+        assert self.count_check is not None, "no hand count is asked"
+        return self.count_check

@@ -8,6 +8,8 @@ battle phase, a turn that comes back to the player whose play nobody beat resets
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..contract import Refused
 from .cards import Deck
 from .report import Report
@@ -42,7 +44,7 @@ def start_battle(state: BattleState, seat: int) -> None:
 def only_the_deck(deck: Deck, state: BattleState) -> bool:
     """The turn's draw can only have come from the deck: no top discard, or one that may not be
     taken ("Action cards cannot be picked up from the discard pile", bar the flipped exception)."""
-    top = state.step.top
+    top = state.building_step().top
     if top is None or top not in state.pile:
         return True
     return deck.card(top).kind == "action" and not (state.may_take_flipped and top == state.flipped)
@@ -54,15 +56,15 @@ def imply_deck_draw(state: BattleState, seat: int, report: Report) -> None:
     state.deck = max(0, state.deck - 1)
     state.hands[seat] += 1
     state.may_take_flipped = False
-    state.step.drew = "deck"
+    state.building_step().drew = "deck"
 
 
-def on_pass(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
+def on_pass(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
     """``pass``: in the building phase, keeping every card (no discard); in the battle phase, not playing."""
     seat = data["seat"]
     check_turn(state, seat)
     if state.phase == Phase.BUILDING:
-        step = state.step
+        step = state.building_step()
         if step.drew is None and only_the_deck(deck, state):
             imply_deck_draw(state, seat, report)
         if step.drew is None:
@@ -82,10 +84,9 @@ def on_pass(deck: Deck, state: BattleState, data: dict, report: Report) -> None:
 
 def next_active(state: BattleState, seat: int) -> int:
     """The next seat in the direction of play that is still in the round (itself if it is alone)."""
-    n = len(state.seats)
     candidate = seat
-    for _ in range(n):
-        candidate = (candidate - 1 + state.direction) % n + 1
+    for _ in state.seats:
+        candidate = state.left_of(candidate) if state.direction == LEFT else state.right_of(candidate)
         if not state.eliminated[candidate]:
             return candidate
     return seat
@@ -102,7 +103,7 @@ def way(state: BattleState) -> str:
 
 def advance(state: BattleState, report: Report, skip: bool = False) -> None:
     """The turn passes to the next player still in the round (the one after, if SKIP was played)."""
-    following = next_active(state, state.turn)
+    following = next_active(state, state.turn if state.turn is not None else state.dealer)
     if skip:
         report.tell("skip", seat=following)
         following = next_active(state, following)
@@ -122,11 +123,12 @@ def _maybe_reset(state: BattleState, report: Report) -> None:
         state.top, state.passed = None, []
 
 
-def player_of(state: BattleState, data: dict) -> int:
+def player_of(state: BattleState, data: dict[str, Any]) -> int:
     """Who put a card on the pile: the camera cannot tell, so it is the player whose turn it is,
     unless the tablet says otherwise ("seat" in the data)."""
-    seat = data.get("seat", state.turn)
+    seat: int | None = data.get("seat", state.turn)
     check_turn(state, seat)
+    assert seat is not None  # check_turn refuses a move when it is nobody's turn
     return seat
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Outcome, Result, Standing
+from ..base import Outcome, Result, Standing, Term
 from ..contract import Offer, plain
-from . import buttons, seats, words
+from . import seats, words
 from . import refusals as refusal_words
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
@@ -79,17 +79,43 @@ class BattleView(words.Sayings):
         """A ``Told`` kept in the state (what the last input did), in its outcome's sentence."""
         return self.say(Outcome(told.kind, data=told.data()), state)
 
-    def told_terms(self, told: Told, state: BattleState):
+    def told_terms(self, told: Told, state: BattleState) -> tuple[Term, ...]:
         return words.terms(told, state)
 
     def prompt(self, state: BattleState, offers: list[Offer]) -> str:
         return prompt(self.deck, state)
 
+    # -- buttons: the contract offers what would be taken, a chooser input's candidates in one picker.
+    # Only what the camera cannot see needs one: draws, passes, choices, hand counts, a new round
+    # and the tie-break's draws.
     def button(self, offer: Offer, state: BattleState) -> str:
-        return buttons.label(offer, state, self.deck)
+        """A button's label; for a picker, what the choice is for ("Ann exposes")."""
+        if offer.kind in ("expose", "eliminate"):
+            return f"{state.name(state.awaiting.by if state.awaiting else 0)} {offer.kind}s"
+        if offer.kind == "save":
+            return "SAVE played by"
+        if offer.kind == "confirm_count":
+            return f"{state.name(offer.data['seat'])} holds this many cards now"
+        if offer.kind == "tiebreak_draw":
+            return f"{state.name(offer.data['seat'])} drew"
+        if offer.kind == "draw":
+            who = state.name(offer.data["seat"])
+            if offer.data["from"] == "deck":
+                return f"{who} drew from the deck"
+            top = state.step.top if state.step else None
+            return f"{who} took the top discard ({self.deck.name(top) if top else 'the discard pile is empty'})"
+        if offer.kind == "pass":
+            keeps = state.phase == Phase.BUILDING
+            return f"{state.name(offer.data['seat'])} {'keeps all cards (no discard)' if keeps else 'passes'}"
+        return {"no_save": "No save", "new_round": "New round (cards shuffled and dealt)"}.get(
+            offer.kind, offer.kind.replace("_", " "))
 
-    def actions(self, offers: list[Offer], state: BattleState) -> list[dict[str, Any]]:
-        return buttons.actions(offers, state, self.deck)
+    def choice(self, offer: Offer, field: str, state: BattleState) -> str:
+        """One choice of a picker: a seat by name, a card drawn in capitals, a count."""
+        value = offer.data[field]
+        if field in ("target", "by"):
+            return state.name(value)
+        return value.upper() if isinstance(value, str) else str(value)
 
     # -- views ------------------------------------------------------------------------------------
     def public(self, state: BattleState) -> dict[str, Any]:
@@ -184,7 +210,7 @@ class BattleView(words.Sayings):
         return (state.phase == Phase.BUILDING and state.step is not None and state.step.drew is None
                 and not only_the_deck(self.deck, state))
 
-    def _discard_top(self, state: BattleState) -> dict | None:
+    def _discard_top(self, state: BattleState) -> dict[str, Any] | None:
         if not state.pile:
             return None
         return {"card": state.pile[-1], "name": self.deck.name(state.pile[-1])}
@@ -194,7 +220,7 @@ class BattleView(words.Sayings):
         return {"players": d.players, "per_player": d.per_player, "deck": d.deck, "dealt": d.dealt,
                 "remaining": d.remaining, "removed": list(d.removed)}
 
-    def _fight(self, state: BattleState) -> dict | None:
+    def _fight(self, state: BattleState) -> dict[str, Any] | None:
         if state.phase != Phase.BATTLE:
             return None
         top, pending = state.top, state.pending
@@ -209,27 +235,27 @@ class BattleView(words.Sayings):
                                "names": [self.deck.name(k) for k in pending.cards], "problem": problem, "say": problem}
         return view
 
-    def _conflict(self, card: str, zones: list[str]) -> dict:
+    def _conflict(self, card: str, zones: list[str]) -> dict[str, Any]:
         secret = self.deck.is_identity(card)
         label = "An identity card" if secret else card
         return {"card": None if secret else card, "zones": list(zones),
                 "say": f"{label} is seen in {' and '.join(zones)} at once: a duplicated tag."}
 
-    def _awaiting(self, state: BattleState) -> dict | None:
+    def _awaiting(self, state: BattleState) -> dict[str, Any] | None:
         asked = state.awaiting
         if asked is None:
             return None
         shown = {"what": asked.what, "by": asked.by, **({"target": asked.target} if asked.target else {})}
         return shown | {"say": awaiting(state, asked)}
 
-    def _count_check(self, state: BattleState) -> dict | None:
+    def _count_check(self, state: BattleState) -> dict[str, Any] | None:
         check = state.count_check
         if check is None:
             return None
         return {"seat": check.seat, "counted": check.counted, "needs": check.needs,
                 "say": words.count_question(state, check.seat)}
 
-    def _tiebreak(self, state: BattleState) -> dict | None:
+    def _tiebreak(self, state: BattleState) -> dict[str, Any] | None:
         tie = state.tiebreak
         if tie is None:
             return None

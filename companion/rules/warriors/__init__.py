@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.rules.base import Option, Outcome, Seat
 from companion.rules.contract import (CARD, SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Offer, Refused,
-                                      card_inputs)
+                                      card_inputs, zone_seat)
 
 from . import battle, prepare, refusals
 from .cards import ABILITIES, info
@@ -88,9 +88,9 @@ class Warriors(Game[WarriorsState]):
         return None   # a card picked up changes nothing: the companion follows the cards laid and drawn
 
     def _seat_of(self, state: WarriorsState, zone: str, data: dict[str, Any]) -> int:
-        kind, _, number = zone.partition(":")
-        if kind in ("seat", "reader") and number.isdigit() and int(number) in state.seat_numbers():
-            return int(number)
+        seat = zone_seat(zone)
+        if seat is not None and seat in state.seat_numbers():
+            return seat
         if zone == "tray":
             seat = data.get("seat") or self.tray_owner(state)
             if seat is None:

@@ -253,8 +253,7 @@ def decide(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
     state.last_winner = state.challenger = winner
     state.challenge = None
     state.prophecy_used = False
-    outcomes = [Outcome("decided", terms=sides[a].terms + sides[b].terms,
-                        data={"challenger": a, "defender": b, "winner": winner, "loser": loser,
+    outcomes = [Outcome("decided", data={"challenger": a, "defender": b, "winner": winner, "loser": loser,
                               "tie": sides[a].total == sides[b].total, "duel": ch.duel,
                               "points": {s: v.as_dict() for s, v in sides.items()},
                               "captured": captured, "from_discard": extra})]

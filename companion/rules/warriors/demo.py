@@ -124,12 +124,20 @@ class WarriorsDemo:
                 hand = seat_views[seat]["you"]["hand"]
                 if hand:
                     return [Lay(seat, c["key"], f"seat:{seat}") for c in hand]
-            return [Command("resolve")]
+            return self._decide(actions)
         seat = ch["next"]
         down = sorted(seat_views[seat]["you"]["face_down"], key=lambda c: c["position"])
         if down and any(a["kind"] == "reveal" for a in actions):
             return [Lay(seat, down[0]["key"], f"seat:{seat}")]
-        return [Command("resolve")]
+        return self._decide(actions)
+
+    @staticmethod
+    def _decide(actions: list[View]) -> list[Move]:
+        """Every card is up: the table decides the Challenge by itself (the session resolves once the
+        table is still); only going without a card that could still be used takes a tap."""
+        if any(a["kind"] == "use" for a in actions) and any(a["kind"] == "resolve" for a in actions):
+            return [Command("resolve")]
+        return []
 
     def _follow_surrenders(self, view: View) -> None:
         """A player who surrenders hands the decks to the last winner (docs/referee/warriors.md)."""

@@ -18,12 +18,7 @@ def active(state: WarriorsState) -> list[int]:
 
 
 def clockwise_after(state: WarriorsState, seat: int) -> int:
-    seats = state.seat_numbers()
-    for step in range(1, len(seats) + 1):
-        nxt = seats[(seats.index(seat) + step) % len(seats)]
-        if not state.players[nxt].out:
-            return nxt
-    return seat
+    return next((n for n in state.clockwise(state.left_of(seat)) if not state.players[n].out), seat)
 
 
 def round_order(state: WarriorsState) -> list[int]:
@@ -90,9 +85,7 @@ def surrender(state: WarriorsState, seat: int, reason: str, staying: list[int]) 
     player = state.players[seat]
     to = state.last_winner
     if to not in staying:
-        seats = state.seat_numbers()
-        order = [seats[(seats.index(seat) + i) % len(seats)] for i in range(1, len(seats))]
-        to = next((n for n in order if n in staying), None)
+        to = next((n for n in state.clockwise(state.left_of(seat))[:-1] if n in staying), None)
     given = player.hand + [c.card for c in player.play] + player.discard
     decks = (player.warrior_deck, player.armory_deck)
     if to is not None:

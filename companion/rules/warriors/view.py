@@ -17,7 +17,7 @@ from .points import score
 from .prepare import tray_owner
 from .refusals import COMBINATION, names
 from .state import Laid, Step, WarriorsState
-from .words import Sayings, ordinal
+from .words import Sayings, ordinal, side_terms
 
 STEP_NAMES = {
     Step.DEAL: "the deal", Step.PRIMARY: "Phase One: primary Warriors", Step.SECONDARY: "Phase One: Prepare for Battle",
@@ -49,7 +49,7 @@ class WarriorsView(Sayings):
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
-        n, g = partial(who, state), self.game
+        n = partial(who, state)
         step = state.step
         if state.over:
             return "The game is over."
@@ -71,19 +71,29 @@ class WarriorsView(Sayings):
             ch = state.fight
             if ch.deception is not None:
                 return f"{n(ch.deception)}: lay the card from your hand face up (Deception)."
-            if g.ready_to_resolve(state) or any(o.kind == "resolve" for o in offers):
-                return "Every card is revealed: decide the Challenge."
-            return f"{n(ch.next)}: turn over your next facedown card."
+            if any(c.face_down for s in (ch.challenger, ch.defender) for c in state.players[s].play):
+                return f"{n(ch.next)}: turn over your next facedown card."
+            return self._decide_prompt(state, offers, "Every card is turned over")
         if step == Step.DUEL:
             holding = [s for s in (state.fight.challenger, state.fight.defender) if state.players[s].hand]
             return f"{names(state, holding)}: lay down every card in your hand face up." if holding else \
-                "Both hands are down: decide the special battle."
+                self._decide_prompt(state, offers, "Both hands are down")
         if step == Step.REDRAW:
             return (f"{n(tray_owner(state))}: draw six new cards (3 Warrior and 3 Armory) and scan each privately "
                     f"{PRIVATELY}.")
         if step == Step.REFILL:
             return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
+
+    def _decide_prompt(self, state: WarriorsState, offers: list[Offer], done: str) -> str:
+        """Nothing left to turn: the Challenge decides itself once the table is still, unless a card
+        could still be used (then using it, or declining with a tap, is the players' choice)."""
+        if self.game.ready_to_resolve(state):
+            return f"{done}: the Challenge is decided as soon as the table is still."
+        usable = sorted({self.card(o.data["card"]) for o in offers if o.kind == "use"})
+        if usable:
+            return f"{done}: use {' or '.join(usable)} now, or tap \u201cDecide the Challenge\u201d to go without."
+        return f"{done}: decide the Challenge."
 
     def button(self, offer: Offer, state: WarriorsState) -> str:
         d, n = offer.data, partial(who, state)
@@ -132,13 +142,17 @@ class WarriorsView(Sayings):
         if ch is None:
             return None
         a, b = state.players[ch.challenger].play, state.players[ch.defender].play
-        cat = self.game.catalog
         # who turns a card next, while a card is still face down (never once every card is up)
         turns_next = ch.next if any(c.face_down for c in a + b) else None
         return {"challenger": ch.challenger, "defender": ch.defender, "next": ch.next, "turns_next": turns_next,
                 "reveals": ch.reveals,
                 "duel": ch.duel, "deception": ch.deception,
-                "points": {str(ch.challenger): score(cat, a, b).as_dict(), str(ch.defender): score(cat, b, a).as_dict()}}
+                "points": {str(ch.challenger): self.side(a, b), str(ch.defender): self.side(b, a)}}
+
+    def side(self, mine: list[Laid], theirs: list[Laid]) -> dict[str, Any]:
+        """One side's points as the tablet reads them: the total and each term in words."""
+        points = score(self.game.catalog, mine, theirs)
+        return {"total": points.total, "terms": [t.as_dict() for t in side_terms(points.as_dict())]}
 
     def last_outcome(self, state: WarriorsState, running: dict[str, Any] | None) -> dict[str, Any] | None:
         def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> list[dict[str, Any]]:
@@ -155,8 +169,7 @@ class WarriorsView(Sayings):
             r = state.results[-1]
             loser = r.defender if r.winner == r.challenger else r.challenger
             seats = [r.challenger, r.defender]
-            cat = self.game.catalog
-            rows = {str(s): [t.as_dict() for t in score(cat, r.rows.get(s, []), r.rows.get(o, [])).terms]
+            rows = {str(s): self.side(r.rows.get(s, []), r.rows.get(o, []))["terms"]
                     for s, o in ((r.challenger, r.defender), (r.defender, r.challenger))}
             return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
                            f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
@@ -182,7 +195,10 @@ class WarriorsView(Sayings):
             return state.challenger
         if state.step == Step.REVEAL:
             ch = state.fight
-            return ch.deception if ch.deception is not None else ch.next
+            if ch.deception is not None:
+                return ch.deception
+            face_down = any(c.face_down for s in (ch.challenger, ch.defender) for c in state.players[s].play)
+            return ch.next if face_down else None   # every card is up: nobody turns a card next
         return tray_owner(state)
 
     def public(self, state: WarriorsState) -> dict[str, Any]:

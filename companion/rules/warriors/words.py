@@ -4,13 +4,56 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.base import Outcome
+from companion.rules.base import Outcome, Term
 from companion.rules.contract import View, says
 
 from .refusals import names
 from .state import WarriorsState
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+# The words of each reason a card adds what it adds (points.Point.why), from the "Armory Cards
+# Appendix": (the term's label, its detail), formatted with the point's card, other and count.
+POINT_WORDS: dict[str, tuple[str, str]] = {
+    "warrior": ("{card}", "Warrior"),
+    "on_primary": ("{card}", "on a {Other} primary card"),
+    "only_primary": ("{card}", "adds only to a {Other} primary card"),
+    "with_warrior": ("{card}", "with a {Other} Warrior"),
+    "against_prophet": ("{card}", "against a prophet ({other})"),
+    "points": ("{card}", ""),
+    "immune": ("{card}", "adds no points against {other}"),
+    "laban": ("{card}", "weapon, doubled by the Sword of Laban{times}"),
+    "weapon": ("{card}", "weapon"),
+    "ability": ("{card}", "{ability}"),
+    "bonus": ("{card} + {other}", "bonus (Special Abilities)"),
+    "disabled": ("{card}", "disabled by {other}"),
+    "unusable": ("{card}", "cannot be used with these cards in play"),
+    # "This card doubles the total points of the holder's cards in play": the points it adds
+    "doubles": ("doubled by {card}", "{count} doubled to {doubled}"),
+    "shielded": ("their {card}", "-{count} per weapon card"),
+}
+# What a card that adds no points of its own does (``ability``: its Armory kind).
+ABILITY_WORDS = {
+    "armor": "shields: see the opponent's weapon cards", "shield": "shields: see the opponent's weapon cards",
+    "fortress": "disables the opponent's weapon cards", "sleep": "disables Fortress, Shield and Armor",
+    "faithful_women": "no points itself: it doubles the total", "conversion": "takes a card, once per Battle round",
+    "dissenter": "takes a card, once per Battle round", "deception": "adds a card from the hand, once per Battle round",
+    "escape": "disables a card, once in each Challenge",
+}
+
+
+def point_term(point: dict[str, Any]) -> Term:
+    """One term of a side's points (``points.Point.as_dict()``) as the table reads it."""
+    label, detail = POINT_WORDS[point["why"]]
+    count = point["count"]
+    facts = {**point, "Other": point["other"].title(), "ability": ABILITY_WORDS.get(point["other"], ""),
+             "times": f" x{count}" if count > 1 else "", "doubled": 2 * count}
+    return Term(label.format(**facts), point["value"], detail.format(**facts))
+
+
+def side_terms(side: dict[str, Any]) -> list[Term]:
+    """A side's terms (``points.Side.as_dict()``) in words."""
+    return [point_term(p) for p in side["points"]]
 
 
 def ordinal(n: int) -> str:
@@ -22,6 +65,13 @@ class Sayings(View[WarriorsState]):
 
     def card(self, key: str) -> str:
         return self.game.card_name(key)
+
+    def terms(self, outcome: Outcome, state: WarriorsState) -> tuple[Term, ...]:
+        """A decided Challenge's terms: each side's points, the challenger's first."""
+        if outcome.kind != "decided":
+            return outcome.terms
+        d = outcome.data
+        return tuple(t for seat in (d["challenger"], d["defender"]) for t in side_terms(d["points"][seat]))
 
     @says("drew")
     def drew_said(self, outcome: Outcome, state: WarriorsState) -> str:
