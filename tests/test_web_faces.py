@@ -44,3 +44,20 @@ def test_a_phone_gets_faces_only_of_the_cards_its_own_view_adds():
     public = {"seats": [{"seat": 1, "play": [{"key": "BO900#1"}]}]}
     own = {**public, "my_face_down": {"key": "FAITH#2"}}
     assert [f["name"] for f in seat_faces(own, public, BOM)] == ["Faith"]
+
+
+def test_the_table_shows_faces_only_for_the_sentences_its_result_box_says():
+    """A tap's entry told two things ("Bill does not fight Bismarck Sea." then the next turn); the
+    box that says only the turn draws no card."""
+    from companion.web.faces import ResultFaces
+
+    class Session:
+        ruleset = rules.make("battlecards-pacific")
+
+    entry = {"status": "applied", "outcomes": [
+        {"kind": "battle_declined", "say": "Bill does not fight Bismarck Sea.", "data": {"card": "BISMARCK#1"}},
+        {"kind": "turn", "say": "Turn 11: Aiko (Japan) is the drawing player.", "data": {"seat": 1, "turn": 11}}]}
+    turn = {"last_outcome": {"say": "Turn 11: Aiko (Japan) is the drawing player."}}
+    assert ResultFaces().of(Session(), turn, entry) == []
+    both = {"last_outcome": {"say": "Bill does not fight Bismarck Sea. Turn 11: Aiko (Japan) is the drawing player."}}
+    assert [f["name"] for f in ResultFaces().of(Session(), both, entry)] == ["Bismarck Sea"]

@@ -114,6 +114,13 @@ def told(entry: dict[str, Any], say: str) -> bool:
         o.get("say") and o.get("kind") != "undo" and o["say"] in say for o in entry.get("outcomes") or [])
 
 
+def saying(entry: dict[str, Any], say: str) -> dict[str, Any]:
+    """The entry with only the outcomes the shown sentence tells: a tap's entry may hold a result
+    and the next turn ("Bill does not fight Bismarck Sea." then "Turn 11: ..."), and a box that
+    says only the turn shows no card of the battle declined."""
+    return {**entry, "outcomes": [o for o in entry.get("outcomes") or [] if o.get("say") and o["say"] in say]}
+
+
 class ResultFaces:
     """The faces of the result the table shows now (the view's ``last_outcome``): those of the
     latest log entry whose results said it. Kept from one change to the next, so that a change
@@ -136,7 +143,7 @@ class ResultFaces:
             found = entry if entry is not None and told(entry, say) else self._find(session, say)
             self._session, self._say = session, say
             catalog = getattr(session.ruleset, "catalog", None)
-            self._faces = entry_faces(found, catalog, seat_colours(view)) if found is not None else []
+            self._faces = entry_faces(saying(found, say), catalog, seat_colours(view)) if found is not None else []
         return self._faces
 
     def _find(self, session: Any, say: str) -> dict[str, Any] | None:
