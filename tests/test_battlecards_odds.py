@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.rules.battlecards import odds
+from companion.rules.battlecards import odds, simulate
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Fighter
 from tests.battlecards_support import JAPAN, RULES, US, fight
 
@@ -65,6 +65,19 @@ def test_the_simulation_agrees_with_the_exact_count_and_states_its_error():
     sim = odds.simulate(fighters, small, (), 0b1111, runs=3000)
     assert exact.method == "exact" and sim.method == "simulation" and 0 < sim.error < 0.02
     assert abs(sim.aggressor - exact.aggressor) < 4 * sim.error
+
+
+@pytest.mark.parametrize("deck, pile", [([4, 8], [5, 6, 9]), ([9], [4, 5, 7, 8])])
+def test_the_simulation_plays_on_through_the_reshuffle_as_the_count_does(deck, pile):
+    """A deck of one or two cards: nearly every play-out goes on through the reshuffled pile ("flip the
+    corresponding discard stack over and reshuffle the cards to continue to play"), the cards turned with it."""
+    fighters = (unit("JZERO#1", AGGRESSOR), unit("JAKAGI#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER),
+                unit("UENTERP#1", DEFENDER), unit("UFLETCH#1", DEFENDER))
+    cards = odds.Cards(odds.counts(deck), discard=odds.counts(pile))
+    exact = odds.battle_odds(fighters, cards)
+    sim = odds.simulate(fighters, cards, (), 0b11111)
+    assert exact.method == "exact" and 0.1 < exact.aggressor < 0.9
+    assert sim.error < 0.02 and abs(sim.aggressor - exact.aggressor) < 4 * sim.error
 
 
 def test_the_simulation_counts_a_kept_card_for_its_round_only():
@@ -125,19 +138,24 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
           [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")]
     result = odds.battle_odds(six, FULL)
     assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
-    odds._battle_odds.cache_clear()
+    odds.forget()
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
 
 
-def test_a_battle_with_too_many_states_to_lay_out_gives_the_same_figures(monkeypatch):
-    """Beyond DENSE_STATES the simulation keeps its rows by the alive sets it meets: the same play-outs."""
+def test_a_simulated_battles_figures_do_not_depend_on_the_questions_asked_before():
+    """The simulation numbers the states it meets as it meets them and keeps them per battle: a question asked
+    after others (a card later, a unit fewer) gives the figures it gives asked first, so a replay or an undo
+    records the same odds as the table did."""
     six = tuple([unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1")] +
                 [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1")])
-    laid_out = odds.simulate(six, FULL, (), 0b111111)
-    odds._shots.cache_clear()
-    monkeypatch.setattr(odds, "DENSE_STATES", 16)
-    assert odds.simulate(six, FULL, (), 0b111111) == laid_out
-    odds._shots.cache_clear()
+    later = odds.Cards(odds.counts(n for n in range(1, 10) for _ in range(6 - (n == 4))), discard=odds.counts([4]))
+    simulate.table.cache_clear()
+    fresh = odds.simulate(six, later, (), 0b101111, next_step=2)
+    simulate.table.cache_clear()
+    odds.simulate(six, FULL, (), 0b111111)
+    odds.simulate(six, FULL, (), 0b011111, next_step=1)
+    assert odds.simulate(six, later, (), 0b101111, next_step=2) == fresh
+    simulate.table.cache_clear()
 
 
 def test_a_shots_outcome_carries_the_odds_it_had_before_its_card_was_turned():

@@ -10,8 +10,9 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="benchmarks that print figures (scan, latency, memory...)")
     bench = parser.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
-    from companion.bench import hub, memory, resume, scan, server, service, table, tag_choice
+    from companion.bench import battlecards_odds, hub, memory, resume, scan, server, service, table, tag_choice
 
+    battlecards_odds.register(bench)
     service.register_bench(bench)
     memory.register(bench)
     resume.register(bench)

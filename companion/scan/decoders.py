@@ -109,6 +109,17 @@ class ZxingDecoder:
             kwargs["binarizer"] = binarizer
         return [Detection(b.text, self._corners(b)) for b in zx.read_barcodes(_as_gray(gray), **kwargs) if b.valid]
 
+    def decode_once_with_misses(self, gray: np.ndarray, binarizer=None) -> tuple[list[Detection], list[np.ndarray]]:
+        """decode_once, and the corners of codes located but not decoded."""
+        zx = self._zx
+        kwargs = dict(formats=self.formats, try_rotate=False, try_downscale=False, try_invert=False, return_errors=True)
+        if binarizer is not None:
+            kwargs["binarizer"] = binarizer
+        found, misses = [], []
+        for b in zx.read_barcodes(_as_gray(gray), **kwargs):
+            (found if b.valid else misses).append(Detection(b.text, self._corners(b)) if b.valid else self._corners(b))
+        return found, _distinct_regions(misses, found)
+
     def decode_hard(self, gray: np.ndarray) -> list[Detection]:
         """A second, differently binarised pass, for a small region that failed the first time."""
         return [Detection(b.text, self._corners(b))
@@ -148,8 +159,21 @@ class PyzbarDecoder:
                 points = np.array([[r.left, r.top], [r.left + r.width, r.top],
                                    [r.left + r.width, r.top + r.height], [r.left, r.top + r.height]],
                                   dtype=np.float32)
-            found.append(Detection(result.data.decode("utf-8", errors="replace"), points))
+            found.append(Detection(_zbar_text(result.data), points))
         return found
+
+
+def _zbar_text(data: bytes) -> str:
+    """ZBar's text, its charset guess undone where it was wrong: ZBar takes UTF-8 bytes that
+    are also valid Shift JIS for Shift JIS and hands them back converted to UTF-8 (Chinese
+    text comes out as Japanese mojibake, where zxing-cpp reads it right). Converted back, the
+    bytes are UTF-8 again: that is what the code held."""
+    text = data.decode("utf-8", errors="replace")
+    try:
+        original = text.encode("shift_jis").decode("utf-8")
+    except UnicodeError:
+        return text
+    return original if original != text and not original.isascii() else text
 
 
 class OpenCVDecoder:

@@ -29,11 +29,13 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    so that no frame pays for a whole-frame decode it does not need (a 1080p one costs about
    10 ms here, 40-60 on a Pi 4, over a 30 fps frame's time).
 
-A still photo (``photo``: `companion scan`) is one cold frame with the budget its caller gives
-(scanfiles.STILL_LOOK_SHARE): its codes may be of any size, its texture is sought in locally
-equalised blocks, and while its first read leaves a code possibly unread, the whole photo is
-also read other ways (rescue.photo_views, one view at a time, stopping once nothing is left)
-before the places zxing located, or as large as a code, are looked at.
+A still photo (``photo``) is one cold frame with the budget its caller gives: its codes may be
+of any size, its texture is sought in locally equalised blocks, and while its first read leaves a
+code possibly unread, the whole photo is also read other ways (rescue.photo_views, one view at a
+time, stopping once nothing is left) before the places zxing located, or as large as a code, are
+looked at. `companion scan` no longer reads photos this way (photo.PhotoReader: cheaper, and it
+reads more of BoofCV's photographs); this mode is kept for a caller that wants a photo's
+textured places looked at.
 
 Known codes whose boxes were not touched are carried over unchanged: that is what makes a
 steady table cost about a millisecond a frame.

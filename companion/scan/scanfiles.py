@@ -17,18 +17,9 @@ import numpy as np
 from card_tags import payload as tag_payload
 
 from companion.scan.decoders import Detection, ZxingDecoder, make_decoder
-from companion.scan.incremental import IncrementalDecoder, unique_detections
+from companion.scan.incremental import unique_detections
+from companion.scan.photo import PhotoReader
 from companion.scan.sources import IMAGE_SUFFIXES
-
-
-# second looks at a still image: none. On a quarter of BoofCV's half (68 photos, 163 codes),
-# looks within a budget of one photo's pixels of work read 1 code more than none (134 vs 133)
-# at 1.4x the median CPU; unlimited ones cost up to 13 s on one photo. What reads a photo's
-# missed codes is its other views (rescue.photo_views), run while a place zxing located, or a
-# textured one as large as a code read (``PHOTO_TEXTURE_PLACES``: 1 of those 163 codes, and the
-# URL on tests/data/photo_like/sheet02.jpg), is left unread (docs/scanning.md, "Real photographs")
-STILL_LOOK_SHARE = 0.0
-PHOTO_TEXTURE_PLACES = True
 
 
 def _decoders(name: str):
@@ -37,15 +28,15 @@ def _decoders(name: str):
 
 
 def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) -> list[tuple[Detection, str]]:
-    """Every code any of the decoders reads, with the decoder that read it first. zxing also
-    takes a second, upscaled look at codes it located but could not read (as the pipeline does).
+    """Every code any of the decoders reads, with the decoder that read it first. zxing reads
+    it as a photo (photo.PhotoReader: more looks only where a code was left unread).
     A decoder that fails on the image reads nothing in it (what it raised: ``failures``); the
     others still read it."""
     found: list[tuple[Detection, str]] = []
     for decoder in decoders:
         try:
-            if isinstance(decoder, ZxingDecoder):  # a first frame of the pipeline, with no budget limit
-                detections = still_image_decoder(decoder, gray).decode(gray)
+            if isinstance(decoder, ZxingDecoder):
+                detections = PhotoReader(decoder).read(gray)
             else:
                 detections = decoder.decode(gray)
         except Exception as exc:  # a reader's bug on one image must not end a batch
@@ -57,18 +48,6 @@ def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) ->
                        for o, _ in found):
                 found.append((d, decoder.name))
     return found
-
-
-def still_image_decoder(decoder: ZxingDecoder, gray: np.ndarray) -> IncrementalDecoder:
-    """The pipeline's decoder for one still image (a photo): the whole image also seen halved
-    and locally equalised (rescue.photo_views), every second look it wants, codes near the
-    image's edge included (a photo is all there is) and of any size."""
-    # a photo's codes are as large as the photo allows: texture is looked for in blocks of about
-    # a thousandth of its longest side (a 12-megapixel photo's big modules fill a whole 8 px block)
-    cell = 8 * max(1, round(max(gray.shape[:2]) / 1024))
-    return IncrementalDecoder(decoder, cell=cell, max_looks=64, look_share=STILL_LOOK_SHARE,
-                              look_floor_px=STILL_LOOK_SHARE, look_at_edges=True, photo=True,
-                              photo_texture=PHOTO_TEXTURE_PLACES)
 
 
 def explain(text: str, game: str | None) -> dict:

@@ -12,8 +12,9 @@ The package, laid out as Stratego's (docs/referee/contract.md):
   casualties, stalemate), ``ending`` (who keeps the BATTLECARD, elimination, the war's end); ``aid``,
   ``regroup``, ``raid``, ``liberation`` (combined sets, rules 2, 3, 6 and 7)
 - ``variants`` the rules a game is played under, as hook units: the two-player game, the combined sets
-- ``odds``     the exact chance of a shot and of a battle, from what the table can know of the CONFLICT
-               deck (pure); ``count`` the exact count it asks, ``forecast`` its questions from the state
+- ``odds``     the chance of a shot (exact) and of a battle (exact within the budget, else simulated with its
+               error), from what the table can know of the CONFLICT deck (pure); ``question`` its parts,
+               ``count`` the exact count, ``simulate`` the simulation, ``forecast`` its questions from the state
 - ``words``, ``refusals``, ``view``   every word players read: outcome sentences (``@says``), the words of
                each reason code, the prompt, the buttons, the public and seat views
 - ``demo``     simulated players

@@ -3,20 +3,11 @@ kinds of cards a battle tells apart, and the states memoised over the deck's com
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Sequence
 
-if TYPE_CHECKING:
-    from .odds import Fighter
+from .question import AGGRESSOR, DEFENDER, Fighter, fold
 
-AGGRESSOR, DEFENDER = "aggressor", "defender"
-
-
-def fold(found: Sequence[int], kind: Sequence[int], kinds: int) -> tuple[int, ...]:
-    out = [0] * kinds
-    for number, n in enumerate(found):
-        if n:
-            out[kind[number]] += n
-    return tuple(out)
+__all__ = ["AGGRESSOR", "DEFENDER", "Exact", "PlayedBattle", "estimate", "fold", "fold_kinds", "kinds_of", "projection",
+           "round_rest"]
 
 
 # -- one battle, its rules as the odds play them ---------------------------------------------------
@@ -47,6 +38,20 @@ class PlayedBattle:
                 a, d = f.att(t.type), t.dfn(f.type)
                 if a is not None and d is not None:
                     self.base[i][j] = (a + f.bonus_attack, d + t.bonus_defense)
+        # The units a shooter's best shot depends on: its targets, their guards (defense support) and its own
+        # supporters. Its best shot is memoised on those alone, so alive sets that differ elsewhere share it.
+        self.relevant = [sum(1 << j for j in {*self.enemies[i], *self.attack_support[i],
+                                              *(g for t in self.enemies[i] for g in self.defense_support[t])})
+                         for i in range(n)]
+        # A step's shot depends on its shooter's units and those of the shooters before it in the same volley
+        # (the supporters they used): its decision is memoised on those alone.
+        self.step_relevant = []
+        for step, (phase, side, shooter) in enumerate(self.steps):
+            bits, j = 1 << shooter | self.relevant[shooter], step - 1
+            while j >= 0 and self.steps[j][:2] == (phase, side):
+                bits |= 1 << self.steps[j][2] | self.relevant[self.steps[j][2]]
+                j -= 1
+            self.step_relevant.append(bits)
         self._decisions: dict[tuple[int, int], tuple[int, int, int] | None] = {}
         self._outcomes: dict[int, float | None] = {}
         self._pairs: dict[int, frozenset[tuple[int, int]]] = {}
@@ -79,18 +84,19 @@ class PlayedBattle:
     def decision(self, mask: int, step: int) -> tuple[int, int, int] | None:
         """What the shooter of a step does in an alive set (the policy): (target, attack, defense), or None
         when it is out of the fight or has no legal target. Memoised."""
-        key = (mask, step)
-        if key not in self._decisions:
+        key = (mask & self.step_relevant[step], step)
+        found = self._decisions.get(key, self)
+        if found is self:
             shooter = self.steps[step][2]
             found = None
             if mask >> shooter & 1:
                 found = self.best_shot(mask, shooter, self.used_support(mask, step))
             self._decisions[key] = found
-        return self._decisions[key]
+        return found
 
     def used_support(self, mask: int, step: int) -> tuple[int, ...]:
         """Supporters already used in this volley by the shooters before this step (the policy: best first)."""
-        key = (mask, step)
+        key = (mask & self.step_relevant[step], step)
         if key not in self._used:
             self._used[key] = self._used_support(mask, step)
         return self._used[key]
@@ -123,10 +129,11 @@ class PlayedBattle:
 
     def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         """(target, attack, defense) of the likeliest hit, or None when there is no legal target. Memoised."""
-        key = (mask, shooter, used)
-        if key not in self._best:
-            self._best[key] = self._best_shot(mask, shooter, used)
-        return self._best[key]
+        key = (mask & self.relevant[shooter], shooter, tuple(j for j in used if j in self.attack_support[shooter]))
+        found = self._best.get(key, self)
+        if found is self:
+            found = self._best[key] = self._best_shot(mask, shooter, used)
+        return found
 
     def _best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         sup = self.best_supporter(mask, shooter, used)
@@ -317,11 +324,12 @@ class Exact:
             self._solved[(mask, st)] = a + (b * self._solved[(mask, nxt)] if b else 0.0)
 
 
-def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> int:
+def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: int | None = None) -> int:
     """The states the count may need, an upper bound: for each alive set under ``mask`` still fighting, its
-    steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there)."""
+    steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
+    Past ``limit`` the rest are not added up (the largest alive sets first: they weigh most)."""
     total = 0
-    for m in range(mask + 1):
+    for m in range(mask, -1, -1):
         if m & mask != m or battle.outcome(m) is not None:
             continue
         kind, kinds = kinds_of(battle.pairs(m), len(refill) - 1)
@@ -330,6 +338,8 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> int:
             for n, k in enumerate(kind):
                 missed[k] = missed[k] or not shot[2] < n <= shot[1]
         total += len(battle.steps) * math.prod(n + 1 for n, miss in zip(fold(refill, kind, kinds), missed, strict=True) if miss)
+        if limit is not None and total > limit:
+            break
     return total
 
 

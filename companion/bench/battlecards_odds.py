@@ -1,7 +1,8 @@
-"""The battle odds' benchmark: ``python -m companion.rules.battlecards.bench`` prints, for every BATTLECARD of the
-Pacific set (and, combined with a Western set, its battles fought by allies), the time of one odds query: the
-first of the battle (nothing counted yet) and the next one (a card turned, the battle's states memoised), with
-a 1-v-1 duel as the same run's baseline (median of 3) and the machine's load."""
+"""The battle odds' benchmark, ``companion bench battlecards-odds``: for every BATTLECARD of the Pacific set (and,
+combined with a Western set, its battles fought by allies) the time of one odds query, the first of the battle
+(nothing counted yet) and the next one (a card turned, the battle's states memoised), each battle's method
+(exact, or simulated with its error), the median and the worst by method; a 1-v-1 duel as the same run's
+baseline; the fold of a whole demo game's log with the odds and without them; the machine's load beside each."""
 from __future__ import annotations
 
 import copy
@@ -12,12 +13,12 @@ from typing import Any
 
 from card_tags.catalog import load_game
 
-from . import Pacific, forecast, odds
-from ..base import Action, Refusal, Seat
-from ..demo import Lay, Lift
-from .cards import Deck
-from .demo import DEMO
-from .odds import AGGRESSOR, DEFENDER, Cards, Fighter, battle_odds, counts
+from companion.rules.base import Action, Refusal, Seat
+from companion.rules.battlecards import Pacific, forecast, odds
+from companion.rules.battlecards.cards import Deck
+from companion.rules.battlecards.demo import DEMO
+from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter, battle_odds, counts
+from companion.rules.demo import Lay, Lift
 
 TYPES = ("ground", "air", "sea")
 # Each side's deployed stacks: at setup (one unit of each type), and grown (two of each, a commander added).
@@ -54,9 +55,7 @@ def forces(deck: Deck, card: str, army: str, combined: bool) -> list[Fighter]:
 
 
 def clear() -> None:
-    odds._battle_odds.cache_clear()
-    odds._engine.cache_clear()
-    odds._shots.cache_clear()
+    odds.forget()
 
 
 def timed(query, runs: int = 1) -> tuple[float, float, object]:
@@ -76,7 +75,7 @@ def next_query(fs: list[Fighter], first: Cards, second: Cards, numbers) -> tuple
     kept, the answer not)."""
     clear()
     battle_odds(fs, first, numbers=numbers)
-    odds._battle_odds.cache_clear()
+    odds.forget(answers_only=True)
     t0, c0 = time.perf_counter(), time.process_time()
     battle_odds(fs, second, next_step=1, numbers=numbers)
     return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
@@ -143,28 +142,24 @@ def fold_time(seed: int = 1) -> None:
     """The fold a restart, a replay or an undo pays, with the odds and (the same run's baseline) without them."""
     game, seats, options, log = demo_log(seed)
     wall, cpu, shots = fold(game, seats, options, log)
-    asked = forecast.odds_before_shot
+    asked, noted = forecast.odds_before_shot, forecast.note_battle_odds
     forecast.odds_before_shot = lambda deck, state: None    # the referee without the odds in its outcomes
+    forecast.note_battle_odds = lambda deck, state, outcomes: None
     try:
         bare_wall, bare_cpu, _ = fold(game, seats, options, log)
     finally:
-        forecast.odds_before_shot = asked
+        forecast.odds_before_shot, forecast.note_battle_odds = asked, noted
     print(f"fold of a whole demo game (seed {seed}): {len(log)} inputs, {shots} shots with their odds: {wall:.2f} s "
           f"({cpu:.2f} s of CPU, {1000 * (cpu - bare_cpu) / max(shots, 1):.1f} ms of it a shot for the odds); "
-          f"without the odds {bare_wall:.2f} s ({bare_cpu:.2f} s of CPU)")
+          f"without the odds {bare_wall:.2f} s ({bare_cpu:.2f} s of CPU); load {load()}")
 
 
-def main() -> None:
-    deck = Deck(load_game("battlecards-pacific"))
-    numbers = tuple(deck.action_numbers())
-    conflict = deck.copies(("battle", "keep", "draw", "intel"))
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    duel = [fighter(deck, "JZERO#1", AGGRESSOR), fighter(deck, "UWILDCAT#1", DEFENDER)]
-    full = Cards(counts(deck.action(k) for k in conflict if k != "PEARL#1"))
-    base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers), 3)
-    print(f"baseline, Zero v Wildcat, 53 cards: {base:.1f} ms, {base_cpu:.1f} ms of CPU ({result.method}, "
-          f"aggressor {result.aggressor:.4f})")
-    print("times: wall ms / CPU ms; first: nothing memoised; next: a card later, the battle's states memoised")
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
+def battles(deck: Deck, conflict: list[str], numbers: tuple[int, ...]) -> list[tuple[str, float, float, Any]]:
+    """Every battle's first and next query: (label, first CPU ms, next CPU ms, answer), each printed."""
     rows = []
     for combined in (False, True):
         for army in ARMIES:
@@ -178,20 +173,56 @@ def main() -> None:
                 second = Cards(counts(deck.action(k) for k in rest[1:]), discard=counts([turned]))
                 ms, cpu, result = timed(lambda fs=fs, first=first: battle_odds(fs, first, numbers=numbers))
                 later = next_query(fs, first, second, numbers)
-                rows.append((cpu, later[1], result))
-                print(f"{'combined' if combined else 'pacific '} {army:5} {card:11} {len(fs):2} units: "
-                      f"first {ms:7.1f} / {cpu:6.1f} ms, next {later[0]:6.1f} / {later[1]:6.1f} ms, {result.method} "
-                      f"(aggressor {result.aggressor:.4f}" + (f" ± {result.error:.4f}, {result.runs} runs)"
-                                                              if result.method == "simulation" else ")"))
+                label = f"{'combined' if combined else 'pacific '} {army:5} {card:11} {len(fs):2} units"
+                rows.append((label, cpu, later[1], result))
+                print(f"{label}: first {ms:7.1f} / {cpu:6.1f} ms, next {later[0]:6.1f} / {later[1]:6.1f} ms, "
+                      f"{result.method} (aggressor {result.aggressor:.4f}"
+                      + (f" ± {result.error:.4f}, {result.runs} runs)" if result.method == "simulation" else ")"),
+                      flush=True)
+    return rows
+
+
+def summary(rows: list[tuple[str, float, float, Any]]) -> None:
+    """The median and the worst query by method, first and next, and how many battles meet 5 ms."""
     for method in ("exact", "simulation"):
-        found = [r for r in rows if r[2].method == method]
-        if found:
-            print(f"{method}: {len(found)} battles, CPU ms a query: first median "
-                  f"{statistics.median(r[0] for r in found):.1f}, max {max(r[0] for r in found):.1f}; next median "
-                  f"{statistics.median(r[1] for r in found):.1f}, max {max(r[1] for r in found):.1f}"
-                  + (f"; error at most {max(r[2].error for r in found):.4f}" if method == "simulation" else ""))
-    fold_time()
-    print(f"load average {os.getloadavg()[0]:.1f}")
+        found = [r for r in rows if r[3].method == method]
+        if not found:
+            continue
+        first, after = [r[1] for r in found], [r[2] for r in found]
+        worst = max(found, key=lambda r: r[1])[0].split(":")[0]
+        print(f"{method}: {len(found)} of {len(rows)} battles, CPU ms a query: first median {statistics.median(first):.1f}, "
+              f"worst {max(first):.1f} ({worst.strip()}); next median {statistics.median(after):.1f}, worst {max(after):.1f}"
+              + (f"; error at most {max(r[3].error for r in found):.4f}" if method == "simulation" else "")
+              + f"; load {load()}")
+    within = sum(r[1] <= 5 and r[2] <= 5 for r in rows)
+    print(f"within 5 ms of CPU (first and next): {within} of {len(rows)} battles; "
+          f"exact: {sum(r[3].method == 'exact' for r in rows)} of {len(rows)}")
+
+
+def main(seed: int = 1, with_fold: bool = True) -> int:
+    deck = Deck(load_game("battlecards-pacific"))
+    numbers = tuple(deck.action_numbers())
+    conflict = deck.copies(("battle", "keep", "draw", "intel"))
+    print(f"load average {load()}")
+    duel = [fighter(deck, "JZERO#1", AGGRESSOR), fighter(deck, "UWILDCAT#1", DEFENDER)]
+    full = Cards(counts(deck.action(k) for k in conflict if k != "PEARL#1"))
+    base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers), 3)
+    print(f"baseline, Zero v Wildcat, 53 cards: {base:.1f} ms, {base_cpu:.1f} ms of CPU ({result.method}, "
+          f"aggressor {result.aggressor:.4f})")
+    print("times: wall ms / CPU ms; first: nothing memoised; next: a card later, the battle's states memoised")
+    summary(battles(deck, conflict, numbers))
+    if with_fold:
+        fold_time(seed)
+    print(f"load average {load()}")
+    return 0
+
+
+def register(bench) -> None:
+    parser = bench.add_parser("battlecards-odds", help="BATTLECARDS odds: a query for every battle (median, worst), "
+                                                       "the fold of a demo game with and without the odds")
+    parser.add_argument("--seed", type=int, default=1, help="the demo game whose log is folded")
+    parser.add_argument("--no-fold", action="store_true", help="time the queries only")
+    parser.set_defaults(func=lambda args: main(args.seed, not args.no_fold))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,190 @@
+"""The seeded simulation of a battle too large to count exactly within the budget (odds.py asks it): the same
+model as the exact count (cards drawn without replacement from a deck the table cannot rule out, the refill
+reshuffled each time the deck runs out, the Kept Cards played counting for the rest of their round), played
+out ``SIM_RUNS`` times at once with numpy, seeded, bounded in play-outs and cards (never in time), its error
+stated. Pure: the seed is part of the question, so a replay gives the same figures."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from .count import PlayedBattle
+from .question import BattleOdds, Cards, Fighter, as_cards, decks
+
+SIM_RUNS, SIM_SEED = 2_000, 1   # play-outs of a simulated battle: a standard error of at most 1.1 points
+SIM_TAIL = 500              # stop when no more than 1 play-out in this many is still undecided
+SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is not counted
+
+
+def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str], mask: int,
+             runs: int = SIM_RUNS, seed: int = SIM_SEED, numbers: tuple[int, ...] = tuple(range(1, 10)),
+             next_step: int = 0) -> BattleOdds:
+    """Seeded play-outs of the same model as the exact count, all ``runs`` of them at once: each a deck drawn
+    from those the public cannot rule out, shuffled, its cards turned in that order, then the refill shuffled
+    each time the deck runs out. The work is bounded in cards, never in time: ``runs`` x at most SIM_ROUNDS
+    rounds of shots; a play-out undecided by then is not counted (``runs`` says how many were). The error
+    stated: the standard error of the play-outs decided plus the share cut off (the most it could move the
+    figure)."""
+    cards = as_cards(cards)
+    fighters = tuple(fighters)
+    plain = tuple(f.after_this_round() for f in fighters)
+    top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
+    mixture = decks(cards, list(range(top)), top)
+    group = np.random.default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
+    deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8).reshape(len(mixture), -1)
+    refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8).reshape(len(mixture), -1)
+    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole, top)
+    start = moves.place(mask, min(next_step, moves.n), moves.now is not moves.later)
+    wins, decided, cut = _play_out(moves, start, deck, refill, group, SIM_ROUNDS * max(moves.n, 1) + 1, seed)
+    p = wins / decided if decided else 0.0
+    error = math.sqrt(p * (1 - p) / max(decided, 1)) + cut / runs
+    return BattleOdds(p, 1 - p, "simulation", error, 0, decided)
+
+
+@lru_cache(maxsize=8)    # one per battle: the next query of the same battle finds the states it met numbered
+def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destroy: tuple[str, ...],
+          numbers: tuple[int, ...], reference: tuple[int, ...], top: int) -> Moves:
+    later = PlayedBattle(plain, must_destroy, numbers, reference)
+    return Moves(later if plain == fighters else PlayedBattle(fighters, must_destroy, numbers, reference), later, top)
+
+
+def _weights(mixture) -> np.ndarray:
+    w = np.array([float(weight) for weight, _, _ in mixture])
+    return w / w.sum()
+
+
+def _spread(by_number: Sequence[int]) -> list[int]:
+    """A deck's cards as their Action Numbers, one a card (every deck of a mixture holds as many)."""
+    return [n for n, c in enumerate(by_number) for _ in range(c)]
+
+
+class Moves:
+    """Where each card turned sends a play-out, from every state it can be in (alive set, step of the round,
+    whether the round's Kept Cards still count), the states numbered as they are met. A play-out is held as its
+    state's number times ``cards`` (its *place*), and ``moves[place + card]`` is the next place: one look-up a
+    card for every play-out at once. A state whose moves are not yet worked out moves to -1; a state where the
+    battle is over moves to itself."""
+
+    def __init__(self, now: PlayedBattle, later: PlayedBattle, cards: int):
+        self.now, self.later, self.n, self.cards = now, later, len(later.steps), cards
+        self.number: dict[tuple[int, int, bool], int] = {}
+        self.states: list[tuple[int, int, bool]] = []
+        self.moves = np.full(256 * cards, -1, dtype=np.int64)
+        self.fighting = np.zeros(256 * cards, dtype=bool)   # at a state's place: the battle goes on there
+        self.won = np.zeros(256 * cards, dtype=bool)        # at a state's place: the aggressor has won there
+
+    def place(self, mask: int, step: int, first: bool) -> int:
+        """The place of a state, numbering it if it is new (its moves are worked out when a play-out is there)."""
+        state = (mask, step, first)
+        found = self.number.get(state)
+        if found is None:
+            found = self.number[state] = len(self.states)
+            self.states.append(state)
+            if len(self.states) * self.cards > len(self.moves):
+                self._grow()
+        return found * self.cards
+
+    def _grow(self) -> None:
+        more = len(self.moves)
+        self.moves = np.concatenate([self.moves, np.full(more, -1, dtype=np.int64)])
+        self.fighting = np.concatenate([self.fighting, np.zeros(more, dtype=bool)])
+        self.won = np.concatenate([self.won, np.zeros(more, dtype=bool)])
+
+    def work_out(self, places: np.ndarray) -> None:
+        """The moves from these places (each a state not worked out yet)."""
+        for place in np.unique(places).tolist():
+            mask, step, first = self.states[place // self.cards]
+            self._work_out(place, mask, step, first)
+
+    def _work_out(self, place: int, mask: int, step: int, first: bool) -> None:
+        if first:
+            if self.now.outcome(mask) is not None:
+                return self._over(place, self.now.outcome(mask))
+            for t in range(step, len(self.now.steps)):
+                shot = self.now.decision(mask, t)
+                if shot is not None:
+                    return self._fire(place, mask, shot, t + 1, True)
+            step = 0           # the round with the Kept Cards is over: the next ones without them
+        done = self.later.outcome(mask)
+        if done is not None:
+            return self._over(place, done)
+        for j in range(self.n):
+            t = (step + j) % self.n
+            shot = self.later.decision(mask, t)
+            if shot is not None:
+                return self._fire(place, mask, shot, (t + 1) % self.n, False)
+        return self._over(place, 0.0)    # nobody can fire: the defender holds the field
+
+    def _over(self, place: int, outcome: float) -> None:
+        self.moves[place:place + self.cards] = place
+        self.won[place] = outcome == 1.0
+
+    def _fire(self, place: int, mask: int, shot: tuple[int, int, int], after: int, first: bool) -> None:
+        target, attack, defense = shot
+        hit, miss = self.place(mask & ~(1 << target), after, first), self.place(mask, after, first)
+        self.moves[place:place + self.cards] = [hit if defense < card <= attack else miss for card in range(self.cards)]
+        self.fighting[place] = True
+
+
+def _play_out(moves: Moves, start: int, deck: np.ndarray, refill: np.ndarray, group: np.ndarray, most: int,
+              seed: int) -> tuple[int, int, int]:
+    """Every play-out one card at a time, all at once. Each play-out's deck is put in order once (the Action
+    Numbers in the order they will be turned) and every play-out turns its next card together (all hold as
+    many), so the cards turned are one row; when the decks run out, the refills are put in order the same way.
+    A play-out that is over stays where it is. (Aggressor's wins, play-outs decided, cut off.)"""
+    runs = len(group)
+    place = np.full(runs, start, dtype=np.int64)
+    cards, at, shuffles = _in_order(deck, group, seed, 0), 0, 0
+    tail = runs // SIM_TAIL     # the last few play-outs of a long tail are cut off (they are in the error)
+    for t in range(most):
+        if t % 4 == 0:
+            if (moves.moves.take(place) < 0).any():
+                moves.work_out(place[moves.moves.take(place) < 0])
+            if int(moves.fighting.take(place).sum()) <= tail:
+                break
+        if at == len(cards):   # "flip the corresponding discard stack over and reshuffle the cards"
+            if not refill.shape[1]:
+                break              # no card at all to turn: nothing can be hit
+            shuffles += 1
+            cards, at = _in_order(refill, group, seed, shuffles), 0
+        after = moves.moves.take(place + cards[at])
+        if after.min() < 0:        # a play-out reached a state not worked out yet
+            moves.work_out(place[moves.moves.take(place) < 0])
+            after = moves.moves.take(place + cards[at])
+        place = after
+        at += 1
+    if (moves.moves.take(place) < 0).any():
+        moves.work_out(place[moves.moves.take(place) < 0])
+    fighting = moves.fighting.take(place)
+    wins = int(moves.won.take(place).sum())
+    if not refill.shape[1] and at == len(cards):
+        return wins, runs, 0     # with no card left to turn the defender holds the field
+    return wins, runs - int(fighting.sum()), int(fighting.sum())
+
+
+def _in_order(decks: np.ndarray, group: np.ndarray, seed: int, shuffles: int) -> np.ndarray:
+    """Each play-out's deck (of its group in the mixture, as Action Numbers) in the order its cards are turned,
+    one row a card turned, one column a play-out: a uniformly random order (``_order``)."""
+    size = decks.shape[1]
+    order = _order(len(group), size, seed, shuffles)
+    return decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group * size + order)
+
+
+@lru_cache(maxsize=64)   # the decks of a game come in a few dozen sizes, and each is put in order for every question
+def _order(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+    """``runs`` uniformly random orders of the positions 0..size-1, one column each, drawn from the positions of
+    a larger deck shuffled once (``_positions``): the positions under the deck's size, in their shuffled order,
+    are a shuffle of it."""
+    positions = _positions(runs, max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
+    order = positions[positions < size].reshape(runs, size).T
+    return np.ascontiguousarray(order, dtype=np.int8 if size <= 128 else np.int16)   # kept small: 64 of them
+
+
+@lru_cache(maxsize=8)    # a handful of shuffles per question, the same for every question: shuffling is the cost
+def _positions(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+    """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
+    rng = np.random.default_rng([seed, size, shuffles])
+    return rng.permuted(np.tile(np.arange(size, dtype=np.int16), (runs, 1)), axis=1)

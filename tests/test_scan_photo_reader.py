@@ -1,0 +1,85 @@
+"""Reading a still photograph: a code zxing-cpp leaves unread is found by its finder patterns and
+read from a rectified crop; a photo read whole costs one read; ZBar's text is the code's text."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import segno
+
+from companion.bench.photo_labels import code_at, read_quads
+from companion.bench.scan_photos import load_photo
+from companion.scan.decoders import make_decoder
+from companion.scan.finders import code_places, finder_patterns
+from companion.scan.photo import PhotoReader
+
+BOOFCV = Path(__file__).parent / "data" / "boofcv_photos"
+
+
+def rendered(text: str, scale: int = 6) -> np.ndarray:
+    buf = io.BytesIO()
+    segno.make_qr(text, error="m").save(buf, kind="png", scale=scale, border=4)
+    return cv2.imdecode(np.frombuffer(buf.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
+
+
+def seen_at_an_angle(code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The code on a grey page, photographed from the side: (image, the symbol's true corners)."""
+    h, w = code.shape
+    border = 4 * 6
+    symbol = np.float32([[border, border], [w - border, border], [w - border, h - border], [border, h - border]])
+    page = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    seen = np.float32([[120, 90], [520, 140], [500, 470], [140, 430]])
+    to_photo = cv2.getPerspectiveTransform(page, seen)
+    photo = cv2.warpPerspective(code, to_photo, (640, 560), borderValue=170)
+    return photo, cv2.perspectiveTransform(symbol.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+
+
+def test_three_finder_patterns_outline_a_code_seen_at_an_angle():
+    photo, corners = seen_at_an_angle(rendered("https://example.org/finders"))
+    quads, _ = code_places(finder_patterns(photo))
+    assert len(quads) == 1
+    side = np.linalg.norm(corners[1] - corners[0])
+    # each corner estimated within a tenth of the code's side (an angle of view bends the square)
+    distances = [min(np.linalg.norm(quads[0] - c, axis=1)) for c in corners]
+    assert max(distances) < 0.1 * side, distances
+
+
+def test_a_blurred_photo_zxing_reads_nothing_in_is_read_whole_from_its_finders():
+    photo = load_photo(BOOFCV / "blurred-image027.jpg")
+    quads = read_quads((BOOFCV / "blurred-image027.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert [code_at(quads, d.center) for d in zxing.decode(photo)] == []
+    reader = PhotoReader(zxing)
+    read = sorted(n for n in (code_at(quads, d.center) for d in reader.read(photo)) if n is not None)
+    assert read == [0, 1], reader.steps
+
+
+def test_a_photo_read_whole_by_the_first_read_gets_no_other_look():
+    photo, _ = seen_at_an_angle(rendered("TC1:BM:P010:1:J"))
+    reader = PhotoReader(make_decoder("zxing", thorough=True))
+    assert [d.text for d in reader.read(photo)] == ["TC1:BM:P010:1:J"]
+    assert reader.steps == [] and reader.looks == 0
+
+
+def test_zbar_is_not_imported_for_a_photo_read_whole():
+    script = ("import io, sys\n"
+              "import cv2, numpy as np, segno\n"
+              "from companion.scan.decoders import make_decoder\n"
+              "from companion.scan.scanfiles import read_codes\n"
+              "buf = io.BytesIO(); segno.make_qr('plain', error='m').save(buf, kind='png', scale=6, border=4)\n"
+              "code = cv2.imdecode(np.frombuffer(buf.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)\n"
+              "assert [d.text for d, _ in read_codes(code, [make_decoder('zxing', thorough=True)])] == ['plain']\n"
+              "print('pyzbar' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "False"
+
+
+def test_zbar_gives_a_chinese_utf8_code_s_text_not_its_shift_jis_mojibake():
+    text = "正宗铁观音茶叶 乐品乐茶"
+    assert [d.text for d in make_decoder("pyzbar").decode(rendered(text))] == [text]
+    assert [d.text for d in make_decoder("pyzbar").decode(rendered("日本語のテキスト"))] == ["日本語のテキスト"]
