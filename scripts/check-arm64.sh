@@ -19,13 +19,15 @@ ROOT=${ARM64_ROOT:-/var/tmp/companion-arm64}
 SUITE=bookworm
 
 # The subset: the rules of every game, the game log's store and session, decoding of the real
-# photographs in tests/data, the web app without a browser.
+# photographs in tests/data, the web app without a browser (its API, its request guards, and every
+# page and route anyone may read, crawled for every game). No browser test: the root has no Chromium,
+# and Playwright's driver wants libraries the runtime setup does not install (libatomic).
 DEFAULT_TESTS=(
   tests/test_bom_rules.py tests/test_bom_battle.py tests/test_stratego_combat.py tests/test_gt_battle_battle.py
   tests/test_warriors_game.py tests/test_battlecards_battle.py tests/test_contract.py
   tests/test_store.py tests/test_session.py tests/test_snapshots.py
   tests/test_scan_real_photos.py
-  tests/test_dashboard_api.py tests/test_tablet_app.py
+  tests/test_dashboard_api.py tests/test_security_requests.py tests/test_public_surface_secrets.py
 )
 read -r -a TESTS <<< "${ARM64_TESTS:-${DEFAULT_TESTS[*]}}"
 
@@ -106,7 +108,8 @@ for name in ("numpy", "opencv-python-headless", "zxing-cpp", "pyzbar", "reportla
     print(f"check-arm64:   {name} {md.version(name)}")
 EOF
 status=0
-timed "the test subset (emulated): ${TESTS[*]}" in_root .venv/bin/python -m pytest -q -p no:cacheprovider "${TESTS[@]}" || status=$?
+# pyproject's addopts already say -q (a second -q would hide the count of passed and failed tests)
+timed "the test subset (emulated): ${TESTS[*]}" in_root .venv/bin/python -m pytest -p no:cacheprovider -rfE "${TESTS[@]}" || status=$?
 timed "companion bench scan (EMULATED, not a Pi timing)" in_root .venv/bin/python -m companion bench scan ${ARM64_BENCH_ARGS:---only cold --repeats 3} || status=$?
 say "finished with status $status"
 exit $status

@@ -139,3 +139,44 @@ def test_a_picamera2_that_does_not_import_is_on_the_table_pages_banner_with_its_
         assert "/dev/video0" not in service.pipeline.stats()["source"]
     finally:
         service.stop()
+
+
+def test_an_error_about_a_hidden_card_stays_off_the_public_panel_and_whole_for_the_pin_holder(tmp_path):
+    """The camera reads Red's Marshal in the covered tray and the game fails on it, with the card in
+    its error: the Devices panel (public: /api/devices, the stream, the hub) says an error happened and
+    names no card; the whole error is kept for the journal and the PIN-holder's calibration page."""
+    import json
+
+    from .scan_helpers import Table
+
+    service = Service(tmp_path / "data")
+    service.start_game("stratego", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], {})
+
+    def referee_fails(kind, data):
+        raise KeyError(data["card"])
+
+    table = Table(seats=2, game="stratego", seed=3)
+    table.pipeline.on_event = referee_fails
+    table.put(card("R10", game="stratego"), "tray")
+    service.pipeline = table.pipeline
+    for _ in range(300):
+        table.frames(1)
+        if table.pipeline.event_errors:
+            break
+    whole = table.pipeline.stats()["last_error"]
+    assert "R10#1" in whole, whole                          # the journal's and the PIN-holder's
+    public = json.dumps(service.devices())
+    assert "R10#1" not in public and "R10" not in public
+    assert service.devices()["camera"]["last_error"].startswith("an error about a card it read")
+    service.store.db.close()
+
+
+def test_a_source_failing_is_said_on_the_public_panel_as_it_is(tmp_path):
+    service, source = camera_service(tmp_path, VirtualTable(640, 360, seed=3))
+    try:
+        wait_for(lambda: service.pipeline.stats()["state"] == "running", "the camera running")
+        source.mode = "raise"
+        wait_for(lambda: service.pipeline.stats()["last_error"], "the camera failing")
+        assert service.devices()["camera"]["last_error"] == service.pipeline.stats()["last_error"]
+    finally:
+        service.stop()

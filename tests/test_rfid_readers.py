@@ -309,3 +309,28 @@ def test_a_port_that_is_not_there_is_retried_and_opened_when_it_appears(tmp_path
         service.stop()
         if device:
             device.close()
+
+
+def test_a_tap_the_game_fails_on_names_neither_uid_nor_card_on_the_public_panel(tmp_path, caplog):
+    """A reader knows the UID and the card on it; the Devices panel anyone may read names neither,
+    even when handling the tap fails with an error quoting them (the journal keeps the whole error)."""
+    from companion.web.devices import public_devices
+
+    class Failing(Recorder):
+        def on_tap(self, seat, uid):
+            super().on_tap(seat, uid)
+            raise ValueError(f"card R10#1 (uid {uid}) refused")
+
+    device = FakeRdm6300(tmp_path / "serial" / "by-id" / "usb-1a86_USB_Serial-rdm6300-if00-port0")
+    service = start_service([parse_reader_spec(f"kind=rdm6300,seat=3,port={device.port}")], Failing())
+    try:
+        wait_for(lambda: reader_stats(service)["state"] == "connected", what="the reader")
+        device.place(EM_UID)
+        wait_for(lambda: reader_stats(service)["last_error"], what="the failed tap's error")
+        said = public_devices({"readers": service.stats()}, None)["readers"]["readers"][0]["last_error"]
+        assert "seat 3" in said and EM_UID not in said and "R10#1" not in said, said
+        assert any(EM_UID in r.getMessage() and "R10#1" in r.exc_text for r in caplog.records if r.exc_text), \
+            "the whole error is in the journal"
+    finally:
+        service.stop()
+        device.close()

@@ -52,6 +52,39 @@ def test_scan_prints_every_code_in_a_photo_with_its_card_or_why_not(photo, capsy
     assert "no card R99" in unknown["why"]
 
 
+def test_scan_with_the_tables_data_folder_names_the_hidden_card_behind_a_private_tag(tmp_path, capsys):
+    """A private tag names no card (card_tags/private.py); the owner of the table's data folder, at its
+    terminal, learns which card a sticker stands for with --data, as the service would read it."""
+    from card_tags.catalog import load_game
+    from card_tags.private import PrivateTags
+
+    data = tmp_path / "data"
+    marshal = PrivateTags(data).codes_for(load_game("stratego"))[CardRef("stratego", "R10", 1)]
+    elsewhere = PrivateTags(None).codes_for(load_game("stratego"))[CardRef("stratego", "B3", 1)]  # another table's
+    table = VirtualTable(1280, 720, seed=2, camera=Camera(px_per_mm=1.6, look_at_mm=(450, 300)))
+    table.place_code(marshal, (300, 220), 15)
+    table.place_code(elsewhere, (420, 220), -20)
+    path = tmp_path / "tray.png"
+    cv2.imwrite(str(path), table.render())
+
+    assert main(["scan", str(path), "--game", "stratego"]) == 0
+    found = {line["text"]: line for line in lines(capsys)}
+    assert found[marshal]["card"] is None and "names no card" in found[marshal]["why"] and "--data" in found[marshal]["why"]
+
+    assert main(["scan", str(path), "--game", "stratego", "--data", str(data)]) == 0
+    found = {line["text"]: line for line in lines(capsys)}
+    card = found[marshal]["card"]
+    assert (card["key"], card["name"], card["private"], found[marshal]["why"]) == ("R10#1", "Marshal", True, None)
+    assert found[elsewhere]["card"] is None and "this table did not print" in found[elsewhere]["why"]
+
+
+def test_scan_with_a_data_folder_holding_no_private_tags_says_so(tmp_path, capsys):
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), np.full((100, 100), 200, np.uint8))
+    main(["scan", str(empty), "--data", str(tmp_path / "data")])
+    assert "no private tags in" in capsys.readouterr().err
+
+
 def test_scan_reads_a_video_and_says_in_how_many_frames_each_code_was_read(tmp_path, capsys):
     table = VirtualTable(640, 360, seed=3, camera=Camera(px_per_mm=1.2, look_at_mm=(450, 300)))
     piece = CardRef("stratego", "R10", 1)

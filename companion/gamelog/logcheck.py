@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.gamelog.finite import NotFinite, finite_decoder
+
 MAX_DEPTH = 32  # a real event nests three or four levels; a custom deck's catalog a few more
 
 
@@ -47,24 +49,9 @@ def _what(value: Any) -> str:
 NOT_FINITE = "a game log holds finite numbers only"
 
 
-class _BadNumber(Exception):
-    """Raised from inside json.loads, so that its own ValueError texts never reach a player."""
-
-
-def _constant(name: str):
-    raise _BadNumber(f"{name} is not a number JSON allows ({NOT_FINITE})")
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _BadNumber(f"the number {text[:24]} is too large ({NOT_FINITE})")
-    return value
-
-
 # One decoder for every read (json.loads with options would build one per event); whole numbers
 # keep json's fast path (Python itself refuses those over 4300 digits).
-_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
+_DECODER = finite_decoder()
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # an escaped UTF-16 half, which may stand alone
 
 
@@ -72,8 +59,9 @@ def loads(text: str) -> Any:
     """JSON text as data, refusing what a game log may not hold; LogError says what, in words."""
     try:
         value = _DECODER.decode(text)
-    except _BadNumber as exc:
-        raise LogError(str(exc)) from None
+    except NotFinite as exc:
+        said = (f"{exc.text} is not a number JSON allows" if exc.constant else f"the number {exc.text[:24]} is too large")
+        raise LogError(f"{said} ({NOT_FINITE})") from None
     except json.JSONDecodeError as exc:
         raise LogError(f"not JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:

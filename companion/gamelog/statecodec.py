@@ -19,11 +19,12 @@ import dataclasses
 import enum
 import functools
 import importlib
-import json
 import math
 import types
 import typing
 from typing import Any, Callable
+
+from companion.gamelog.finite import NotFinite, finite_decoder
 
 TRUSTED_MODULES = ("companion.rules.", "tests.")
 
@@ -117,21 +118,13 @@ def untag(obj: dict[str, Any]) -> Any:
 def loads(text: str) -> Any:
     """JSON text written from ``encode_state`` or ``encode_plain``, with tagged values restored.
     A number that is not finite is refused, as the encoder refuses one: it was never written."""
-    return _DECODER.decode(text)
+    try:
+        return _DECODER.decode(text)
+    except NotFinite as exc:
+        raise CodecError(f"{exc.text[:24]} is not a number a state holds") from None
 
 
-def _no_constant(name: str):
-    raise CodecError(f"{name} is not a number a state holds")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise CodecError(f"{text[:24]} is not a number a state holds")
-    return value
-
-
-_DECODER = json.JSONDecoder(object_hook=untag, parse_constant=_no_constant, parse_float=_finite_float)
+_DECODER = finite_decoder(object_hook=untag)
 
 
 def _plain_decode(value: Any) -> Any:
@@ -284,8 +277,10 @@ def _dict_codec(key_hint: Any, value_hint: Any) -> Codec:
         if type(value) is not dict:
             raise CodecError(f"expected a dict, found {type(value).__name__}")
         out = {key_out(k): item[0](v) for k, v in value.items()}
-        if len(out) != len(value) or TAG in out:
+        if len(out) != len(value):
             raise CodecError("two keys of one dict are written the same way")
+        if TAG in out:  # it would be read back as a tagged value, not as this dict
+            raise CodecError(f"a dict key is {TAG!r}, the codec's own tag")
         return out
 
     def decode(value: Any) -> Any:

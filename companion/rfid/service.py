@@ -11,11 +11,14 @@ uid_hex)`` when the card leaves (for readers that can tell). Both are called fro
 thread. ``on_tap`` may return False to say "not played" (an unpaired UID): the service then
 lists the UID under that reader's ``unknown_uids`` so the dashboard can offer to pair it.
 ``attach_readers`` (below) wires all this into the running companion.
-An exception in a callback is recorded as the reader's last error and does not stop the reader.
+An exception in a callback does not stop the reader: the whole error goes to the journal, and the
+reader's last error (shown on the public Devices panel) says only that a tap at a seat failed, since
+the UID and the exception's text may name a hidden card.
 """
 from __future__ import annotations
 
 import collections
+import logging
 import threading
 import time
 from typing import Any, Callable
@@ -23,6 +26,8 @@ from typing import Any, Callable
 from companion.rfid.config import ReaderConfig, check_configs
 from companion.rfid.presence import ReaderEvent
 from companion.rfid.runner import Opener, ReaderRunner, open_serial
+
+log = logging.getLogger(__name__)
 
 OnTap = Callable[[int, str], "bool | None"]
 OnRemoved = Callable[[int, str], None]
@@ -58,7 +63,9 @@ class ReaderService:
             else:
                 self.on_removed(event.seat, event.uid)
         except Exception as exc:  # a broken callback must not kill the reader's thread
-            runner.last_error = f"handling {event.kind} of {event.uid} at seat {event.seat} failed: {exc!r}"
+            log.exception("handling %s of %s at seat %s failed", event.kind, event.uid, event.seat)
+            runner.last_error = (f"a card's {event.kind} at seat {event.seat} could not be handled "
+                                 f"({type(exc).__name__}; the whole error is in the journal)")
         with self._lock:
             self.recent.append({"time": self.wall_clock(), "reader": runner.config.label, "seat": event.seat,
                                 "kind": event.kind, "uid": event.uid, "played": played})

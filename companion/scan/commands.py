@@ -2,7 +2,9 @@
 
 - ``scan IMAGE_OR_VIDEO...``: decode files and print one JSON line per QR code found (every QR
   code, not only ours), with the card it names or why it names none; a user tests tags,
-  lighting and camera with it before a game.
+  lighting and camera with it before a game. With ``--data``, the table's data folder, it also
+  names the hidden cards behind the table's private tags (card_tags/private.py): only for whoever
+  can read that folder's private-tags.json (its owner, as for the PIN).
 - ``mat print``: the four calibration markers at 100% scale (PDF, SVG or PNG) to cut out and
   stick at the corners of the play area; with ``--game``, that game's whole mat at true size
   (markers, seat areas, centre pile, covered scan tray), tiled onto the paper as PDF.
@@ -24,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="decoder (default zxing; 'all' prints what any of the three reads)")
     scan.add_argument("--game", help="the game being played: tags of other games are then explained as such")
     scan.add_argument("--every", type=int, default=1, help="decode every Nth frame of a video (default: all)")
+    scan.add_argument("--data", default=None, metavar="DIR",
+                      help="the table's data folder (as `companion serve --data`): its private tags then name the "
+                           "hidden cards they stand for (private-tags.json is readable by its owner only)")
     scan.set_defaults(func=cmd_scan)
 
     mat = sub.add_parser("mat", help="the play mat: print its calibration markers")
@@ -47,8 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_scan(args) -> int:
     from companion.scan.scanfiles import scan_paths
 
+    try:
+        private = _private_tags(args.data)
+    except OSError as exc:
+        print(f"companion scan: cannot read the table's private tags: {exc}", file=sys.stderr)
+        return 2
     failures = 0
-    for line in scan_paths([Path(p) for p in args.files], args.decoder, args.game, max(args.every, 1)):
+    for line in scan_paths([Path(p) for p in args.files], args.decoder, args.game, max(args.every, 1), private):
         if "error" in line:
             failures += 1
             print(f"companion scan: {line['file']}: {line['error']}", file=sys.stderr)
@@ -59,6 +69,19 @@ def cmd_scan(args) -> int:
         else:
             print(json.dumps(line, ensure_ascii=False), flush=True)
     return 2 if failures else 0
+
+
+def _private_tags(data: str | None) -> dict | None:
+    """The table's private tags (payload -> card) from its data folder, or None without ``--data``."""
+    if data is None:
+        return None
+    from card_tags.private import FILE_NAME, PrivateTags
+
+    tags = PrivateTags(data)   # a damaged file: SystemExit saying so
+    if not tags.lookup:
+        print(f"companion scan: no private tags in {Path(data) / FILE_NAME} (`companion tags print` makes them)",
+              file=sys.stderr)
+    return tags.lookup
 
 
 # --- companion mat print ---------------------------------------------------------------------------

@@ -298,6 +298,7 @@ class ScanPipeline(WatchedSource):
                 "source_info": self.source.describe() if self.source else None,
                 "state": self.state,
                 "last_error": self.last_error,
+                "last_error_public": self.last_error_public,
                 "last_error_at": self.last_error_at,
                 "reopens": self.reopens,
                 "next_retry_in_s": None if self.next_retry_at is None else round(max(self.next_retry_at - self.clock(), 0), 1),

@@ -50,13 +50,20 @@ def read_codes(gray: np.ndarray, decoders, failures: list[str] | None = None) ->
     return found
 
 
-def explain(text: str, game: str | None) -> dict:
-    """The card a code names, or why it names none."""
-    try:
-        ref = tag_payload.decode(text)
-    except tag_payload.PayloadError as exc:
-        return {"card": None, "why": str(exc)}
-    card = {"game": ref.game, "card": ref.card, "copy": ref.copy, "key": ref.key, "name": None}
+def explain(text: str, game: str | None, private: dict[str, tag_payload.CardRef] | None = None) -> dict:
+    """The card a code names, or why it names none. ``private``: the table's private tags (payload ->
+    card, card_tags/private.py), which name the hidden cards only to whoever can read its data folder."""
+    ref = private.get(text) if private else None
+    if ref is None:
+        try:
+            ref = tag_payload.decode(text)
+        except tag_payload.PrivateTag as exc:
+            hint = "" if private is not None else "; --data names the table's own private tags"
+            return {"card": None, "why": f"{exc}{hint}"}
+        except tag_payload.PayloadError as exc:
+            return {"card": None, "why": str(exc)}
+    card = {"game": ref.game, "card": ref.card, "copy": ref.copy, "key": ref.key, "name": None,
+            "private": private is not None and text in private}
     if game and ref.game != game:
         return {"card": card, "why": f"a {ref.game} tag, not a {game} tag"}
     try:
@@ -72,7 +79,7 @@ def explain(text: str, game: str | None) -> dict:
     return {"card": card, "why": None}
 
 
-def _record(path: Path, d: Detection, decoder: str, game: str | None) -> dict:
+def _record(path: Path, d: Detection, decoder: str, game: str | None, private: dict | None = None) -> dict:
     side = d.side_px()
     modules = 21
     try:
@@ -82,7 +89,7 @@ def _record(path: Path, d: Detection, decoder: str, game: str | None) -> dict:
     except Exception:  # a code segno cannot re-encode (binary data): assume version 1
         pass
     return {"file": str(path), "text": d.text, "corners": np.round(d.corners, 1).tolist(),
-            "px_per_module": round(side / modules, 2), "decoder": decoder, **explain(d.text, game)}
+            "px_per_module": round(side / modules, 2), "decoder": decoder, **explain(d.text, game, private)}
 
 
 def _frames(path: Path, every: int) -> Iterator[tuple[int | None, np.ndarray | None, str | None]]:
@@ -119,9 +126,11 @@ def _expand(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = None, every: int = 1) -> Iterator[dict]:
+def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = None, every: int = 1,
+               private: dict[str, tag_payload.CardRef] | None = None) -> Iterator[dict]:
     """Records for `companion scan`: one per code (image) or per distinct code (video);
-    a record with "error" for an unreadable file, or with text None when nothing was found."""
+    a record with "error" for an unreadable file, or with text None when nothing was found.
+    ``private``: the table's private tags, to name the hidden cards they stand for."""
     decoders = _decoders(decoder)
     for path in _expand(paths):
         if not path.exists():
@@ -140,9 +149,9 @@ def scan_paths(paths: list[Path], decoder: str = "zxing", game: str | None = Non
             for d, name in read_codes(gray, decoders, failures):
                 any_found = True
                 if number is None:
-                    yield _record(path, d, name, game)
+                    yield _record(path, d, name, game, private)
                 elif d.text not in video:
-                    video[d.text] = {**_record(path, d, name, game), "first_frame": number, "frames_read": 1}
+                    video[d.text] = {**_record(path, d, name, game, private), "first_frame": number, "frames_read": 1}
                 else:
                     video[d.text]["frames_read"] += 1
             for failure in failures:

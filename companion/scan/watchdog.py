@@ -8,6 +8,11 @@ by closing the source from outside), and the source is reopened after a backoff 
 service (the dashboard, the game) runs on. ``state``: opening, running, stalled, failed,
 reopening, ended (a file played to its end) or stopped.
 
+``last_error`` is the whole error, for the journal and the PIN-holder; ``last_error_public`` is what
+may be shown without the PIN: the source's own errors as they are (they name a device, never a
+card), and None for any other (a frame that failed, an event the game refused), whose text may
+carry a card the camera read, even one in the covered tray.
+
 ``WatchedSource`` is the base of ``pipeline.ScanPipeline``: it calls ``process(frame, now)``
 for the newest frame each time, and ``resume(now)`` on the first frame after (re)opening.
 """
@@ -104,12 +109,22 @@ class WatchedSource(ABC):
         self._reader: _Reader | None = None
         self._stale: tuple[_Reader | None, int] = (None, 0)  # frames read before skip_frames_read_so_far
         self.state = "stopped"
-        self.last_error = ""
+        self._last_error = ""
+        self.last_error_public: str | None = ""
         self.last_error_at: float | None = None
         self.reopens = 0
         self.next_retry_at: float | None = None
         self.started_at: float | None = None     # time.monotonic(), like the frames' arrival times
         self.last_frame_at: float | None = None
+
+    @property
+    def last_error(self) -> str:
+        return self._last_error
+
+    @last_error.setter
+    def last_error(self, message: str) -> None:
+        """An error set without saying what of it is public (``_fail`` says) stays off the public panel."""
+        self._last_error, self.last_error_public = message, ("" if not message else None)
 
     @abstractmethod
     def process(self, frame: np.ndarray, now: float | None = None):
@@ -179,18 +194,20 @@ class WatchedSource(ABC):
                     self.process(frame, now)
                 except Exception as exc:  # a bad frame must not kill the camera thread
                     log.exception("processing a frame failed")
-                    self._fail(f"processing a frame: {exc!r}")
+                    self._fail(f"processing a frame: {exc!r}", public=f"processing a frame failed ({type(exc).__name__})")
                 continue
             if isinstance(error, EndOfSource):
                 self._set_state("ended")
-                self.last_error = str(error)
+                self._last_error = self.last_error_public = str(error)  # a file played to its end: no failure
                 return "ended", now - started
             if error is not None:
-                self._fail(f"{type(error).__name__}: {error}", "failed")
+                message = f"{type(error).__name__}: {error}"
+                self._fail(message, "failed", public=message)
                 return "failed", now - started
             if now - last_frame > self.stall_timeout:
                 waited = now - last_frame
-                self._fail(f"no frame from {self.source.name} for {waited:.1f} s", "stalled")
+                message = f"no frame from {self.source.name} for {waited:.1f} s"
+                self._fail(message, "stalled", public=message)
                 return "stalled", now - started
         return "stopped", self.clock() - started
 
@@ -210,9 +227,10 @@ class WatchedSource(ABC):
                 "last_frame_age_s": None if age is None else round(age, 1),
                 "frames_ever": self.last_frame_at is not None}
 
-    def _fail(self, message: str, state: str | None = None) -> None:
+    def _fail(self, message: str, state: str | None = None, *, public: str | None = None) -> None:
+        """Record an error: ``message`` whole (journal, PIN-holder), ``public`` what may be shown to all (None: nothing of it)."""
         with self._lock:
-            self.last_error = message
+            self._last_error, self.last_error_public = message, public
             self.last_error_at = time.time()
             if state:
                 self.state = state

@@ -5,7 +5,10 @@ covered scan tray and the tags of Stratego pieces that face their owner; a reade
 the card lying on it. So the public panel keeps the devices' health (state, errors, rates,
 counts) and names a card only where the game's referee would name it in the public history
 (``Ruleset.redact``); it never shows a UID, except those of tags paired with no card (which name
-no card, and which the panel offers to pair).
+no card, and which the panel offers to pair). The camera's last error is shown as the camera says
+it may be (``last_error_public``: a source's failure as it is; an error about a frame or an event,
+whose text may carry a card it read, as a wording naming none); the whole error is in the journal
+and, with the PIN, on the calibration page.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from typing import Any
 from companion.pi.doctor import FAIL, MIN_PX_PER_MODULE, camera_check, small_tag_advice
 
 HIDDEN = "hidden"
+ERROR_WITHHELD = ("an error about a card it read (the whole error, which may name a hidden card, is in the journal "
+                  "and on the calibration page with the PIN)")
 
 
 def public_devices(devices: dict[str, Any], ruleset) -> dict[str, Any]:
@@ -53,7 +58,16 @@ def _camera(camera: dict[str, Any], ruleset) -> dict[str, Any]:
     cards = [{**c, "card": _named(c.get("card"), c.get("zone"), ruleset)} for c in camera.get("cards") or []]
     # A damaged tag of ours may be one character off a hidden card's key: its reason only.
     ignored = [r if r.get("kind") != "damaged" else {**r, "text": HIDDEN} for r in camera.get("recent_ignored") or []]
-    return {**camera, "cards": cards, "recent_ignored": ignored}
+    public = {k: v for k, v in camera.items() if k != "last_error_public"}
+    return {**public, "cards": cards, "recent_ignored": ignored, "last_error": _public_error(camera)}
+
+
+def _public_error(camera: dict[str, Any]) -> str:
+    """The camera's last error as anyone may read it: only what the camera marked public."""
+    if not camera.get("last_error"):
+        return ""
+    said = camera.get("last_error_public")
+    return said if isinstance(said, str) and said else ERROR_WITHHELD
 
 
 def _readers(readers: dict[str, Any], ruleset) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import time
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
+from companion.gamelog.finite import NotFinite, finite_decoder
 from companion.gamelog.logcheck import depth
 
 MAX_BODY = 64 * 1024          # every command fits in a few hundred bytes; a whole setup in a few KB
@@ -177,19 +178,7 @@ def check_length(content_length: int | None) -> None:
         raise Refused(413, f"this request is {content_length} bytes; a change is at most {MAX_BODY} bytes")
 
 
-class _NotFinite(ValueError):
-    """A number that is not finite: ``NaN``, ``Infinity``, or one too large for a float (``1e999``)."""
-
-
-def _refuse_constant(name: str):
-    raise _NotFinite(name)
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e999 parses as inf: a log holding it can no longer be read back
-        raise _NotFinite(text)
-    return value
+_DECODER = finite_decoder()
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
@@ -197,11 +186,11 @@ def json_object(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite)
+        value = _DECODER.decode(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise Refused(400, "the request body is not UTF-8 text") from None
-    except _NotFinite as exc:
-        raise Refused(400, f"the request holds {str(exc)[:40]}, which is not a finite number; "
+    except NotFinite as exc:
+        raise Refused(400, f"the request holds {exc.text[:40]}, which is not a finite number; "
                            f"every number must be one") from None
     except (ValueError, RecursionError):
         raise Refused(400, "the request body is not valid JSON") from None
