@@ -4,6 +4,8 @@ without touching this file). Screenshots land in the test's tmp folder; open the
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
 
@@ -47,22 +49,53 @@ def play_a_little(game: str, session) -> None:
         session.submit("card_seen", {"zone": "center", "card": "F3#1"}, "camera")
 
 
-@pytest.fixture
-def table(request, tmp_path, monkeypatch):
+def serve_table(game: str, data: Path, stack: ExitStack):
     """A served companion with the game in play (a little played) and the earlier game before it."""
-    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
-    game = request.param
-    service = Service(tmp_path / "data", settle_seconds=1e9)
+    service = Service(data, settle_seconds=1e9)
     service.start_game(game, seats(game))  # an earlier game, for the History page
     session = service.start_game(game, seats(game))
     play_a_little(game, session)
-    with serving(service) as url:
-        yield game, service, url
+    return game, service, stack.enter_context(serving(service))
 
 
-def open_page(browser, url, path, viewport, service):
-    page = browser.new_page(viewport=viewport)
-    hold_pin(page, url, service.pin)
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The module's tables, one per game, served from the first test that reads one to the module's
+    end: tests that only read share them (a table made and served once, not once per test)."""
+    tables: dict = {}
+    with ExitStack() as stack, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
+
+        def table_of(game: str):
+            if game not in tables:
+                tables[game] = serve_table(game, tmp_path_factory.mktemp(game) / "data", stack)
+            return tables[game]
+        yield table_of
+
+
+@pytest.fixture
+def table(request, served):
+    """The game's shared table, for a test that only reads it (never submits, starts or swaps a part;
+    earlier tests may have put seat 1 on a phone, and open_page releases it for a new one)."""
+    return served(request.param)
+
+
+@pytest.fixture
+def own_table(request, tmp_path, monkeypatch):
+    """A table of the test's own, for a test that changes it (plays, starts a game, swaps a part)."""
+    monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
+    with ExitStack() as stack:
+        yield serve_table(request.param, tmp_path / "data", stack)
+
+
+def open_page(browser, url, path, viewport, service, page=None):
+    """A tab holding the table's PIN, on ``path`` once its script has drawn it. Given ``page`` (a tab
+    from an earlier call, at this viewport), that tab goes there instead: a test looking at every page
+    visits them in turn in one tab, as a person would, rather than starting a browser tab per page."""
+    if page is None:
+        page = browser.new_page(viewport=viewport)
+        hold_pin(page, url, service.pin)
+    assert page.viewport_size == viewport
     if path == "seat":  # a new phone for seat 1: the table releases the seat for it first
         service.room.release(service.session.game_id, 1)
         path = "/seat/" + service.seat_token(service.session.game_id, 1)
@@ -84,13 +117,14 @@ def test_no_page_scrolls_sideways_on_a_phone(table, browser, tmp_path):
     game, service, url = table
     too_wide = []
     for width in (360, 390, 430):
+        page = None
         for path in PAGES:
-            page = open_page(browser, url, path, {"width": width, "height": 844}, service)
+            page = open_page(browser, url, path, {"width": width, "height": 844}, service, page)
             if sideways(page) > 0:
                 too_wide.append(f"{path} at {width} px: {sideways(page)} px too wide")
             if width == 390:
                 page.screenshot(path=str(tmp_path / f"{game}-phone{path.replace('/', '-') or '-table'}.png"), full_page=True)
-            page.close()
+        page.close()
     assert not too_wide, too_wide
 
 
@@ -121,9 +155,9 @@ def test_stratego_shows_the_colours_and_the_chosen_tie_rule(table, browser):
     assert "Red seat: Ann" in page.inner_text("#game-meta")
 
 
-@pytest.mark.parametrize("table", ["bom-battle"], indirect=True)
-def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(table, browser, tmp_path):
-    _, service, url = table
+@pytest.mark.parametrize("own_table", ["bom-battle"], indirect=True)
+def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(own_table, browser, tmp_path):
+    _, service, url = own_table
     page = open_page(browser, url, "/", TABLET, service)
     # Battle 2 has begun (a card is down): the box still tells battle 1, marked as the previous one.
     page.wait_for_selector("#result.stale")
@@ -136,9 +170,9 @@ def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(tab
     assert page.inner_text("#result-label").upper() == "BATTLE 2"
 
 
-@pytest.mark.parametrize("table", ["bom-battle"], indirect=True)
-def test_without_a_game_the_table_offers_no_game_buttons(table, browser):
-    _, service, url = table
+@pytest.mark.parametrize("own_table", ["bom-battle"], indirect=True)
+def test_without_a_game_the_table_offers_no_game_buttons(own_table, browser):
+    _, service, url = own_table
     service.session = None
     page = browser.new_page(viewport=TABLET)
     page.goto(url + "/")
@@ -147,10 +181,10 @@ def test_without_a_game_the_table_offers_no_game_buttons(table, browser):
         assert not page.locator(button).is_visible()
 
 
-@pytest.mark.parametrize("table", ["stratego"], indirect=True)
-def test_seat_codes_show_in_view_by_name_and_link_to_the_pis_lan_address(table, browser, tmp_path):
+@pytest.mark.parametrize("own_table", ["stratego"], indirect=True)  # no seat on a phone yet: the shared table's are
+def test_seat_codes_show_in_view_by_name_and_link_to_the_pis_lan_address(own_table, browser, tmp_path):
     """The names are listed; a code shows only for the name tapped, one seat at a time."""
-    _, service, url = table
+    _, service, url = own_table
     page = open_page(browser, url, "/", PHONE, service)  # opened as 127.0.0.1, as a tablet may be
     page.click("#seat-links")
     page.wait_for_selector("#seat-names .seat-name")
@@ -186,9 +220,9 @@ def test_a_stratego_phone_shows_its_own_colour(table, browser):
         assert "Red" in page.inner_text("#seat-view .own")
 
 
-@pytest.mark.parametrize("table", ["stratego"], indirect=True)
-def test_the_new_game_form_fits_the_game_and_speaks_in_words(table, browser, tmp_path):
-    _, service, url = table
+@pytest.mark.parametrize("own_table", ["stratego"], indirect=True)
+def test_the_new_game_form_fits_the_game_and_speaks_in_words(own_table, browser, tmp_path):
+    _, service, url = own_table
     page = open_page(browser, url, "/setup", TABLET, service)
     page.select_option("#game", "bom-battle")
     page.click("#add-player")  # three for Book of Mormon, then back to Stratego
@@ -266,9 +300,9 @@ class QuietCamera:
         pass
 
 
-@pytest.mark.parametrize("table", ["bom-battle"], indirect=True)
-def test_the_devices_page_never_says_null(table, browser):
-    _, service, url = table
+@pytest.mark.parametrize("own_table", ["bom-battle"], indirect=True)
+def test_the_devices_page_never_says_null(own_table, browser):
+    _, service, url = own_table
     service.pipeline = QuietCamera()
     page = open_page(browser, url, "/devices", PHONE, service)
     page.wait_for_selector("#camera dt")
