@@ -60,11 +60,12 @@ def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser,
     game, service, url = table
     problems = []
     for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
-        for path in PAGES:
-            page = open_page(browser, url, path, viewport, service)
+        page = None
+        for path in PAGES:  # visited in turn in one tab per screen
+            page = open_page(browser, url, path, viewport, service, page)
             found = serious(page)
             problems += [f"{path} ({name}): {p}" for p in found]
             if found:  # the page to look at beside the message (nothing else reads the picture)
                 page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.png"), full_page=True)
-            page.close()
+        page.close()
     assert not problems, "\n".join(problems)
