@@ -8,6 +8,7 @@ ABI-bound package, and the companion (which must then decode a photograph with t
 Slow (pip installs the project into a fresh venv), but it runs in the test command."""
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -57,15 +58,32 @@ def project_copy(dest: Path) -> Path:
     return dest
 
 
+def this_runs_folder(tmp_path_factory, name: str) -> Path:
+    """A folder of this pytest run that every xdist worker sees (the workers' temporary folders share
+    a parent, the run's own: never a folder left by an earlier run)."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+
+
 @pytest.fixture(scope="module")
 def venv_made_by_setup(system_stack, tmp_path_factory):
-    project = project_copy(tmp_path_factory.mktemp("project"))
-    env = {**os.environ, "PYTHON": SYSTEM_PYTHON, "COMPANION_CAMERA_STACK": "system", "COMPANION_SETUP": "runtime"}
-    env.pop("VIRTUAL_ENV", None)
-    done = subprocess.run(["bash", "scripts/setup.sh"], cwd=project, env=env, capture_output=True, text=True,
-                          timeout=1800)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return project / ".venv" / "bin" / "python"
+    """The venv setup makes in the system camera stack mode: made once per run, not once per xdist
+    worker that gets one of these tests (about 28 s of CPU each); the others wait for it."""
+    shared = this_runs_folder(tmp_path_factory, "camera-stack-setup")
+    shared.mkdir(exist_ok=True)
+    said = shared / "setup-said.txt"  # setup's exit status, then its output
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not said.exists():
+            project = project_copy(shared / "project")
+            env = {**os.environ, "PYTHON": SYSTEM_PYTHON, "COMPANION_CAMERA_STACK": "system", "COMPANION_SETUP": "runtime"}
+            env.pop("VIRTUAL_ENV", None)
+            done = subprocess.run(["bash", "scripts/setup.sh"], cwd=project, env=env, capture_output=True, text=True,
+                                  timeout=1800)
+            said.write_text(f"{done.returncode}\n{done.stdout}{done.stderr}")
+    status, _, output = said.read_text().partition("\n")
+    assert status == "0", output
+    return shared / "project" / ".venv" / "bin" / "python"
 
 
 def in_venv(python: Path, code: str) -> str:
