@@ -521,7 +521,7 @@ def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_read
     state = table.state
     names = {s.name for s in state.seats}
     assert [s for s in strings(state) if " " in s and s not in names] == []
-    shown = table.rules.view.public(state)["last_outcome"]["terms"]
+    shown = table.rules.public_view(state)["last_outcome"]["terms"]
     assert [(t["value"], t["detail"]) for t in shown] == [(t.value, t.detail) for t in decided.terms]
     assert "Faith: Love" in {t["label"].partition(": ")[2] for t in shown}
 
