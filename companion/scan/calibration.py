@@ -157,6 +157,8 @@ class Calibration:
         self.last_check = 0.0
         self.detail = "calibration given" if fixed is not None else "looking for the four mat markers"
         self.last_markers: dict[int, np.ndarray] = {}
+        # a check under way (check_step): the markers expected, and those found where expected so far
+        self._checking: tuple[dict[int, np.ndarray], dict[int, np.ndarray]] | None = None
         self._inverse: np.ndarray | None = None   # frame <- mat, for the homography it was made from
         self._inverted: np.ndarray | None = None
 
@@ -212,15 +214,47 @@ class Calibration:
             self.detail = f"the camera moved; recalibrated from {len(found)} markers"
         return self.detail
 
+    def check_step(self, gray: np.ndarray, now: float | None = None) -> bool:
+        """One step of the periodic check, spread over frames so that no frame pays for four
+        marker searches at once: a steady calibration looks for one expected marker a step, where
+        it is expected; True once the check is over (every marker found where expected, or one
+        missing or moved: then the whole frame is searched at once, as ``update`` does, since
+        the camera moved). Without a trusted calibration the whole check is this one step."""
+        if self._checking is None:
+            expected = self._expected_in_frame(gray)
+            if self.homography is None or self.stale or not expected:
+                self.update(gray, now)
+                return True
+            self._checking = (expected, {})
+        expected, found = self._checking
+        marker_id = next(i for i in expected if i not in found)
+        got = detect_markers_near(gray, {marker_id: expected[marker_id]})
+        if marker_id not in got or float(np.linalg.norm(got[marker_id] - expected[marker_id], axis=1).mean()) > self.tolerance_px:
+            self._checking = None
+            self.update(gray, now)
+            return True
+        found[marker_id] = got[marker_id]
+        if len(found) < len(expected):
+            return False
+        self._checking = None
+        self.last_check = time.monotonic() if now is None else now
+        self.markers_seen = len(found)
+        self.last_markers = found
+        self.detail = f"steady ({len(found)} of 4 markers in view)"
+        return True
+
+    def _expected_in_frame(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        h, w = gray.shape[:2]
+        return {i: c for i, c in self.expected_markers().items()
+                if c[:, 0].min() >= 0 and c[:, 1].min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h}
+
     def _steady_markers(self, gray: np.ndarray) -> dict[int, np.ndarray] | None:
         """The markers, when each one expected in the frame is found where it is expected (looked
         for only there: detect_markers_near); None when one is missing or moved, or no
         calibration is trusted yet (then the whole frame is searched)."""
         if self.homography is None or self.stale:
             return None
-        h, w = gray.shape[:2]
-        expected = {i: c for i, c in self.expected_markers().items()
-                    if c[:, 0].min() >= 0 and c[:, 1].min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h}
+        expected = self._expected_in_frame(gray)
         if not expected:
             return None
         found = detect_markers_near(gray, expected)
