@@ -35,6 +35,7 @@ MARKER_INSET_MM = 10.0         # from the mat's edges to the marker's black squa
 MARKER_PAPER_MARGIN_MM = 7.0   # white paper around the black square (ArUco needs a light border)
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)      # far-left, far-right, near-right, near-left
+CROP_PERIMETER_RATE = 0.3      # detect_markers_near: the smallest marker's perimeter, a share of its crop's side
 MOVE_TOLERANCE_PX = 4.0        # a marker this far from where calibration expects it: the camera moved
 MIN_MARKERS = 3
 
@@ -67,14 +68,17 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
 
 
 @functools.cache
-def _detector() -> cv2.aruco.ArucoDetector:
-    """One detector per process (making one costs more than a small crop's detection)."""
+def _detector(min_perimeter_rate: float = 0.03) -> cv2.aruco.ArucoDetector:
+    """One detector per process and setting (making one costs more than a small crop's
+    detection). ``min_perimeter_rate``: the smallest marker's perimeter, as a share of the
+    image's larger side (OpenCV's default, 0.03, for a whole frame)."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.minMarkerPerimeterRate = min_perimeter_rate
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
 
 
-def detect_markers(gray: np.ndarray, max_width: int = 960) -> dict[int, np.ndarray]:
+def detect_markers(gray: np.ndarray, max_width: int = 960, min_perimeter_rate: float = 0.03) -> dict[int, np.ndarray]:
     """Our four markers found in a frame: id -> 4x2 corners in frame pixels.
 
     Markers are big (50 mm), so detection runs on a frame downscaled to at most max_width
@@ -84,7 +88,7 @@ def detect_markers(gray: np.ndarray, max_width: int = 960) -> dict[int, np.ndarr
         gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
     scale = min(1.0, max_width / gray.shape[1])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector().detectMarkers(small)
+    corners, ids, _ = _detector(min_perimeter_rate).detectMarkers(small)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
@@ -99,7 +103,9 @@ def detect_markers_near(gray: np.ndarray, expected: dict[int, np.ndarray]) -> di
     side around it), at full size (halved, a crop this small costs the detector more, not less):
     a steady camera's check costs four small detections, about 1.5 ms each here, instead of one
     over the whole frame (40 ms at 1080p, over a frame's budget). Markers expected off the frame
-    are not looked for."""
+    are not looked for. In a crop the marker expected is about a third of its width (a perimeter
+    about 1.3 times it): outlines much smaller are no candidates (CROP_PERIMETER_RATE), or a dim,
+    noisy picture's thousands of specks cost the detector 30 ms a crop instead of 2."""
     h, w = gray.shape[:2]
     found: dict[int, np.ndarray] = {}
     for marker_id, corners in expected.items():
@@ -110,7 +116,7 @@ def detect_markers_near(gray: np.ndarray, expected: dict[int, np.ndarray]) -> di
             continue
         x0, y0 = max(x0, 0), max(y0, 0)
         crop = gray[y0:min(y1, h), x0:min(x1, w)]
-        got = detect_markers(crop, max_width=crop.shape[1])
+        got = detect_markers(crop, max_width=crop.shape[1], min_perimeter_rate=CROP_PERIMETER_RATE)
         if marker_id in got:
             found[marker_id] = got[marker_id] + np.array([x0, y0], dtype=np.float64)
     return found
