@@ -27,7 +27,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.module is not None and item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+        name = item.module.__name__.rpartition(".")[2] if item.module is not None else ""
+        if name in SLOW_MODULES or name.endswith("_browser"):  # every test in Chromium is in the slow tier
             item.add_marker(pytest.mark.slow)
 
 
