@@ -117,3 +117,18 @@ def revealed(page):
         yield page
     finally:
         page.mouse.up()
+
+
+PROMPT_SHOWN = "(want) => document.querySelector('#prompt').textContent === want"
+
+
+def shows_prompt(page, service, *said: str, unsaid: tuple[str, ...] = ()) -> str:
+    """The table page shows the state's prompt (the referee's public view, read afresh); it says
+    each of ``said`` and none of ``unsaid``. Returns the prompt."""
+    want = service.session.public_view()["prompt"]
+    page.wait_for_function(PROMPT_SHOWN, arg=want)
+    for words in said:
+        assert words in want, (words, want)
+    for words in unsaid:
+        assert words not in want, (words, want)
+    return want

@@ -415,9 +415,9 @@ def test_the_view_says_what_happens_next():
     assert t.view()["prompt"] == ("Battle 1: Seat 1 (Ann), Seat 2 (Bo) and Seat 3 (Cy), lay your play in your area "
                                   "of the battlefield (or on your reader).")
     t.play({1: ["GD500"], 2: ["BD100"], 3: ["GO100", "GO200"]})
-    assert t.view()["prompt"] == "Battle 1: fix the plays above before resolving."
+    assert t.view()["prompt"] == "Battle 1: Seat 3 (Cy), fix your play (see under your name) before the battle is resolved."
     t.gone(3, "GO200")
-    assert t.view()["prompt"] == "Everyone has played: resolve the battle."
+    assert t.view()["prompt"] == "Battle 1: everyone has played; the result shows once the cards lie still."
     sw = Table(2, secret_weapon=True)
     assert sw.view()["prompt"] == "Seat 1 (Ann)'s turn to play."
     trivia = Table(2, spys_trivia=True)

@@ -20,7 +20,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.web import room as room_module
-from companion.web import security, streams
+from companion.web import faces, security, streams
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,8 @@ def seat_page(token: str):
 def api_state():
     service = _service()
     session = service.session
-    return jsonify({"view": session.public_view() if session else None, "devices": service.devices()})
+    view = session.public_view() if session else None
+    return jsonify({"view": view, "faces": faces.ResultFaces().of(session, view), "devices": service.devices()})
 
 
 @core.get("/api/history")
@@ -273,7 +274,10 @@ def api_seat(token: str):
                                  f"lost, ask the table to release seat {seat} (Seat codes on the tablet, with the "
                                  f"PIN); then open the code again."}), 403
     public = session.public_view()
-    reply = make_response(jsonify({"ok": True, "view": view, "public": public, "veiled": holds_secrets(view, public)}))
+    catalog = getattr(session.ruleset, "catalog", None)
+    reply = make_response(jsonify({"ok": True, "view": view, "public": public, "veiled": holds_secrets(view, public),
+                                   "faces": faces.ResultFaces().of(session, public),
+                                   "own_faces": faces.seat_faces(view, public, catalog)}))
     reply.headers["Cache-Control"] = "no-store"
     if new_cookie:
         reply.set_cookie(cookie, new_cookie, max_age=7 * 24 * 3600, httponly=True, samesite="Strict",
@@ -324,8 +328,10 @@ def api_stream():
         session = service.session
         q = session.subscribe() if session else None
         subscribed_to = session
+        result_faces = faces.ResultFaces()
         try:
-            first = {"view": session.public_view() if session else None}
+            view = session.public_view() if session else None
+            first = {"view": view, "faces": result_faces.of(session, view)}
             yield f"event: view\ndata: {json.dumps(first)}\n\n"
             yield f"retry: {streams.RETRY_MS}\n\n"  # how soon the browser comes back after an end
             last_devices = 0.0
@@ -335,7 +341,9 @@ def api_stream():
                         subscribed_to.unsubscribe(q)
                     subscribed_to = service.session
                     q = subscribed_to.subscribe()
-                    yield f"event: view\ndata: {json.dumps({'view': subscribed_to.public_view(), 'new_game': True})}\n\n"
+                    view = subscribed_to.public_view()
+                    changed = {"view": view, "faces": result_faces.of(subscribed_to, view), "new_game": True}
+                    yield f"event: view\ndata: {json.dumps(changed)}\n\n"
                 if q is not None and q.full():  # the session dropped this stalled stream: end it
                     return
                 try:
@@ -343,6 +351,7 @@ def api_stream():
                 except queue.Empty:
                     message = None
                 if message:
+                    message = {**message, "faces": result_faces.of(subscribed_to, message.get("view"), message.get("entry"))}
                     yield f"event: view\ndata: {json.dumps(message)}\n\n"
                 if time.monotonic() - last_devices >= 1.0:
                     last_devices = time.monotonic()

@@ -13,6 +13,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, make_respons
 
 from companion import rules
 from companion.web.app import require_pin
+from companion.web.faces import entry_faces, seat_colours
 from companion.gamelog.fold import Derived, fold, start_ruleset, step
 from companion.gamelog.session import LogError, public_entry, public_view, to_jsonl
 from companion.gamelog.store import StoreError
@@ -22,8 +23,6 @@ bp = Blueprint("history", __name__)
 CHARTED = ("battle", "combat", "challenge", "round", "fight")
 # What the chart counts for each seat, the first of these every seat of the public view has.
 MEASURES = ("cards", "points", "vp", "score", "total", "alive")
-# What a card's small face is drawn from (faces.js): the catalog's printed attributes, no text.
-FACE_ATTRS = ("value", "color", "shape", "rank", "unit", "attack", "defence", "defense", "strength", "power")
 MAX_GAME_ID = 2 ** 63 - 1   # a game is an SQLite row id: no larger integer reaches the database
 
 
@@ -84,9 +83,8 @@ def game_history(game_id: int):
                 chart = game_chart(events, fold(events))
             except (LogError, StoreError):
                 chart = None  # its log is shown as the session has it; only the picture is missing
-        entries = session.history()
-        return jsonify({"ok": True, "in_play": True, "entries": entries, "view": view, "chart": chart,
-                        "faces": card_faces(entries, session.ruleset)})
+        return jsonify({"ok": True, "in_play": True, "entries": with_faces(session.history(), session.ruleset, view),
+                        "view": view, "chart": chart})
     try:
         events = _events(game_id)
         derived = fold(events)
@@ -94,26 +92,17 @@ def game_history(game_id: int):
     except (LogError, StoreError) as exc:  # a log damaged on disk, or by an older version
         return _unreadable(game_id, exc)
     entries: list[dict[str, Any]] = [public_entry(e, derived.ruleset) for e in derived.entries]
-    return jsonify({"ok": True, "in_play": False, "entries": entries, "view": public_view(derived, game_id),
-                    "chart": chart, "faces": card_faces(entries, derived.ruleset)})
+    view = public_view(derived, game_id)
+    return jsonify({"ok": True, "in_play": False, "entries": with_faces(entries, derived.ruleset, view), "view": view,
+                    "chart": chart})
 
 
-def card_faces(entries: list[dict[str, Any]], ruleset) -> dict[str, dict[str, Any]]:
-    """The catalog face of every card a public result names (its ``cards``): only cards the
+def with_faces(entries: list[dict[str, Any]], ruleset, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each public entry with the faces of the cards its results name (faces.py): only cards the
     results already show, so a face tells nothing the words did not."""
     catalog = getattr(ruleset, "catalog", None)
-    faces: dict[str, dict[str, Any]] = {}
-    if catalog is None:
-        return faces
-    for entry in entries:
-        for outcome in entry.get("outcomes") or []:
-            cards = (outcome.get("data") or {}).get("cards")
-            for card_id in cards if isinstance(cards, list) else []:  # a game over counts them instead
-                card = catalog.cards.get(str(card_id).split("#")[0]) if isinstance(card_id, str) else None
-                if card is not None:
-                    faces[card_id] = {"name": card.name, "kind": card.kind,
-                                      **{k: card.attrs[k] for k in FACE_ATTRS if k in card.attrs}}
-    return faces
+    colours = seat_colours(view)
+    return [{**e, "faces": entry_faces(e, catalog, colours)} for e in entries]
 
 
 def _measure(view: dict[str, Any]) -> str | None:

@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from typing import Any, Callable, Protocol
 
+from companion.web.faces import ResultFaces
 from companion.web.security import Refused
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,7 @@ class Broadcast:
         self._thread: threading.Thread | None = None
         self._latest: bytes | None = None   # the view to send first to a stream that opens
         self._stopped = threading.Event()
+        self._faces = ResultFaces()          # the shown result's card faces, used by the fan-out thread only
 
     def open(self, sink: Sink) -> None:
         """Start feeding ``sink``: the current view first, then every change."""
@@ -142,11 +144,13 @@ class Broadcast:
                     followed, started = service.session, True
                     q = followed.subscribe() if followed is not None else None
                     view = followed.public_view() if followed is not None else None
-                    message = {"view": view, "new_game": True} if new_game else {"view": view}
-                    self._send(event("view", message), event("view", {"view": view}))
+                    faces = self._faces.of(followed, view)
+                    message = {"view": view, "faces": faces, "new_game": True} if new_game else {"view": view, "faces": faces}
+                    self._send(event("view", message), event("view", {"view": view, "faces": faces}))
                 message = self._next(q)
                 if message:
-                    self._send(event("view", message), event("view", {"view": message.get("view")}))
+                    message = {**message, "faces": self._faces.of(followed, message.get("view"), message.get("entry"))}
+                    self._send(event("view", message), event("view", {"view": message.get("view"), "faces": message["faces"]}))
                 if time.monotonic() >= next_devices:
                     next_devices = time.monotonic() + DEVICES_EVERY_S
                     self._send(event("devices", service.devices()))

@@ -8,7 +8,6 @@
   const $ = (sel) => document.querySelector(sel);
   const SIGHTINGS = new Set(["card_seen", "card_gone"]);
   const NUMBERED = ["battle", "combat", "round", "turn", "fight"];
-  let faces = {};  // the catalog face of each card the shown game's results name (faces.js)
 
   function describeEntry(e) {
     const d = e.data || {};
@@ -42,13 +41,13 @@
       out.push({
         entry: e, sightings: waiting,
         title: titled.length ? titled.map((o) => outcomeTitle(o, counters)).join(", ") : describeEntry(e),
-        cards: e.status === "applied" ? results.flatMap((o) => (Array.isArray(o.data?.cards) ? o.data.cards : [])) : [],
+        faces: e.faces || [],  // the cards its results name, as the server drew them from the catalog
         say: e.status === "refused" ? `Not accepted: ${e.reason}` : e.status === "undone" ? "undone" :
           results.map((o) => o.say).filter(Boolean).join(" "),
       });
       waiting = [];
     }
-    if (waiting.length) out.push({ entry: null, cards: [], sightings: waiting, title: "On the table now", say: "not resolved yet" });
+    if (waiting.length) out.push({ entry: null, faces: [], sightings: waiting, title: "On the table now", say: "not resolved yet" });
     return out;
   }
 
@@ -69,7 +68,7 @@
       el("div", { class: "chapter-head" }, el("b", { class: "chapter-title", text: chapter.title }),
         e ? el("span", { class: "seq", text: `#${e.seq} · ${e.source}` }) : null),
       chapter.say ? el("p", { class: "chapter-say", text: chapter.say }) : null,
-      chapter.cards.length ? companion.cardFaces(chapter.cards, faces) : null,
+      companion.faceRow(chapter.faces, `the cards of ${chapter.title}`),
       sightingList(chapter.sightings));
   }
 
@@ -134,7 +133,6 @@
       $("#history-seats").hidden = reply.in_play;
       $("#history-seats").replaceChildren(...(reply.in_play ? [] : (reply.view.seats || reply.view.standings || [])
         .map((s) => seatBox(s, reply.view))));
-      faces = reply.faces || {};
       $("#history-chart").hidden = !reply.chart;  // a finished game: how it went, as a picture
       $("#history-chart").replaceChildren(...(reply.chart ? [companion.gameChart(reply.chart)] : []));
       $("#history-list").replaceChildren(...chapters(reply.entries).reverse().map(chapterItem));

@@ -29,7 +29,7 @@
     return { label: "", stale: false };
   }
 
-  function renderResult(view) {
+  function renderResult(view, faces) {
     const outcome = view.last_outcome;
     $("#result").hidden = !outcome;
     if (!outcome) return;
@@ -39,6 +39,8 @@
     $("#result-label").hidden = !heading.label;
     $("#result-say").textContent = outcome.say;
     $("#result-terms").replaceChildren(...termsList(outcome.terms));
+    // The cards it was fought with, drawn from the catalog (faces.js): only those the result names.
+    $("#result-faces").replaceChildren(...[companion.faceRow(faces, `the cards of ${heading.label || "the result"}`)].filter(Boolean));
     $("#result-details").hidden = !outcome.details;  // the whole story, behind a tap
     $("#result-details p").textContent = outcome.details || "";
   }
@@ -66,7 +68,7 @@
       (Array.isArray(phases) && phases.length > 0 && !phases.includes(view.phase));
   }
 
-  function renderTable(view) {
+  function renderTable(view, faces) {
     document.body.classList.toggle("no-game", !view);
     $("#game-title").textContent = view ? `${view.title}` : "No game in progress";
     $("#resolve").disabled = !view || view.over;
@@ -81,7 +83,7 @@
     renderMeta(view);
     $("#prompt").hidden = !view.prompt;
     $("#prompt").textContent = view.prompt || "";
-    renderResult(view);
+    renderResult(view, faces);
     const problems = [...(view.conflicts || []).map((c) => c.say || c), ...(view.problems || [])];
     $("#problems").hidden = problems.length === 0;
     $("#problems").replaceChildren(...problems.map((p) => el("div", { text: typeof p === "string" ? p : JSON.stringify(p) })));
@@ -204,20 +206,20 @@
   }
 
   function tablePage() {
-    const show = (view) => {
-      renderTable(view);
+    const show = (view, faces) => {
+      renderTable(view, faces);
       keepAwake.want(Boolean(view && !view.over));  // the screen stays on while a game runs
     };
     stream({
       devices: renderCameraAlerts,
       view: (msg) => {
-        show(msg.view);
+        show(msg.view, msg.faces);
         const entry = msg.entry;
         if (entry && entry.status === "refused" && entry.source !== "dashboard") notice(`Not accepted: ${entry.reason}`);
       },
     }, async () => {  // back after a drop: read the view afresh, whatever was missed meanwhile
       const reply = await (await fetch("/api/state")).json();
-      show(reply.view !== undefined ? reply.view : reply);
+      show(reply.view !== undefined ? reply.view : reply, reply.faces);
       renderCameraAlerts(reply.devices);
     });
     $("#resolve").addEventListener("click", async () => {
@@ -243,7 +245,15 @@
     return facts;
   }
 
-  function renderSeatView(view) {
+  // The table's latest result on the phone too: its sentence and the faces of its cards.
+  function seatResult(view, faces) {
+    const outcome = view.last_outcome;
+    if (!outcome || !outcome.say) return null;
+    return el("section", { class: "result seat-result", "aria-label": "the latest result" },
+      el("p", { class: "say", text: outcome.say }), companion.faceRow(faces, "the cards of the latest result"));
+  }
+
+  function renderSeatView(view, reply = {}) {
     const me = (view.seats || view.standings || []).find((s) => s.seat === view.seat);
     const name = view.name || (me && me.name) || view.you?.name;
     $("#seat-title").textContent = name ? `${name} (seat ${view.seat})` : `Seat ${view.seat}`;
@@ -254,13 +264,16 @@
     if (refused) parts.push(el("p", { class: "problem", text: `Not accepted (#${refused.seq}): ${refused.reason}` }));
     const facts = { ...ownFacts(view, me), ...(view.private || {}) };
     if (Object.keys(facts).length) parts.push(el("div", { class: "panel own" }, el("h2", { text: "Yours" }), el("dl", {}, ...dl(facts))));
+    const own = companion.faceRow(reply.own_faces, "your cards");  // the cards only this seat sees, as pictures
+    if (own) parts.push(el("section", { class: "panel own-cards" }, el("h2", { text: "Your cards" }), own));
+    parts.push(seatResult(view, reply.faces));
     if (me) parts.push(seatBox(me, view));
     for (const [title, items] of Object.entries(view.known || {})) {
       const list = (items || []).length ? el("ul", {}, ...items.map((i) => el("li", { text: typeof i === "string" ? i : JSON.stringify(i) })))
         : el("p", { class: "meta", text: "none" });
       parts.push(el("section", { class: "panel" }, el("h2", { text: title.replaceAll("_", " ") }), list));
     }
-    $("#seat-view").replaceChildren(...parts);
+    $("#seat-view").replaceChildren(...parts.filter(Boolean));
     for (const render of companion.seatRenderers) render(view);
   }
 
@@ -278,8 +291,9 @@
     const parts = [];
     if (view.prompt) parts.push(el("p", { class: "prompt", text: view.prompt }));
     parts.push(el("p", { class: "veil", text: "What only you may see is hidden. Press and hold the button to see it; let go and it hides again." }));
+    parts.push(seatResult(view, reply.faces));
     if (me) parts.push(seatBox(me, view));
-    $("#seat-view").replaceChildren(...parts);
+    $("#seat-view").replaceChildren(...parts.filter(Boolean));
   }
 
   function seatPage() {
@@ -293,7 +307,7 @@
       if (!latest) return;
       button.hidden = !latest.veiled;
       document.body.dataset.revealed = shown || !latest.veiled ? "yes" : "no";
-      if (shown || !latest.veiled) renderSeatView(latest.view); else renderVeiled(latest);
+      if (shown || !latest.veiled) renderSeatView(latest.view, latest); else renderVeiled(latest);
     };
     const show = () => { clearTimeout(hideTimer); shown = true; draw(); };
     const hide = () => { clearTimeout(hideTimer); shown = false; pressedAt = 0; draw(); };

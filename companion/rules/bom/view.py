@@ -227,8 +227,8 @@ class BomView(View[BomState]):
             return self.say(Outcome(ends[-1].kind, data=ends[-1].data), state) if ends else "The game is over."
         if not self.referee.rules(state).battles(state):
             return self._trivia_prompt(state, words)
-        if self.referee.ready_to_resolve(state):
-            return "Everyone has played: resolve the battle."
+        if self.referee.ready_to_resolve(state):  # the table resolves it by itself: no tap asked for
+            return f"Battle {state.battle}: everyone has played; the result shows once the cards lie still."
         current = table.plays(state)
         fighting = participants(state, self.referee.rules(state))
         turn = self._turn(state, fighting, current)
@@ -239,12 +239,17 @@ class BomView(View[BomState]):
         if state.tiebreak is not None:
             return (f"Last battle after the timer: {words.names(state.tiebreak)} each draw one CHARACTER card at random "
                     f"and play it.")
-        if state.mount:
-            return f"The battle mounts: {words.names(state.mounting().seats)} each play a new CHARACTER card."
+        mounting = [s for s in state.mounting().seats if not current.get(s)] if state.mount else []
+        if mounting:  # only the tied seats that have not laid their new card yet
+            each = " each" if len(mounting) > 1 else ","
+            return f"The battle mounts: {words.names(mounting)}{each} play a new CHARACTER card."
         waiting = [s for s in fighting if not current.get(s) and not (state.turns and s in state.secret_weapon().face_down)]
         if waiting:  # where the cards go: the seat's own area of the mat, or its reader
             return (f"Battle {state.battle}: {words.names(waiting)}, lay your play in your area of the battlefield "
                     f"(or on your reader).")
+        fixing = [s for s in fighting if current.get(s) and not isinstance(seat_problem(self.referee, state, s, current[s]), Play)]
+        if fixing:  # who must change what they laid (the problem is shown under their name)
+            return f"Battle {state.battle}: {words.names(fixing)}, fix your play (see under your name) before the battle is resolved."
         return f"Battle {state.battle}: fix the plays above before resolving."
 
     def _trivia_prompt(self, state: BomState, words: Words) -> str:

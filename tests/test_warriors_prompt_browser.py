@@ -1,0 +1,74 @@
+"""Warriors on the tablet, in headless Chromium: the demo players play the first battle rounds
+(the deal, primary and secondary cards, draws, calls to battle, Challenges and their reveals)
+straight into the table, and at every new prompt the page shows it and it names the seat the
+state waits for, doing what that seat has still to do: never a seat that has done it, never
+"turn over your next facedown card" once every card of the Challenge is face up."""
+from __future__ import annotations
+
+import companion.rules
+from companion.rules.demo import play_direct
+from companion.service import Service
+from tests.browser import serving, shows_prompt
+from tests.test_pages_browser import TABLET
+
+
+def name(view, seat) -> str:
+    return next(s["name"] for s in view["seats"] if s["seat"] == seat)
+
+
+def seat_row(view, seat) -> dict:
+    return next(s for s in view["seats"] if s["seat"] == seat)
+
+
+def check(view: dict, prompt: str) -> str:
+    """The prompt against the state's public view; returns the step it was checked at."""
+    step = view["step"]
+    if view["over"]:
+        assert "over" in prompt, prompt
+        return "over"
+    if view["drawing"] is not None:
+        assert prompt.startswith(f"{name(view, view['drawing'])}: draw"), prompt
+        return "draw"
+    if step in ("deal", "redraw", "refill"):
+        assert prompt.startswith(f"The deal: {name(view, view['tray_for'])}") or prompt.startswith(name(view, view["tray_for"])), prompt
+    elif step == "primary":
+        assert prompt.startswith(f"{name(view, view['turn'])}: lay a Warrior"), prompt
+        assert not seat_row(view, view["turn"])["play"], "the seat named has no primary card yet"
+    elif step == "secondary":
+        assert prompt.startswith(f"{name(view, view['turn'])}: scan a secondary card"), prompt
+    elif step == "challenge":
+        assert prompt.startswith(f"{name(view, view['order']['challenger'])}: choose a player to challenge"), prompt
+        assert view["order"]["to_battle"], "someone is left to challenge"
+    elif step == "reveal":
+        fight = view["challenge"]
+        hidden = {s: seat_row(view, s)["face_down"] for s in (fight["challenger"], fight["defender"])}
+        if any(hidden.values()) and fight["deception"] is None:
+            assert prompt.startswith(f"{name(view, fight['next'])}: turn over your next facedown card"), prompt
+            assert hidden[fight["next"]] > 0, "the seat named still has a card face down"
+        else:
+            assert "turn over" not in prompt, ("every card is face up", prompt)
+    return step
+
+
+def test_the_prompt_names_the_seat_the_table_waits_for_at_every_step(tmp_path, browser):
+    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    players = companion.rules.demo_players("warriors")(3, 3)
+    seats, options = players.start()
+    session = service.start_game("warriors", seats, options)
+    checked: set[str] = set()
+    shown = [None]
+    with serving(service) as url:
+        page = browser.new_page(viewport=TABLET)
+        page.goto(url + "/")
+
+        def after(session):  # after each round of the players' moves
+            prompt = session.public_view()["prompt"]
+            if prompt != shown[0]:
+                shown[0] = shows_prompt(page, service)
+                checked.add(check(session.public_view(), prompt))
+
+        try:
+            play_direct(players, session, max_rounds=60, after=after)
+        except RuntimeError:
+            pass  # the game goes on beyond these rounds: as wanted
+    assert {"deal", "draw", "primary", "secondary", "challenge", "reveal"} <= checked, checked
