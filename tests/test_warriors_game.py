@@ -306,6 +306,61 @@ def test_deception_adds_a_card_from_the_hand_and_the_winner_takes_it():
     assert decided.data["winner"] == 2 and key_of("Assassination") in decided.data["captured"]
 
 
+def test_with_one_player_left_to_challenge_the_challenge_starts_by_itself():
+    """"The player who made the Call to Battle chooses another player ... and challenges him/her."
+    "The winner then challenges another player ... This continues until all players have battled."
+    With one other player there is nobody to choose between: no tap, and the prompt names who turns
+    a card first."""
+    table = battle_two()                                   # two players: Ann called to battle
+    assert table.say()[-2:] == ["Phase Two: Call to Battle. Ann is the challenger.",
+                                "Ann challenges Ben: \u201cTake up the sword!\u201d"]
+    assert table.state.step == Step.REVEAL and table.state.challenge.defender == 2
+    assert not any(a["kind"] == "challenge" for a in table.rules.actions(table.state))
+    assert table.rules.public_view(table.state)["prompt"] == "Ann: turn over your next facedown card."
+    three = three_players()                                # the last of three, once two have battled
+    challenge(three, 3)
+    three.show(1, "Sword"), three.show(3, "Plates")
+    three.ok("resolve")
+    assert three.say()[-1] == "Ann challenges Ben: \u201cTake up the sword!\u201d"
+    assert three.rules.public_view(three.state)["prompt"] == "Ben: turn over your next facedown card."
+
+
+def test_the_first_card_another_player_turns_over_names_whom_the_challenger_challenges():
+    """"The player who made the Call to Battle chooses another player ... and challenges him/her by
+    saying, 'Take up the sword!'" "The player who made the Challenge then reveals the first facedown
+    card on the right of his/her Warrior. His/her opponent does the same." The camera sees in whose
+    area the opponent's first card is turned: that names the opponent, no tap."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"],
+                            4: ["Lehi", "Sword#2"]})
+    view = table.rules.public_view(table.state)
+    assert view["prompt"] == ("Ann: turn over your first facedown card; then the player you challenge "
+                              "(Ben, Cy or Dee) turns theirs, or tap whom you challenge.")
+    assert "Ann turns a card first" in table.refused("card_seen", zone="seat:3", card=key_of("Sword"))
+    table.show(1, "Prophecy")
+    assert table.say() == ["Ann reveals Prophecy; the first card another player turns over names whom Ann challenges."]
+    assert table.state.step == Step.CHALLENGE and table.state.challenge is None
+    assert "the choice is made" in table.refused("prophecy", seat=1, targets=[2, 3])
+    assert table.rules.public_view(table.state)["prompt"] == (
+        "Ben, Cy or Dee: the player Ann challenges turns over their first facedown card, or tap whom Ann challenges.")
+    table.show(3, "Sword")
+    assert table.say() == ["Ann challenges Cy: \u201cTake up the sword!\u201d",
+                           "Cy reveals Sword. Points: Ann 3, Cy 5."]
+    assert table.state.challenge.defender == 3 and table.state.battled == [1, 3]
+    assert "Ann turns a card next" not in table.rules.public_view(table.state)["prompt"]
+
+
+def test_the_tap_still_names_the_opponent_after_the_challengers_first_card():
+    """A table that names the opponent aloud taps it; the challenger's card already turned counts, and
+    the opponent turns next ("His/her opponent does the same")."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"]})
+    table.show(1, "Prophecy")
+    table.ok("challenge", target=2)
+    assert table.state.challenge.next == 2 and table.state.challenge.reveals == 1
+    assert table.rules.public_view(table.state)["prompt"] == "Ben: turn over your next facedown card."
+    table.show(2, "Lib")
+    assert table.rules.public_view(table.state)["prompt"].startswith("Every card is turned over")
+
+
 def test_prophecy_shows_two_players_face_down_cards_to_the_challenger_only():
     """"if you are the challenger, you may privately look at two players' facedown cards before deciding
     which player to challenge.\""""
