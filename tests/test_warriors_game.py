@@ -335,13 +335,16 @@ def test_the_first_card_another_player_turns_over_names_whom_the_challenger_chal
     view = table.rules.public_view(table.state)
     assert view["prompt"] == ("Ann: turn over your first facedown card; then the player you challenge "
                               "(Ben, Cy or Dee) turns theirs, or tap whom you challenge.")
+    assert view["turn"] == 1
     assert "Ann turns a card first" in table.refused("card_seen", zone="seat:3", card=key_of("Sword"))
     table.show(1, "Prophecy")
     assert table.say() == ["Ann reveals Prophecy; the first card another player turns over names whom Ann challenges."]
     assert table.state.step == Step.CHALLENGE and table.state.challenge is None
     assert "the choice is made" in table.refused("prophecy", seat=1, targets=[2, 3])
-    assert table.rules.public_view(table.state)["prompt"] == (
+    view = table.rules.public_view(table.state)
+    assert view["prompt"] == (
         "Ben, Cy or Dee: the player Ann challenges turns over their first facedown card, or tap whom Ann challenges.")
+    assert view["turn"] is None, "any of three may turn next: the tablet rings nobody"
     table.show(3, "Sword")
     assert table.say() == ["Ann challenges Cy: \u201cTake up the sword!\u201d",
                            "Cy reveals Sword. Points: Ann 3, Cy 5."]

@@ -205,8 +205,9 @@ class WarriorsView(Sayings):
             return None
         if state.step in (Step.PRIMARY, Step.SECONDARY):
             return state.drawing or state.turn
-        if state.step == Step.CHALLENGE:
-            return state.challenger
+        if state.step == Step.CHALLENGE:   # the challenger turns first; then any of the players left may
+            a = state.challenger
+            return a if a is not None and state.opened is None and any(c.face_down for c in state.players[a].play) else None
         if state.step == Step.REVEAL:
             ch = state.fight
             if ch.deception is not None:
