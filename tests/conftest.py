@@ -6,18 +6,56 @@ from collections.abc import Iterator
 
 import pytest
 
-# Modules whose tests run the companion whole (a browser, the demo, subprocesses, a broker, the
-# firmware under simavr, hundreds of seeded random games): the "slow" tier.
+# The quick tier (`-m "not slow"`) is the rules and unit tests: nothing in it starts a browser, a
+# server on a port, a broker, a subprocess or the firmware, or plays hundreds of random games. It
+# must stay under a minute on the 2 cores (docs/benchmarks.md). Everything else is "slow", by:
+# - the module's name: every `*_browser` and `*_fuzz` module (new ones are slow without a word here);
+# - the fixtures a test asks for (a browser, a broker, a hub);
+# - the modules below, whose tests run the companion whole (the demo, subprocesses, the firmware
+#   under simavr, a server on a port, mDNS, hundreds of seeded games, the camera stack's setup);
+# - tests named `test_fuzz_*` (fuzzing, as the `*_fuzz` modules);
+# - SLOW_TESTS: single long tests in otherwise quick modules (or `@pytest.mark.slow` in the module).
+SLOW_SUFFIXES = ("_browser", "_fuzz")
+SLOW_FIXTURES = {"browser", "broker", "hub"}
 SLOW_MODULES = {
-    "test_browser_basics", "test_browser_demo", "test_bom_browser", "test_battlecards_browser",
-    "test_gt_battle_browser", "test_warriors_browser", "test_pages_browser", "test_scan_browser",
-    "test_tablet_app", "test_crash_recovery", "test_demo_driver", "test_demo_players", "test_hub",
-    "test_hub_chain", "test_hub_undo", "test_rfid_firmware", "test_rfid_readers", "test_install",
-    "test_gt_battle_fuzz", "test_battlecards_fuzz", "test_security_fuzz", "test_startup_faults",
-    "test_table_faults", "test_scan_robustness", "test_scan_second_looks", "test_scan_occlusion",
-    "test_scan_real_photos", "test_scan_photos", "test_scan_photo_labels", "test_log_import",
+    "test_browser_basics", "test_browser_demo", "test_tablet_app", "test_crash_recovery", "test_demo_driver",
+    "test_demo_players", "test_hub", "test_hub_chain", "test_hub_undo", "test_rfid_firmware", "test_rfid_readers",
+    "test_install", "test_startup_faults", "test_table_faults", "test_scan_robustness", "test_scan_second_looks",
+    "test_scan_occlusion", "test_scan_real_photos", "test_scan_photos", "test_scan_photo_labels", "test_log_import",
     "test_cli", "test_doctor", "test_warriors_demo", "test_battlecards_odds", "test_camera_health",
+    "test_announce", "test_setup_camera_stack", "test_typing", "test_scan_determinism", "test_event_streams",
+    "test_security_requests", "test_public_surface_secrets",
 }
+SLOW_TESTS = {
+    # hypothesis, 300 hubs each on a database of its own
+    "test_hub_messages.py::test_no_sequence_of_messages_makes_a_hub_page_fail",
+    # `companion replay` in a subprocess; a whole seeded game by the simulated players
+    "test_battlecards_game.py::test_companion_replay_reads_a_battlecards_log",
+    "test_battlecards_game.py::test_a_whole_seeded_game_is_played_by_the_simulated_players",
+    # the firmware under simavr
+    "test_rfid_game.py::test_card_on_seat_3_reader_becomes_seat_3s_play[simavr]",
+    # a whole logged game (70 battles) undone at every point, and restarted from its snapshots
+    "test_snapshots.py::test_undos_anywhere_in_a_real_game_give_what_folding_from_the_start_gives[basic-3-seats]",
+    "test_snapshots.py::test_a_restart_after_snapshots_resumes_the_same_game[basic-3-seats]",
+    # sheets printed to PDF and SVG (`companion tags print`), rendered again and every tag decoded
+    "test_sheets.py::test_tags_print_writes_pdf_and_svg_and_warns",
+    "test_sheets.py::test_tags_print_writes_into_a_folder_named_for_the_game",
+    "test_sheets.py::test_pdf_pages_are_exactly_the_paper_size",
+    "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[card-63x88]",
+    "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[round-40]",
+    "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[square-25]",
+    "test_sheets.py::test_every_tag_on_a_printed_page_reads_back_as_its_card[stratego]",
+    "test_sheets.py::test_the_last_page_reads_back_too",
+    "test_sheets.py::test_the_default_sticker_leaves_name_and_value_readable_and_reads_at_the_recommended_camera",
+}
+
+
+def is_slow(item: pytest.Item) -> bool:
+    module = item.path.stem
+    return (module.endswith(SLOW_SUFFIXES) or module in SLOW_MODULES or item.name.startswith("test_fuzz_")
+            or f"{item.path.name}::{item.name}" in SLOW_TESTS  # one case of a parametrized test
+            or f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS  # all its cases
+            or bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,11 +63,22 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "fuzzing); deselect with -m 'not slow' for the rules and unit tests")
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if is_slow(item):
+        item.add_marker(pytest.mark.slow)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        name = item.module.__name__.rpartition(".")[2] if item.module is not None else ""
-        if name in SLOW_MODULES or name.endswith("_browser"):  # every test in Chromium is in the slow tier
-            item.add_marker(pytest.mark.slow)
+    # Modules with slow tests first, each module's tests together (its module fixtures are made once),
+    # so the long tests start early and the short ones fill in around them at the end on every worker.
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+    # A test renamed must not turn quick unseen: each SLOW_TESTS function must exist in its module.
+    modules = {item.path.name: item.module for item in items if isinstance(item, pytest.Function)}
+    gone = [name for name in SLOW_TESTS if (file := name.partition("::")[0]) in modules
+            and not hasattr(modules[file], name.partition("::")[2].partition("[")[0])]
+    if gone:
+        raise pytest.UsageError(f"tests/conftest.py's SLOW_TESTS names tests that do not exist: {sorted(gone)}")
 
 
 @pytest.fixture

@@ -118,6 +118,17 @@ def test_the_table_shows_the_odds_of_the_battle_from_the_cards_left():
     assert shown["withdraw"]["aggressor"] == {"winner": "defender", "vp": 5, "keeps": 1}
 
 
+def test_a_shot_aimed_with_a_weaker_supporter_shows_the_targets_it_can_reach():
+    """A player may name the supporter of a shot (not the best one): the odds show the shot as aimed, and a
+    target only the best supporter could reach ("If the Attack Value is ... lower than the selected target's
+    defense, then the target may not be attacked") is left out, never a failure of the whole view."""
+    t = fight("WAKE#1", ["JGUARDS#1", "JYAMASHI#1", "JHOMMA#1"], ["UWILDCAT#1", "UMAR1#1"])
+    # The Guards' Attack 2 against Air reaches the Wildcat's Defense 4 with Yamashita (+2), not with Homma (+1).
+    t.ok("aim", seat=JAPAN, target="UMAR1#1", support="JHOMMA#1")
+    shots = RULES.public_view(t.state)["odds"]["shots"]
+    assert [(s["target"], s["attack"], s["defense"], s["aimed"]) for s in shots] == [("UMAR1#1", 7, 4, True)]
+
+
 def test_the_public_odds_do_not_change_when_a_hidden_card_changes():
     """The public tablet's odds never use a face-down stack, a Reserve Hand or a Kept Card."""
     t = fight("PEARL#1", ["JZERO#1", "JGUARDS#1"], ["UWILDCAT#1", "UMAR1#1"])

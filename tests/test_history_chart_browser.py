@@ -18,9 +18,11 @@ from tests.test_pages_browser import PHONE, TABLET
 LOG = Path(__file__).parent / "logs" / "bom" / "basic-3-seats.jsonl"
 
 
-@pytest.fixture
-def finished(tmp_path):
-    """A table whose earlier game is the whole logged Book of Mormon game; its id."""
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A table whose earlier game is the whole logged Book of Mormon game; its id (the tests only
+    read it: one table for the module)."""
+    tmp_path = tmp_path_factory.mktemp("history")
     events = [json.loads(line) for line in LOG.read_text().splitlines() if line and not line.startswith("//")]
     start = events[0]["data"]
     service = Service(tmp_path / "data", settle_seconds=1e9)

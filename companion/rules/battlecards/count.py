@@ -85,13 +85,15 @@ class PlayedBattle:
         """What the shooter of a step does in an alive set (the policy): (target, attack, defense), or None
         when it is out of the fight or has no legal target. Memoised."""
         key = (mask & self.step_relevant[step], step)
-        found = self._decisions.get(key, self)
-        if found is self:
-            shooter = self.steps[step][2]
-            found = None
-            if mask >> shooter & 1:
-                found = self.best_shot(mask, shooter, self.used_support(mask, step))
-            self._decisions[key] = found
+        try:            # one look-up when memoised (most calls), and a memoised None is an answer
+            return self._decisions[key]
+        except KeyError:
+            pass
+        shooter = self.steps[step][2]
+        found = None
+        if mask >> shooter & 1:
+            found = self.best_shot(mask, shooter, self.used_support(mask, step))
+        self._decisions[key] = found
         return found
 
     def used_support(self, mask: int, step: int) -> tuple[int, ...]:
@@ -130,10 +132,11 @@ class PlayedBattle:
     def best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         """(target, attack, defense) of the likeliest hit, or None when there is no legal target. Memoised."""
         key = (mask & self.relevant[shooter], shooter, tuple(j for j in used if j in self.attack_support[shooter]))
-        found = self._best.get(key, self)
-        if found is self:
+        try:            # one look-up when memoised (most calls), and a memoised None is an answer
+            return self._best[key]
+        except KeyError:
             found = self._best[key] = self._best_shot(mask, shooter, used)
-        return found
+            return found
 
     def _best_shot(self, mask: int, shooter: int, used: tuple[int, ...]) -> tuple[int, int, int] | None:
         sup = self.best_supporter(mask, shooter, used)
@@ -181,7 +184,8 @@ class PlayedBattle:
 def kinds_of(pairs: frozenset[tuple[int, int]], top: int) -> tuple[tuple[int, ...], int]:
     """Action Numbers 0..top grouped into kinds: two numbers of one kind hit or miss together in every shot
     with these (Attack, Defense) pairs, so only how many cards of each kind are left matters."""
-    kind, seen = [], {}
+    kind: list[int] = []
+    seen: dict[tuple[bool, ...], int] = {}
     order = sorted(pairs)
     for n in range(top + 1):
         kind.append(seen.setdefault(tuple(d < n <= a for a, d in order), len(seen)))
@@ -205,6 +209,13 @@ def projection(fine: tuple[int, ...], coarse: tuple[int, ...]) -> tuple[int, ...
 
 
 # -- the exact count ----------------------------------------------------------------------------------
+Space = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""An alive set's kinds: (kind of each Action Number, how many kinds, the refill by kind)."""
+Shot = tuple[int, tuple[bool, ...], int, float | None, tuple[int, ...] | None, int]
+"""A shot at a step: (target, kinds it hits, the alive set after a hit, its outcome, each kind here to its kind
+there or None when the battle is over, how many kinds there)."""
+
+
 class Exact:
     """The chance the aggressor wins from (alive set, step, cards left by kind), every later deck the refill.
     Each alive set counts the cards in its own kinds (fewer units tell fewer numbers apart).
@@ -215,13 +226,13 @@ class Exact:
     def __init__(self, battle: PlayedBattle, refill: tuple[int, ...], top: int):
         self.b, self.refill_numbers, self.top = battle, refill, top
         self.n = len(battle.steps)
-        self._lin: dict = {}
-        self._solved: dict = {}
-        self._draws: dict = {}
-        self._spaces: dict = {}
-        self._shots: dict = {}
+        self._lin: dict[tuple[int, int, tuple[int, ...]], tuple[float, float, int]] = {}
+        self._solved: dict[tuple[int, int], float] = {}
+        self._draws: dict[tuple[int, int], int | None] = {}
+        self._spaces: dict[int, Space] = {}
+        self._shots: dict[tuple[int, int], Shot] = {}
 
-    def space(self, mask: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    def space(self, mask: int) -> Space:
         """(kind of each Action Number, how many kinds, the refill by kind) for an alive set."""
         if mask not in self._spaces:
             kind, kinds = kinds_of(self.b.pairs(mask), self.top)
@@ -238,11 +249,14 @@ class Exact:
                                      if self.b.decision(mask, (s + j) % self.n) is not None), None)
         return self._draws[key]
 
-    def shot(self, mask: int, t: int):
-        """The shot at step t: (target, kinds it hits, the alive set after a hit, its outcome, kinds there)."""
+    def shot(self, mask: int, t: int) -> Shot:
+        """The shot at step t (one ``next_draw`` found: someone fires there): (target, kinds it hits, the alive
+        set after a hit, its outcome, each kind here to its kind there (None when it is over), kinds there)."""
         key = (mask, t)
         if key not in self._shots:
-            target, attack, defense = self.b.decision(mask, t)
+            decision = self.b.decision(mask, t)
+            assert decision is not None, "next_draw picks a step whose shooter fires"
+            target, attack, defense = decision
             kind, kinds, _ = self.space(mask)
             hit = [False] * kinds
             for n, k in enumerate(kind):
@@ -281,6 +295,7 @@ class Exact:
                     a += p * after_done
                 else:
                     rest = r[:k] + (left - 1,) + r[k + 1:]
+                    assert proj is not None, "a shot whose battle goes on maps its kinds on"
                     a += p * self.value(after_mask, after, fold_kinds(rest, proj, after_kinds))
             else:
                 a2, b2, g2 = self.lin(mask, after, r[:k] + (left - 1,) + r[k + 1:])
@@ -344,7 +359,7 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: in
 
 
 def round_rest(now: PlayedBattle, later: Exact, kind: tuple[int, ...], refill: tuple[int, ...], mask: int, i: int,
-                r: tuple[int, ...], memo: dict) -> float:
+                r: tuple[int, ...], memo: dict[tuple[int, int, tuple[int, ...]], float]) -> float:
     """The rest of this round with the Kept Cards played in it (counted in this query's kinds), then the
     rounds without them."""
     key = (mask, i, r)

@@ -61,12 +61,15 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
 def shots(deck: Deck, state: PacificState, known: odds.Cards) -> list[dict[str, Any]]:
     """The firing unit's chance against each legal target: exact over the decks the table cannot rule out."""
     battle = state.battle
-    if state.stage != Stage.COMBAT or not battle.queue:
+    if battle is None or state.stage != Stage.COMBAT or not battle.queue:
         return []
     shooter, found = battle.queue[0], []
-    support = battle.support if battle.aim else (combat.attack_supporters(deck, battle, shooter) or [None])[0]
+    support = battle.support if battle.aim else combat.best_support(deck, battle, shooter)
     for target in combat.legal_targets(deck, battle, shooter):
-        attack, defense, a_bonus, d_bonus = combat.values(deck, battle, shooter, target, support)
+        shot = combat.values(deck, battle, shooter, target, support)
+        if shot is None:
+            continue    # legal with the best support, out of reach with the (weaker) one aimed with
+        attack, defense, a_bonus, d_bonus = shot
         chance = odds.shot_chance(known, attack, defense)
         found.append({"unit": shooter, "target": target, "attack": attack, "defense": defense,
                       "attack_bonus": a_bonus, "defense_bonus": d_bonus,
@@ -112,7 +115,7 @@ def note_battle_odds(deck: Deck, state: PacificState, outcomes: tuple[Outcome, .
             outcome.data["odds"] = summary(battle_forecast(deck, state)) if fought else None
 
 
-def note_shot_odds(outcomes: list, before: dict[str, Any] | None) -> None:
+def note_shot_odds(outcomes: list[Outcome], before: dict[str, Any] | None) -> None:
     """The shot's outcome carries the chance it had (exact, over the cards the table could know were left) and
     the battle's odds before it; the battle's odds after it go with the next shot, or the end."""
     if before is None:

@@ -120,17 +120,18 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
     return BattleOdds(p, 1.0 - p, "exact", 0.0, size)
 
 
-def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int, top: int):
+def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int,
+             top: int) -> list[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]:
     """The decks the public cannot rule out, grouped when they hold as many cards of each kind: (weight, deck
     by kind, refill by Action Number: the first of the group's, all of them counting alike)."""
-    found: dict[tuple, list] = {}
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Fraction, tuple[int, ...]]] = {}
     for weight, deck, refill in decks(cards, tuple(range(top + 1)), top + 1):
         key = (fold(deck, kind, kinds), fold(refill, kind, kinds))
         if key in found:
-            found[key][0] += weight
+            found[key] = (found[key][0] + weight, found[key][1])
         else:
-            found[key] = [weight, key[0], refill]
-    return [tuple(g) for g in found.values()]
+            found[key] = (weight, refill)
+    return [(weight, by_kind, refill) for (by_kind, _), (weight, refill) in found.items()]
 
 
 @lru_cache(maxsize=16)   # one per battle and refill: the next query of the same battle finds its states counted

@@ -6,10 +6,12 @@ stated. Pure: the seed is part of the question, so a replay gives the same figur
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .count import PlayedBattle
 from .question import BattleOdds, Cards, Fighter, as_cards, decks
@@ -51,9 +53,9 @@ def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destro
     return Moves(later if plain == fighters else PlayedBattle(fighters, must_destroy, numbers, reference), later, top)
 
 
-def _weights(mixture) -> np.ndarray:
-    w = np.array([float(weight) for weight, _, _ in mixture])
-    return w / w.sum()
+def _weights(mixture: Sequence[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]) -> NDArray[np.float64]:
+    w = np.array([float(weight) for weight, _, _ in mixture], dtype=np.float64)
+    return w / float(w.sum())
 
 
 def _spread(by_number: Sequence[int]) -> list[int]:
@@ -93,7 +95,7 @@ class Moves:
         self.fighting = np.concatenate([self.fighting, np.zeros(more, dtype=bool)])
         self.won = np.concatenate([self.won, np.zeros(more, dtype=bool)])
 
-    def work_out(self, places: np.ndarray) -> None:
+    def work_out(self, places: NDArray[np.int64]) -> None:
         """The moves from these places (each a state not worked out yet)."""
         for place in np.unique(places).tolist():
             mask, step, first = self.states[place // self.cards]
@@ -101,8 +103,9 @@ class Moves:
 
     def _work_out(self, place: int, mask: int, step: int, first: bool) -> None:
         if first:
-            if self.now.outcome(mask) is not None:
-                return self._over(place, self.now.outcome(mask))
+            over = self.now.outcome(mask)
+            if over is not None:
+                return self._over(place, over)
             for t in range(step, len(self.now.steps)):
                 shot = self.now.decision(mask, t)
                 if shot is not None:
@@ -129,8 +132,8 @@ class Moves:
         self.fighting[place] = True
 
 
-def _play_out(moves: Moves, start: int, deck: np.ndarray, refill: np.ndarray, group: np.ndarray, most: int,
-              seed: int) -> tuple[int, int, int]:
+def _play_out(moves: Moves, start: int, deck: NDArray[np.int8], refill: NDArray[np.int8], group: NDArray[np.int64],
+              most: int, seed: int) -> tuple[int, int, int]:
     """Every play-out one card at a time, all at once. Each play-out's deck is put in order once (the Action
     Numbers in the order they will be turned) and every play-out turns its next card together (all hold as
     many), so the cards turned are one row; when the decks run out, the refills are put in order the same way.
@@ -165,26 +168,30 @@ def _play_out(moves: Moves, start: int, deck: np.ndarray, refill: np.ndarray, gr
     return wins, runs - int(fighting.sum()), int(fighting.sum())
 
 
-def _in_order(decks: np.ndarray, group: np.ndarray, seed: int, shuffles: int) -> np.ndarray:
+def _in_order(decks: NDArray[np.int8], group: NDArray[np.int64], seed: int, shuffles: int) -> NDArray[np.int8]:
     """Each play-out's deck (of its group in the mixture, as Action Numbers) in the order its cards are turned,
     one row a card turned, one column a play-out: a uniformly random order (``_order``)."""
     size = decks.shape[1]
     order = _order(len(group), size, seed, shuffles)
-    return decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group * size + order)
+    picked: NDArray[np.int8] = decks[0].take(order) if len(decks) == 1 else decks.ravel().take(group * size + order)
+    return picked       # (numpy's stubs lose the dtype through these takes)
 
 
 @lru_cache(maxsize=64)   # the decks of a game come in a few dozen sizes, and each is put in order for every question
-def _order(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+def _order(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int8] | NDArray[np.int16]:
     """``runs`` uniformly random orders of the positions 0..size-1, one column each, drawn from the positions of
     a larger deck shuffled once (``_positions``): the positions under the deck's size, in their shuffled order,
     are a shuffle of it."""
     positions = _positions(runs, max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
     order = positions[positions < size].reshape(runs, size).T
-    return np.ascontiguousarray(order, dtype=np.int8 if size <= 128 else np.int16)   # kept small: 64 of them
+    if size <= 128:     # kept small: 64 of them
+        return np.ascontiguousarray(order, dtype=np.int8)
+    return np.ascontiguousarray(order, dtype=np.int16)
 
 
 @lru_cache(maxsize=8)    # a handful of shuffles per question, the same for every question: shuffling is the cost
-def _positions(runs: int, size: int, seed: int, shuffles: int) -> np.ndarray:
+def _positions(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int16]:
     """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
     rng = np.random.default_rng([seed, size, shuffles])
-    return rng.permuted(np.tile(np.arange(size, dtype=np.int16), (runs, 1)), axis=1)
+    shuffled: NDArray[np.int16] = rng.permuted(np.tile(np.arange(size, dtype=np.int16), (runs, 1)), axis=1)
+    return shuffled     # (numpy's stubs lose the dtype through permuted)

@@ -1,0 +1,96 @@
+"""CPU seconds per test and per module, for measuring the suite on a shared machine where wall times
+swing with everyone else's load: `pytest -p tests.cpu_durations --cpu-durations=30 ...` prints the 30
+tests and modules that used the most CPU (this process's threads, the subprocesses it waited for,
+and its live descendants such as the browser, read from /proc). Works with pytest-xdist: each worker's figures travel to
+the controller in the test reports."""
+from __future__ import annotations
+
+import os
+import resource
+import time
+from pathlib import Path
+from collections import defaultdict
+
+import pytest
+
+_KEY = "cpu_seconds"
+_start = pytest.StashKey[float]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--cpu-durations", type=int, default=20, metavar="N",
+                     help="show the N tests and modules that used the most CPU")
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for listing in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(child) for child in listing.read_text().split()]
+        except OSError:  # ended meanwhile
+            pass
+    return found
+
+
+def _descendants_cpu() -> float:
+    """CPU seconds of this process's live descendants (Playwright's driver and Chromium), read
+    from /proc (each thread's list of children, no scan of every process on the machine; a kernel
+    without those lists counts none)."""
+    ticks, waiting = 0, _children(os.getpid())
+    while waiting:
+        pid = waiting.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+        waiting += _children(pid)
+    return ticks / _TICK
+
+
+def _cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime + _descendants_cpu()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    item.stash[_start] = _cpu()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if call.when == "teardown" and _start in item.stash:
+        report.user_properties.append((_KEY, _cpu() - item.stash[_start]))
+
+
+_seen: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for key, value in report.user_properties:
+        if key == _KEY:
+            _seen[report.nodeid] = value
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if not _seen or hasattr(config, "workerinput"):
+        return
+    count = config.getoption("cpu_durations")
+    by_module: dict[str, float] = defaultdict(float)
+    for nodeid, seconds in _seen.items():
+        by_module[nodeid.split("::")[0]] += seconds
+    write = terminalreporter.write_line
+    write(f"CPU seconds, {len(_seen)} tests: {sum(_seen.values()):.1f} in all")
+    write(f"-- the {count} modules that used the most --")
+    for module, seconds in sorted(by_module.items(), key=lambda kv: -kv[1])[:count]:
+        write(f"{seconds:8.2f}  {module}")
+    write(f"-- the {count} tests that used the most --")
+    for nodeid, seconds in sorted(_seen.items(), key=lambda kv: -kv[1])[:count]:
+        write(f"{seconds:8.2f}  {nodeid}")
