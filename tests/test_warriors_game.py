@@ -352,6 +352,17 @@ def test_the_first_card_another_player_turns_over_names_whom_the_challenger_chal
     assert "Ann turns a card next" not in table.rules.public_view(table.state)["prompt"]
 
 
+def test_the_challengers_first_card_is_not_taken_by_the_card_that_names_the_opponent():
+    """"As soon as a card is revealed, it may be used. If a player chooses not to use the card's
+    abilities before the next card is revealed in the Challenge, it may be taken or disabled by an
+    opponent." Turned before anyone was challenged, the challenger's first card could not be used
+    against anybody: it counts as just turned until the opponent's first card is up."""
+    table = prepare_battle({1: ["Helaman", "Escape"], 2: ["Nephi", "Conversion"], 3: ["Moroni", "Sword"]})
+    table.show(1, "Escape"), table.show(2, "Conversion")
+    assert table.state.challenge.defender == 2
+    assert "was just revealed" in table.refused("use", seat=2, card=key_of("Conversion"), target=key_of("Escape"))
+
+
 def test_the_tap_still_names_the_opponent_after_the_challengers_first_card():
     """A table that names the opponent aloud taps it; the challenger's card already turned counts, and
     the opponent turns next ("His/her opponent does the same")."""
