@@ -102,7 +102,7 @@ class WarriorsView(Sayings):
             return (f"{n(state.turn)}: scan a secondary card privately {PRIVATELY}, "
                     f"then lay it face down to the right of your Warrior.{call}")
         if step == Step.CHALLENGE:
-            return f"{n(state.challenger)}: choose a player to challenge."
+            return self._choose_prompt(state)
         if step == Step.REVEAL:
             ch = state.fight
             if ch.deception is not None:
@@ -120,6 +120,20 @@ class WarriorsView(Sayings):
         if step == Step.REFILL:
             return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
+
+    def _choose_prompt(self, state: WarriorsState) -> str:
+        """Nobody challenged yet: the challenger turns first, and the first card another player
+        who may be challenged turns over names them (a tap names them too)."""
+        a = state.challenger
+        if a is None:
+            return ""
+        left = [state.name(s) for s in state.seat_numbers() if not state.players[s].out and s not in state.battled and s != a]
+        either = " or ".join(left) if len(left) < 3 else ", ".join(left[:-1]) + " or " + left[-1]
+        me = state.name(a)
+        if state.opened is None and any(c.face_down for c in state.players[a].play):
+            return (f"{me}: turn over your first facedown card; then the player you challenge ({either}) turns theirs, "
+                    f"or tap whom you challenge.")
+        return f"{either}: the player {me} challenges turns over their first facedown card, or tap whom {me} challenges."
 
     def _decide_prompt(self, state: WarriorsState, offers: list[Offer], done: str) -> str:
         """Nothing left to turn: the Challenge decides itself once the table is still, unless a card
@@ -227,8 +241,9 @@ class WarriorsView(Sayings):
             return None
         if state.step in (Step.PRIMARY, Step.SECONDARY):
             return state.drawing or state.turn
-        if state.step == Step.CHALLENGE:
-            return state.challenger
+        if state.step == Step.CHALLENGE:   # the challenger turns first; then any of the players left may
+            a = state.challenger
+            return a if a is not None and state.opened is None and any(c.face_down for c in state.players[a].play) else None
         if state.step == Step.REVEAL:
             ch = state.fight
             if ch.deception is not None:
