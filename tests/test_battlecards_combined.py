@@ -251,7 +251,7 @@ def test_the_tablet_shows_both_theatres_conflict_piles(rules):
     t.ok("card_seen", zone="reader:2", card="BSPIT#5")
     t.ok("card_seen", zone="reader:2", card="BSPIT#6")
     t.ok("card_seen", zone="center", card="SPY1#1")         # Japan, from the Pacific deck
-    view = rules.view.public(t.state)
+    view = rules.public_view(t.state)
     assert t.state.turn == US and view["conflict"]["theatre"] == "pacific"
     assert view["conflict"]["pile"] == ["SPY1#1"] and view["conflict"]["theatre_name"] == "Pacific"
     [western] = view["other_piles"]
@@ -300,7 +300,7 @@ def test_allies_send_the_involved_forces_to_either_ones_stacks_after_the_battle(
     assert "JAKAGI#1" in t.state.armies[GERMANY].stacks["sea"] and "GPANZER#1" in t.state.armies[JAPAN].stacks["ground"]
     buttons = [a for a in rules.actions(t.state) if a["kind"] == "regroup"]
     assert {(b["data"]["seat"], b["data"].get("unit")) for b in buttons} >= {(GERMANY, "JAKAGI#1"), (JAPAN, "GPANZER#1")}
-    view = rules.view.public(t.state)["regroup"]
+    view = rules.public_view(t.state)["regroup"]
     assert view["seats"] == [GERMANY, JAPAN] and {u["key"]: u["seat"] for u in view["units"]}["JAKAGI#1"] == GERMANY
     t.ok("done", seat=JAPAN)
     assert t.state.stage == Stage.REGROUP          # Germany has not said Done

@@ -53,7 +53,9 @@ def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site,
     ann = page.inner_text("[data-wr-side='1']")
     assert "Ann (challenger)" in ann and "Moroni: +3" in ann and "Sword: +2 (weapon)" in ann and "5" in ann
     assert "turns a card next" in ann
-    assert page.is_hidden("#resolve"), "one Resolve: Warriors offers 'Decide the Challenge' when it would be taken"
+    # one Resolve: Warriors offers 'Decide the Challenge' when it would be taken (the page hides its own
+    # once it has read the game's declarations, which it fetches: wait for that, not for a time)
+    page.wait_for_selector("#resolve", state="hidden")
     assert "Laman: +2" in page.inner_text("[data-wr-side='2']")
     order = page.inner_text("#wr-order")
     assert "Ann challenges" in order and "Ben defends" in order and "Cy to battle" in order
@@ -76,7 +78,7 @@ def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_p
     with revealed(page):
         page.wait_for_selector(".wr-hand")
         body = page.inner_text("#seat-view")
-        arrow = page.inner_text(f"[data-card='{key_of('Arrow')}']")
+        arrow = page.inner_text(f"div.card[data-card='{key_of('Arrow')}']")   # the hand's card, not its drawn face
         face_down = page.locator("article.seat .card.wr-down").count()
         page.screenshot(path=str(tmp_path / "warriors-phone.png"), full_page=True)
     assert "Your hand as scanned (6)" in body

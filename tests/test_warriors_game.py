@@ -6,7 +6,7 @@ import pytest
 
 from companion.rules import SetupError
 from companion.rules.warriors.state import Step
-from tests.test_warriors_support import ANN, BEN, CATALOG, WarriorsTable, _filler, dealt, key_of, prepare_battle
+from tests.test_warriors_support import ANN, BEN, CATALOG, WarriorsTable, _filler, challenge, dealt, key_of, prepare_battle
 
 
 def names(table, seat, place="play"):
@@ -121,7 +121,7 @@ def test_call_to_battle_at_the_end_of_a_turn_and_the_others_lay_their_card():
     assert table.state.step == Step.SECONDARY
     table.scan(3, "Sam"), table.scan(3, "Enos")
     assert table.state.step == Step.CHALLENGE and table.state.challenger == 1
-    assert table.say()[-1] == "Phase Two: Call to Battle. Ann chooses whom to challenge."
+    assert table.say()[-1] == "Phase Two: Call to Battle. Ann is the challenger."
 
 
 def test_a_player_with_no_card_that_can_be_laid_passes():
@@ -149,8 +149,8 @@ def test_the_challenger_reveals_first_then_the_opponent_with_points_running():
     Warrior. His/her opponent does the same. Players continue this sequence with each secondary card,
     adding or subtracting points as they proceed.\""""
     table = battle_two()
-    table.ok("challenge", target=2)
-    assert table.say() == ["Ann challenges Ben: \u201cTake up the sword!\u201d"]
+    challenge(table, 2)
+    assert table.say()[-1] == "Ann challenges Ben: \u201cTake up the sword!\u201d"
     assert "Ann turns a card next" in table.refused("card_seen", zone="seat:2", card=key_of("Javelin"))
     assert "first facedown card" in table.refused("card_seen", zone="seat:1", card=key_of("Faith: Steadfast"))
     table.show(1, "Sword")
@@ -171,7 +171,7 @@ def test_the_winner_captures_the_losers_cards_in_play_to_the_discard_pile():
     """"The player with the most points wins the Challenge and takes his/her opponent's cards in
     play—both primary and secondary. He/she places the captured cards faceup in a Discard pile\""""
     table = battle_two()
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     for seat, name in ((1, "Sword"), (2, "Javelin"), (1, "Faith: Steadfast"), (2, "Lib")):
         table.show(seat, name)
     table.ok("resolve")
@@ -185,7 +185,7 @@ def test_a_tie_goes_to_the_challenger():
     """"If the battle between two players ends in a tie, the player who made the Challenge has the
     advantage and wins the battle.\""""
     table = prepare_battle({1: ["Lehi", "Sword"], 2: ["Laman", "Sword#2"]}, caller=2)
-    table.ok("challenge", target=1)
+    challenge(table, 1)
     table.show(2, "Sword#2"), table.show(1, "Sword")
     table.ok("resolve")
     decided = table.outcomes[-4] if table.outcomes[-4].kind == "decided" else \
@@ -202,15 +202,15 @@ def test_the_winner_challenges_another_until_all_have_battled_and_leads_the_next
     """"The winner then challenges another player ... This continues until all players have battled."
     "The winner of the last Challenge in the Battle round goes first in choosing a new primary card\""""
     table = three_players()
-    table.ok("challenge", target=3)
+    challenge(table, 3)
     table.show(1, "Sword"), table.show(3, "Plates")
     table.ok("resolve")                                    # Ann 5, Cy 3
-    assert table.state.step == Step.CHALLENGE and table.state.challenger == 1
-    assert [a["data"] for a in table.rules.actions(table.state) if a["kind"] == "challenge"] == [{"target": 2}]
-    assert "already battled" in table.refused("challenge", target=3)
+    # Ben is the only one left who has not battled: Ann's Challenge against him starts by itself.
+    assert table.say()[1:] == ["Ann challenges Ben: \u201cTake up the sword!\u201d"]
+    assert table.state.challenge.challenger == 1 and table.state.challenge.defender == 2
     view = table.rules.public_view(table.state)
-    assert view["order"] == {"challenger": 1, "battled": [1, 3], "to_battle": [2]}
-    table.ok("challenge", target=2)
+    assert view["order"] == {"challenger": 1, "battled": [1, 3, 2], "to_battle": []}
+    challenge(table, 2)
     assert table.state.step == Step.REVEAL
     table.show(2, "Lib")                                   # Ann's cards are already face up
     table.ok("resolve")                                    # Ann 5, Ben 4
@@ -225,7 +225,7 @@ def test_conversion_takes_a_revealed_card_once_per_battle_round():
     """"Take one secondary card from your opponent and add it to your cards in play." "You can only use
     the Conversion card once per Battle round.\""""
     table = prepare_battle({1: ["Nephi", "Conversion", "Plates"], 2: ["Ammon", "Liahona", "Prayer"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Conversion")
     table.show(2, "Liahona")
     table.ok("use", seat=1, card=key_of("Conversion"), target=key_of("Liahona"))
@@ -240,7 +240,7 @@ def test_a_taken_card_that_cannot_be_used_is_kept_but_counts_nothing():
     """"If this card cannot be used with your cards in play, you still retain it and will add it to your
     Discard pile if you win the Challenge.\""""
     table = prepare_battle({1: ["Gadianton", "Dissenter", "Amulon"], 2: ["Moroni", "Faith: Love", "Sword"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Dissenter"), table.show(2, "Faith: Love"), table.show(1, "Amulon")
     table.ok("use", seat=1, card=key_of("Dissenter"), target=key_of("Faith: Love"))
     assert "cannot be used with those cards in play, but is kept" in table.say()[0]
@@ -256,7 +256,7 @@ def test_a_revealed_ability_is_its_owners_until_the_next_reveal():
     """"As soon as a card is revealed, it may be used. If a player chooses not to use the card's abilities
     before the next card is revealed in the Challenge, it may be taken or disabled by an opponent.\""""
     table = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Conversion", "Liahona"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Escape")
     table.show(2, "Conversion")
     # Ben's Conversion was just revealed: Ann cannot disable it yet; Ann's Escape, not used, can be taken.
@@ -273,7 +273,7 @@ def test_escape_disables_once_in_each_challenge_and_the_card_returns_if_its_owne
     "If the opponent wins the Challenge, he may return the disabled card to the upright position\""""
     table = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Prayer", "Faith: Love"],
                             3: ["Nephi", "Liahona", "Sword"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Escape"), table.show(2, "Prayer"), table.show(1, "Plates")
     table.ok("use", seat=1, card=key_of("Escape"), target=key_of("Prayer"))
     assert table.say()[0].startswith("Ann's Escape disables Prayer (turned 90 degrees).")
@@ -292,7 +292,7 @@ def test_deception_adds_a_card_from_the_hand_and_the_winner_takes_it():
     Challenge, your opponent takes the extra card with the rest he/she has won.\""""
     table = prepare_battle({1: ["Gadianton", "Deception", "Amulon"], 2: ["Moroni", "Sword", "Prayer"]},
                            hands={1: ["Assassination"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Deception")
     table.ok("use", seat=1, card=key_of("Deception"))
     assert "Decide" not in str(table.rules.actions(table.state))
@@ -304,6 +304,75 @@ def test_deception_adds_a_card_from_the_hand_and_the_winner_takes_it():
     table.ok("resolve")   # Ann 2 + 3 + 2 + Amulon's King Noah bonus 0 = 7 against Ben 3 + 2 + 3 = 8
     decided = table.last.outcomes[0]
     assert decided.data["winner"] == 2 and key_of("Assassination") in decided.data["captured"]
+
+
+def test_with_one_player_left_to_challenge_the_challenge_starts_by_itself():
+    """"The player who made the Call to Battle chooses another player ... and challenges him/her."
+    "The winner then challenges another player ... This continues until all players have battled."
+    With one other player there is nobody to choose between: no tap, and the prompt names who turns
+    a card first."""
+    table = battle_two()                                   # two players: Ann called to battle
+    assert table.say()[-2:] == ["Phase Two: Call to Battle. Ann is the challenger.",
+                                "Ann challenges Ben: \u201cTake up the sword!\u201d"]
+    assert table.state.step == Step.REVEAL and table.state.challenge.defender == 2
+    assert not any(a["kind"] == "challenge" for a in table.rules.actions(table.state))
+    assert table.rules.public_view(table.state)["prompt"] == "Ann: turn over your next facedown card."
+    three = three_players()                                # the last of three, once two have battled
+    challenge(three, 3)
+    three.show(1, "Sword"), three.show(3, "Plates")
+    three.ok("resolve")
+    assert three.say()[-1] == "Ann challenges Ben: \u201cTake up the sword!\u201d"
+    assert three.rules.public_view(three.state)["prompt"] == "Ben: turn over your next facedown card."
+
+
+def test_the_first_card_another_player_turns_over_names_whom_the_challenger_challenges():
+    """"The player who made the Call to Battle chooses another player ... and challenges him/her by
+    saying, 'Take up the sword!'" "The player who made the Challenge then reveals the first facedown
+    card on the right of his/her Warrior. His/her opponent does the same." The camera sees in whose
+    area the opponent's first card is turned: that names the opponent, no tap."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"],
+                            4: ["Lehi", "Sword#2"]})
+    view = table.rules.public_view(table.state)
+    assert view["prompt"] == ("Ann: turn over your first facedown card; then the player you challenge "
+                              "(Ben, Cy or Dee) turns theirs, or tap whom you challenge.")
+    assert view["turn"] == 1
+    assert "Ann turns a card first" in table.refused("card_seen", zone="seat:3", card=key_of("Sword"))
+    table.show(1, "Prophecy")
+    assert table.say() == ["Ann reveals Prophecy; the first card another player turns over names whom Ann challenges."]
+    assert table.state.step == Step.CHALLENGE and table.state.challenge is None
+    assert "the choice is made" in table.refused("prophecy", seat=1, targets=[2, 3])
+    view = table.rules.public_view(table.state)
+    assert view["prompt"] == (
+        "Ben, Cy or Dee: the player Ann challenges turns over their first facedown card, or tap whom Ann challenges.")
+    assert view["turn"] is None, "any of three may turn next: the tablet rings nobody"
+    table.show(3, "Sword")
+    assert table.say() == ["Ann challenges Cy: \u201cTake up the sword!\u201d",
+                           "Cy reveals Sword. Points: Ann 3, Cy 5."]
+    assert table.state.challenge.defender == 3 and table.state.battled == [1, 3]
+    assert "Ann turns a card next" not in table.rules.public_view(table.state)["prompt"]
+
+
+def test_the_challengers_first_card_is_not_taken_by_the_card_that_names_the_opponent():
+    """"As soon as a card is revealed, it may be used. If a player chooses not to use the card's
+    abilities before the next card is revealed in the Challenge, it may be taken or disabled by an
+    opponent." Turned before anyone was challenged, the challenger's first card could not be used
+    against anybody: it counts as just turned until the opponent's first card is up."""
+    table = prepare_battle({1: ["Helaman", "Escape"], 2: ["Nephi", "Conversion"], 3: ["Moroni", "Sword"]})
+    table.show(1, "Escape"), table.show(2, "Conversion")
+    assert table.state.challenge.defender == 2
+    assert "was just revealed" in table.refused("use", seat=2, card=key_of("Conversion"), target=key_of("Escape"))
+
+
+def test_the_tap_still_names_the_opponent_after_the_challengers_first_card():
+    """A table that names the opponent aloud taps it; the challenger's card already turned counts, and
+    the opponent turns next ("His/her opponent does the same")."""
+    table = prepare_battle({1: ["Nephi", "Prophecy"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"]})
+    table.show(1, "Prophecy")
+    table.ok("challenge", target=2)
+    assert table.state.challenge.next == 2 and table.state.challenge.reveals == 1
+    assert table.rules.public_view(table.state)["prompt"] == "Ben: turn over your next facedown card."
+    table.show(2, "Lib")
+    assert table.rules.public_view(table.state)["prompt"].startswith("Every card is turned over")
 
 
 def test_prophecy_shows_two_players_face_down_cards_to_the_challenger_only():
@@ -332,7 +401,7 @@ def test_prophecy_looks_at_two_players_never_three():
 
 
 def test_prophecy_is_refused_without_the_card():
-    table = prepare_battle({1: ["Nephi", "Plates"], 2: ["Laman", "Lib"]})
+    table = prepare_battle({1: ["Nephi", "Plates"], 2: ["Laman", "Lib"], 3: ["Moroni", "Sword"]})
     assert "no Prophecy card in play" in table.refused("prophecy", seat=1, targets=[2])
 
 
@@ -344,7 +413,7 @@ def test_coriantumr_and_shiz_the_special_battle():
     winner takes all of his opponent's played cards, including any of the six that were not able to be
     used ... Both players ... must choose six new cards from their decks (3 Warrior and 3 Armory).\""""
     table = prepare_battle({1: ["Coriantumr", "Sword"], 2: ["Shiz", "Lib"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Sword"), table.show(2, "Lib")
     assert table.state.step == Step.DUEL
     assert table.say()[-1].startswith("Coriantumr and Shiz face each other: the special battle!")
@@ -372,7 +441,7 @@ def test_a_player_who_cannot_refill_the_hand_surrenders_to_the_last_winner_and_o
     surrenders the remaining cards to the winner of the last Challenge of that round." "The game may be
     played until one player holds all the cards and is declared the winner.\""""
     table = prepare_battle({1: ["Moroni", "Sword"], 2: ["Laman", "Lib"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Sword"), table.show(2, "Lib")
     table.state.players[2].warrior_deck = table.state.players[2].armory_deck = 0   # Ben's decks ran out
     table.state.players[2].hand.pop()                                               # and his hand is short
@@ -388,7 +457,7 @@ def test_stopping_the_game_the_most_warrior_cards_wins():
     """"If players decide to stop the game before that, players simply count up all their cards. The
     player with the most Warrior cards wins.\""""
     table = battle_two()
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     for seat, name in ((1, "Sword"), (2, "Javelin"), (1, "Faith: Steadfast"), (2, "Lib")):
         table.show(seat, name)
     table.ok("resolve")
@@ -404,7 +473,7 @@ def test_when_nobody_can_go_on_the_cards_are_counted():
     """Both players' decks run out together: neither can bring the hand back to six, there is nobody to
     surrender to, and the game ends as if stopped ("The player with the most Warrior cards wins")."""
     table = prepare_battle({1: ["Moroni", "Sword"], 2: ["Laman", "Lib"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Sword"), table.show(2, "Lib")
     for seat in (1, 2):
         p = table.state.players[seat]
@@ -427,8 +496,9 @@ def test_a_whole_round_of_passes_begins_the_battle():
     table.ok("pass", seat=2)
     assert table.say() == ["Ben holds no card that can be laid and passes.",
                            "Nobody could lay a card this round: the battle begins, as if Ben, the last to pass, had called it.",
-                           "Phase Two: Call to Battle. Ben chooses whom to challenge."]
-    assert table.state.step.value == "challenge" and table.state.challenger == 2
+                           "Phase Two: Call to Battle. Ben is the challenger.",
+                           "Ben challenges Ann: \u201cTake up the sword!\u201d"]
+    assert table.state.step.value == "reveal" and table.state.challenge.challenger == 2
 
 
 def test_a_warrior_who_captures_takes_the_top_of_the_losers_discard_pile():
@@ -436,11 +506,11 @@ def test_a_warrior_who_captures_takes_the_top_of_the_losers_discard_pile():
     his/her opponent's Discard pile, but exceptions may be found in the "Special Abilities" on certain
     cards." Giddianhi: "When he wins a Challenge, also capture the top card of the loser's Discard pile.\""""
     table = prepare_battle({1: ["Giddianhi", "Sword"], 2: ["Laman", "Lib"], 3: ["Nephi", "Plates"]}, caller=2)
-    table.ok("challenge", target=3)
+    challenge(table, 3)
     table.show(2, "Lib"), table.show(3, "Plates")
     table.ok("resolve")                         # Ben 4, Cy 3: Nephi and Plates on Ben's Discard pile
     assert names(table, 2, "discard") == ["Nephi", "Plates"]
-    table.ok("challenge", target=1)
+    challenge(table, 1)
     table.show(1, "Sword")
     table.ok("resolve")                         # Ann 5, Ben 4
     decided = table.last.outcomes[0]
@@ -459,7 +529,7 @@ def test_deception_stays_in_play_for_the_round_and_is_used_once():
     once per Battle round.\""""
     table = prepare_battle({1: ["Gadianton", "Deception", "Amulon"], 2: ["Laman", "Lib", "Morianton"],
                             3: ["Nephi", "Plates", "Liahona"]}, hands={1: ["Assassination", "Secret Combination"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Deception")
     table.ok("use", seat=1, card=key_of("Deception"))
     table.show(1, "Assassination")
@@ -467,7 +537,7 @@ def test_deception_stays_in_play_for_the_round_and_is_used_once():
     table.ok("resolve")                        # Ann 2 + 3 + 2 = 7 against Ben 2 + 2 + 2 = 6
     assert table.last.outcomes[0].data["winner"] == 1
     assert "Assassination" in names(table, 1)
-    table.ok("challenge", target=3)
+    challenge(table, 3)
     reason = table.refused("use", seat=1, card=key_of("Deception"))
     assert "may only be used once per Battle round" in reason
 
@@ -498,10 +568,11 @@ def test_the_end_names_the_games_winner_not_the_last_challenges():
 def stopped_after_a_challenge():
     """Ann challenges Ben and wins, then the table stops the game and counts (Ann 25, Ben 21, Cy 22)."""
     table = three_players()
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Sword"), table.show(2, "Lib")
     table.ok("resolve")
-    assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards."]
+    assert table.say() == ["Ann wins the Challenge 5 to 4 and captures Ben's 2 cards.",
+                           "Ann challenges Cy: \u201cTake up the sword!\u201d"]
     table.ok("stop")
     return table
 
@@ -512,7 +583,7 @@ def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_read
     from tests.test_contract_words import strings
 
     table = prepare_battle({1: ["Gadianton", "Dissenter", "Amulon"], 2: ["Moroni", "Faith: Love", "Sword"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Dissenter"), table.show(2, "Faith: Love"), table.show(1, "Amulon")
     table.ok("use", seat=1, card=key_of("Dissenter"), target=key_of("Faith: Love"))
     table.show(2, "Sword")
@@ -521,7 +592,7 @@ def test_a_decided_challenge_keeps_no_sentence_in_state_and_the_table_still_read
     state = table.state
     names = {s.name for s in state.seats}
     assert [s for s in strings(state) if " " in s and s not in names] == []
-    shown = table.rules.view.public(state)["last_outcome"]["terms"]
+    shown = table.rules.public_view(state)["last_outcome"]["terms"]
     assert [(t["value"], t["detail"]) for t in shown] == [(t.value, t.detail) for t in decided.terms]
     assert "Faith: Love" in {t["label"].partition(": ")[2] for t in shown}
 
@@ -533,7 +604,7 @@ def test_a_challenge_decides_itself_once_every_card_is_up_with_one_resolve_butto
     it may be used"), going without it is one button, "Decide the Challenge", and the page's own
     Resolve is hidden (two buttons for one step were one too many)."""
     table = battle_two()
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     for seat, name in ((1, "Sword"), (2, "Javelin"), (1, "Faith: Steadfast")):
         table.show(seat, name)
     view = table.rules.public_view(table.state)
@@ -548,7 +619,7 @@ def test_a_challenge_decides_itself_once_every_card_is_up_with_one_resolve_butto
     assert [a["label"] for a in table.rules.actions(table.state) if a["kind"] == "resolve"] == ["Decide the Challenge"]
 
     usable = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Conversion", "Liahona"]})
-    usable.ok("challenge", target=2)
+    challenge(usable, 2)
     for seat, name in ((1, "Escape"), (2, "Conversion"), (1, "Plates"), (2, "Liahona")):
         usable.show(seat, name)
     view = usable.rules.public_view(usable.state)

@@ -36,9 +36,15 @@ def check(view: dict, prompt: str) -> str:
         assert not seat_row(view, view["turn"])["play"], "the seat named has no primary card yet"
     elif step == "secondary":
         assert prompt.startswith(f"{name(view, view['turn'])}: scan a secondary card"), prompt
-    elif step == "challenge":
-        assert prompt.startswith(f"{name(view, view['order']['challenger'])}: choose a player to challenge"), prompt
-        assert view["order"]["to_battle"], "someone is left to challenge"
+    elif step == "challenge":   # nobody challenged yet: the challenger turns first, then the opponent's card names them
+        challenger, left = view["order"]["challenger"], view["order"]["to_battle"]
+        assert len(left) > 1, "with one player left the Challenge starts by itself"
+        if prompt.startswith(f"{name(view, challenger)}:"):
+            assert prompt.startswith(f"{name(view, challenger)}: turn over your first facedown card"), prompt
+            assert seat_row(view, challenger)["face_down"] > 0, "the challenger still has a card to turn"
+        else:
+            assert prompt.startswith(" or ".join([", ".join(name(view, s) for s in left[:-1]), name(view, left[-1])])), prompt
+            assert f"the player {name(view, challenger)} challenges turns over their first facedown card" in prompt, prompt
     elif step == "reveal":
         fight = view["challenge"]
         hidden = {s: seat_row(view, s)["face_down"] for s in (fight["challenger"], fight["defender"])}
@@ -52,7 +58,7 @@ def check(view: dict, prompt: str) -> str:
 
 def test_the_prompt_names_the_seat_the_table_waits_for_at_every_step(tmp_path, browser):
     service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
-    players = companion.rules.demo_players("warriors")(3, 3)
+    players = companion.rules.demo_players("warriors")(3, 2)
     seats, options = players.start()
     session = service.start_game("warriors", seats, options)
     checked: set[str] = set()

@@ -9,17 +9,18 @@ import pytest
 
 from companion.web.app import create_app
 from companion.service import Service
-from tests.test_warriors_support import key_of, prepare_battle
+from tests.test_warriors_support import challenge, key_of, prepare_battle
 
 # Cards that are secret when the crawl runs: in a hand, or face down in play.
 ANN_HAND = ["Moroni", "Abinadi", "Lehi", "Sword", "Faith: Steadfast", "Arrow"]
 BEN_HAND = ["Laman", "Lib", "Zerahemnah", "Javelin", "Wickedness: Greed", "Shield"]
+CY_HAND = ["Nephi", "Sam", "Jacob", "Plates", "Prayer", "Sword#2"]
 
 
 @pytest.fixture
 def table(tmp_path):
     service = Service(tmp_path / "data")
-    service.start_game("warriors", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
+    service.start_game("warriors", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "name": "Cy"}])
     watcher = service.session.subscribe()
     client = create_app(service).test_client()
     return service, client, watcher
@@ -51,20 +52,26 @@ def command(client, service, kind, **data):
 
 
 def a_battle_under_way(service, client):
-    """Ann on her reader, Ben at the covered tray; a refused card on the way; Prophecy; one card each
+    """Ann on her reader, Ben at the covered tray, Cy on his reader (three players, so that Ann has
+    someone to choose between with her Prophecy); a refused card on the way; Prophecy; one card each
     turned over. Left secret: Ann's Prophecy, Ben's Wickedness: Greed, and both hands."""
     for i, name in enumerate(ANN_HAND):
         assert reader(service, 1, name, f"04A1{i:04d}").ok
     for name in BEN_HAND:
         assert tray(service, name).ok
+    for i, name in enumerate(CY_HAND):
+        assert reader(service, 3, name, f"04C3{i:04d}").ok, name
     assert face_up(service, 1, "Moroni").ok and reader(service, 1, "Prophecy", "04A10010").ok
     assert face_up(service, 2, "Laman").ok and tray(service, "Amlici").ok
+    assert face_up(service, 3, "Nephi").ok and reader(service, 3, "Enos", "04C30010").ok
     assert not reader(service, 1, "Arrow", "04A10005").ok          # an Arrow cannot go with Moroni
     assert reader(service, 1, "Sword", "04A10003").ok and reader(service, 1, "Helaman", "04A10011").ok
     assert tray(service, "Lib").ok and tray(service, "Morianton").ok
+    assert reader(service, 3, "Sam", "04C30001").ok and reader(service, 3, "Shiblon", "04C30011").ok
     assert reader(service, 1, "Prophecy", "04A10010").ok and reader(service, 1, "Gid", "04A10012").ok
     command(client, service, "call", seat=1)
     assert tray(service, "Wickedness: Greed").ok and tray(service, "Shared").ok
+    assert reader(service, 3, "Sword#2", "04C30005").ok and reader(service, 3, "Amulek", "04C30012").ok
     assert not tray(service, "Javelin").ok                         # not Ben's turn: refused, still secret
     command(client, service, "prophecy", seat=1, targets=[2])
     command(client, service, "challenge", target=2)
@@ -165,7 +172,7 @@ def test_the_raw_log_needs_the_pin(table):
 def test_a_refused_command_does_not_tell_which_cards_lie_face_down():
     """Naming a face-down card of the opponent, or a card that is nowhere, gets the same answer."""
     table = prepare_battle({1: ["Helaman", "Escape", "Plates"], 2: ["Ammon", "Liahona", "Prayer"]})
-    table.ok("challenge", target=2)
+    challenge(table, 2)
     table.show(1, "Escape"), table.show(2, "Liahona")
     asked = [table.refused("use", seat=1, card=key_of("Escape"), target=key_of(name))
              for name in ("Prayer", "Secret Combination")]   # face down in Ben's row / nowhere

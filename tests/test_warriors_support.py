@@ -5,7 +5,7 @@ from __future__ import annotations
 from card_tags.catalog import load_game
 from companion import rules
 from companion.rules.base import Refusal, Seat
-from companion.rules.warriors.state import Laid
+from companion.rules.warriors.state import Laid, Step
 from tests.rules_harness import RulesTable
 
 CATALOG = load_game("warriors")
@@ -124,3 +124,17 @@ def prepare_battle(rows: dict[int, list[str]], caller: int = 1, hands: dict[int,
             if turn == length - 1 and seat == caller:
                 table.ok("call", seat=seat)
     return table
+
+
+def challenge(table: WarriorsTable, target: int) -> None:
+    """The challenger challenges ``target``: by a tap where more than one player could be challenged;
+    where only one could, the Challenge must have started against that one by itself."""
+    from companion.rules.warriors.battle import to_battle
+
+    state = table.state
+    if state.step == Step.CHALLENGE:
+        assert len(to_battle(state)) > 1, "one player left to challenge: the Challenge starts by itself"
+        table.ok("challenge", target=target)
+        return
+    started = [o for o in table.outcomes if o.kind == "challenge"]
+    assert started and started[-1].data["defender"] == target, "the Challenge started by itself against the one left"

@@ -400,7 +400,8 @@ class View(Generic[GS]):
                          winners=self.winners(state), last_outcome=self.result(state, viewer))
 
     def public(self, state: GS) -> Any:
-        """The game's own part of the public view: a dataclass (or, not yet converged, a dict)."""
+        """The game's own part of the public view: a frozen dataclass, its fields documented on the
+        game's page (docs/referee/contract.md, "The views, typed where the tablet reads them")."""
         raise NotImplementedError
 
     def seat(self, state: GS, seat: int) -> Any:

@@ -35,6 +35,7 @@ MARKER_INSET_MM = 10.0         # from the mat's edges to the marker's black squa
 MARKER_PAPER_MARGIN_MM = 7.0   # white paper around the black square (ArUco needs a light border)
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)      # far-left, far-right, near-right, near-left
+CROP_PERIMETER_RATE = 0.3      # detect_markers_near: the smallest marker's perimeter, a share of its crop's side
 MOVE_TOLERANCE_PX = 4.0        # a marker this far from where calibration expects it: the camera moved
 MIN_MARKERS = 3
 
@@ -67,14 +68,17 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
 
 
 @functools.cache
-def _detector() -> cv2.aruco.ArucoDetector:
-    """One detector per process (making one costs more than a small crop's detection)."""
+def _detector(min_perimeter_rate: float = 0.03) -> cv2.aruco.ArucoDetector:
+    """One detector per process and setting (making one costs more than a small crop's
+    detection). ``min_perimeter_rate``: the smallest marker's perimeter, as a share of the
+    image's larger side (OpenCV's default, 0.03, for a whole frame)."""
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.minMarkerPerimeterRate = min_perimeter_rate
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
 
 
-def detect_markers(gray: np.ndarray, max_width: int = 960) -> dict[int, np.ndarray]:
+def detect_markers(gray: np.ndarray, max_width: int = 960, min_perimeter_rate: float = 0.03) -> dict[int, np.ndarray]:
     """Our four markers found in a frame: id -> 4x2 corners in frame pixels.
 
     Markers are big (50 mm), so detection runs on a frame downscaled to at most max_width
@@ -84,7 +88,7 @@ def detect_markers(gray: np.ndarray, max_width: int = 960) -> dict[int, np.ndarr
         gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
     scale = min(1.0, max_width / gray.shape[1])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector().detectMarkers(small)
+    corners, ids, _ = _detector(min_perimeter_rate).detectMarkers(small)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
@@ -99,7 +103,9 @@ def detect_markers_near(gray: np.ndarray, expected: dict[int, np.ndarray]) -> di
     side around it), at full size (halved, a crop this small costs the detector more, not less):
     a steady camera's check costs four small detections, about 1.5 ms each here, instead of one
     over the whole frame (40 ms at 1080p, over a frame's budget). Markers expected off the frame
-    are not looked for."""
+    are not looked for. In a crop the marker expected is about a third of its width (a perimeter
+    about 1.3 times it): outlines much smaller are no candidates (CROP_PERIMETER_RATE), or a dim,
+    noisy picture's thousands of specks cost the detector 30 ms a crop instead of 2."""
     h, w = gray.shape[:2]
     found: dict[int, np.ndarray] = {}
     for marker_id, corners in expected.items():
@@ -110,7 +116,7 @@ def detect_markers_near(gray: np.ndarray, expected: dict[int, np.ndarray]) -> di
             continue
         x0, y0 = max(x0, 0), max(y0, 0)
         crop = gray[y0:min(y1, h), x0:min(x1, w)]
-        got = detect_markers(crop, max_width=crop.shape[1])
+        got = detect_markers(crop, max_width=crop.shape[1], min_perimeter_rate=CROP_PERIMETER_RATE)
         if marker_id in got:
             found[marker_id] = got[marker_id] + np.array([x0, y0], dtype=np.float64)
     return found
@@ -157,6 +163,8 @@ class Calibration:
         self.last_check = 0.0
         self.detail = "calibration given" if fixed is not None else "looking for the four mat markers"
         self.last_markers: dict[int, np.ndarray] = {}
+        # a check under way (check_step): the markers expected, and those found where expected so far
+        self._checking: tuple[dict[int, np.ndarray], dict[int, np.ndarray]] | None = None
         self._inverse: np.ndarray | None = None   # frame <- mat, for the homography it was made from
         self._inverted: np.ndarray | None = None
 
@@ -212,15 +220,47 @@ class Calibration:
             self.detail = f"the camera moved; recalibrated from {len(found)} markers"
         return self.detail
 
+    def check_step(self, gray: np.ndarray, now: float | None = None) -> bool:
+        """One step of the periodic check, spread over frames so that no frame pays for four
+        marker searches at once: a steady calibration looks for one expected marker a step, where
+        it is expected; True once the check is over (every marker found where expected, or one
+        missing or moved: then the whole frame is searched at once, as ``update`` does, since
+        the camera moved). Without a trusted calibration the whole check is this one step."""
+        if self._checking is None:
+            expected = self._expected_in_frame(gray)
+            if self.homography is None or self.stale or not expected:
+                self.update(gray, now)
+                return True
+            self._checking = (expected, {})
+        expected, found = self._checking
+        marker_id = next(i for i in expected if i not in found)
+        got = detect_markers_near(gray, {marker_id: expected[marker_id]})
+        if marker_id not in got or float(np.linalg.norm(got[marker_id] - expected[marker_id], axis=1).mean()) > self.tolerance_px:
+            self._checking = None
+            self.update(gray, now)
+            return True
+        found[marker_id] = got[marker_id]
+        if len(found) < len(expected):
+            return False
+        self._checking = None
+        self.last_check = time.monotonic() if now is None else now
+        self.markers_seen = len(found)
+        self.last_markers = found
+        self.detail = f"steady ({len(found)} of 4 markers in view)"
+        return True
+
+    def _expected_in_frame(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        h, w = gray.shape[:2]
+        return {i: c for i, c in self.expected_markers().items()
+                if c[:, 0].min() >= 0 and c[:, 1].min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h}
+
     def _steady_markers(self, gray: np.ndarray) -> dict[int, np.ndarray] | None:
         """The markers, when each one expected in the frame is found where it is expected (looked
         for only there: detect_markers_near); None when one is missing or moved, or no
         calibration is trusted yet (then the whole frame is searched)."""
         if self.homography is None or self.stale:
             return None
-        h, w = gray.shape[:2]
-        expected = {i: c for i, c in self.expected_markers().items()
-                    if c[:, 0].min() >= 0 and c[:, 1].min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h}
+        expected = self._expected_in_frame(gray)
         if not expected:
             return None
         found = detect_markers_near(gray, expected)

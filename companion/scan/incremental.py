@@ -100,6 +100,7 @@ class IncrementalDecoder:
     look_floor_px: float = 50_000    # ...and at least this many (weighted) pixels
     slow_share: float = 0.25         # slow retries of still places: on average this share a frame...
     slow_savings: float = 2.0        # ...saved up to this many whole-frame decodes (a big place's dear rungs)
+    narrow_share: float = 0.08       # places narrowed by their fine texture a frame: at most this share of the frame's pixels
     fast_tries: int = 4              # looks at a place on consecutive frames before slowing down
     slowest_every: int = 16          # a still place is looked at again at least this often (frames)
     fuse_frames: int = 16            # a still place's pixels are averaged over up to this many frames
@@ -121,6 +122,7 @@ class IncrementalDecoder:
         self._saved_px = 0.0   # what slow retries may still spend, in weighted pixels (see _look_again)
         self._texture_contrast = 20.0
         self._decoded_whole = False
+        self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
@@ -162,7 +164,7 @@ class IncrementalDecoder:
                     self._decode_regions(gray, small, dirty)
                 else:
                     self.stats.carried += len(self._known)
-                if self.sweep_tiles > 1 and self._frame % max(1, self.full_every // self.sweep_tiles) == 0:
+                if self._tile_due(self._frame):
                     self._decode_tile(gray, small)
         if not self.photo:   # one photo: nothing to average
             self._fuse_still_places(gray)
@@ -171,6 +173,15 @@ class IncrementalDecoder:
             self._look_again(gray)
         return [k.detection for k in self._known]
 
+    def tile_next(self) -> bool:
+        """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
+        other periodic work, the marker check, goes to a frame without one)."""
+        return self._reference is not None and self._tile_due(self._frame + 1)
+
+    def _tile_due(self, frame: int) -> bool:
+        step = max(1, self.full_every // self.sweep_tiles)
+        return self.sweep_tiles > 1 and frame % step == 0 and frame - self._whole_at >= step
+
     # --- the two ways of decoding ---------------------------------------------------------------
 
     def _decode_full(self, gray: np.ndarray, small: np.ndarray, keep_still: bool = False) -> None:
@@ -178,6 +189,7 @@ class IncrementalDecoder:
         frame; codes whose place did not change stay known even if this one pass misses them
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
+        self._whole_at = self._frame
         previous = self._reference
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
@@ -343,7 +355,7 @@ class IncrementalDecoder:
         if self._known:
             read = mostly_within_any([p.box for p in self._places], [k.box for k in self._known])
             self._places = [p for p, done in zip(self._places, read) if not done]
-        self._narrow_places(gray)
+        waiting = {id(p) for p in self._narrow_places(gray)}   # not narrowed yet: not looked at yet either
         whole = float(gray.size)   # a whole-frame decode's work: the budgets' scale
         if self._decoded_whole:
             budget = self.look_share * whole
@@ -358,7 +370,7 @@ class IncrementalDecoder:
         # a photo's text and patterns make many small textured patches: there only the places
         # zxing located and those as large as a code read are worth a look
         smallest = 0.6 * min((k.side for k in self._known), default=0.0) if self.photo else 0.0
-        due = sorted((p for p in self._places if p.due(self._frame, self.fast_tries, self.slowest_every)
+        due = sorted((p for p in self._places if id(p) not in waiting and p.due(self._frame, self.fast_tries, self.slowest_every)
                       and (p.located or (self.photo_texture or not self.photo) and _short_side(p.box) >= smallest)),
                      key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
         found, read, hints = [], [], []
@@ -402,22 +414,30 @@ class IncrementalDecoder:
             if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):
                 self._note_place(grown(box_around(corners, 0), tag_px * 0.2, gray.shape))
 
-    def _narrow_places(self, gray: np.ndarray) -> None:
+    def _narrow_places(self, gray: np.ndarray) -> list[Place]:
         """Once codes are read in a place, what is left of a code's fine texture in its pixels
         with them left out is where the rest are (texture.code_patches). Nothing left, and the
         place is done (a read card's outline on a dark mat, or cards side by side whose codes
         were all read). Otherwise the place becomes one place per code left, half a code around
         each: a place joining several codes gets only a few rungs, a code-sized one every rung,
         and a place that cut a code (a guess from what zxing located) now holds all of it. A
-        code-sized place that holds its one code whole keeps its fused frames."""
+        code-sized place that holds its one code whole keeps its fused frames. At most
+        ``narrow_share`` of the frame's pixels are narrowed a frame (after a cold frame's many
+        places that was 10 ms at once); returned: the places left for the next frames."""
         tag_px = self._tag_px()
+        allowance = self.narrow_share * gray.size   # counted in pixels, so the same frames narrow the same places
+        waiting = []
         for p in list(self._places):
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
             if len(inside) == p.codes_read_inside or p not in self._places:   # (or replaced by a better one)
                 continue
-            p.codes_read_inside = len(inside)
             # looked for a little beyond the place: a code it cuts is then found whole
             x0, y0, x1, y1 = grown(p.box, 0.5 * tag_px, gray.shape)
+            if allowance <= 0:   # over this frame's allowance (the first place always fits): the next frame
+                waiting.append(p)
+                continue
+            allowance -= (x1 - x0) * (y1 - y0)
+            p.codes_read_inside = len(inside)
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
                        code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
             if len(patches) == 1 and not _joins_several_codes(p.box, tag_px) and contains(p.box, patches[0]):
@@ -425,6 +445,7 @@ class IncrementalDecoder:
             self._places.remove(p)
             for q in patches:
                 self._note_place(grown(q, 0.5 * tag_px, gray.shape), better=True, codes_read_inside=len(inside))
+        return waiting
 
     # --- helpers ------------------------------------------------------------------------------------
 

@@ -173,10 +173,16 @@ class ScanPipeline(WatchedSource):
             self._check_given = False
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
-        if self._calibrate_at is None or now >= self._calibrate_at or changed_a_lot:
-            self.calibration.update(gray, now)
+        if self._calibrate_at is None or changed_a_lot:
+            self.calibration.update(gray, now)   # a first calibration, or the camera may have moved: at once
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
+        elif now >= self._calibrate_at and not (self.decoder is not None and self.decoder.tile_next()):
+            # the periodic check, one marker a frame, on frames without a tile of the whole-frame
+            # pass: never two heavy jobs on one frame (scheduled by frame, not by how long they took)
+            if self.calibration.check_step(gray, now):
+                self._calibrate_at = now + self.calibrate_every_s
+                self._ignore_markers()
 
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there

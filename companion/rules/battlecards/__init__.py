@@ -33,7 +33,7 @@ from typing import Any
 from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
-from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
+from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 from .refusals import WORDS
@@ -178,9 +178,9 @@ class Pacific(Game[PacificState]):
         return battles.on_withdraw(self.deck, state, seat, key)
 
     def _zone_seat(self, state: PacificState, zone: str) -> int:
-        kind, _, number = zone.partition(":")
-        if kind in ("seat", "reader") and number.isdigit() and int(number) in state.armies:
-            return int(number)
+        seat = zone_seat(zone)
+        if seat is not None and seat in state.armies:
+            return seat
         raise Refused("not_a_battlecards_zone", zone=zone)
 
     def _arsenal_card(self, state: PacificState, seat: int, key: str, zone: str, face_down: bool,

@@ -3,6 +3,7 @@
 Hand, no face-down stack and no Kept Card."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..base import Outcome
@@ -23,6 +24,48 @@ FORCE_WORDS = {"ground_air": "Ground and Air", "air_sea": "Air and Sea"}
 
 def pct(p: float) -> str:
     return f"{round(p * 100)}%"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PacificTable:
+    """BATTLECARDS' own part of the public view (docs/referee/battlecards.md lists each field). Its
+    ``standings`` (``seat``, ``name``, ``points``), ``winner``, ``winners``, ``over`` and ``last_outcome``
+    (``say``, ``terms``) take the place of the shared ones."""
+
+    game: str
+    stage: str
+    turn: int
+    turn_number: int
+    over: bool
+    winner: int | None
+    winners: list[int]
+    victory: str
+    vp_target: int
+    seats: list[dict[str, Any]]
+    standings: list[dict[str, Any]]
+    conflict: dict[str, Any]
+    other_piles: list[dict[str, Any]]
+    pending: dict[str, Any] | None
+    regroup: dict[str, Any] | None
+    task: dict[str, Any] | None
+    fight: dict[str, Any] | None
+    odds: dict[str, Any] | None
+    recent: list[dict[str, Any]]
+    last_outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PacificSeat(PacificTable):
+    """A seat's own part: the table's (its ``odds`` as this seat may know them), and its own army: its
+    Reserve Hand, kept cards, deployed stacks by type and the cards it has seen."""
+
+    seat: int
+    name: str
+    side: str
+    hand: list[dict[str, Any]]
+    kept: list[dict[str, Any]]
+    stacks: dict[str, list[dict[str, Any]]]
+    seen: list[dict[str, Any]]
 
 
 class PacificView(Sayings):
@@ -154,7 +197,7 @@ class PacificView(Sayings):
         return {"kind": told.kind, "say": self.say(outcome, state),
                 "terms": [t.as_dict() for t in self.terms(outcome, state)]}
 
-    def public(self, state: PacificState) -> dict[str, Any]:
+    def public(self, state: PacificState) -> PacificTable:
         target = in_play(state).vp_target
         seats = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
                   "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
@@ -164,24 +207,25 @@ class PacificView(Sayings):
                  for s, a in ((s, state.armies[s.number]) for s in state.seats)]
         theatre = state.armies[state.turn].theatre if state.turn else "pacific"
         recent = [self.told(state, i) for i in range(len(state.recent))]
-        return {"game": self.game.game, "stage": state.stage.value, "turn": state.turn, "turn_number": state.turn_number,
-                "over": state.over, "winner": state.winner, "winners": state.winners, "victory": state.victory,
-                "vp_target": target, "seats": seats,
-                "standings": sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
-                                    key=lambda r: -r["points"]),
-                "conflict": self.pile(state, theatre),
-                # Combined sets: the other theatre's pile too, face up on the table like this one.
-                "other_piles": [self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
-                "pending": self.card(state.pending) if state.pending else None,
-                "regroup": ({"card": self.card(state.regroup.card), "units": [
-                    {**self.card(k), "seat": holder(state, k)}
-                    for k in state.regroup.units], "seats": sorted(state.regroup.ally),
-                    "done": state.regroup.done} if state.regroup else None),
-                "task": ({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
-                          "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
-                "fight": self.battle(state), "odds": forecast.battle_forecast(self.deck, state),
-                "recent": recent,
-                "last_outcome": {"say": recent[-1]["say"], "terms": recent[-1]["terms"]} if recent else None}
+        return PacificTable(
+            game=self.game.game, stage=state.stage.value, turn=state.turn, turn_number=state.turn_number,
+            over=state.over, winner=state.winner, winners=state.winners, victory=state.victory,
+            vp_target=target, seats=seats,
+            standings=sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
+                             key=lambda r: -r["points"]),
+            conflict=self.pile(state, theatre),
+            # Combined sets: the other theatre's pile too, face up on the table like this one.
+            other_piles=[self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
+            pending=self.card(state.pending) if state.pending else None,
+            regroup=({"card": self.card(state.regroup.card), "units": [
+                {**self.card(k), "seat": holder(state, k)}
+                for k in state.regroup.units], "seats": sorted(state.regroup.ally),
+                "done": state.regroup.done} if state.regroup else None),
+            task=({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
+                   "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
+            fight=self.battle(state), odds=forecast.battle_forecast(self.deck, state),
+            recent=recent,
+            last_outcome={"say": recent[-1]["say"], "terms": recent[-1]["terms"]} if recent else None)
 
     def pile(self, state: PacificState, theatre: str) -> dict[str, Any]:
         """One theatre's CONFLICT deck and discard pile (public: every card on the pile is face up)."""
@@ -210,15 +254,13 @@ class PacificView(Sayings):
                 "shots": [{**vars(s), "why": WHY_SHORT[s.why], "unit_name": self.name(s.unit), "target_name": self.name(s.target),
                            "say": self.shot_words(vars(s))} for s in battle.shots[-30:]]}
 
-    def seat(self, state: PacificState, seat: int) -> dict[str, Any]:
-        view = self.public(state)
+    def seat(self, state: PacificState, seat: int) -> PacificSeat:
         army = state.armies[seat]
-        view.update({"seat": seat, "name": state.name(seat), "side": army.side,
-                     "hand": [self.card(k) for k in army.hand], "kept": [self.card(k) for k in army.kept],
-                     "stacks": {t: [self.card(k) for k in army.stacks[t]] for t in TYPES},
-                     "seen": [self.card(k) for k in army.seen],
-                     "odds": forecast.battle_forecast(self.deck, state, seat)})
-        return view
+        table = {**vars(self.public(state)), "odds": forecast.battle_forecast(self.deck, state, seat)}
+        return PacificSeat(**table, seat=seat, name=state.name(seat), side=army.side,
+                           hand=[self.card(k) for k in army.hand], kept=[self.card(k) for k in army.kept],
+                           stacks={t: [self.card(k) for k in army.stacks[t]] for t in TYPES},
+                           seen=[self.card(k) for k in army.seen])
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """Only the CONFLICT discard pile is face up: every other card input loses its card."""

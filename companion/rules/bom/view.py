@@ -4,6 +4,7 @@ which the companion never sees (a Secret Weapon card read face down is kept out 
 Spy's Trivia the card being read, whose name appears only once the card is won."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..base import Outcome, Term
@@ -38,6 +39,45 @@ BUTTONS = {
 CONFIRM = {"time_up": "End the game now: the most cards wins?",
            "stop": "Stop now: the player with the most cards wins?",
            "surrender": "Surrender every remaining card?"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class BomTable:
+    """Book of Mormon's own part of the public view (docs/referee/bom.md lists each field). Its
+    ``standings``, ``winner``, ``winners``, ``over``, ``options`` and ``last_outcome`` are given here
+    and take the place of the shared ones (the score rows: ``seat``, ``name``, ``cards``, ...)."""
+
+    mode: str
+    battle: int
+    deck_size: int
+    variants: list[str]
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    conflicts: list[dict[str, Any]]
+    flags: list[dict[str, Any]]
+    problems: list[str]
+    collecting: list[str]
+    turn: int | None
+    secret_weapon: dict[str, Any] | None
+    mount: dict[str, Any] | None
+    tiebreak: dict[str, Any] | None
+    timer: dict[str, Any] | None
+    trivia: dict[str, Any] | None
+    last_outcome: dict[str, Any] | None
+    recent: list[dict[str, Any]]
+    ready_to_resolve: bool
+    standings: list[dict[str, Any]]
+    winner: int | None
+    winners: list[int]
+    over: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class BomSeat(BomTable):
+    """A seat's own part: the table's, with the prompt, and its own face-down card if its tag was read."""
+
+    prompt: str
+    my_face_down: dict[str, Any] | None
 
 
 class BomView(View[BomState]):
@@ -228,37 +268,36 @@ class BomView(View[BomState]):
         return turns.whose_turn(state, fighting, current) if state.turns and fighting and not state.over else None
 
     # -- the public and seat views ---------------------------------------------------------------------------
-    def public(self, state: BomState) -> dict[str, Any]:
+    def public(self, state: BomState) -> BomTable:
         words = Words(self.referee, state)
         current = table.plays(state)
         fighting = participants(state, self.referee.rules(state)) if not state.over else []
         turn = self._turn(state, fighting, current)
         flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
-        return {
-            "mode": state.mode.value, "battle": state.battle, "deck_size": state.deck_size,
-            "variants": self._variants(state.options), "options": state.options,
-            "seats": [self._seat(state, words, s, current, fighting) for s in state.piles],
-            "conflicts": [self._conflict(words, key, zones, seats) for key, zones, seats in table.conflicts(state)],
-            "flags": flags, "problems": [f["why"] for f in flags],
-            "collecting": sorted(state.collecting),
-            "turn": turn["seat"] if turn else None, "secret_weapon": turn,
-            "mount": self._mount(state),
-            "tiebreak": {"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
-            "timer": self._timer(state),
-            "trivia": self._trivia(state) if state.trivia is not None else None,
-            "last_outcome": self._told(state.last, state) if state.last else None,
-            "recent": [self._told(t, state) for t in state.recent],
-            "ready_to_resolve": self.referee.ready_to_resolve(state),
-            "standings": standings(state),
-            "winner": state.winner, "winners": list(state.winners), "over": state.over,
-        }
+        return BomTable(
+            mode=state.mode.value, battle=state.battle, deck_size=state.deck_size,
+            variants=self._variants(state.options), options=state.options,
+            seats=[self._seat(state, words, s, current, fighting) for s in state.piles],
+            conflicts=[self._conflict(words, key, zones, seats) for key, zones, seats in table.conflicts(state)],
+            flags=flags, problems=[words.flag(f.seat, f.kind, f.other) for f in state.flags],
+            collecting=sorted(state.collecting),
+            turn=turn["seat"] if turn else None, secret_weapon=turn,
+            mount=self._mount(state),
+            tiebreak={"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
+            timer=self._timer(state),
+            trivia=self._trivia(state) if state.trivia is not None else None,
+            last_outcome=self._told(state.last, state) if state.last else None,
+            recent=[self._told(t, state) for t in state.recent],
+            ready_to_resolve=self.referee.ready_to_resolve(state),
+            standings=standings(state),
+            winner=state.winner, winners=list(state.winners), over=state.over,
+        )
 
-    def seat(self, state: BomState, seat: int) -> dict[str, Any]:
+    def seat(self, state: BomState, seat: int) -> BomSeat:
         """The table's view, plus the identity of this seat's own face-down card if its tag was read."""
-        view = {"prompt": self.prompt(state, []), **self.public(state)}
         key = state.secret_weapon().face_down.get(seat) if state.turns else None
-        view["my_face_down"] = self.card(key) if key else None
-        return view
+        return BomSeat(**vars(self.public(state)), prompt=self.prompt(state, []),
+                       my_face_down=self.card(key) if key else None)
 
     def _told(self, told: Told, state: BomState) -> dict[str, Any]:
         """A told outcome, worded now from its data (the same words the table heard)."""
@@ -371,4 +410,4 @@ def standings(state: BomState) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["cards"], r["seat"]))
 
 
-__all__ = ["BomView", "standings"]
+__all__ = ["BomSeat", "BomTable", "BomView", "standings"]

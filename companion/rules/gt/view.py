@@ -58,6 +58,50 @@ class BattleSeat(Standing):
     out_words: str = "out of this round"  # the badge of an eliminated seat: "out for the round" (rulebook)
 
 
+
+@dataclass(frozen=True, kw_only=True)
+class GatherTable:
+    """Gather Together's own part of the public view (docs/referee/gt-battle.md lists each field);
+    its ``phase`` and ``options`` are the shared ones again."""
+
+    phase: str
+    round: int
+    dealer: int
+    turn: int | None
+    direction: str
+    deck: int
+    discard_top: dict[str, Any] | None
+    draw_tap: bool
+    options: dict[str, Any]
+    deal: dict[str, Any]
+    fight: dict[str, Any] | None
+    awaiting: dict[str, Any] | None
+    count_check: dict[str, Any] | None
+    tiebreak: dict[str, Any] | None
+    conflicts: list[dict[str, Any]]
+    problems: list[str]
+    rounds: list[dict[str, Any]]
+    identities_missing: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GatherWatcher(GatherTable):
+    """A seat view's own part for a seat number the table does not have: the table's, with the prompt."""
+
+    prompt: str
+    you: dict[str, Any] | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GatherSeat(GatherWatcher):
+    """A player's own part: the table's, and their identity and hand (``you``), with what the phone
+    page shows: ``secret`` (the identity, big), ``private`` (a short list) and ``seats`` (the standings)."""
+
+    name: str
+    seats: list[dict[str, Any]]
+    secret: str
+    private: dict[str, Any]
+
 class BattleView(words.Sayings):
     """Battle's view: the sentences of outcomes (``words.Sayings``, one ``@says`` method per kind),
     refusals' words (refusals.py), the prompt, the buttons and the views."""
@@ -118,22 +162,22 @@ class BattleView(words.Sayings):
         return value.upper() if isinstance(value, str) else str(value)
 
     # -- views ------------------------------------------------------------------------------------
-    def public(self, state: BattleState) -> dict[str, Any]:
+    def public(self, state: BattleState) -> GatherTable:
         fight = self._fight(state)
         check = self._count_check(state)
         problems = [p["say"] for p in (check or {}, (fight or {}).get("pending") or {}) if p.get("say")]
-        return {
-            "phase": state.phase.value, "round": state.round, "dealer": state.dealer, "turn": state.turn,
-            "direction": "left" if state.direction == LEFT else "right", "deck": state.deck,
-            "discard_top": self._discard_top(state), "draw_tap": self._draw_tap(state), "options": state.options, "deal": self._deal(state),
-            "fight": fight, "awaiting": self._awaiting(state),
-            "count_check": check, "tiebreak": self._tiebreak(state),
-            "conflicts": [self._conflict(c.card, c.zones) for c in state.conflicts], "problems": problems,
-            "rounds": [{"round": r.round, "went_out": r.went_out, "team": r.team.value,
-                        "teams": [TEAM_CARD[r.teams[s]] for s in state.seat_numbers()],
-                        "points": [r.points[s] for s in state.seat_numbers()]} for r in state.rounds],
-            "identities_missing": seats.identities_missing(state) if state.phase == Phase.DEAL else [],
-        }
+        return GatherTable(
+            phase=state.phase.value, round=state.round, dealer=state.dealer, turn=state.turn,
+            direction="left" if state.direction == LEFT else "right", deck=state.deck,
+            discard_top=self._discard_top(state), draw_tap=self._draw_tap(state), options=state.options, deal=self._deal(state),
+            fight=fight, awaiting=self._awaiting(state),
+            count_check=check, tiebreak=self._tiebreak(state),
+            conflicts=[self._conflict(c.card, c.zones) for c in state.conflicts], problems=problems,
+            rounds=[{"round": r.round, "went_out": r.went_out, "team": r.team.value,
+                     "teams": [TEAM_CARD[r.teams[s]] for s in state.seat_numbers()],
+                     "points": [r.points[s] for s in state.seat_numbers()]} for r in state.rounds],
+            identities_missing=seats.identities_missing(state) if state.phase == Phase.DEAL else [],
+        )
 
     # -- the shared part of the views (contract.TableView) -------------------------------------------
     def standings(self, state: BattleState, viewer: int | None) -> tuple[Standing, ...]:
@@ -152,23 +196,23 @@ class BattleView(words.Sayings):
                           details=story)
         return Result(story, tuple(term for t in state.last for term in self.told_terms(t, state)))
 
-    def seat(self, state: BattleState, seat: int) -> dict[str, Any]:
+    def seat(self, state: BattleState, seat: int) -> GatherWatcher:
         """What one player's phone shows: the table, plus their own identity and hand."""
-        standings = [plain(row) for row in self.standings(state, seat)]
-        view = {**self.public(state), "prompt": self.prompt(state, []), "standings": standings}
+        table = vars(self.public(state))
+        prompt_ = self.prompt(state, [])
         if seat not in state.seat_numbers():
-            view["you"] = None
-            return view
+            return GatherWatcher(**table, prompt=prompt_, you=None)
         known = state.identity.get(seat)
-        you = {"seat": seat, "name": state.name(seat), "identity": TEAM_CARD[known.team] if known else None,
+        identity = TEAM_CARD[known.team] if known else None
+        you = {"seat": seat, "name": state.name(seat), "identity": identity,
                "identity_card": known.card if known else None, "hand": state.hands[seat],
                "your_turn": state.turn == seat}
         # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
-        secret = you["identity"] or f"Show your identity card privately: {where_identities_go(state)}."
-        view.update(you=you, name=you["name"], seats=view["standings"], secret=secret,
-                    private={"identity": you["identity"] or "not shown yet", "cards in hand": you["hand"],
-                             "your turn": "yes" if you["your_turn"] else "no"})
-        return view
+        secret = identity or f"Show your identity card privately: {where_identities_go(state)}."
+        return GatherSeat(**table, prompt=prompt_, you=you, name=state.name(seat),
+                          seats=[plain(row) for row in self.standings(state, seat)], secret=secret,
+                          private={"identity": identity or "not shown yet", "cards in hand": state.hands[seat],
+                                   "your turn": "yes" if state.turn == seat else "no"})
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """Identity card keys never reach the public history, whatever zone they were seen in."""

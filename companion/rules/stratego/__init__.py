@@ -22,7 +22,7 @@ from card_tags.games.stratego import ARMY
 
 from card_tags.catalog import Catalog
 from companion.rules.base import Option, Outcome, Seat, SetupError
-from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Refused, card_inputs
+from companion.rules.contract import CARD, SEAT, SEAT_ACTS, Field, Game, Input, Refused, card_inputs, zone_seat
 
 from . import army, turns
 from .combat import defender_revealed, fight, variants_in
@@ -107,12 +107,11 @@ class Stratego(Game[StrategoState]):
             raise Refused("game_over")
         key, zone = data["card"], data["zone"]
         card = self.card(key)
-        kind, _, number = zone.partition(":")
-        reader_seat = None
+        kind = zone.partition(":")[0]   # a seat's area, a seat's reader or the scan tray
+        reader_seat = zone_seat(zone)
         if kind in ("seat", "reader"):
-            if not (number.isascii() and number.isdigit()) or int(number) not in state.colours:
+            if reader_seat not in state.colours:
                 raise Refused("zone_names_no_seat", zone=zone)
-            reader_seat = int(number)
         elif kind != "tray":
             raise Refused("not_a_stratego_zone", zone=zone)
         if state.phase == SETUP:

@@ -115,21 +115,30 @@ class Warriors(Game[WarriorsState]):
         if step == Step.REFILL:
             return battle.refill_draw(c, state, seat, key)
         if step in (Step.PRIMARY, Step.SECONDARY):
-            if state.drawing == seat:
-                if key in hand:
-                    raise Refused("draw_the_new_card", seat)
-                return prepare.draw_after_lay(c, state, seat, key)
-            if step == Step.PRIMARY and key in hand:
-                raise Refused("primary_face_up", seat)
-            if key in hand:
-                return prepare.lay_secondary(c, state, seat, key)
-            if seat == state.turn and step == Step.SECONDARY:
-                raise Refused("not_in_hand_as_scanned", seat)
-            raise Refused("not_your_turn_to_scan", seat, acting=state.drawing or state.turn,
-                          draws=state.drawing is not None)
+            return self._then_alone(state, self._phase_one_scan(state, seat, key))
         if step == Step.REVEAL and state.fight.deception == seat and key in hand:
             return battle.deception_card(c, state, seat, key)
         raise Refused("no_private_card_now", seat)
+
+    def _phase_one_scan(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...]:
+        """Phase One: a card drawn after laying, or a secondary card laid face down."""
+        c, step, hand = self.catalog, state.step, state.players[seat].hand
+        if state.drawing == seat:
+            if key in hand:
+                raise Refused("draw_the_new_card", seat)
+            return prepare.draw_after_lay(c, state, seat, key)
+        if step == Step.PRIMARY and key in hand:
+            raise Refused("primary_face_up", seat)
+        if key in hand:
+            return prepare.lay_secondary(c, state, seat, key)
+        if seat == state.turn and step == Step.SECONDARY:
+            raise Refused("not_in_hand_as_scanned", seat)
+        raise Refused("not_your_turn_to_scan", seat, acting=state.drawing or state.turn,
+                      draws=state.drawing is not None)
+
+    def _then_alone(self, state: WarriorsState, outcomes: tuple[Outcome, ...]) -> tuple[Outcome, ...]:
+        """Phase Two may have begun: with one player to challenge, that Challenge starts by itself."""
+        return (*outcomes, *battle.only_one_left(self.catalog, state))
 
     def _face_up(self, state: WarriorsState, seat: int, key: str) -> tuple[Outcome, ...] | None:
         c, step = self.catalog, state.step
@@ -141,6 +150,8 @@ class Warriors(Game[WarriorsState]):
             laid = next(x for x in state.players[owner].play if x.card == key)
             if not laid.face_down:
                 return None   # already face up
+            if step == Step.CHALLENGE:
+                return battle.opening_reveal(c, state, owner, key)
             if step != Step.REVEAL:
                 raise Refused("stays_face_down", owner=owner)
             return battle.reveal(c, state, owner, key)
@@ -158,10 +169,10 @@ class Warriors(Game[WarriorsState]):
 
     # -- the tablet's inputs ------------------------------------------------------------------------
     def on_call(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        return prepare.call_to_battle(state, data["seat"])
+        return self._then_alone(state, prepare.call_to_battle(state, data["seat"]))
 
     def on_pass(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        return prepare.pass_turn(self.catalog, state, data["seat"])
+        return self._then_alone(state, prepare.pass_turn(self.catalog, state, data["seat"]))
 
     def on_prophecy(self, state: WarriorsState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         return battle.prophecy(self.catalog, state, data["seat"], data["targets"])
@@ -219,7 +230,7 @@ class Warriors(Game[WarriorsState]):
             return []
         if state.step == Step.SECONDARY and state.drawing is None:
             return [Offer("pass", {"seat": state.turn})]
-        if state.step == Step.CHALLENGE and not state.prophecy_used and state.challenger is not None:
+        if state.step == Step.CHALLENGE and not state.prophecy_used and state.challenger is not None and state.opened is None:
             others = [n for n in active(state) if n != state.challenger and battle.face_down(state, n)]
             pairs = [list(p) for p in itertools.combinations(others, 2)] or [[n] for n in others]
             return [Offer("prophecy", {"seat": state.challenger, "targets": p}) for p in pairs]

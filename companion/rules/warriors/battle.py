@@ -53,9 +53,54 @@ def challenge(catalog: Catalog, state: WarriorsState, target: int) -> tuple[Outc
             c.used_challenge, c.revealed_at = False, 0
     state.battled += [s for s in (a, target) if s not in state.battled]
     state.challenge = Challenge(challenger=a, defender=target, next=a if face_down(state, a) else target)
+    opening = next((c for c in state.players[a].play if c.card == state.opened), None)
+    if opening is not None:   # the challenger turned a card before naming: the opponent turns next
+        state.challenge.reveals = opening.revealed_at = 1
+        state.challenge.next = target if face_down(state, target) else a
+    state.opened = None
     state.step = Step.REVEAL
     outcomes = [Outcome("challenge", data={"challenger": a, "defender": target})]
     return (*outcomes, *_maybe_duel(catalog, state))
+
+
+def only_one_left(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
+    """With one player left to challenge there is nobody to choose: the Challenge starts by itself."""
+    left = to_battle(state)
+    if state.step != Step.CHALLENGE or state.challenge is not None or len(left) != 1 or state.challenger is None:
+        return ()
+    return challenge(catalog, state, left[0])
+
+
+def opening_reveal(catalog: Catalog, state: WarriorsState, owner: int, key: str) -> tuple[Outcome, ...]:
+    """A card turned before anyone was challenged by a tap. "The player who made the Challenge then
+    reveals the first facedown card ... His/her opponent does the same": the challenger's first
+    card opens the Challenge, and the first card another player who may be challenged turns over
+    next names that player as the opponent (docs/referee/warriors.md, Taps)."""
+    a = state.challenger
+    if a is None:
+        raise Refused("nobody_called")
+    if owner == a:
+        if state.opened is not None:
+            raise Refused("opponent_turns_next", challenger=a)
+        if face_down(state, a)[0].card != key:
+            raise Refused("reveal_in_order", a)
+        card = face_down(state, a)[0]
+        card.face_down, card.revealed_at = False, 0
+        state.opened = key
+        return (Outcome("opening", data={"seat": a, "card": key}, reveals=True),)
+    if owner not in to_battle(state):
+        raise Refused("cannot_be_challenged", owner=owner, challenger=a)
+    if state.opened is None and face_down(state, a):
+        raise Refused("challenger_reveals_first", challenger=a)
+    opening = state.opened
+    outcomes = challenge(catalog, state, owner)
+    if state.step != Step.REVEAL:   # the special battle began already: nothing is turned in it
+        return outcomes
+    turned = reveal(catalog, state, owner, key)
+    for c in state.players[a].play:   # the challenger could not use the opening card before anyone was named
+        if c.card == opening:
+            c.revealed_at = state.fight.reveals
+    return (*outcomes, *turned)
 
 
 def _maybe_duel(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
@@ -74,6 +119,8 @@ def prophecy(catalog: Catalog, state: WarriorsState, seat: int, targets: list[in
         raise Refused("prophecy_not_challenger", seat)
     if state.prophecy_used:
         raise Refused("prophecy_used", seat)
+    if state.opened is not None:   # the first card turned shows the choice is made (docs/referee/warriors.md)
+        raise Refused("prophecy_after_choice", seat)
     if not any(info(catalog, c.card).armory == "prophecy" and not c.disabled for c in state.players[seat].play):
         raise Refused("no_prophecy", seat)
     others = [t for t in dict.fromkeys(targets) if t != seat]
@@ -301,7 +348,7 @@ def after_redraw(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
 def next_challenge(catalog: Catalog, state: WarriorsState) -> tuple[Outcome, ...]:
     if to_battle(state):
         state.step = Step.CHALLENGE
-        return ()
+        return only_one_left(catalog, state)
     return end_round(catalog, state)
 
 

@@ -26,6 +26,7 @@ class WarriorsDemo:
     def __init__(self, seats: int, seed: int):
         self.seats = max(2, min(6, seats))
         self.rng = random.Random(seed)
+        self.opening: str | None = None   # the card the challenger turned before an opponent was named
         catalog = load_game("warriors")
         self.kind = {f"{c.id}#{n}": c.kind for c in catalog.cards.values() for n in range(1, c.copies + 1)}
         self.decks: dict[int, dict[str, list[str]]] = {n: {"warrior": [], "armory": []} for n in range(1, self.seats + 1)}
@@ -106,8 +107,25 @@ class WarriorsDemo:
             next(s for s in view["seats"] if s["seat"] == challenger)["play"])
         if prophecy and holds:
             return [Command("prophecy", self.rng.choice(prophecy)["data"])]
-        targets = [a for a in actions if a["kind"] == "challenge"]
-        return [Command("challenge", self.rng.choice(targets)["data"])] if targets else []
+        return self._open(view, seat_views, [a["data"]["target"] for a in actions if a["kind"] == "challenge"])
+
+    def _open(self, view: View, seat_views: SeatViews, targets: list[int]) -> list[Move]:
+        """No tap to name the opponent where the table sees it: the challenger turns the first
+        facedown card, then the chosen opponent turns theirs, which names them. Only an opponent
+        with no facedown card left is named by a tap (no card of theirs will be turned)."""
+        challenger = view["order"]["challenger"]
+        mine = sorted(seat_views[challenger]["you"]["face_down"], key=lambda c: c["position"])
+        row = next(s for s in view["seats"] if s["seat"] == challenger)["play"]
+        if mine and self.opening not in {c["key"] for c in row}:
+            self.opening = mine[0]["key"]
+            return [Lay(challenger, mine[0]["key"], f"seat:{challenger}")]
+        if not targets:
+            return []
+        target = self.rng.choice(targets)
+        theirs = sorted(seat_views[target]["you"]["face_down"], key=lambda c: c["position"])
+        if not theirs:
+            return [Command("challenge", {"target": target})]
+        return [Lay(target, theirs[0]["key"], f"seat:{target}")]
 
     def _battle(self, view: View, seat_views: SeatViews, actions: list[View]) -> list[Move]:
         ch = view["challenge"]

@@ -92,6 +92,12 @@ WORDS: dict[str, str] = {
     "challenger_is_target": "{target_name} is the challenger: \"chooses another player\".",
     "already_battled": ("{target_name} has already battled this round: the winner challenges another player "
                         "\"until all players have battled\"."),
+    "cannot_be_challenged": ("{owner_name} may not be challenged now (already battled this round, or the challenger): "
+                             "turn the card back face down; {challenger_name} challenges \"another player\" who has not battled."),
+    "challenger_reveals_first": f"{{challenger_name}} turns a card first: {REVEAL_RULE} Turn the card back face down.",
+    "opponent_turns_next": ("{challenger_name} has turned a card: the player {challenger_name} challenges turns theirs next "
+                            "(\"His/her opponent does the same\"), or tap whom {challenger_name} challenges."),
+    "prophecy_after_choice": f"{{name}} has turned a card, so the choice is made: {PROPHECY_RULE}",
     "prophecy_not_challenger": f"Only the challenger may use Prophecy: {PROPHECY_RULE}",
     "prophecy_used": "{name} has already looked before this Challenge.",
     "no_prophecy": "{name} has no Prophecy card in play.",

@@ -93,6 +93,7 @@ class WarriorsState(GameState):
     results: list[Result] = field(default_factory=list)   # this Battle round's Challenges
     peeks: dict[int, list[str]] = field(default_factory=dict)   # Prophecy: seat -> cards it saw
     prophecy_used: bool = False   # the challenger has looked before this Challenge
+    opened: str | None = None     # the card the challenger turned before anyone was named as the opponent
     last_winner: int | None = None
     winner: int | None = None
     tied: list[int] = field(default_factory=list)   # a stopped game drawn between these seats

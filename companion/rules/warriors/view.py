@@ -6,6 +6,7 @@ whether it can be laid now, and why not), its face-down cards, and what its Prop
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -32,6 +33,41 @@ PRIVATELY = "(on your reader, or face up in the covered scan tray)"
 def who(state: WarriorsState, seat: int | None) -> str:
     """A seat's name in a prompt or a button (the seat the table waits for may be none)."""
     return state.name(seat) if seat is not None else "nobody"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarriorsTable:
+    """Warriors' own part of the public view (docs/referee/warriors.md lists each field). Its ``phase``,
+    ``standings`` (``seat``, ``name``, ``cards``, ``out``), ``winner``, ``over`` and ``last_outcome``
+    (``say``, ``terms``) take the place of the shared ones."""
+
+    game: str
+    step: str
+    phase: str
+    phase_name: str
+    turn: int | None
+    drawing: int | None
+    leader: int
+    caller: int | None
+    battle_round: int
+    seats: list[dict[str, Any]]
+    challenge: dict[str, Any] | None
+    order: dict[str, Any]
+    results: list[dict[str, Any]]
+    tray_for: int | None
+    last_outcome: dict[str, Any] | None
+    over: bool
+    winner: int | None
+    tied: list[int]
+    standings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarriorsSeat(WarriorsTable):
+    """A seat's own part: the table's, and ``you``: its hand (each card marked whether it can be laid
+    now, and why not), its face-down cards and what its Prophecy showed it."""
+
+    you: dict[str, Any]
 
 
 class WarriorsView(Sayings):
@@ -66,7 +102,7 @@ class WarriorsView(Sayings):
             return (f"{n(state.turn)}: scan a secondary card privately {PRIVATELY}, "
                     f"then lay it face down to the right of your Warrior.{call}")
         if step == Step.CHALLENGE:
-            return f"{n(state.challenger)}: choose a player to challenge."
+            return self._choose_prompt(state)
         if step == Step.REVEAL:
             ch = state.fight
             if ch.deception is not None:
@@ -84,6 +120,20 @@ class WarriorsView(Sayings):
         if step == Step.REFILL:
             return f"{n(tray_owner(state))}: draw back up to six cards and scan each privately {PRIVATELY}."
         return ""
+
+    def _choose_prompt(self, state: WarriorsState) -> str:
+        """Nobody challenged yet: the challenger turns first, and the first card another player
+        who may be challenged turns over names them (a tap names them too)."""
+        a = state.challenger
+        if a is None:
+            return ""
+        left = [state.name(s) for s in state.seat_numbers() if not state.players[s].out and s not in state.battled and s != a]
+        either = " or ".join(left) if len(left) < 3 else ", ".join(left[:-1]) + " or " + left[-1]
+        me = state.name(a)
+        if state.opened is None and any(c.face_down for c in state.players[a].play):
+            return (f"{me}: turn over your first facedown card; then the player you challenge ({either}) turns theirs, "
+                    f"or tap whom you challenge.")
+        return f"{either}: the player {me} challenges turns over their first facedown card, or tap whom {me} challenges."
 
     def _decide_prompt(self, state: WarriorsState, offers: list[Offer], done: str) -> str:
         """Nothing left to turn: the Challenge decides itself once the table is still, unless a card
@@ -191,8 +241,9 @@ class WarriorsView(Sayings):
             return None
         if state.step in (Step.PRIMARY, Step.SECONDARY):
             return state.drawing or state.turn
-        if state.step == Step.CHALLENGE:
-            return state.challenger
+        if state.step == Step.CHALLENGE:   # the challenger turns first; then any of the players left may
+            a = state.challenger
+            return a if a is not None and state.opened is None and any(c.face_down for c in state.players[a].play) else None
         if state.step == Step.REVEAL:
             ch = state.fight
             if ch.deception is not None:
@@ -201,32 +252,31 @@ class WarriorsView(Sayings):
             return ch.next if face_down else None   # every card is up: nobody turns a card next
         return tray_owner(state)
 
-    def public(self, state: WarriorsState) -> dict[str, Any]:
+    def public(self, state: WarriorsState) -> WarriorsTable:
         running = self.running(state)
         battled = list(state.battled)
         fighting = state.step in (Step.CHALLENGE, Step.REVEAL, Step.DUEL, Step.REDRAW)
         to_battle = [n for n in state.seat_numbers() if not state.players[n].out and n not in battled
                      and n != state.challenger] if fighting else []
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
-        return {
-            "game": self.game.game, "step": state.step.value, "phase": state.step.value,
-            "phase_name": self.step_name(state),
-            "turn": self.acting(state),
-            "drawing": state.drawing, "leader": state.leader, "caller": state.caller, "battle_round": state.battle_round,
-            "seats": rows,
-            "challenge": running,
-            "order": {"challenger": state.challenger, "battled": battled, "to_battle": to_battle},
-            "results": [{"challenger": r.challenger, "defender": r.defender, "winner": r.winner,
-                         "points": {str(k): v for k, v in r.points.items()}, "captured": r.captured} for r in state.results],
-            "tray_for": tray_owner(state),
-            "last_outcome": self.last_outcome(state, running),
-            "over": state.over, "winner": state.winner, "tied": state.tied,
-            "standings": sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
-                                 for r in rows), key=lambda r: -r["cards"]),
-        }
+        return WarriorsTable(
+            game=self.game.game, step=state.step.value, phase=state.step.value,
+            phase_name=self.step_name(state),
+            turn=self.acting(state),
+            drawing=state.drawing, leader=state.leader, caller=state.caller, battle_round=state.battle_round,
+            seats=rows,
+            challenge=running,
+            order={"challenger": state.challenger, "battled": battled, "to_battle": to_battle},
+            results=[{"challenger": r.challenger, "defender": r.defender, "winner": r.winner,
+                      "points": {str(k): v for k, v in r.points.items()}, "captured": r.captured} for r in state.results],
+            tray_for=tray_owner(state),
+            last_outcome=self.last_outcome(state, running),
+            over=state.over, winner=state.winner, tied=state.tied,
+            standings=sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
+                              for r in rows), key=lambda r: -r["cards"]),
+        )
 
-    def seat(self, state: WarriorsState, seat: int) -> dict[str, Any]:
-        view = self.public(state)
+    def seat(self, state: WarriorsState, seat: int) -> WarriorsSeat:
         p = state.players[seat]
         cat = self.game.catalog
         warriors = [info(cat, c.card) for c in p.play if info(cat, c.card).warrior]
@@ -240,8 +290,8 @@ class WarriorsView(Sayings):
                          "why": why or ""})
         mine = [{"key": c.card, "name": self.card(c.card), "position": i} for i, c in enumerate(p.play) if c.face_down]
         peeks = [{"key": k, "name": self.card(k)} for k in state.peeks.get(seat, [])]
-        view["you"] = {"hand": hand, "face_down": mine, "prophecy": peeks}   # drawn by web/static/games/warriors.js
-        return view
+        # drawn by web/static/games/warriors.js
+        return WarriorsSeat(**vars(self.public(state)), you={"hand": hand, "face_down": mine, "prophecy": peeks})
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """A private scan (a seat's reader, the covered tray, a card read face down) never shows

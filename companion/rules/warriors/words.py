@@ -113,7 +113,7 @@ class Sayings(View[WarriorsState]):
     @says("phase_two")
     def phase_two_said(self, outcome: Outcome, state: WarriorsState) -> str:
         d = outcome.data
-        return f"Phase Two: Call to Battle. {state.name(d['caller'])} chooses whom to challenge."
+        return f"Phase Two: Call to Battle. {state.name(d['caller'])} is the challenger."
 
     @says("challenge")
     def challenge_said(self, outcome: Outcome, state: WarriorsState) -> str:
@@ -128,6 +128,12 @@ class Sayings(View[WarriorsState]):
 
     def _points_line(self, points: dict[Any, Any], state: WarriorsState) -> str:
         return ", ".join(f"{state.name(int(s))} {p['total']}" for s, p in points.items())
+
+    @says("opening")
+    def opening_said(self, outcome: Outcome, state: WarriorsState) -> str:
+        d = outcome.data
+        return (f"{state.name(d['seat'])} reveals {self.card(d['card'])}; the first card another player turns over "
+                f"names whom {state.name(d['seat'])} challenges.")
 
     @says("reveal")
     def reveal_said(self, outcome: Outcome, state: WarriorsState) -> str:

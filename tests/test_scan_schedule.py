@@ -1,0 +1,69 @@
+"""The live pipeline's periodic work is spread over frames: never two heavy jobs on one frame.
+
+A Pi 4 has about 33 ms a frame at 30 fps, about 6 ms of this machine's CPU: a tile of the
+whole-frame pass, a marker search and the narrowing of a cold frame's places each fit, two
+together do not. The schedule is counted in frames and pixels, never in time, so these checks
+count what each frame did rather than time it."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.bench.scan_scenes import Scene, build_table, scene_seed
+from companion.scan import calibration
+from companion.scan.pipeline import ScanPipeline
+from companion.scan.texture import _median
+from companion.scan.zones import ZoneMap
+
+
+def _still_table_frames(monkeypatch, frames: int):
+    """A still 1080p table of 20 cards through the pipeline: per frame, whether it decoded a tile
+    of the whole-frame pass or the whole frame, and how many marker crops it searched."""
+    scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
+    table, _, _ = build_table(scene)
+    grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]
+    crops = []
+    near = calibration.detect_markers_near
+    monkeypatch.setattr(calibration, "detect_markers_near", lambda gray, expected: crops.append(len(expected)) or near(gray, expected))
+    pipeline = ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle",
+                            homography=np.linalg.inv(table.homography))
+    done = []
+    for n in range(frames):
+        stats = pipeline.decoder.stats
+        tiles, whole, searched = stats.tiles, stats.full_decodes, sum(crops)
+        pipeline.process(grays[n % len(grays)], now=n / 30)
+        done.append({"tile": stats.tiles > tiles, "whole": stats.full_decodes > whole, "marker crops": sum(crops) - searched})
+    return pipeline, done
+
+
+def test_the_marker_check_looks_for_one_marker_a_frame_and_never_on_a_tiles_frame(monkeypatch):
+    """Three seconds of a still table: the markers are checked every second (all four found where
+    expected: the calibration stays steady), one marker a frame, each on a frame without a tile;
+    and the frame after the cold one decodes no tile (it has just read the whole frame)."""
+    pipeline, done = _still_table_frames(monkeypatch, 95)
+    checks = [n for n, d in enumerate(done) if d["marker crops"]]
+    assert all(done[n]["marker crops"] == 1 and not done[n]["tile"] and not done[n]["whole"] for n in checks)
+    assert len(checks) == 2 * 4   # at 1 s and 2 s (3 s is the 91st frame on: its check is under way)
+    assert checks[0] >= 30
+    assert done[0]["whole"] and not done[1]["tile"] and not done[1]["whole"]
+    assert sum(d["tile"] for d in done) >= 40   # the sweep itself still runs (one tile every 2 frames)
+    assert pipeline.calibration.ready and pipeline.calibration.detail.startswith("steady (4 of 4")
+
+
+def test_a_moved_marker_ends_the_check_with_a_search_of_the_whole_frame(monkeypatch):
+    """When the marker checked is not where the calibration expects it (the camera was bumped),
+    the check stops there and the whole frame is searched at once, as before spreading it."""
+    pipeline, _ = _still_table_frames(monkeypatch, 2)
+    gray = np.zeros((1080, 1920), np.uint8)     # nothing where the markers were
+    whole = []
+    monkeypatch.setattr(calibration, "detect_markers", lambda g, *a, **k: whole.append(g.shape) or {})
+    assert pipeline.calibration.check_step(gray, now=1.0)
+    assert (1080, 1920) in whole
+    assert pipeline.calibration.detail.startswith("no mat markers in view")
+
+
+def test_the_texture_median_is_numpys():
+    rng = np.random.default_rng(11)
+    for n in range(300):
+        values = rng.normal(0, 50, int(rng.integers(1, 40))).astype(np.float32 if n % 2 else np.float64)
+        assert np.isclose(_median(values), float(np.median(values)), rtol=1e-6, atol=0)   # float32: to its precision
