@@ -6,9 +6,8 @@ import pytest
 
 from companion.service import Service
 from tests.battlecards_support import BY_ACTION
-from tests.browser import chromium, serving
+from tests.browser import chromium, serving, shows_prompt as shows
 
-SHOWN = "(want) => document.querySelector('#prompt').textContent === want"
 JAPAN_SIX = ("JZERO#1", "JAKAGI#1", "JGUARDS#1", "JVAL#1", "JKATE#1", "JDIV2#1")
 US_SIX = ("UWILDCAT#1", "UENTERP#1", "UMAR1#1", "UDAUNTL#1", "UAVENGER#1", "UMAR2#1")
 
@@ -21,17 +20,6 @@ def table(tmp_path):
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url + "/")
         yield service, page
-
-
-def shows(page, service, *said: str, unsaid: tuple[str, ...] = ()) -> str:
-    """The page shows the state's prompt; it says each of ``said`` and none of ``unsaid``."""
-    want = service.session.public_view()["prompt"]
-    page.wait_for_function(SHOWN, arg=want)
-    for words in said:
-        assert words in want, (words, want)
-    for words in unsaid:
-        assert words not in want, (words, want)
-    return want
 
 
 def test_the_prompt_follows_a_battle_step_by_step(table):

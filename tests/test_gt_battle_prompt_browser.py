@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, serving, shows_prompt as shows
 from tests.test_gt_battle_support import NAMES, identity_keys
-
-SHOWN = "(want) => document.querySelector('#prompt').textContent === want"
 
 
 @pytest.fixture
@@ -19,17 +17,6 @@ def table(tmp_path):
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(url + "/")
         yield service, page
-
-
-def shows(page, service, *said: str, unsaid: tuple[str, ...] = ()) -> str:
-    """The page shows the state's prompt; it says each of ``said`` and none of ``unsaid``."""
-    want = service.session.public_view()["prompt"]
-    page.wait_for_function(SHOWN, arg=want)
-    for words in said:
-        assert words in want, (words, want)
-    for words in unsaid:
-        assert words not in want, (words, want)
-    return want
 
 
 def test_the_prompt_follows_a_short_game_phase_by_phase(table):
