@@ -14,6 +14,7 @@ from companion.rules.demo import play_direct
 from companion.rules.battlecards.state import Stage
 from companion.service import Service
 from companion.gamelog.session import Session, open_store
+from tests.test_contract_words import strings
 
 DEMO = rules.demo_players("battlecards-pacific")
 
@@ -37,19 +38,6 @@ def test_a_whole_seeded_game_is_played_by_the_simulated_players(tmp_path, seed):
     names = {s.name for s in state.seats}
     assert [s for s in strings(state) if " " in s and s not in names] == []
     assert state.recent and all(not hasattr(told, "say") for told in state.recent)
-
-
-def strings(value) -> list[str]:
-    """Every string in a state (its dataclasses, lists and dicts)."""
-    import dataclasses
-
-    if dataclasses.is_dataclass(value):
-        return [s for f in dataclasses.fields(value) for s in strings(getattr(value, f.name))]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in strings(k) + strings(v)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in strings(v)]
-    return [value] if isinstance(value, str) else []
 
 
 def _to_a_battle(service: Service) -> None:
