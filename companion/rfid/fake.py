@@ -101,16 +101,19 @@ class PtyDevice:
         return False
 
     def read_available(self) -> bytes:
-        if self.master is None:
-            return b""
-        try:
-            return os.read(self.master, 4096)
-        except BlockingIOError:
-            return b""
-        except OSError as exc:
-            if exc.errno == errno.EIO:  # nobody has the port open
+        # Under the lock unplug() takes: the device's thread must not read a descriptor that a test's
+        # unplug() is closing (EBADF killed the thread, and the reader never came back after plug()).
+        with self._write_lock:
+            if self.master is None:
                 return b""
-            raise
+            try:
+                return os.read(self.master, 4096)  # non-blocking: never waits while holding the lock
+            except BlockingIOError:
+                return b""
+            except OSError as exc:
+                if exc.errno == errno.EIO:  # nobody has the port open
+                    return b""
+                raise
 
     def close(self) -> None:
         self.unplug()
