@@ -138,10 +138,11 @@
       $("#history-list").replaceChildren(...chapters(reply.entries).reverse().map(chapterItem));
     };
     const refreshAll = async () => { await refreshList(); await refreshLog(); };
-    await refreshAll();
-    if (!asked) stream({ view: (msg) => (msg.new_game ? refreshAll() : refreshLog()) }, refreshAll);
+    // The buttons listen before the page fetches anything: a tap while the log loads is not lost.
     $("#undo").addEventListener("click", async () => { const r = await command("undo"); if (r.ok) notice("Undone", "ok"); });
     $("#export").addEventListener("click", () => shown && exportLog(shown));
+    await refreshAll();
+    if (!asked) stream({ view: (msg) => (msg.new_game ? refreshAll() : refreshLog()) }, refreshAll);
   }
 
   companion.pages.history = historyPage;
