@@ -92,6 +92,8 @@
     $("#add-player").addEventListener("click", () => { $("#players").append(playerRow($("#players").children.length + 1)); fitSeats(current()); renameSeats(); });
     $("#remove-player").addEventListener("click", () => { $("#players").lastElementChild?.remove(); fitSeats(current()); renameSeats(); });
     redraw();
+    // Chosen only now: a game picked while the page still loaded would be redrawn over (or lost).
+    select.disabled = false;
     $("#setup-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const game = current();
