@@ -9,6 +9,8 @@ from companion.web.app import create_app
 from companion.web.server import make_server
 
 CHROMIUM = "/usr/bin/chromium"
+TABLET = {"width": 1280, "height": 800}  # a 10-inch tablet by the table
+PHONE = {"width": 390, "height": 844}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
 
@@ -132,3 +134,36 @@ def shows_prompt(page, service, *said: str, unsaid: tuple[str, ...] = ()) -> str
     for words in unsaid:
         assert words not in want, (words, want)
     return want
+
+
+def prompts_through_a_demo_game(browser, data, game: str, players, max_rounds: int, check) -> set[str]:
+    """A table page on a tablet while a game's demo players play up to ``max_rounds`` rounds of
+    moves straight into the table (`play_direct`, as the camera would report them): after each
+    round whose prompt is new, the page must show it (shows_prompt), and ``check(view, page)``
+    judges it against the state's public view and returns the step it was checked at. Returns the
+    steps checked. A game going on beyond those rounds is as wanted; players with nothing to do in
+    a game not over fail the test."""
+    from companion.rules.demo import play_direct
+    from companion.service import Service
+
+    service = Service(data, settle_seconds=1e9, quick_settle_seconds=1e9)
+    seats, options = players.start()
+    service.start_game(game, seats, options)
+    checked: set[str] = set()
+    shown: list[str | None] = [None]
+    with serving(service) as url:
+        page = browser.new_page(viewport=TABLET)
+        page.goto(url + "/")
+
+        def after(session):  # after each round of the players' moves
+            view = session.public_view()
+            if view["prompt"] != shown[0]:
+                shown[0] = shows_prompt(page, service)
+                checked.add(check(view, page))
+
+        try:
+            play_direct(players, session=service.session, max_rounds=max_rounds, after=after)
+        except RuntimeError as error:
+            if "did not end" not in str(error):  # only the rounds running out is as wanted
+                raise
+    return checked

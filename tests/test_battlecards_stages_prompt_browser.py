@@ -10,10 +10,7 @@ from __future__ import annotations
 import re
 
 import companion.rules
-from companion.rules.demo import play_direct
-from companion.service import Service
-from tests.browser import serving, shows_prompt
-from tests.test_pages_browser import TABLET
+from tests.browser import prompts_through_a_demo_game
 
 SETUP_DRAW, SETUP_DEPLOY = 6, 3
 
@@ -56,29 +53,17 @@ def check(view: dict, prompt: str) -> str:
     return stage
 
 
+def check_on_page(view: dict, page) -> str:
+    """check(), and while a battle is only offered the page's result box does not call it an attack."""
+    stage = check(view, view["prompt"])
+    if stage == "decision" and page.is_visible("#result-label"):
+        label = page.inner_text("#result-label").lower()
+        assert "in progress" not in label and "attack" not in label, label
+    return stage
+
+
 def test_the_prompt_names_the_seat_the_table_waits_for_at_every_stage(tmp_path, browser):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
     players = companion.rules.demo_players("battlecards-pacific")(2, 3)
-    seats, options = players.start()
-    session = service.start_game("battlecards-pacific", seats, options)
-    checked: set[str] = set()
-    shown = [None]
-    with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
-        page.goto(url + "/")
-
-        def after(session):  # after each round of the players' moves
-            view = session.public_view()
-            if view["prompt"] == shown[0]:
-                return
-            shown[0] = shows_prompt(page, service)
-            checked.add(check(view, view["prompt"]))
-            if view["stage"] == "decision" and page.is_visible("#result-label"):
-                label = page.inner_text("#result-label").lower()
-                assert "in progress" not in label and "attack" not in label, label
-
-        try:
-            play_direct(players, session, max_rounds=120, after=after)
-        except RuntimeError:
-            pass  # the game goes on beyond these rounds: as wanted
+    checked = prompts_through_a_demo_game(browser, tmp_path / "data", "battlecards-pacific", players, max_rounds=120,
+                                          check=check_on_page)
     assert {"setup", "draw", "decision", "combat", "withdrawal", "arsenal"} <= checked, checked

@@ -12,12 +12,10 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import hold_pin, revealed, serving
+from tests.browser import PHONE, TABLET, hold_pin, revealed, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
-TABLET = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 # Each page and what shows once its script has drawn it.
 PAGES = {"/": "#seats article", "/history": ".chapter", "/setup": "#options .option", "/devices": "#health .check",
          "/tags": "h1", "/catalog": "h1", "/calibration": "h1", "seat": "#seat-view .seat, #seat-view .panel"}

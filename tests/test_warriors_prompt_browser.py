@@ -6,10 +6,7 @@ state waits for, doing what that seat has still to do: never a seat that has don
 from __future__ import annotations
 
 import companion.rules
-from companion.rules.demo import play_direct
-from companion.service import Service
-from tests.browser import serving, shows_prompt
-from tests.test_pages_browser import TABLET
+from tests.browser import prompts_through_a_demo_game
 
 
 def name(view, seat) -> str:
@@ -57,24 +54,7 @@ def check(view: dict, prompt: str) -> str:
 
 
 def test_the_prompt_names_the_seat_the_table_waits_for_at_every_step(tmp_path, browser):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
     players = companion.rules.demo_players("warriors")(3, 2)
-    seats, options = players.start()
-    session = service.start_game("warriors", seats, options)
-    checked: set[str] = set()
-    shown = [None]
-    with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
-        page.goto(url + "/")
-
-        def after(session):  # after each round of the players' moves
-            prompt = session.public_view()["prompt"]
-            if prompt != shown[0]:
-                shown[0] = shows_prompt(page, service)
-                checked.add(check(session.public_view(), prompt))
-
-        try:
-            play_direct(players, session, max_rounds=60, after=after)
-        except RuntimeError:
-            pass  # the game goes on beyond these rounds: as wanted
+    checked = prompts_through_a_demo_game(browser, tmp_path / "data", "warriors", players, max_rounds=60,
+                                          check=lambda view, page: check(view, view["prompt"]))
     assert {"deal", "draw", "primary", "secondary", "challenge", "reveal"} <= checked, checked
