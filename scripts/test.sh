@@ -8,4 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
-exec .venv/bin/python -m pytest -n auto "$@"
+# Python may keep the bytecode of our modules (a machine setting PYTHONDONTWRITEBYTECODE has each xdist
+# worker compile every module and pytest rewrite every test module's asserts afresh, every run: a
+# worker's collection takes 11 s of CPU, 3 s with the bytecode kept from an earlier run).
+unset PYTHONDONTWRITEBYTECODE
+# 3 workers on 2 cores: the long tests wait as much as they compute (the browser demo plays at its
+# players' pace, kill -9 waits for each restart, a served page for its browser), and a third worker
+# computes meanwhile. `--maxschedchunk 1`: tests go to a worker one at a time as it frees up, the
+# longest first (tests/conftest.py's LONGEST), instead of a first block of a quarter of the suite each.
+echo "load before the tests (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+status=0
+.venv/bin/python -m pytest -n 3 --maxschedchunk 1 "$@" || status=$?
+echo "load after the tests (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+exit "$status"

@@ -27,7 +27,7 @@ SLOW_MODULES = {
     "test_security_requests", "test_public_surface_secrets",
 }
 SLOW_TESTS = {
-    # hypothesis, 300 hubs each on a database of its own
+    # hypothesis, 100 hubs each on a database of its own
     "test_hub_messages.py::test_no_sequence_of_messages_makes_a_hub_page_fail",
     # `companion replay` in a subprocess; a whole seeded game by the simulated players
     "test_battlecards_game.py::test_companion_replay_reads_a_battlecards_log",
@@ -68,17 +68,48 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(pytest.mark.slow)
 
 
+# The longest tests, longest first (the whole suite's run with -p tests.cpu_durations --durations at load
+# 3-24: the browser demo 15 min at that load, setup.sh's venv 6, kill -9 five, the request fuzzer 3, whole
+# seeded games and the exact odds 1.5-2, mypy, the accessibility pass...). They start first, one on each
+# worker as it frees up (scripts/test.sh: `--maxschedchunk 1`), so none of them is left running alone at
+# the end while the other workers have nothing to do.
+LONGEST = (
+    "test_browser_demo.py::test_a_full_demo_game_observed_in_the_browser",
+    "test_setup_camera_stack.py::test_the_venv_imports_the_systems_numpy_not_one_of_its_own",
+    "test_crash_recovery.py::test_kill_9_twenty_times_loses_nothing_acknowledged",
+    "test_security_fuzz.py::test_malformed_requests_get_no_5xx_and_change_nothing_when_refused",
+    "test_battlecards_game.py::test_a_whole_seeded_game_is_played_by_the_simulated_players",
+    "test_battlecards_odds_exact.py::test_a_battle_through_the_reshuffle_equals_every_order_of_every_deck_counted",
+    "test_battlecards_game.py::test_companion_replay_reads_a_battlecards_log",
+    "test_typing.py::test_the_contract_and_the_converged_games_pass_mypy_strict",
+    "test_accessibility_browser.py::test_no_page_has_a_serious_or_critical_accessibility_problem",
+    "test_snapshots.py::test_undos_anywhere_in_a_real_game_give_what_folding_from_the_start_gives",
+    "test_snapshots.py::test_a_restart_after_snapshots_resumes_the_same_game",
+    "test_demo_players.py::test_book_of_mormon_players_restarted_mid_game_rebuild_their_hands_from_the_results",
+    "test_hub_messages.py::test_no_sequence_of_messages_makes_a_hub_page_fail",
+)
+
+
+def first(item: pytest.Item) -> int:
+    """The place of a test among LONGEST (all its cases), len(LONGEST) for every other test."""
+    name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+    return LONGEST.index(name) if name in LONGEST else len(LONGEST)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Modules with slow tests first, each module's tests together (its module fixtures are made once),
-    # so the long tests start early and the short ones fill in around them at the end on every worker.
+    # The longest tests first, then modules with slow tests, each module's tests together (its module
+    # fixtures are made once on a worker), so the long tests start early and the short ones fill in
+    # around them at the end on every worker.
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+    items.sort(key=lambda item: (first(item), item.path not in slow))
     # A test renamed must not turn quick unseen: each SLOW_TESTS function must exist in its module.
     modules = {item.path.name: item.module for item in items if isinstance(item, pytest.Function)}
     gone = [name for name in SLOW_TESTS if (file := name.partition("::")[0]) in modules
             and not hasattr(modules[file], name.partition("::")[2].partition("[")[0])]
+    gone += [name for name in LONGEST if (file := name.partition("::")[0]) in modules
+             and not hasattr(modules[file], name.partition("::")[2])]
     if gone:
-        raise pytest.UsageError(f"tests/conftest.py's SLOW_TESTS names tests that do not exist: {sorted(gone)}")
+        raise pytest.UsageError(f"tests/conftest.py's SLOW_TESTS or LONGEST name tests that do not exist: {sorted(gone)}")
 
 
 @pytest.fixture

@@ -27,7 +27,11 @@ _TICK = os.sysconf("SC_CLK_TCK")
 
 def _children(pid: int) -> list[int]:
     found: list[int] = []
-    for listing in Path(f"/proc/{pid}/task").glob("*/children"):
+    try:
+        listings = list(Path(f"/proc/{pid}/task").glob("*/children"))
+    except OSError:  # the process ended between being listed and being read
+        return found
+    for listing in listings:
         try:
             found += [int(child) for child in listing.read_text().split()]
         except OSError:  # ended meanwhile

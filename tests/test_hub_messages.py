@@ -113,7 +113,9 @@ FIELDS = st.fixed_dictionaries({}, optional={
     "view": JSON, "health": JSON, "standings": JSON})
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+# 100 sequences (hypothesis's default), each on a hub database of its own: every shape that once broke
+# a page is pinned above in BAD, each also after a restart; 300 sequences cost 18 s of CPU for no shape more.
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                     HealthCheck.too_slow])
 @given(messages=st.lists(st.tuples(st.sampled_from(["view", "health", "result"]), FIELDS), min_size=1, max_size=6))
 def test_no_sequence_of_messages_makes_a_hub_page_fail(tmp_path_factory, messages):
