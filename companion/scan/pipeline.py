@@ -41,6 +41,7 @@ from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.occlusion import MotionMap
 from companion.scan.sources import FrameSource
+from companion.scan.stillness import Stillness
 from companion.scan.tracker import Sighting, Tracker, TrackerSettings
 from companion.scan.watchdog import WatchedSource
 from companion.scan.zones import ZoneMap
@@ -113,6 +114,7 @@ class ScanPipeline(WatchedSource):
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
         self.motion = MotionMap()
+        self.stillness = Stillness()  # consecutive frames the table lay still: what the settle reads
         self.calibrate_every_s = calibrate_every_s
         self.frames = 0
         self.events_sent = 0
@@ -237,8 +239,12 @@ class ScanPipeline(WatchedSource):
             self._hold_reason = self.calibration.detail
             return []
         self._hold_reason = ""
-        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in seen if s.kind == "card" and s.mat_xy is not None]
-        return self.tracker.update(sightings, now, hidden=self._under_something_moving)
+        placed = [s for s in seen if s.kind == "card" and s.mat_xy is not None]
+        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in placed]
+        events = self.tracker.update(sightings, now, hidden=self._under_something_moving)
+        held = collections.Counter(t.card for t in self.tracker.tracks if t.confirmed)
+        self.stillness.update(self.motion.moved, [(s.ref.key, s.corners) for s in placed], held)
+        return events
 
     def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
         """Whether something (a hand) moves over the card lying at mat_xy: within a card's reach
@@ -246,16 +252,16 @@ class ScanPipeline(WatchedSource):
         centre, edge = self.calibration.to_frame([mat_xy, (mat_xy[0] + CARD_REACH_MM, mat_xy[1])])
         return self.motion.busy(centre, float(np.hypot(*(edge - centre))))
 
-    def still_for(self) -> float | None:
-        """Seconds the camera's frames have seen nothing move (a card laid or lifted, a hand over
-        the mat), up to its latest frame, or None when the camera is not watching the mat now (not running, not
-        calibrated, or its last frame too old to tell): the settle then cannot rely on it."""
+    def still_frames(self) -> int | None:
+        """How many frames in a row have shown the table still (stillness.py: nothing moved, every
+        card read where it lay), or None when the camera is not watching the mat now (not running,
+        not calibrated, or its last frame too old to tell): the settle then cannot rely on it."""
         with self._lock:
             times = self._frame_times
             if self.state != "running" or not self.calibration.ready or not times \
                     or self.clock() - times[-1] > STILL_FRAME_AGE_S:
                 return None
-            return max(times[-1] - self.motion.last_moved, 0.0)  # as far as its frames have seen
+            return self.stillness.frames
 
     def _send(self, kind: str, data: dict) -> None:
         try:
@@ -275,6 +281,7 @@ class ScanPipeline(WatchedSource):
             self.zones = zones
             self.old_sheet_cards = set()
             self.tracker = Tracker(zones, self.tracker_settings)
+            self.stillness.reset()
             # Frames already read (and the one being read) may show the cards lifted just before
             # the new game began: the new game's tracker starts from the frames after them.
             self.skip_frames_read_so_far()
@@ -290,8 +297,9 @@ class ScanPipeline(WatchedSource):
         return self.calibration.detail
 
     def resume(self, now: float) -> None:
-        """Frames again after (re)opening the source: an outage is not an absence."""
+        """Frames again after (re)opening the source: an outage is not an absence (nor stillness)."""
         self.tracker.resume(now)
+        self.stillness.reset()
 
     # --- what the dashboard shows ----------------------------------------------------------------
 
