@@ -156,6 +156,14 @@ class Service:
             return None
         return session.submit(kind, data, source)
 
+    def table_inputs(self, inputs: list[tuple[str, dict[str, Any]]], source: str) -> list[Any]:
+        """Cards seen or gone together (one camera frame's), told to the watchers together."""
+        session = self.session
+        if session is None:
+            log.info("no game in progress; %s ignored", inputs)
+            return []
+        return session.submit_all([(kind, data, source) for kind, data in inputs])
+
     # -- seat tokens ----------------------------------------------------------------------------
     def seat_token(self, game_id: int, seat: int) -> str:
         """A token that opens one seat's private view of one game, and nothing else. Revoking a

@@ -75,6 +75,7 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
         self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
+        self._told_later: list[dict[str, Any]] | None = None  # while submit_all runs: what it will tell
 
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()
@@ -162,6 +163,21 @@ class Session:
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
+    def submit_all(self, inputs: list[tuple[str, dict[str, Any], str]]) -> list[Submitted]:
+        """Inputs that arrived together (the cards one camera frame confirmed), each logged durably
+        and applied in turn as ``submit`` does; the watchers are then told of them together, with
+        the view after the last. A frame that confirms a whole battle's cards so computes one public
+        view, not one per card (each is a few to tens of milliseconds that the camera's next frame
+        would otherwise wait for)."""
+        with self._lock:
+            self._told_later = []
+            try:
+                return [self.submit(kind, data, source) for kind, data, source in inputs]
+            finally:
+                told, self._told_later = self._told_later, None
+                if told:
+                    self._tell(told)
+
     def maybe_auto_resolve(self, settle_seconds: float, quick_seconds: float | None = None,
                            camera_still: bool | None = None) -> Submitted | None:
         """Resolve without a tap once every active seat has played and the table has been still.
@@ -215,14 +231,22 @@ class Session:
                 self._subscribers.remove(q)
 
     def _publish(self, message: dict[str, Any]) -> None:
+        if self._told_later is not None:  # inside submit_all: told with the others at its end
+            self._told_later.append(message)
+            return
+        self._tell([message])
+
+    def _tell(self, messages: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):
             listener()
-        message = {**message, "view": self.public_view()}
-        for q in list(self._subscribers):
-            try:
-                q.put_nowait(message)
-            except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
-                self.unsubscribe(q)
+        view = self.public_view()
+        for message in messages:
+            message = {**message, "view": view}
+            for q in list(self._subscribers):
+                try:
+                    q.put_nowait(message)
+                except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
+                    self.unsubscribe(q)
 
 
 def plays_complete(ruleset: Ruleset, state: State) -> bool:

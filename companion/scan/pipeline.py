@@ -103,13 +103,17 @@ class ScanPipeline(WatchedSource):
                  game: str = "bom-battle", on_event: EventSink | None = None, homography=None, *,
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
-                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None):
+                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None,
+                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)
+        # A frame's events in one call, when the sink takes them so (the service: the watchers are
+        # told of a frame's cards together, one public view for all): else one on_event each.
+        self.on_events = on_events
         self.calibration = Calibration(self.zones.mat_mm, fixed=homography)
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
@@ -159,6 +163,10 @@ class ScanPipeline(WatchedSource):
             self.frames += 1
             self._frame_times.append(now)
             self._process_ms.append((time.perf_counter() - started) * 1000)
+        if self.on_events is not None:
+            if events and tracker is self.tracker:  # not when a new game was laid out meanwhile
+                self._send_together(events)
+            return events
         for kind, data in events:
             if tracker is not self.tracker:
                 break  # a new game was laid out meanwhile: these were the old game's cards
@@ -271,6 +279,16 @@ class ScanPipeline(WatchedSource):
             self.event_errors += 1
             log.exception("the session did not take %s %s", kind, data)
             self.last_error = f"sending {kind} {data.get('card')}: {exc}"
+
+    def _send_together(self, events: list[tuple[str, dict]]) -> None:
+        try:
+            self.on_events(events)
+            self.events_sent += len(events)
+        except Exception as exc:  # the game refusing or failing must not stop the camera
+            self.event_errors += 1
+            log.exception("the session did not take %s", events)
+            sent = ", ".join(f"{kind} {data.get('card')}" for kind, data in events)
+            self.last_error = f"sending {sent}: {exc}"
 
     # --- configuration while running -------------------------------------------------------------
 
