@@ -200,7 +200,7 @@ class BomBattle(Game[BomState]):
 
     def _card_seen(self, state: BomState, data: dict[str, Any]) -> tuple[Outcome, ...] | None:
         key, zone = data["card"], data["zone"]
-        card = self.deck.lookup(key)
+        card = self.deck.card(key)
         if state.over:
             raise Refused("over_no_new_battle", card=key)
         if not self.rules(state).battles(state):
