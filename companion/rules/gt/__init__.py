@@ -30,8 +30,8 @@ The words (the view layer; the rules above return data and refusal reasons only)
 - ``refusals``     the words of each reason the rules refuse with (the public ones leave secrets out)
 - ``prompt``       one sentence for the table: what happens next and where the cards go
 
-Shared: ``state`` (the typed state), ``plays`` (what beats what), ``seats`` (names, order round the
-table), ``cards`` (card keys to catalog cards), ``rulebook`` (the sentences quoted).
+Shared: ``state`` (the typed state), ``plays`` (what beats what), ``seats`` (names, the order identities
+are shown in), ``cards`` (the contract's deck with Battle's questions), ``rulebook`` (the sentences quoted).
 ``demo`` holds the simulated players of ``companion demo --game gt-battle`` (``DEMO``).
 
 This module declares the game: its options, its input table, and one handler per input.
@@ -45,7 +45,7 @@ from card_tags.catalog import Card, Catalog
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat
 from ..contract import CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
 from . import action_cards, battle, building, counts, deal, plays, refusals, scoring, sightings, turns
-from .cards import Deck, lifted
+from .cards import Deck
 from .demo import DEMO
 from .state import BattleState, Held, Phase, Told
 from .view import BattleView
@@ -119,7 +119,7 @@ class GatherTogetherBattle(Game[BattleState]):
         zone = action.data.get("zone") if isinstance(action.data, dict) else None
         if isinstance(result, Applied) and action.kind == "card_seen" and isinstance(zone, str) \
                 and zone.startswith("reader:"):
-            lifted(result.state, action.data["card"], zone)  # a tap on a reader is a moment, not a place
+            result.state.lift(action.data["card"], zone)  # a tap on a reader is a moment, not a place
         return result
 
     # -- handlers: one per input of the table above; what the table owes first, then the rule ----------

@@ -15,7 +15,7 @@ from card_tags.catalog import Card
 
 from ..contract import Refused
 from . import action_cards, counts, turns
-from .cards import Deck, lifted
+from .cards import Deck
 from .state import BattleState, Held, Told
 
 
@@ -47,7 +47,7 @@ def _take_top_discard(deck: Deck, state: BattleState, seat: int) -> list[Told]:
     if card.kind == "action" and not flipped_exception:
         raise Refused("action_from_discard", card=top)
     state.pile.remove(top)
-    lifted(state, top, "center")  # in a hand now: seen on the pile again, it is a new discard
+    state.lift(top, "center")  # in a hand now: seen on the pile again, it is a new discard
     return [Told(kind="draw", seat=seat, source="discard", card=top)]
 
 

@@ -7,7 +7,6 @@ cannot fail on a key from an input or from the state.
 from __future__ import annotations
 
 from .. import deck
-from .state import BattleState
 
 
 class Deck(deck.Deck):
@@ -21,8 +20,3 @@ class Deck(deck.Deck):
         action = self.card(key).get("action")
         return None if action is None else str(action)
 
-
-def lifted(state: BattleState, key: str, zone: str) -> None:
-    """The card no longer lies in ``zone``: the rules know it left (taken into a hand, a tap on a
-    reader ended), whether or not the table reported it going."""
-    state.lift(key, zone)

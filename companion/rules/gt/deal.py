@@ -139,7 +139,7 @@ def _maybe_begin(deck: Deck, state: BattleState) -> list[Told]:
 def _begin_play(deck: Deck, state: BattleState) -> list[Told]:
     """The player left of the dealer is first, except as the "What happens if" cases say."""
     dealer = state.dealer
-    left = seats.left_of(state, dealer)
+    left = state.left_of(dealer)
     assert state.flipped is not None, "play begins once the first discard is flipped"
     card = deck.card(state.flipped)
     state.phase, state.direction, state.turn = Phase.BUILDING, LEFT, left
@@ -158,7 +158,7 @@ def _begin_play(deck: Deck, state: BattleState) -> list[Told]:
 def _first_player(state: BattleState, what: str | None, dealer: int, left: int) -> list[Told]:
     """Who plays first after a flipped SKIP, REVERSE, NEW BATTLE, ELIMINATE or SAVE (or a fight card)."""
     if what == "skip":
-        state.turn = seats.left_of(state, left)
+        state.turn = state.left_of(left)
         return [Told(kind="first_card", first="skip", seat=state.turn)]
     if what == "reverse":
         state.turn, state.direction = dealer, RIGHT

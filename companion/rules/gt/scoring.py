@@ -7,7 +7,7 @@ several players reach it together, they draw SAVE or ELIMINATE face down until o
 from __future__ import annotations
 
 from ..contract import Refused
-from . import deal, seats
+from . import deal
 from .state import BattleState, Phase, RoundResult, Tiebreak, TiebreakDraw, Told
 
 
@@ -74,6 +74,6 @@ def _game_over(state: BattleState, seat: int) -> list[Told]:
 
 def new_round(state: BattleState, dealer: int | None) -> list[Told]:
     """``new_round {"dealer"?: N}``: the cards are shuffled and dealt again; the deal passes left."""
-    dealer = seats.left_of(state, state.dealer) if dealer is None else dealer
+    dealer = state.left_of(state.dealer) if dealer is None else dealer
     deal.new_round(state, dealer)
     return [Told(kind="new_round", round=state.round, seat=dealer, cards=state.deal.per_player)]
