@@ -11,7 +11,8 @@ docs/referee/gt-battle.md has every input and ruling.
 The package, from the table to the score (each rule takes the state and returns what it decided,
 ``Told`` records: data, no words):
 
-- ``sightings``    a card seen or lost by the camera or a reader, routed by zone, phase and card
+- ``table``        a card seen or lost by the camera or a reader, routed by zone, phase and card (as
+                   Book of Mormon's ``table``)
 - ``deal``         a new game and round, identity cards shown privately, the first discard, who starts
 - ``composition``  the cards a table of this size plays with (EXPOSE per player; SAVE and ELIMINATE)
 - ``building``     the building phase: draws, discards, the BATTLE card drawn
@@ -44,7 +45,7 @@ from card_tags.catalog import Card, Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat
 from ..contract import CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import action_cards, battle, building, counts, deal, plays, refusals, scoring, sightings, turns
+from . import action_cards, battle, building, counts, deal, plays, refusals, scoring, table, turns
 from .cards import Deck
 from .demo import DEMO
 from .state import BattleState, Held, Phase, Told
@@ -125,10 +126,10 @@ class GatherTogetherBattle(Game[BattleState]):
     # -- handlers: one per input of the table above; what the table owes first, then the rule ----------
     def on_card_seen(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "card_seen", data)
-        return self.outcomes(state, first + sightings.card_seen(self.deck, state, data))
+        return self.outcomes(state, first + table.card_seen(self.deck, state, data))
 
     def on_card_gone(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        return self.outcomes(state, sightings.card_gone(state, data["card"], data["zone"]))  # never waits
+        return self.outcomes(state, table.card_gone(state, data["card"], data["zone"]))  # never waits
 
     def on_first_discard(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "first_discard", data)

@@ -1,4 +1,4 @@
-"""Cards the camera (or a reader) sees and loses, and which rule each sighting goes to.
+"""What the camera (or a seat's reader) sees on the table and loses, and which rule each sighting goes to.
 
 ``card_seen`` in zone ``center`` is a card landing on the pile: the first discard during the deal,
 a discard in the building phase, a play in the battle phase, a SAVE in the SAVE window, or an
