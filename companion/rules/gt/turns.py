@@ -82,8 +82,6 @@ def go_on(deck: Deck, state: BattleState, then: str) -> list[Told]:
 
 
 # -- the turn ------------------------------------------------------------------------------------------
-
-
 def begin_turn(state: BattleState) -> None:
     """A new building turn: nothing drawn or discarded yet; ``top`` is the discard it may take."""
     state.step = Step(top=state.pile[-1] if state.pile else None)
