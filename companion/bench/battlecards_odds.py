@@ -56,6 +56,7 @@ def forces(deck: Deck, card: str, army: str, combined: bool) -> list[Fighter]:
 
 def clear() -> None:
     odds.forget()
+    forecast.forget()
 
 
 def timed(query, runs: int = 1) -> tuple[float, float, object]:
