@@ -82,11 +82,13 @@ def asked(deck: Deck, state: PacificState, battle: Battle, seat: int | None) -> 
             tuple(state.conflict_discard[theatre]), own, fought)
 
 
-def _frozen(value: Any) -> Hashable:
+def _frozen(value: object) -> Hashable:
+    """A field of the battle as a key: its lists as tuples, its dicts as their sorted items."""
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
         return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    assert isinstance(value, Hashable), "a battle's fields are strings, numbers, lists and dicts of them"
     return value
 
 
