@@ -230,3 +230,30 @@ def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
     assert [zone_seat(z) for z in ("seat:2", "reader:10", "center", "tray", "seat:x", "seat:²", None)] == \
         [2, 10, None, None, None, None, None]
     assert zone_seat("seat:2", ("reader",)) is None
+
+
+# Gather Together's own part still repeats the shared phase and options (companion/rules/gt/ is being
+# reshaped on its own; its values are the same): the only repeats left, and fewer is fine.
+STILL_REPEATED = {"gt-battle": {"phase", "options"}}
+
+
+def test_every_game_gives_the_standings_winners_and_result_box_once_through_the_shared_part():
+    """The tablet reads ``standings``, ``winners``/``winner``, ``over`` and ``last_outcome`` from the
+    contract's ``TableView`` for every game: no game's own part (public, or a seat's) has a field of
+    the same name that would take its place."""
+    import dataclasses
+    import typing
+
+    from companion.rules.contract import TableJSON
+
+    shared = set(TableJSON.__annotations__)
+    assert {"standings", "winners", "winner", "over", "last_outcome"} <= shared
+    for game in rules.available():
+        view_type = rules.ruleset_class(game).view_type
+        # a seat's view has no prompt in the shared part (it is the table's): a game may give its own there
+        for method, keys in ((view_type.public, shared), (view_type.seat, shared - {"prompt"})):
+            own = typing.get_type_hints(method)["return"]
+            if not dataclasses.is_dataclass(own):
+                continue  # View.seat not overridden: the public part again
+            repeated = {f.name for f in dataclasses.fields(own)} & keys
+            assert repeated <= STILL_REPEATED.get(game, set()), f"{game}'s {own.__name__} gives {sorted(repeated)} again"
