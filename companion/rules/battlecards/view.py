@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Result, ResultJSON, Standing
+from ..base import Result, ResultJSON, SeatBox, Standing
 from ..contract import Offer, scoreboard
 from . import combat, forecast, refusals as refusal_words
 from .cards import SIDE_NAMES
@@ -26,6 +26,17 @@ def pct(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
+class PacificSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys (``total``: its victory points, ``counts``: its
+    piles and stacks), and what battlecards-pacific.js reads besides."""
+
+    side: str
+    side_name: str
+    vp: int
+    handless: bool                  # emergency-deployed: no Reserve Hand until it replenishes
+    won: list[dict[str, Any]]       # the BATTLECARDS it has won, face up
+
+
 @dataclass(frozen=True, kw_only=True)
 class PacificTable:
     """BATTLECARDS' own part of the public view (docs/referee/battlecards-pacific.md lists each field);
@@ -37,7 +48,7 @@ class PacificTable:
     turn_number: int
     victory: str
     vp_target: int
-    seats: list[dict[str, Any]]
+    seats: list[PacificSeatRow]
     conflict: dict[str, Any]
     other_piles: list[dict[str, Any]]
     pending: dict[str, Any] | None
@@ -199,7 +210,7 @@ class PacificView(Sayings):
 
     def public(self, state: PacificState) -> PacificTable:
         target = in_play(state).vp_target
-        seats = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
+        seats: list[PacificSeatRow] = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
                   "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
                   "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
                              "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from ..base import Outcome, Result, ResultJSON, Standing, Term
+from ..base import Conflict, Outcome, Result, ResultJSON, SeatBox, Standing, Term
 from ..contract import Game, Offer, View, says, scoreboard
 from . import refusals as refusal_words
 from . import table, turns
@@ -41,6 +41,26 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
            "surrender": "Surrender every remaining card?"}
 
 
+class BomSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys, and what bom-battle.js reads besides."""
+
+    cards: int                      # the cards it holds (in Spy's Trivia: the cards it has won)
+    in_battle: bool
+    face_down: bool                 # its POWER card lies face down (Secret Weapon)
+    status: str                     # waiting, ready, problem, face down, sitting out, withdrawn, out
+    announce: dict[str, Any] | None  # its play as the reader speaks it (announce.py)
+    unread: int                     # Spy's Trivia: the cards it has still to read
+
+
+class BomConflict(Conflict):
+    """One card seen in two places at once."""
+
+    card: str
+    zones: list[str]
+    seats: list[int]
+    name: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class BomTable:
     """Book of Mormon's own part of the public view (docs/referee/bom-battle.md lists each field);
@@ -50,8 +70,8 @@ class BomTable:
     battle: int
     deck_size: int
     variants: list[str]
-    seats: list[dict[str, Any]]
-    conflicts: list[dict[str, Any]]
+    seats: list[BomSeatRow]
+    conflicts: list[BomConflict]
     flags: list[dict[str, Any]]
     problems: list[str]
     collecting: list[str]
@@ -319,18 +339,18 @@ class BomView(View[BomState]):
             chosen.append(f"Rules for a Shorter Game ({options['shorter_game_minutes']} minutes)")
         return chosen
 
-    def _conflict(self, words: Words, key: str, zones: list[str], seats: list[int]) -> dict[str, Any]:
+    def _conflict(self, words: Words, key: str, zones: list[str], seats: list[int]) -> BomConflict:
         name = self.card(key)["name"]
         places = " and ".join(words.who(s) for s in seats)
         return {"card": key, "zones": zones, "seats": seats, "name": name,
                 "say": f"{name} ({key}) is seen at {places} at once: take the duplicate away."}
 
     def _seat(self, state: BomState, words: Words, s: Piles, current: dict[int, list[str]],
-              fighting: list[int]) -> dict[str, Any]:
+              fighting: list[int]) -> BomSeatRow:
         n = s.seat
         cards = current.get(n, [])
         face_down = bool(state.turns and n in state.secret_weapon().face_down)
-        shown: dict[str, Any] = {
+        shown: BomSeatRow = {
             "seat": n, "name": s.name, "army": s.army, "battalion": s.battalion, "discard": s.discard,
             "cards": s.total, "total": s.total, "eliminated": s.out, "withdrawn": s.withdrawn,
             "in_battle": n in fighting, "play": [self.card(k) for k in cards], "face_down": face_down,
@@ -338,7 +358,7 @@ class BomView(View[BomState]):
         }
         if state.trivia is not None:
             won = state.spys_trivia().won[n]
-            shown.update(unread=state.spys_trivia().unread[n], cards=won, total=won)
+            shown.update({"unread": state.spys_trivia().unread[n], "cards": won, "total": won})
         if s.out:
             shown["status"] = "out"
         elif s.withdrawn:
@@ -348,14 +368,14 @@ class BomView(View[BomState]):
         else:
             result = seat_problem(self.referee, state, n, cards)
             if isinstance(result, Play) and not result.fighters:
-                shown.update(status="ready", points=0, problem=None)
+                shown.update({"status": "ready", "points": 0, "problem": None})
             elif isinstance(result, Play):
                 said = announce(result, self.card)
-                shown.update(status="ready", points=result.points, announce=said, say=said["text"])
+                shown.update({"status": "ready", "points": result.points, "announce": said, "say": said["text"]})
             elif face_down:
-                shown.update(status="face down", problem=self._said(result, state))
+                shown.update({"status": "face down", "problem": self._said(result, state)})
             elif cards and result.code != "not_played":
-                shown.update(status="problem", problem=self._problem(state, cards, result))
+                shown.update({"status": "problem", "problem": self._problem(state, cards, result)})
         return shown
 
     def _problem(self, state: BomState, cards: list[str], problem: Problem) -> str:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict
 
-from companion.rules.base import Result, Standing, Term
+from companion.rules.base import Result, SeatBox, Standing, Term
 from companion.rules.contract import Offer, scoreboard
 
 from . import refusals as refusal_words
@@ -36,6 +36,16 @@ def who(state: WarriorsState, seat: int | None) -> str:
     return state.name(seat) if seat is not None else "nobody"
 
 
+class WarriorsSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys (``total``: the cards it holds; ``counts``: hand and
+    discard pile), and what warriors.js reads besides."""
+
+    warrior_deck: int
+    armory_deck: int
+    discard_top: dict[str, Any] | None
+    face_down: int                  # how many of its row's cards lie face down
+
+
 @dataclass(frozen=True, kw_only=True)
 class WarriorsTable:
     """Warriors' own part of the public view (docs/referee/warriors.md lists each field); the phase,
@@ -49,7 +59,7 @@ class WarriorsTable:
     leader: int
     caller: int | None
     battle_round: int
-    seats: list[dict[str, Any]]
+    seats: list[WarriorsSeatRow]
     challenge: dict[str, Any] | None
     order: dict[str, Any]
     results: list[dict[str, Any]]
@@ -57,12 +67,20 @@ class WarriorsTable:
     tied: list[int]
 
 
+class WarriorsYou(TypedDict):
+    """What only this seat sees (drawn by warriors.js)."""
+
+    hand: list[dict[str, Any]]       # each card: key, name, kind, side, icons, points, legal, why (when not legal)
+    face_down: list[dict[str, Any]]  # its own face-down cards in its row: key, name, position
+    prophecy: list[dict[str, Any]]   # the cards its Prophecy showed it: key, name
+
+
 @dataclass(frozen=True, kw_only=True)
 class WarriorsSeat(WarriorsTable):
     """A seat's own part: the table's, and ``you``: its hand (each card marked whether it can be laid
     now, and why not), its face-down cards and what its Prophecy showed it."""
 
-    you: dict[str, Any]
+    you: WarriorsYou
 
 
 class WarriorsView(Sayings):
@@ -171,7 +189,7 @@ class WarriorsView(Sayings):
                 "how": c.how, "owner": c.owner, "side": card.side, "icons": list(card.icons),
                 "kind": "warrior" if card.warrior else card.armory}
 
-    def seat_row(self, state: WarriorsState, seat: int) -> dict[str, Any]:
+    def seat_row(self, state: WarriorsState, seat: int) -> WarriorsSeatRow:
         p = state.players[seat]
         top = p.discard[-1] if p.discard else None
         held = len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
