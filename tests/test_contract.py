@@ -167,8 +167,9 @@ def test_the_shared_part_of_the_public_view_is_typed_and_the_same_for_every_game
     play(table, 2, "N1#1")
     table.submit("resolve")
     view = table.public_view()
-    assert view["standings"] == [{"seat": 1, "name": "Ann", "say": "1 points", "counts": {"points": 1}},
-                                 {"seat": 2, "name": "Ben", "say": "0 points", "counts": {"points": 0}}]
+    assert view["standings"] == [
+        {"seat": 1, "name": "Ann", "say": "1 point", "counts": {"points": 1}, "score": 1, "eliminated": False},
+        {"seat": 2, "name": "Ben", "say": "0 points", "counts": {"points": 0}, "score": 0, "eliminated": False}]
     assert (view["phase"], view["over"], view["winners"], view["winner"]) == ("battle", False, [], None)
     assert view["battle"] == 2 and view["points"] == {"1": 1, "2": 0}   # War's own part
 
@@ -257,3 +258,18 @@ def test_every_game_gives_the_standings_winners_and_result_box_once_through_the_
                 continue  # View.seat not overridden: the public part again
             repeated = {f.name for f in dataclasses.fields(own)} & keys
             assert repeated <= STILL_REPEATED.get(game, set()), f"{game}'s {own.__name__} gives {sorted(repeated)} again"
+
+
+def test_the_scoreboard_puts_the_most_points_first_and_equal_scores_in_seat_order(table):
+    """The standings of a game won by a count (``contract.scoreboard``), the same for every such game:
+    the leader first; level players in seat order."""
+    play(table, 1, "N2#1")
+    play(table, 2, "N8#1")
+    table.submit("resolve")
+    assert [(s["name"], s["score"]) for s in table.public_view()["standings"]] == [("Ben", 1), ("Ann", 0)]
+    table.submit("card_gone", {"zone": "seat:1", "card": "N2#1"}, "camera")
+    table.submit("card_gone", {"zone": "seat:2", "card": "N8#1"}, "camera")
+    play(table, 1, "N9#1")
+    play(table, 2, "N3#1")
+    table.submit("resolve")
+    assert [(s["name"], s["score"]) for s in table.public_view()["standings"]] == [("Ann", 1), ("Ben", 1)]

@@ -210,12 +210,13 @@ class PacificView(Sayings):
 
     def public(self, state: PacificState) -> PacificTable:
         target = in_play(state).vp_target
-        seats: list[PacificSeatRow] = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
-                  "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
-                  "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
-                             "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
-                  "won": [self.card(k) for k in a.won]}
-                 for s, a in ((s, state.armies[s.number]) for s in state.seats)]
+        seats: list[PacificSeatRow] = [
+            {"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
+             "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
+             "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
+                        "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
+             "won": [self.card(k) for k in a.won]}
+            for s, a in ((s, state.armies[s.number]) for s in state.seats)]
         theatre = state.armies[state.turn].theatre if state.turn else "pacific"
         return PacificTable(
             game=self.game.game, stage=state.stage.value, turn=state.turn, turn_number=state.turn_number,

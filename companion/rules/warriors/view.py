@@ -18,7 +18,7 @@ from .cards import info, why_not_primary, why_not_secondary
 from .points import score
 from .prepare import tray_owner
 from .refusals import COMBINATION, names
-from .state import Laid, Step, WarriorsState
+from .state import Laid, Player, Step, WarriorsState
 from .words import Sayings, ordinal, side_terms
 
 STEP_NAMES = {
@@ -29,6 +29,11 @@ STEP_NAMES = {
 }
 # Where a card is scanned privately: its face, where the tag is, is shown to the camera alone (docs/referee/warriors.md)
 PRIVATELY = "(on your reader, or face up in the covered scan tray)"
+
+
+def held(p: Player) -> int:
+    """The cards a player holds: hand, row, Discard pile and both draw piles (the game's score)."""
+    return len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
 
 
 def who(state: WarriorsState, seat: int | None) -> str:
@@ -192,8 +197,7 @@ class WarriorsView(Sayings):
     def seat_row(self, state: WarriorsState, seat: int) -> WarriorsSeatRow:
         p = state.players[seat]
         top = p.discard[-1] if p.discard else None
-        held = len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
-        return {"seat": seat, "name": state.name(seat), "total": held, "eliminated": p.out,
+        return {"seat": seat, "name": state.name(seat), "total": held(p), "eliminated": p.out,
                 "counts": {"hand": len(p.hand), "discard": len(p.discard)},
                 "warrior_deck": p.warrior_deck, "armory_deck": p.armory_deck,
                 "discard_top": {"key": top, "name": self.card(top)} if top else None,
@@ -221,9 +225,8 @@ class WarriorsView(Sayings):
     def standings(self, state: WarriorsState, viewer: int | None) -> tuple[Standing, ...]:
         """The cards each seat holds (hand, row, discard pile and both draw piles), most first; a seat
         with none left is out."""
-        held = {n: len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
-                for n, p in state.players.items()}
-        return scoreboard(state.seats, held, "cards", out={n for n, p in state.players.items() if p.out})
+        return scoreboard(state.seats, {n: held(p) for n, p in state.players.items()}, "cards",
+                          out={n for n, p in state.players.items() if p.out})
 
     def winners(self, state: WarriorsState) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)
