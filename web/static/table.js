@@ -56,7 +56,7 @@
     const chosen = optionWords(game, view.options, view.seats || view.standings || []);
     if (chosen.length) meta.push(chosen.join(" · "));
     if (view.over) {
-      const winners = view.winners?.length ? view.winners : view.winner ? [view.winner] : [];
+      const winners = view.winners || [];  // every game's, from the contract (TableView)
       meta.push(winners.length ? `Game over: ${winners.map((n) => `seat ${n} wins (${seatName(view, n) || "?"})`).join(", ")}`
         : "Game over");
     }
