@@ -273,3 +273,30 @@ def test_the_scoreboard_puts_the_most_points_first_and_equal_scores_in_seat_orde
     play(table, 2, "N3#1")
     table.submit("resolve")
     assert [(s["name"], s["score"]) for s in table.public_view()["standings"]] == [("Ann", 1), ("Ben", 1)]
+
+
+TABLET_SCRIPTS = ("table.js", "app.js", "history.js", "setup.js")   # the tablet's scripts for every game
+
+
+def test_the_tablet_reads_only_the_fields_the_contract_documents_and_types():
+    """The tablet's own scripts read a view only through fields docs/referee/contract.md names; a seat
+    box only through keys of the contract's ``SeatBox`` (so mypy checks every game's rows), the result
+    box only through ``Result``'s (``ResultJSON``)."""
+    import re
+    from pathlib import Path
+
+    from companion.rules.base import ResultJSON, SeatBox
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs/referee/contract.md").read_text(encoding="utf-8")
+    js = {name: (root / "web/static" / name).read_text(encoding="utf-8") for name in TABLET_SCRIPTS}
+    read = {key for text in js.values() for key in re.findall(r"\bview\.([a-z_]+)", text)}
+    assert {"standings", "winners", "last_outcome", "seats"} <= read
+    assert sorted(k for k in read if f"`{k}`" not in doc) == []
+    boxed = set(re.findall(r"\bseat\.([a-z_]+)", js["app.js"]))
+    box = js["app.js"][js["app.js"].index("function countsOf"):js["app.js"].index("function waitingFor")]
+    figures = set(re.findall(r'\["([a-z_]+)", "[a-z ]+"\]', box))  # countsOf's figures, seatTotal's numbers
+    assert {"eliminated", "play", "army", "total"} <= boxed | figures
+    assert sorted((boxed | figures) - set(SeatBox.__annotations__)) == []
+    told = set(re.findall(r"\boutcome\.([a-z_]+)", js["table.js"]))
+    assert {"say", "battle"} <= told and sorted(told - set(ResultJSON.__annotations__)) == []
