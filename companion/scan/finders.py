@@ -24,6 +24,7 @@ _EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 NEIGHBOURHOODS = (0.02, 0.06)
 OFFSET = 15.0          # grey levels below the neighbourhood's mean that count as dark (5 read 1 code fewer for 23% more CPU)
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
+MOST_TRIPLES = 12      # three-finder codes sharing a finder with a better one, at most
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
@@ -90,10 +91,11 @@ def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
     return best
 
 
-def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """Codes the finders outline: (corner quads from three finders, 4 x 2 each, clockwise from
-    the corner finder; squares from two finders left over, 4 x 2 each, that hold the code
-    whichever corners the two are)."""
+    the corner finder, no finder in two; squares from two finders left over, 4 x 2 each, that
+    hold the code whichever corners the two are; quads from three finders of which one is
+    already in a quad, best first)."""
     points = [np.array(f[:2]) for f in finders]
     sizes = [f[2] for f in finders]
     triples = []
@@ -112,9 +114,13 @@ def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndar
                 if cos < 0.5:   # a right angle, as far as an angle of view bends it
                     triples.append((cos + abs(math.log(dab / dac)), a, b, c, side))
     used: set[int] = set()
-    quads = []
+    quads, overlapping = [], []
     for _, a, b, c, side in sorted(triples):
         if used & {a, b, c}:
+            # a finder already in a code: in a grid of codes the best triple may take finders of
+            # two, and this may be the right one (looked at after the squares, see MOST_TRIPLES)
+            if len(overlapping) < MOST_TRIPLES:
+                overlapping.append(_corners(points[a], points[b], points[c], side))
             continue
         used |= {a, b, c}
         quads.append(_corners(points[a], points[b], points[c], side))
@@ -128,7 +134,7 @@ def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndar
                 mid, half = (points[a] + points[b]) / 2, d + side
                 squares.append(np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)],
                                         np.float32))
-    return quads, squares
+    return quads, squares, overlapping
 
 
 def _corners(a: np.ndarray, b: np.ndarray, c: np.ndarray, finder: float) -> np.ndarray:

@@ -39,6 +39,7 @@ ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large 
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
+FINDER_CHECK_PX = 12     # ...coarse, but a finder the size of the codes read at least this many pixels across
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
@@ -78,7 +79,13 @@ class PhotoReader:
 
     def read(self, gray: np.ndarray) -> list[Detection]:
         self.looks, self.steps = 0, []
-        found, misses = self.zxing.decode_with_misses(gray)
+        # thorough, but not inverted: the inverted pass costs a fifth of the read and read no
+        # code of BoofCV's half; a photo with nothing read gets it next (a light code on dark)
+        found, misses = self.zxing.decode_with_misses(gray, invert=False)
+        if not found:
+            self.steps.append("inverted")
+            found, more = self.zxing.decode_with_misses(cv2.bitwise_not(gray), invert=False)
+            misses += more
         located = _plausible(misses, gray.shape)
         # a code zxing-cpp found but could not even size (no corners): somewhere, unread
         unsized = any(not np.asarray(m).any() for m in misses)
@@ -91,10 +98,12 @@ class PhotoReader:
         found = _merge(found, [d.shifted(0, 0, scale=scale) for d in more])
         located += _plausible([m / scale for m in view_misses], gray.shape)
         # finders of the codes read belong to them; the others outline codes left unread
-        fview, fscale = _halved(view, FINDER_VIEW_SIDE)
-        finders = [(x / scale / fscale, y / scale / fscale, side / scale / fscale) for x, y, side in finder_patterns(fview)]
-        quads, squares = code_places([f for f in finders if not _inside_any(f[:2], found)])
-        places = [(q, True) for q in located + quads] + [(s, False) for s in squares]
+        # (the equalised view is the finder search's own view: it is not equalised twice)
+        fview, fscale = _halved(equalised, FINDER_VIEW_SIDE)
+        finders = [(x / scale / fscale, y / scale / fscale, side / scale / fscale)
+                   for x, y, side in finder_patterns(fview, equalise=False)]
+        quads, squares, overlapping = code_places([f for f in finders if not _inside_any(f[:2], found)])
+        places = [(q, True) for q in located + quads] + [(s, False) for s in squares] + [(q, True) for q in overlapping]
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
         for quad, is_code in unread:
@@ -123,7 +132,12 @@ class PhotoReader:
         pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean): about a
         quarter of a thorough read's CPU on the median photo (1.8 ms against 7.6), and it found
         none on the photos of BoofCV's half that zxing-cpp reads whole (57 of them, every third)."""
-        step = -(-max(gray.shape[:2]) // FINDER_CHECK_SIDE)
+        longest = max(gray.shape[:2])
+        # ...but not so coarse that a finder of the codes read shrinks below a few pixels (a code
+        # left unread is mostly one of their size: a sheet of small tags in a small photo), down
+        # to a view twice as fine
+        finder = min(d.side_px() for d in found) * 7 / 21
+        step = max(-(-longest // (2 * FINDER_CHECK_SIDE)), min(-(-longest // FINDER_CHECK_SIDE), int(finder / FINDER_CHECK_PX)), 1)
         view = np.ascontiguousarray(gray[::step, ::step])
         left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=False, offset=15)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
@@ -248,7 +262,8 @@ def _distinct(places: list[tuple[np.ndarray, bool]]) -> list[tuple[np.ndarray, b
     """One place per code: a later place centred within half a code of an earlier one is the same."""
     out: list[tuple[np.ndarray, bool]] = []
     for quad, is_code in places:
-        if not _covered(quad, [Detection("", q) for q, _ in out]):
+        side = _side(quad)
+        if not _covered(quad, [Detection("", q) for q, _ in out if 0.75 < _side(q) / side < 1.33]):
             out.append((quad, is_code))
     return out
 
