@@ -168,7 +168,7 @@ def test_trivia_shows_one_clue_at_a_time_and_the_name_only_once_the_card_is_won(
     seats = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
     with table(tmp_path, seats, {"spys_trivia": True}) as (service, url, page):
         session = service.session
-        clues = service.session.ruleset.deck.lookup(ZEEZROM["key"])["description"]
+        clues = service.session.ruleset.deck.card(ZEEZROM["key"])["description"]
         watching = session.subscribe()  # what every tablet receives by the stream
         hold_pin(page, url, service.pin)
         page.goto(url + "/")

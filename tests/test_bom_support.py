@@ -20,14 +20,14 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 def cards(*keys: str) -> list[tuple[str, object]]:
     """(key, catalog card) pairs, copy 1 unless the key says otherwise."""
     keys = [k if "#" in k else f"{k}#1" for k in keys]
-    return [(k, RULES.deck.lookup(k)) for k in keys]
+    return [(k, RULES.deck.card(k)) for k in keys]
 
 
 def worth(*keys: str):
     """What these cards are worth as one seat's play (a Play, or the view's words for why it is illegal)."""
     play = evaluate(1, cards(*keys))
     if isinstance(play, Problem):
-        return problem(play.as_data(), None, lambda key: RULES.deck.lookup(key).name)
+        return problem(play.as_data(), None, lambda key: RULES.deck.card(key).name)
     return play
 
 

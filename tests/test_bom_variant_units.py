@@ -19,7 +19,7 @@ def said(refused, state) -> str:
     assert refused is not None
     return WORDS[refused.code].format(**facts(refused.data, state, lambda key: key))
 
-FAITH, SAM = RULES.deck.lookup("FAITH#1"), RULES.deck.lookup("GD100#1")
+FAITH, SAM = RULES.deck.card("FAITH#1"), RULES.deck.card("GD100#1")
 
 
 def bare(seats=3, **options):

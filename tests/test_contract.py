@@ -230,3 +230,28 @@ def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
     assert [zone_seat(z) for z in ("seat:2", "reader:10", "center", "tray", "seat:x", "seat:²", None)] == \
         [2, 10, None, None, None, None, None]
     assert zone_seat("seat:2", ("reader",)) is None
+
+
+def test_the_contract_gives_every_game_that_deals_cards_one_deck():
+    """Book of Mormon, Gather Together and BATTLECARDS read their cards through the contract's Deck:
+    a checked key to its card, every physical copy of a kind, and a kind asked of any value without
+    failing (Gather Together asks it of a key no check has passed, so that a refusal never names an
+    identity card's team)."""
+    from companion.rules.deck import Deck
+
+    for game in ("bom-battle", "gt-battle", "battlecards-pacific"):
+        deck = rules.make(game).deck
+        assert isinstance(deck, Deck)
+        every_copy = [ref.key for ref in deck.catalog.refs()]
+        assert deck.keys() == every_copy
+        assert all(deck.name(key) == deck.catalog[key.partition("#")[0]].name for key in every_copy)
+        for kind in {deck.card(key).kind for key in every_copy}:
+            assert deck.keys(kind) == [key for key in every_copy if deck.is_a(key, kind)]
+        assert not any(deck.is_a(value, "identity") for value in (None, 7, "", "#1", "NOSUCH#1"))
+    gt = rules.make("gt-battle").deck
+    identities = gt.keys("identity")
+    assert identities and all(gt.is_identity(key) and not gt.is_identity(key.partition("#")[0] + "X") for key in identities)
+    pacific = rules.make("battlecards-pacific").deck
+    japanese = pacific.copies(("unit",), side="japan")
+    assert japanese and all(pacific.side(key) == "japan" and pacific.is_unit(key) for key in japanese)
+    assert set(japanese) < set(pacific.keys("unit"))

@@ -2,7 +2,9 @@
 unit's Attack Values, Defense Scores, firing phases and support."""
 from __future__ import annotations
 
-from card_tags.catalog import Card, Catalog
+from card_tags.catalog import Catalog
+
+from .. import deck
 
 CONFLICT_KINDS = ("battle", "keep", "draw", "intel")
 SIDE_NAMES = {"japan": "Japan", "us": "the US", "germany": "Germany", "britain": "Britain"}
@@ -14,22 +16,18 @@ def _number(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
 
-class Deck:
-    """The deck as the rules read it."""
-
+class Deck(deck.Deck):
+    """The contract's deck, with BATTLECARDS' questions: a unit's values, a CONFLICT card's theatre."""
 
     def __init__(self, catalog: Catalog):
-        self.catalog = catalog
+        super().__init__(catalog)
         self._action_counts: dict[int, int] | None = None
-
-    def card(self, key: str) -> Card:
-        return self.catalog.cards[key.partition("#")[0]]
 
     def is_conflict(self, key: str) -> bool:
         return self.card(key).kind in CONFLICT_KINDS
 
     def is_unit(self, key: str) -> bool:
-        return self.card(key).kind == "unit"
+        return self.is_a(key, "unit")
 
     def action(self, key: str) -> int:
         return int(self.card(key)["action"])
@@ -64,16 +62,8 @@ class Deck:
 
     def copies(self, kinds: tuple[str, ...], theatre: str | None = None, side: str | None = None) -> list[str]:
         """Every physical copy of the cards of these kinds (of a theatre's CONFLICT deck, or a side's ARSENAL)."""
-        keys = []
-        for card in self.catalog.cards.values():
-            if card.kind not in kinds:
-                continue
-            if theatre is not None and card.get("theatre", "pacific") != theatre:
-                continue
-            if side is not None and card.get("side") != side:
-                continue
-            keys += [f"{card.id}#{n}" for n in range(1, card.copies + 1)]
-        return keys
+        return self.keys(*kinds, where=lambda card: (theatre is None or card.get("theatre", "pacific") == theatre)
+                         and (side is None or card.get("side") == side))
 
     def action_counts(self) -> dict[int, int]:
         """How many CONFLICT cards of the whole deck carry each Action Number (counted once: the deck never

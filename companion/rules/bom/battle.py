@@ -43,7 +43,7 @@ def seat_problem(game: "Referee", state: State, seat: int, cards: list[str]) -> 
         return Problem("face_down_waiting")
     if not cards:
         return Problem("not_played")
-    found = [(key, game.deck.lookup(key)) for key in cards]
+    found = [(key, game.deck.card(key)) for key in cards]
     one = rules.one_card(state)
     if one and (len(found) != 1 or found[0][1].kind != "character"):
         return Problem("one_card", {"one": one})

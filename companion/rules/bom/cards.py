@@ -1,27 +1,25 @@
-"""The deck as the referee sees it: a physical card's key ("GD500#2", already checked by the
-contract as ``ID#copy`` of the catalog) to its catalog card."""
+"""Book of Mormon's deck as its rules read it: the contract's ``Deck`` (a physical card's key, e.g.
+"GD500#2", to its catalog card), and the questions this game asks of its cards: POWER or CHARACTER,
+and how many cards the deal uses."""
 from __future__ import annotations
 
-from card_tags.catalog import Card, Catalog
+from card_tags.catalog import Card
+
+from .. import deck
 
 POWER, CHARACTER = "power", "character"
 
 
-class Deck:
-    """Lookups into the game's catalog by physical card key."""
-
-    def __init__(self, catalog: Catalog):
-        self.catalog = catalog
-
-    def lookup(self, key: str) -> Card:
-        return self.catalog.cards[key.partition("#")[0]]
+class Deck(deck.Deck):
+    """The contract's deck, with Book of Mormon's questions."""
 
     def is_power(self, key: str) -> bool:
-        return self.lookup(key).kind == POWER
-
-    def keys(self, kind: str | None = None) -> list[str]:
-        """Every physical copy's key, CHARACTER and POWER cards or just one kind."""
-        return [ref.key for ref in self.catalog.refs() if kind is None or self.catalog[ref.card].kind == kind]
+        return self.is_a(key, POWER)
 
     def size(self, with_powers: bool = True) -> int:
-        return len(self.keys(None if with_powers else CHARACTER))
+        """The cards dealt out: the whole deck, or its CHARACTER cards when the POWER cards are left out."""
+        return len(self.keys() if with_powers else self.keys(CHARACTER))
+
+    def lookup(self, key: str) -> Card:
+        """``card`` under the name bom/view.py reads it by."""
+        return self.card(key)

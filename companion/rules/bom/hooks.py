@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class Referee(Protocol):
-    """What the rule modules use of the game (``game.BomBattle``)."""
+    """What the rule modules use of the game (``BomBattle``, in the package's ``__init__``)."""
 
     deck: Deck
 

@@ -69,14 +69,14 @@ class SpysTrivia(BomVariant):
 
 
 def clues(game: "Referee", key: str) -> list[str]:
-    return list(game.deck.lookup(key).get("description") or ["(this card has no clues in the catalog)"])
+    return list(game.deck.card(key).get("description") or ["(this card has no clues in the catalog)"])
 
 
 def scan(game: "Referee", state: BomState, key: str, zone: str) -> tuple[Outcome, ...]:
     trivia = state.spys_trivia()
     if zone != "tray":
         raise Refused("trivia_tray_only")
-    if game.deck.lookup(key).kind != CHARACTER:
+    if game.deck.card(key).kind != CHARACTER:
         raise Refused("trivia_characters_only")
     if trivia.current is not None:
         raise Refused("trivia_card_being_read")
@@ -146,7 +146,7 @@ def nobody(game: "Referee", state: BomState) -> tuple[Outcome, ...]:
 def _give(game: "Referee", state: BomState, seat: int, by_reader: bool, asked: bool) -> tuple[Outcome, ...]:
     trivia = state.spys_trivia()
     key = _reading(state).card
-    card = game.deck.lookup(key)
+    card = game.deck.card(key)
     reader = trivia.reader
     trivia.won[seat] += 1
     trivia.unread[reader] -= 1

@@ -62,7 +62,7 @@ class Words:
     def plays(self, data: dict[str, Any]) -> dict[int, Play]:
         found = {}
         for seat, keys in data.get("plays", {}).items():
-            play = evaluate(int(seat), [(k, self.game.deck.lookup(k)) for k in keys])
+            play = evaluate(int(seat), [(k, self.game.deck.card(k)) for k in keys])
             if isinstance(play, Play) and play.fighters:
                 found[int(seat)] = play
         return found

@@ -16,25 +16,25 @@ from card_tags.catalog import Card
 from ..contract import Refused
 from . import action_cards, counts, plays, scoring, turns
 from .cards import Deck
-from .report import Report
-from .state import BattleState, Fight, Held, Pending, Phase
+from .state import BattleState, Fight, Held, Pending, Phase, Told
 
 
-def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
+def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
     """A card joins the current player's pending play; ``resolve`` makes it final."""
     seat = turns.player_of(state, data)
     if card.kind == "battle":
         raise Refused("battle_card_on_pile")
     cards = state.pending.cards if state.pending else []
     if key in cards:
-        return  # one physical card is one card of the play, however often it is reported
+        return []  # one physical card is one card of the play, however often it is reported
     problem = plays.composition_problem(deck, cards + [key])
     if problem:
         raise Refused(problem[0], **problem[1])
     state.pending = Pending(seat=seat, cards=cards + [key])
+    return []
 
 
-def on_resolve(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def resolve(deck: Deck, state: BattleState) -> list[Told]:
     """``resolve``: the pending play becomes final, if it beats the top and the hand count allows it."""
     pending = state.pending
     if not pending:
@@ -43,67 +43,67 @@ def on_resolve(deck: Deck, state: BattleState, data: dict[str, Any], report: Rep
     if problem:
         raise Refused(problem[0], **problem[1])
     if state.hands[pending.seat] < len(pending.cards):
-        counts.hold_for_count(state, pending.seat, len(pending.cards), Held(kind="resolve"), report)
-        return
-    _commit_play(deck, state, report)
+        return counts.hold_for_count(state, pending.seat, len(pending.cards), Held(kind="resolve"))
+    return _commit_play(deck, state)
 
 
-def resolve_chosen_card(deck: Deck, state: BattleState, what: str, report: Report) -> None:
-    """A target chosen on the tablet before the session resolved the card: resolve it now."""
+def resolve_chosen_card(deck: Deck, state: BattleState, what: str) -> list[Told]:
+    """A target chosen on the tablet before the session resolved the EXPOSE or ELIMINATE card played:
+    the card is resolved first."""
     pending = state.pending
-    if state.awaiting is None and pending and len(pending.cards) == 1 and deck.action(pending.cards[0]) == what:
-        on_resolve(deck, state, {}, report)
-        if state.count_check:
-            raise Refused("confirm_count_first", counted_seat=state.count_check.seat)
+    if state.awaiting is not None or not pending or len(pending.cards) != 1 or deck.action(pending.cards[0]) != what:
+        return []
+    told = resolve(deck, state)
+    if state.count_check:
+        raise Refused("confirm_count_first", counted_seat=state.count_check.seat)
+    return told
 
 
-def _commit_play(deck: Deck, state: BattleState, report: Report) -> None:
+def _commit_play(deck: Deck, state: BattleState) -> list[Told]:
     seat, keys = state.play_waiting().seat, state.play_waiting().cards
     cards = [deck.card(k) for k in keys]
     state.pending = None
     state.hands[seat] -= len(keys)
     state.pile.extend(keys)
+    told = []
     if any(c.get("action") == "new_battle" for c in cards):
         state.top, state.passed = None, []
-        report.tell("new_battle", seat=seat)
+        told.append(Told(kind="new_battle", seat=seat))
     fights = [k for k, c in zip(keys, cards) if c.kind == "fight"]
     if fights:
-        _fight_played(deck, state, seat, fights, report)
+        told += _fight_played(deck, state, seat, fights)
     elif cards[0].kind == "action" and cards[0]["action"] != "new_battle":
-        _action_played(deck, state, seat, keys[0], report)
+        told += _action_played(deck, state, seat, keys[0])
+    return told
 
 
-def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str], report: Report) -> None:
+def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str]) -> list[Told]:
     previous, count, rank = state.top, len(keys), deck.card(keys[0])["rank"]
     state.top, state.passed = Fight(seat=seat, count=count, rank=rank, cards=keys), []
-    if previous:
-        report.tell("play", seat=seat, count=count, rank=rank, beaten_count=previous.count,
-                    beaten_rank=previous.rank)
-    else:
-        report.tell("play", seat=seat, count=count, rank=rank)
+    told = [Told(kind="play", seat=seat, count=count, rank=rank, beaten_count=previous.count if previous else None,
+                 beaten_rank=previous.rank if previous else None)]
     if state.hands[seat] == 0:
-        report.tell("last_card", seat=seat)
-    turns.advance(state, report)
+        told.append(Told(kind="last_card", seat=seat))
+    return told + turns.advance(state)
 
 
-def _action_played(deck: Deck, state: BattleState, seat: int, key: str, report: Report) -> None:
+def _action_played(deck: Deck, state: BattleState, seat: int, key: str) -> list[Told]:
     """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
     state.passed.append(seat)
     what = deck.action(key)
-    report.tell("action", seat=seat, action=what, card=key)
+    told = [Told(kind="action", seat=seat, action=what, card=key)]
     if what == "reverse":
-        turns.reverse(state, report)
+        told += turns.reverse(state)
     if what == "expose":
-        action_cards.ask_expose(deck, state, seat, "advance", report)
-    elif what == "eliminate":
-        action_cards.ask_eliminate(deck, state, seat, "advance", report)
-    else:
-        if what == "save":
-            report.tell("no_effect", reason="nobody_eliminated")
-        turns.advance(state, report, skip=what == "skip")
+        return told + action_cards.ask_expose(deck, state, seat, "advance")
+    if what == "eliminate":
+        return told + action_cards.ask_eliminate(deck, state, seat, "advance")
+    if what == "save":
+        told.append(Told(kind="no_effect", reason="nobody_eliminated"))
+    return told + turns.advance(state, skip=what == "skip")
 
 
-def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, Any], report: Report) -> None:
+def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, Any]) -> list[Told]:
     """A player goes out with their identity card: their team wins the round (scoring.py)."""
     if state.phase != Phase.BATTLE:
         raise Refused("identity_in_battle_only")
@@ -112,6 +112,5 @@ def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, An
         raise Refused("identity_on_its_own")
     if state.identity[seat].card != key:
         raise Refused("not_own_identity", seat)
-    if state.hands[seat]:
-        report.tell("cards_left", seat=seat, cards=state.hands[seat])
-    scoring.win_round(state, seat, report)
+    told = [Told(kind="cards_left", seat=seat, cards=state.hands[seat])] if state.hands[seat] else []
+    return told + scoring.win_round(state, seat)

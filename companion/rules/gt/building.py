@@ -15,33 +15,30 @@ from card_tags.catalog import Card
 
 from ..contract import Refused
 from . import action_cards, counts, turns
-from .cards import Deck, lifted
-from .report import Report
-from .state import BattleState, Held
+from .cards import Deck
+from .state import BattleState, Held, Told
 
 
-def on_draw(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def draw(deck: Deck, state: BattleState, seat: int, source: str) -> list[Told]:
     """``draw {"seat": N, "from": "deck" | "discard"}``: the draw that opens a building turn."""
-    seat = data["seat"]
     turns.check_turn(state, seat)
     step = state.building_step()
     if step.drew:
         raise Refused("already_drawn", seat)
-    source = data["from"]
     if source == "discard":
-        _take_top_discard(deck, state, seat, report)
+        told = _take_top_discard(deck, state, seat)
     elif source == "deck":
         state.deck = max(0, state.deck - 1)
-        report.tell("draw", seat=seat, source="deck")
+        told = [Told(kind="draw", seat=seat, source="deck")]
     else:
         raise Refused("draw_from", source=source)
     state.hands[seat] += 1
     state.may_take_flipped = False
     step.drew = source
-    turns.maybe_finish_turn(deck, state, report)
+    return told + turns.maybe_finish_turn(deck, state)
 
 
-def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report) -> None:
+def _take_top_discard(deck: Deck, state: BattleState, seat: int) -> list[Told]:
     top = state.building_step().top
     if top is None:
         raise Refused("discard_pile_empty")
@@ -50,45 +47,42 @@ def _take_top_discard(deck: Deck, state: BattleState, seat: int, report: Report)
     if card.kind == "action" and not flipped_exception:
         raise Refused("action_from_discard", card=top)
     state.pile.remove(top)
-    lifted(state, top, "center")  # in a hand now: seen on the pile again, it is a new discard
-    report.tell("draw", seat=seat, source="discard", card=top)
+    state.lift(top, "center")  # in a hand now: seen on the pile again, it is a new discard
+    return [Told(kind="draw", seat=seat, source="discard", card=top)]
 
 
-def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
+def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
     """A new card on the centre pile in the building phase: the player's discard (or the BATTLE card)."""
     seat = turns.player_of(state, data)
     step = state.building_step()
     if card.kind == "battle":
-        _battle_card_drawn(state, seat, key, report)
-        return
+        return _battle_card_drawn(state, seat, key)
     if step.discard or step.passed:
         raise Refused("already_discarded" if step.discard else "passed_on_discarding", seat)
-    if step.drew is None and turns.only_the_deck(deck, state):
-        turns.imply_deck_draw(state, seat, report)
+    told = turns.imply_deck_draw(state, seat) if step.drew is None and turns.only_the_deck(deck, state) else []
     if state.hands[seat] < 1:
-        counts.hold_for_count(state, seat, 1, Held(kind="card_seen", card=key, zone="center", seat=data.get("seat")),
-                              report)
-        return
+        held = Held(kind="card_seen", card=key, zone="center", seat=data.get("seat"))
+        return told + counts.hold_for_count(state, seat, 1, held)
     state.hands[seat] -= 1
     state.pile.append(key)
     step.discard = key
-    report.tell("discard", seat=seat, card=key)
-    _discard_effect(deck, state, seat, key, report)
-    turns.maybe_finish_turn(deck, state, report)
+    told += [Told(kind="discard", seat=seat, card=key), *_discard_effect(deck, state, seat, key)]
+    return told + turns.maybe_finish_turn(deck, state)
 
 
-def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str, report: Report) -> None:
+def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str) -> list[Told]:
     """EXPOSE and ELIMINATE ask for their choice; SKIP and REVERSE act when the turn ends (turns.py)."""
     what = deck.action(key)
     if what == "expose":
-        action_cards.ask_expose(deck, state, seat, "finish_turn", report)
-    elif what == "eliminate":
-        action_cards.ask_eliminate(deck, state, seat, "finish_turn", report)
-    elif what in ("new_battle", "save"):
-        report.tell("no_effect", reason="building", card=key)
+        return action_cards.ask_expose(deck, state, seat, "finish_turn")
+    if what == "eliminate":
+        return action_cards.ask_eliminate(deck, state, seat, "finish_turn")
+    if what in ("new_battle", "save"):
+        return [Told(kind="no_effect", reason="building", card=key)]
+    return []
 
 
-def _battle_card_drawn(state: BattleState, seat: int, key: str, report: Report) -> None:
+def _battle_card_drawn(state: BattleState, seat: int, key: str) -> list[Told]:
     """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
     step = state.building_step()
     if step.drew == "discard" or step.discard or step.passed:
@@ -98,5 +92,5 @@ def _battle_card_drawn(state: BattleState, seat: int, key: str, report: Report) 
         state.hands[seat] += 1
     state.hands[seat] -= 1
     state.pile.append(key)
-    report.tell("battle_begins", seat=seat)
     turns.start_battle(state, seat)
+    return [Told(kind="battle_begins", seat=seat)]

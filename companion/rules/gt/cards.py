@@ -1,37 +1,22 @@
-"""The deck as the referee sees it: a physical card's key ("F7#2") to its catalog card.
+"""Battle's deck as its rules read it: the contract's ``Deck`` (a physical card's key, e.g. "F7#2", to
+its catalog card), and the questions this game asks of its cards: an identity card, an action.
 
 Keys reach the rules already checked by the contract (``ID#copy`` of this deck), so a lookup here
 cannot fail on a key from an input or from the state.
 """
 from __future__ import annotations
 
-from card_tags.catalog import Card, Catalog
-
-from .state import BattleState
+from .. import deck
 
 
-class Deck:
-    """Lookups into the game's catalog by physical card key."""
-
-    def __init__(self, catalog: Catalog):
-        self.catalog = catalog
-
-    def card(self, key: str) -> Card:
-        return self.catalog.cards[key.partition("#")[0]]
+class Deck(deck.Deck):
+    """The contract's deck, with Battle's questions."""
 
     def is_identity(self, key: object) -> bool:
-        card = self.catalog.cards.get(key.partition("#")[0]) if isinstance(key, str) else None
-        return card is not None and card.kind == "identity"
-
-    def name(self, key: str) -> str:
-        return self.card(key).name
+        """Asked of unchecked keys too: a refusal never names an identity card's team."""
+        return self.is_a(key, "identity")
 
     def action(self, key: str) -> str | None:
         action = self.card(key).get("action")
         return None if action is None else str(action)
 
-
-def lifted(state: BattleState, key: str, zone: str) -> None:
-    """The card no longer lies in ``zone``: the rules know it left (taken into a hand, a tap on a
-    reader ended), whether or not the table reported it going."""
-    state.lift(key, zone)

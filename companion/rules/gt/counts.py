@@ -9,26 +9,24 @@ stands the count is kept and the reason told.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from typing import Callable
 
 from ..contract import Refused
-from .report import Report
-from .state import BattleState, CountCheck, Held
+from .state import BattleState, CountCheck, Held, Told
 
-# Runs a held input again through the referee's checks, gate and handler.
-Rerun = Callable[[BattleState, Held, Report], None]
+# Runs a held input again as it was first taken (the contract's checks, then its handler): what it did.
+Rerun = Callable[[BattleState, Held], list[Told]]
 
 
-def hold_for_count(state: BattleState, seat: int, needs: int, held: Held, report: Report) -> None:
+def hold_for_count(state: BattleState, seat: int, needs: int, held: Held) -> list[Told]:
     """Hold the input ``held`` until the table confirms the seat's hand."""
     counted = state.hands[seat]
     state.count_check = CountCheck(seat=seat, counted=counted, needs=needs, held=held)
-    report.tell("count_check", seat=seat, counted=counted, needs=needs)
+    return [Told(kind="count_check", seat=seat, counted=counted, needs=needs)]
 
 
-def confirm_count(state: BattleState, data: dict[str, Any], report: Report, rerun: Rerun) -> None:
+def confirm_count(state: BattleState, seat: int, cards: int, rerun: Rerun) -> list[Told]:
     """The table says how many cards a seat holds; a play held for that seat's count runs again."""
-    seat, cards = data["seat"], data["cards"]
     if not 0 <= cards <= 200:
         raise Refused("count_out_of_range", cards=cards)
     check, pending = state.count_check, state.pending
@@ -37,22 +35,22 @@ def confirm_count(state: BattleState, data: dict[str, Any], report: Report, reru
     on_table = held.needs if held else (len(pending.cards) if pending and pending.seat == seat else 0)
     counted = state.hands[seat] - on_table
     state.hands[seat] = cards + on_table
-    report.tell("count", seat=seat, cards=cards, counted=counted)
+    told = [Told(kind="count", seat=seat, cards=cards, counted=counted)]
     if held:
         state.count_check = None
-        _replay_held(state, held.held, report, rerun)
+        told += _replay_held(state, held.held, rerun)
+    return told
 
 
-def _replay_held(state: BattleState, held: Held, report: Report, rerun: Rerun) -> None:
+def _replay_held(state: BattleState, held: Held, rerun: Rerun) -> list[Told]:
     """Apply the play that waited for the count; if it no longer stands, say why and keep the count."""
-    before, told = copy.deepcopy(state), len(report.told)
+    before = copy.deepcopy(state)
     try:
-        rerun(state, held, report)
+        return rerun(state, held)
     except Refused as refused:
         for name in state.__dataclass_fields__:
             setattr(state, name, getattr(before, name))
-        del report.told[told:]
-        report.tell("held_refused", reason=refused.code, facts=refused.data)
+        return [Told(kind="held_refused", reason=refused.code, facts=refused.data)]
 
 
 def drop_stale_check(state: BattleState, key: str) -> None:

@@ -16,8 +16,7 @@ from ..base import Seat, SetupError
 from ..contract import Refused, zone_seat
 from . import action_cards, composition, seats, turns
 from .cards import Deck
-from .report import Report
-from .state import LEFT, RIGHT, BattleState, Deal, Identity, Phase, Team
+from .state import LEFT, RIGHT, BattleState, Deal, Identity, Phase, Team, Told
 
 
 def new_game(catalog: Catalog, players: list[Seat], options: dict[str, Any]) -> BattleState:
@@ -63,15 +62,15 @@ def new_round(state: BattleState, dealer: int) -> None:
 
 
 # -- identities ------------------------------------------------------------------------------------
-def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: str, data: dict[str, Any],
-                    report: Report) -> None:
+def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: str,
+                    data: dict[str, Any]) -> list[Told]:
     """An identity card shown to a seat's reader or to the tray: the companion learns that seat's team."""
     if card.kind != "identity":
         raise Refused("only_identities_shown")
     seat = _identity_seat(state, zone, data)
     known = state.identity.get(seat)
     if known and known.card == key:
-        return  # a player checking their own card again
+        return []  # a player checking their own card again
     if state.phase != Phase.DEAL:
         raise Refused("identity_after_deal")
     _check_not_shown_elsewhere(state, seat, key)
@@ -81,8 +80,9 @@ def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: 
     state.identity[seat] = Identity(card=key, team=team, via=via)
     if via not in state.shown_via:
         state.shown_via.append(via)
-    report.tell("identity", seat=seat, replaced=known is not None, shown=len(state.identity), of=len(state.seats))
-    _maybe_begin(deck, state, report)
+    told = [Told(kind="identity", seat=seat, replaced=known is not None, shown=len(state.identity),
+                 of=len(state.seats))]
+    return told + _maybe_begin(deck, state)
 
 
 def _check_not_shown_elsewhere(state: BattleState, seat: int, key: str) -> None:
@@ -117,59 +117,53 @@ def _identity_seat(state: BattleState, zone: str, data: dict[str, Any]) -> int:
 
 
 # -- the first discard -----------------------------------------------------------------------------
-def on_first_discard(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
-    """The tablet's way to enter the flipped card when the camera missed it."""
-    key = data["card"]
-    flip_first(deck, state, key, deck.card(key), report)
-
-
-def flip_first(deck: Deck, state: BattleState, key: str, card: Card, report: Report) -> None:
-    """Step 6: the top card of the deck is flipped onto the centre pile."""
-    if card.kind == "identity":
+def flip_first(deck: Deck, state: BattleState, key: str) -> list[Told]:
+    """Step 6: the top card of the deck is flipped onto the centre pile (seen by the camera, or entered
+    on the tablet as ``first_discard`` when the camera missed it)."""
+    if deck.card(key).kind == "identity":
         raise Refused("identity_as_first_discard")
     if state.flipped:
         raise Refused("first_discard_flipped", card=state.flipped)
     composition.check_in_deck(deck, state, key)
     state.flipped, state.pile = key, [key]
     state.deck -= 1
-    report.tell("flip", card=key)
-    _maybe_begin(deck, state, report)
+    return [Told(kind="flip", card=key), *_maybe_begin(deck, state)]
 
 
-def _maybe_begin(deck: Deck, state: BattleState, report: Report) -> None:
+def _maybe_begin(deck: Deck, state: BattleState) -> list[Told]:
     if state.flipped and not seats.identities_missing(state):
-        _begin_play(deck, state, report)
+        return _begin_play(deck, state)
+    return []
 
 
-def _begin_play(deck: Deck, state: BattleState, report: Report) -> None:
+def _begin_play(deck: Deck, state: BattleState) -> list[Told]:
     """The player left of the dealer is first, except as the "What happens if" cases say."""
     dealer = state.dealer
-    left = seats.left_of(state, dealer)
+    left = state.left_of(dealer)
     assert state.flipped is not None, "play begins once the first discard is flipped"
     card = deck.card(state.flipped)
     state.phase, state.direction, state.turn = Phase.BUILDING, LEFT, left
     if card.kind == "battle":
-        report.tell("first_card", first="battle", seat=left)
         turns.start_battle(state, left)
-        return
+        return [Told(kind="first_card", first="battle", seat=left)]
     what = card.get("action")
-    _first_player(state, what, dealer, left, report)
+    told = _first_player(state, what, dealer, left)
     turns.begin_turn(state)
     if what == "expose":
-        report.tell("first_card", first="expose", seat=dealer)
-        action_cards.ask_expose(deck, state, dealer, "nothing", report)
+        told += [Told(kind="first_card", first="expose", seat=dealer),
+                 *action_cards.ask_expose(deck, state, dealer, "nothing")]
+    return told
 
 
-def _first_player(state: BattleState, what: str | None, dealer: int, left: int, report: Report) -> None:
+def _first_player(state: BattleState, what: str | None, dealer: int, left: int) -> list[Told]:
     """Who plays first after a flipped SKIP, REVERSE, NEW BATTLE, ELIMINATE or SAVE (or a fight card)."""
     if what == "skip":
-        state.turn = seats.left_of(state, left)
-        report.tell("first_card", first="skip", seat=state.turn)
-    elif what == "reverse":
+        state.turn = state.left_of(left)
+        return [Told(kind="first_card", first="skip", seat=state.turn)]
+    if what == "reverse":
         state.turn, state.direction = dealer, RIGHT
-        report.tell("first_card", first="reverse", seat=dealer)
-    elif what in ("new_battle", "eliminate", "save"):
+        return [Told(kind="first_card", first="reverse", seat=dealer)]
+    if what in ("new_battle", "eliminate", "save"):
         state.may_take_flipped = True
-        report.tell("first_card", first="take", seat=left, card=state.flipped)
-    else:
-        report.tell("first_card", first="fight", seat=state.turn)
+        return [Told(kind="first_card", first="take", seat=left, card=state.flipped)]
+    return [Told(kind="first_card", first="fight", seat=state.turn)]

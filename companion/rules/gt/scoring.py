@@ -6,80 +6,74 @@ several players reach it together, they draw SAVE or ELIMINATE face down until o
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..contract import Refused
-from . import deal, seats
-from .cards import Deck
-from .report import Report
-from .state import BattleState, Phase, RoundResult, Tiebreak, TiebreakDraw
+from . import deal
+from .state import BattleState, Phase, RoundResult, Tiebreak, TiebreakDraw, Told
 
 
-def win_round(state: BattleState, seat: int, report: Report) -> None:
+def win_round(state: BattleState, seat: int) -> list[Told]:
     """``seat`` played their identity card: a point to every member of their team, all teams shown."""
     team = state.identity[seat].team
     teams = {s: state.identity[s].team for s in state.seat_numbers()}
     for s, member in teams.items():
         if member == team:
             state.points[s] += 1
-    report.tell("round", reveals=True, seat=seat, team=str(team), teams={s: str(t) for s, t in teams.items()},
+    told = Told(kind="round", reveals=True, seat=seat, team=str(team), teams={s: str(t) for s, t in teams.items()},
                 scores=dict(state.points))
     state.rounds.append(RoundResult(round=state.round, went_out=seat, team=team, teams=teams,
                                     points=dict(state.points)))
     state.phase, state.turn, state.pending, state.top = Phase.ROUND_OVER, None, None, None
     state.awaiting, state.step = None, None
-    _check_game_end(state, report)
+    return [told, *_check_game_end(state)]
 
 
-def _check_game_end(state: BattleState, report: Report) -> None:
+def _check_game_end(state: BattleState) -> list[Told]:
     target = state.options["target"]
     best = max(state.points.values())
     if best < target:
-        report.tell("next_round", round=state.round)
-        return
+        return [Told(kind="next_round", round=state.round)]
     leaders = [s for s, p in state.points.items() if p == best]
     if len(leaders) == 1:
-        _game_over(state, leaders[0], report)
-        return
+        return _game_over(state, leaders[0])
     state.phase, state.tiebreak = Phase.TIEBREAK, Tiebreak(players=leaders)
-    report.tell("tie", players=leaders, points=best)
+    return [Told(kind="tie", players=leaders, points=best)]
 
 
-def on_tiebreak_draw(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def tiebreak_draw(state: BattleState, seat: int, drew: str) -> list[Told]:
     """``tiebreak_draw {"seat": N, "card": "save" | "eliminate"}``: what a tying player drew."""
-    tie, seat = state.tie_break(), data["seat"]
+    tie = state.tie_break()
     if seat not in tie.players:
         raise Refused("not_tied", players=list(tie.players))
     if any(d.seat == seat for d in tie.drawn):
         raise Refused("already_drew_tiebreak", seat)
-    card = data["card"].lower()
+    card = drew.lower()
     if card not in ("save", "eliminate"):
-        raise Refused("tiebreak_card", card=data["card"])
+        raise Refused("tiebreak_card", card=drew)
     tie.drawn.append(TiebreakDraw(seat=seat, card=card))
-    report.tell("tiebreak_draw", seat=seat, drew=card)
+    told = [Told(kind="tiebreak_draw", seat=seat, drew=card)]
     if len(tie.drawn) == len(tie.players):
-        _settle_tiebreak(state, tie, report)
+        told += _settle_tiebreak(state, tie)
+    return told
 
 
-def _settle_tiebreak(state: BattleState, tie: Tiebreak, report: Report) -> None:
+def _settle_tiebreak(state: BattleState, tie: Tiebreak) -> list[Told]:
     """Every tying player has drawn: one SAVE wins; otherwise those still tied draw again."""
     survivors = [d.seat for d in tie.drawn if d.card == "save"]
     if len(survivors) == 1:
-        _game_over(state, survivors[0], report)
-        return
-    report.tell("tiebreak_again", players=survivors)  # none: "start the process over"
-    if survivors:
+        return _game_over(state, survivors[0])
+    if survivors:  # none: "start the process over"
         tie.players = survivors
     tie.drawn, tie.attempt = [], tie.attempt + 1
+    return [Told(kind="tiebreak_again", players=survivors)]
 
 
-def _game_over(state: BattleState, seat: int, report: Report) -> None:
+def _game_over(state: BattleState, seat: int) -> list[Told]:
     state.phase, state.over, state.winner, state.tiebreak = Phase.OVER, True, seat, None
-    report.tell("game_over", seat=seat, points=state.points[seat])
+    return [Told(kind="game_over", seat=seat, points=state.points[seat])]
 
 
-def on_new_round(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def new_round(state: BattleState, dealer: int | None) -> list[Told]:
     """``new_round {"dealer"?: N}``: the cards are shuffled and dealt again; the deal passes left."""
-    dealer = data.get("dealer", seats.left_of(state, state.dealer))
+    dealer = state.left_of(state.dealer) if dealer is None else dealer
     deal.new_round(state, dealer)
-    report.tell("new_round", round=state.round, seat=dealer, cards=state.deal.per_player)
+    return [Told(kind="new_round", round=state.round, seat=dealer, cards=state.deal.per_player)]

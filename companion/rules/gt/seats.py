@@ -1,7 +1,7 @@
-"""Seats: their names in refusal reasons, and order round the table.
+"""Seats: their names in refusals and outcomes, and the order identity cards are shown in.
 
-Seats are numbered 1..N clockwise; "left" is the next seat number. The view names seats the same
-way (``name``), so a refusal and an outcome speak of "Ann (seat 1)" alike.
+Seats are numbered 1..N clockwise; turn order is the contract's (``state.left_of``, ``clockwise``).
+The view names seats the same way (``name``), so a refusal and an outcome speak of "Ann (seat 1)" alike.
 """
 from __future__ import annotations
 
@@ -17,10 +17,6 @@ def name(state: BattleState, seat: int | None) -> str:
 
 def names(state: BattleState, seats: list[int]) -> str:
     return ", ".join(name(state, s) for s in seats) or "no one"
-
-
-def left_of(state: BattleState, seat: int) -> int:
-    return state.left_of(seat)
 
 
 def identities_missing(state: BattleState) -> list[int]:

@@ -196,9 +196,9 @@ class Told:
                 if f.name not in ("kind", "reveals") and getattr(self, f.name) is not None}
 
     @classmethod
-    def of_outcome(cls, kind: str, data: dict[str, Any]) -> "Told":
+    def of_outcome(cls, kind: str, data: dict[str, Any], reveals: bool = False) -> "Told":
         known = {f.name for f in dataclasses.fields(cls)}
-        return cls(kind=kind, **{k: v for k, v in data.items() if k in known})
+        return cls(kind=kind, reveals=reveals, **{k: v for k, v in data.items() if k in known})
 
 
 @dataclass(kw_only=True)

@@ -1,5 +1,11 @@
-"""Whose turn it is and how play moves on: left or right, SKIP and REVERSE, the end of a building
-turn, passing, and the battle's reset when the turn comes back round to the unbeaten player.
+"""Whose move it is and how play moves on: what the table owes before anyone moves, left or right,
+SKIP and REVERSE, the end of a building turn, passing, and the battle's reset when the turn comes
+back round to the unbeaten player.
+
+Before the player whose turn it is, the table owes the answers it was asked (``owed_first``): while a
+hand count is in question (``count_check``) or a choice is owed (``awaiting``: an EXPOSE or ELIMINATE
+target, who played a SAVE), inputs that move the game are refused with the question. An open SAVE
+window is different: any other move closes it ("unless immediately saved": the moment has passed).
 
 A building turn (``state.step``) is a draw, then one discard or a pass; it ends when both are
 recorded and no EXPOSE or ELIMINATE choice is pending. Eliminated players are skipped. In the
@@ -12,27 +18,87 @@ from typing import Any
 
 from ..contract import Refused
 from .cards import Deck
-from .report import Report
-from .state import LEFT, BattleState, Phase, Step
+from .state import LEFT, BattleState, Phase, Step, Told
+
+ANSWERS = {"expose": "expose", "eliminate": "eliminate", "save_by": "save"}  # a choice owed -> the input answering it
 
 
+# -- what the table owes first -------------------------------------------------------------------------
+def owed_first(deck: Deck, state: BattleState, kind: str, data: dict[str, Any]) -> list[Told]:
+    """Before an input moves the game: a hand-count question or a choice is answered first (else the
+    input is refused with the question), and an open SAVE window closes on any other move. Let through
+    are the answer itself, sightings away from the centre pile or of a card already on it, and the
+    draw of the chooser whose building turn it is, before they drew. (``card_gone`` and
+    ``confirm_count``, the count's answer, never wait: their handlers do not ask.)"""
+    if not _moves_the_game(state, kind, data):
+        return []
+    if state.count_check:
+        raise Refused("count_question_first", counted_seat=state.count_check.seat)
+    asked = state.awaiting
+    if asked is None:
+        return []
+    if asked.what == "save":
+        return [] if _is_save_input(deck, kind, data) else close_save_window(deck, state)
+    if kind == ANSWERS[asked.what]:
+        return []
+    step = state.step
+    own_draw = (kind == "draw" and step is not None and step.drew is None and asked.by == state.turn
+                and data["seat"] == state.turn)
+    if not own_draw:
+        raise Refused("choice_first", what=asked.what, by=asked.by, target=asked.target)
+    return []
+
+
+def _moves_the_game(state: BattleState, kind: str, data: dict[str, Any]) -> bool:
+    """False for inputs that never wait on anything: sightings away from the centre, re-sightings."""
+    if kind != "card_seen":
+        return True
+    return data["zone"] == "center" and data["card"] not in state.pile
+
+
+def _is_save_input(deck: Deck, kind: str, data: dict[str, Any]) -> bool:
+    if kind in ("save", "no_save"):
+        return True
+    return kind == "card_seen" and data["zone"] == "center" and deck.action(data["card"]) == "save"
+
+
+def close_save_window(deck: Deck, state: BattleState) -> list[Told]:
+    """"Unless immediately saved": the chosen player places their hand down and is out for the round."""
+    asked = state.choice_owed()
+    assert asked.target is not None, "a SAVE window is open for a chosen target"
+    state.eliminated[asked.target] = True
+    state.hands[asked.target] = 0  # "will place his/her hand down"
+    state.awaiting = None
+    return [Told(kind="eliminated", seat=asked.target), *go_on(deck, state, asked.then)]
+
+
+def go_on(deck: Deck, state: BattleState, then: str) -> list[Told]:
+    """How play goes on once a choice is made: the building turn ends, or the battle moves on."""
+    if then == "finish_turn":
+        return maybe_finish_turn(deck, state)
+    if then == "advance":
+        return advance(state)
+    return []
+
+
+# -- the turn ------------------------------------------------------------------------------------------
 def begin_turn(state: BattleState) -> None:
     """A new building turn: nothing drawn or discarded yet; ``top`` is the discard it may take."""
     state.step = Step(top=state.pile[-1] if state.pile else None)
 
 
-def maybe_finish_turn(deck: Deck, state: BattleState, report: Report) -> None:
+def maybe_finish_turn(deck: Deck, state: BattleState) -> list[Told]:
     """A building turn ends once the draw is recorded and the player discarded or passed."""
     step = state.step
     if state.phase != Phase.BUILDING or step is None or state.awaiting:
-        return
+        return []
     if step.drew is None or not (step.discard or step.passed):
-        return
+        return []
     effect = deck.action(step.discard) if step.discard else None
-    if effect == "reverse":
-        reverse(state, report)
-    advance(state, report, skip=effect == "skip")
+    told = reverse(state) if effect == "reverse" else []
+    told += advance(state, skip=effect == "skip")
     begin_turn(state)
+    return told
 
 
 def start_battle(state: BattleState, seat: int) -> None:
@@ -50,36 +116,31 @@ def only_the_deck(deck: Deck, state: BattleState) -> bool:
     return deck.card(top).kind == "action" and not (state.may_take_flipped and top == state.flipped)
 
 
-def imply_deck_draw(state: BattleState, seat: int, report: Report) -> None:
+def imply_deck_draw(state: BattleState, seat: int) -> list[Told]:
     """The player drew from the deck without a tap (the only place they could draw from)."""
-    report.tell("draw", seat=seat, source="deck")
     state.deck = max(0, state.deck - 1)
     state.hands[seat] += 1
     state.may_take_flipped = False
     state.building_step().drew = "deck"
+    return [Told(kind="draw", seat=seat, source="deck")]
 
 
-def on_pass(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def pass_turn(deck: Deck, state: BattleState, seat: int) -> list[Told]:
     """``pass``: in the building phase, keeping every card (no discard); in the battle phase, not playing."""
-    seat = data["seat"]
     check_turn(state, seat)
     if state.phase == Phase.BUILDING:
         step = state.building_step()
-        if step.drew is None and only_the_deck(deck, state):
-            imply_deck_draw(state, seat, report)
+        told = imply_deck_draw(state, seat) if step.drew is None and only_the_deck(deck, state) else []
         if step.drew is None:
             raise Refused("draw_before_passing", seat)
         if step.discard:
             raise Refused("already_discarded_this_turn", seat)
         step.passed = True
-        report.tell("pass", seat=seat, keeps=True)
-        maybe_finish_turn(deck, state, report)
-        return
+        return [*told, Told(kind="pass", seat=seat, keeps=True), *maybe_finish_turn(deck, state)]
     if state.pending:
         raise Refused("cards_waiting", seat)
     state.passed.append(seat)
-    report.tell("pass", seat=seat, keeps=False)
-    advance(state, report)
+    return [Told(kind="pass", seat=seat, keeps=False), *advance(state)]
 
 
 def next_active(state: BattleState, seat: int) -> int:
@@ -92,35 +153,35 @@ def next_active(state: BattleState, seat: int) -> int:
     return seat
 
 
-def reverse(state: BattleState, report: Report) -> None:
+def reverse(state: BattleState) -> list[Told]:
     state.direction = -state.direction
-    report.tell("reverse", direction=way(state))
+    return [Told(kind="reverse", direction=way(state))]
 
 
 def way(state: BattleState) -> str:
     return "left" if state.direction == LEFT else "right"
 
 
-def advance(state: BattleState, report: Report, skip: bool = False) -> None:
+def advance(state: BattleState, skip: bool = False) -> list[Told]:
     """The turn passes to the next player still in the round (the one after, if SKIP was played)."""
+    told = []
     following = next_active(state, state.turn if state.turn is not None else state.dealer)
     if skip:
-        report.tell("skip", seat=following)
+        told.append(Told(kind="skip", seat=following))
         following = next_active(state, following)
     state.turn = following
     if state.phase == Phase.BATTLE:
-        _maybe_reset(state, report)
-    report.tell("turn", seat=state.turn)
+        told += _maybe_reset(state)
+    return [*told, Told(kind="turn", seat=state.turn)]
 
 
-def _maybe_reset(state: BattleState, report: Report) -> None:
+def _maybe_reset(state: BattleState) -> list[Told]:
     """Back at the unbeaten player (or, if they were eliminated, at someone who already had a go)."""
     top, now = state.top, state.turn
-    if top is None:
-        return
-    if now == top.seat or (state.eliminated[top.seat] and now in state.passed):
-        report.tell("reset", seat=now, unbeaten=top.seat, count=top.count, rank=top.rank)
-        state.top, state.passed = None, []
+    if top is None or not (now == top.seat or (state.eliminated[top.seat] and now in state.passed)):
+        return []
+    state.top, state.passed = None, []
+    return [Told(kind="reset", seat=now, unbeaten=top.seat, count=top.count, rank=top.rank)]
 
 
 def player_of(state: BattleState, data: dict[str, Any]) -> int:

@@ -1,4 +1,4 @@
-"""Cards the camera (or a reader) sees and loses, and which rule each sighting goes to.
+"""What the camera (or a seat's reader) sees on the table and loses, and which rule each sighting goes to.
 
 ``card_seen`` in zone ``center`` is a card landing on the pile: the first discard during the deal,
 a discard in the building phase, a play in the battle phase, a SAVE in the SAVE window, or an
@@ -18,27 +18,25 @@ from card_tags.catalog import Card
 from ..contract import Refused
 from . import action_cards, battle, building, composition, counts, deal
 from .cards import Deck
-from .report import Report
-from .state import BattleState, Conflict, Phase
+from .state import BattleState, Conflict, Phase, Told
 
 
-def on_card_seen(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def card_seen(deck: Deck, state: BattleState, data: dict[str, Any]) -> list[Told]:
     """``card_seen {"zone", "card", "seat"?}``: the card is routed by its zone."""
     key, zone = data["card"], data["zone"]
     card = deck.card(key)
-    _note_conflict(deck, state, key, zone, report)
+    told = _note_conflict(deck, state, key, zone)
     if zone == "center":
-        _seen_on_pile(deck, state, key, card, data, report)
-    elif zone == "tray" or zone.startswith("reader:"):
-        deal.shown_privately(deck, state, key, card, zone, data, report)
-    elif not zone.startswith("seat:"):
+        return told + _seen_on_pile(deck, state, key, card, data)
+    if zone == "tray" or zone.startswith("reader:"):
+        return told + deal.shown_privately(deck, state, key, card, zone, data)
+    if not zone.startswith("seat:"):
         raise Refused("zone_not_used", zone=zone)
-    # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
+    return told  # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
 
 
-def on_card_gone(deck: Deck, state: BattleState, data: dict[str, Any], report: Report) -> None:
+def card_gone(state: BattleState, key: str, zone: str) -> list[Told]:
     """``card_gone {"zone", "card"}``: a card taken back before its play was resolved leaves the play."""
-    key, zone = data["card"], data["zone"]
     state.conflicts = [c for c in state.conflicts if c.card != key]
     pending = state.pending
     if zone == "center" and pending and key in pending.cards:
@@ -46,38 +44,39 @@ def on_card_gone(deck: Deck, state: BattleState, data: dict[str, Any], report: R
         if not pending.cards:
             state.pending = None
     counts.drop_stale_check(state, key)
+    return []
 
 
-def _note_conflict(deck: Deck, state: BattleState, key: str, zone: str, report: Report) -> None:
+def _note_conflict(deck: Deck, state: BattleState, key: str, zone: str) -> list[Told]:
     """One physical card in two camera zones at once is a duplicated tag: flag it, keep playing."""
     if zone.startswith("reader:"):
-        return  # a tap on a reader is a moment, not a place
+        return []  # a tap on a reader is a moment, not a place
     elsewhere = [z for z in state.lying.get(key, []) if z != zone]
-    if elsewhere:
-        zones = [elsewhere[-1], zone]
-        shown = None if deck.is_identity(key) else key  # the public never learns an identity card's key
-        state.conflicts.append(Conflict(card=key, zones=zones))
-        report.tell("conflict", card=shown, zones=zones)
+    if not elsewhere:
+        return []
+    zones = [elsewhere[-1], zone]
+    shown = None if deck.is_identity(key) else key  # the public never learns an identity card's key
+    state.conflicts.append(Conflict(card=key, zones=zones))
+    return [Told(kind="conflict", card=shown, zones=zones)]
 
 
-def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any], report: Report) -> None:
+def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
     """A card lands on the centre pile: which rule it falls under depends on the phase and the card."""
     phase = state.phase
     if key in state.pile or phase in (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER):
-        return  # seen again (the card above it was taken), or cards being gathered for the next round
+        return []  # seen again (the card above it was taken), or cards being gathered for the next round
     if phase == Phase.DEAL:
-        deal.flip_first(deck, state, key, card, report)
-        return
+        return deal.flip_first(deck, state, key)
     if card.kind != "identity":
         composition.check_in_deck(deck, state, key)
     if card.get("action") == "save" and state.expect_save_card and not action_cards.save_window_open(state):
         state.expect_save_card -= 1  # the SAVE the tablet already recorded
         state.pile.append(key)
-    elif action_cards.save_window_open(state) and card.get("action") == "save":
-        action_cards.save_card_seen(deck, state, key, data, report)
-    elif card.kind == "identity":
-        battle.identity_played(deck, state, key, data, report)
-    elif phase == Phase.BUILDING:
-        building.discarded(deck, state, key, card, data, report)
-    else:
-        battle.added_to_play(deck, state, key, card, data, report)
+        return []
+    if action_cards.save_window_open(state) and card.get("action") == "save":
+        return action_cards.save_card_seen(deck, state, key, data.get("seat"))
+    if card.kind == "identity":
+        return battle.identity_played(deck, state, key, data)
+    if phase == Phase.BUILDING:
+        return building.discarded(deck, state, key, card, data)
+    return battle.added_to_play(deck, state, key, card, data)
