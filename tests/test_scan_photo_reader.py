@@ -120,3 +120,15 @@ def test_a_light_code_on_dark_is_read_though_the_first_read_does_not_invert():
     reader = PhotoReader(make_decoder("zxing", thorough=True))
     assert [d.text for d in reader.read(code)] == ["TC1:BM:P011:1:K"]
     assert reader.steps == ["inverted"]
+
+
+def test_a_large_code_under_a_lamp_beside_codes_read_is_looked_for():
+    # bright_spots/image005: zxing-cpp reads the two small codes and neither reads nor locates the
+    # large one; on the coarse check view the lamp's blown highlights leave its finders too faint
+    # for one offset below the local mean, so the photo used to stop at the two codes read
+    photo = load_photo(BOOFCV / "bright_spots-image005.jpg")
+    quads = read_quads((BOOFCV / "bright_spots-image005.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert sorted(code_at(quads, d.center) for d in zxing.decode(photo)) == [1, 2]
+    reader = PhotoReader(zxing)
+    assert sorted(n for n in (code_at(quads, d.center) for d in reader.read(photo)) if n is not None) == [0, 1, 2], reader.steps

@@ -39,6 +39,7 @@ ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large 
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
+BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
 FINDER_CHECK_PX = 12     # ...coarse, but a finder the size of the codes read at least this many pixels across
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
@@ -140,7 +141,10 @@ class PhotoReader:
         finder = min(d.side_px() for d in found) * 7 / 21
         step = max(-(-longest // (2 * FINDER_CHECK_SIDE)), min(-(-longest // FINDER_CHECK_SIDE), int(finder / FINDER_CHECK_PX)), 1)
         view = np.ascontiguousarray(gray[::step, ::step])
-        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=False, offset=15)
+        # a lamp's bright spot (blown highlights) leaves the rest of the photo too dark for one
+        # offset below the local mean: only then is the view equalised first
+        glare = np.count_nonzero(view >= BLOWN) > BLOWN_SHARE * view.size
+        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
         return len(left) >= 2
 
