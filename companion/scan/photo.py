@@ -41,6 +41,7 @@ SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read c
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
 BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
 FINDER_CHECK_PX = 12     # ...coarse, but a finder the size of the codes read at least this many pixels across
+MOST_FITTED = 9         # corners fitted to the finders' outlines (3 codes x 3 module counts) looked at, at most
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
@@ -102,9 +103,10 @@ class PhotoReader:
         # finders of the codes read belong to them; the others outline codes left unread
         # (the equalised view is the finder search's own view: it is not equalised twice)
         fview, fscale = _halved(equalised, FINDER_VIEW_SIDE)
-        finders = [(x / scale / fscale, y / scale / fscale, side / scale / fscale)
-                   for x, y, side in finder_patterns(fview, equalise=False)]
-        quads, squares, overlapping = code_places([f for f in finders if not _inside_any(f[:2], found)])
+        to_photo = 1 / scale / fscale
+        finders = [(x * to_photo, y * to_photo, side * to_photo, outline * to_photo)
+                   for x, y, side, outline in finder_patterns(fview, equalise=False, outlines=True)]
+        quads, squares, overlapping, fitted = code_places([f for f in finders if not _inside_any(f[:2], found)])
         places = [(q, True) for q in located + quads] + [(s, False) for s in squares] + [(q, True) for q in overlapping]
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
@@ -112,6 +114,9 @@ class PhotoReader:
             if _covered(quad, found):
                 continue   # read meanwhile (a look at a neighbouring place read it)
             found = _merge(found, self._look(gray, quad, is_code))
+        for quad in fitted[:MOST_FITTED]:
+            if not _covered(quad, found):
+                found = _merge(found, self._look(gray, quad, True))
         # a small code still unread (a tag at a few pixels a module, soft): the live ladder's
         # sharpened and deconvolved crops (rescue.Ladder), where the scaled crops above are too coarse
         for quad, is_code in places:
