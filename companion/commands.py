@@ -8,6 +8,8 @@ import logging
 import sys
 from pathlib import Path
 
+from companion.scan.stillness import STILL_FRAMES
+
 DEFAULT_DATA = "data"
 
 
@@ -69,9 +71,14 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--decoder", default="zxing", choices=["zxing", "pyzbar", "opencv"], help="QR decoder")
     parser.add_argument("--settle", type=float, default=1.5,
-                        help="seconds the table must be still, every seat having played, before a battle resolves itself")
+                        help="seconds the table must be still, every seat having played, before a battle resolves itself "
+                             "(with a camera watching: should it never see the table still)")
     parser.add_argument("--quick-settle", type=float, default=0.5,
-                        help="the same, when every play is complete by the rules (nothing could still be added to it)")
+                        help="the same, when every play is complete by the rules (nothing could still be added to it), "
+                             "and after a reader's card")
+    parser.add_argument("--still-frames", type=int, default=STILL_FRAMES,
+                        help=f"with a camera watching: frames in a row showing nothing moved and every card where it lay "
+                             f"before a battle resolves itself (default {STILL_FRAMES})")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="a host name (beyond IP addresses, localhost and .local names) tablets may use "
                              "to reach the dashboard; repeatable")
@@ -133,7 +140,7 @@ def _open_service(args):
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
         return Service(args.data, settle_seconds=args.settle,
-                       quick_settle_seconds=min(args.quick_settle, args.settle))
+                       quick_settle_seconds=min(args.quick_settle, args.settle), still_frames=max(args.still_frames, 1))
     except StoreError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

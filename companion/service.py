@@ -26,6 +26,7 @@ from typing import Any, Callable
 from companion.gamelog.session import LogError, Session, open_store
 from companion.gamelog.store import Store, StoreError
 from companion.pi.systemd import Heartbeat
+from companion.scan.stillness import STILL_FRAMES
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def _owner_only(path: Path) -> None:
 
 class Service:
     def __init__(self, data_dir: str | Path, settle_seconds: float = 1.5, clock: Callable[[], float] = time.time,
-                 quick_settle_seconds: float = 0.5):
+                 quick_settle_seconds: float = 0.5, still_frames: int = STILL_FRAMES):
         self.data_dir = Path(data_dir)
         self.store: Store = open_store(self.data_dir)
         table = load_table_secrets(self.data_dir)
@@ -97,6 +98,8 @@ class Service:
         self.settle_seconds = settle_seconds
         # Every play complete by the rules (nothing could still be added): a shorter wait will do.
         self.quick_settle_seconds = quick_settle_seconds
+        # With a camera watching: frames in a row that show the table still (companion/scan/stillness.py).
+        self.still_frames = still_frames
         self.clock = clock
         self.pipeline = None   # a companion.scan.pipeline.ScanPipeline when a camera is in use
         self.readers = None    # a companion.rfid.service.ReaderService when RFID readers are configured
@@ -153,6 +156,14 @@ class Service:
             return None
         return session.submit(kind, data, source)
 
+    def table_inputs(self, inputs: list[tuple[str, dict[str, Any]]], source: str) -> list[Any]:
+        """Cards seen or gone together (one camera frame's), told to the watchers together."""
+        session = self.session
+        if session is None:
+            log.info("no game in progress; %s ignored", inputs)
+            return []
+        return session.submit_all([(kind, data, source) for kind, data in inputs])
+
     # -- seat tokens ----------------------------------------------------------------------------
     def seat_token(self, game_id: int, seat: int) -> str:
         """A token that opens one seat's private view of one game, and nothing else. Revoking a
@@ -196,7 +207,7 @@ class Service:
             session = self.session
             if session is not None:
                 try:
-                    session.maybe_auto_resolve(self.settle_seconds, self.quick_settle_seconds, self.table_still_for())
+                    session.maybe_auto_resolve(self.settle_seconds, self.quick_settle_seconds, self.table_still())
                 except Exception:  # never let one bad tick stop the referee
                     log.exception("auto-resolve failed")
 
@@ -206,12 +217,12 @@ class Service:
         except SystemExit as exc:  # a damaged file: keep the codes already known, say why
             log.error("%s", exc)
 
-    def table_still_for(self) -> float | None:
-        """Seconds since the camera last saw anything move over the table; None without a camera
-        watching it (readers alone cannot see a hand about to add a card)."""
-        pipeline = self.pipeline
-        still_for = getattr(pipeline, "still_for", None)
-        return still_for() if still_for is not None else None
+    def table_still(self) -> bool | None:
+        """Whether the camera's latest ``still_frames`` frames in a row showed the table still;
+        None without a camera watching it (readers alone cannot see a hand about to add a card)."""
+        still_frames = getattr(self.pipeline, "still_frames", None)
+        frames = still_frames() if still_frames is not None else None
+        return None if frames is None else frames >= self.still_frames
 
     def devices(self) -> dict[str, Any]:
         """The devices panel as everyone may see it (no hidden card, no UID naming one)."""

@@ -45,9 +45,17 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", size: t
             return None
         return service.table_input(kind, data, "camera")
 
+    def on_events(events):
+        # A frame's cards together: the dashboard is told once, with one public view (the same
+        # check as on_event's: never the old game's table as the new game's input).
+        session = service.session
+        if session is not None and session.game_id != laid_out["game_id"]:
+            return None
+        return service.table_inputs(events, "camera")
+
     pipeline_options.setdefault("private", getattr(service, "private_tags", None))
     pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service), on_event=on_event,
-                            **pipeline_options)
+                            on_events=on_events, **pipeline_options)
     service.pipeline = pipeline
 
     def relayout(session):

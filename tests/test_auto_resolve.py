@@ -107,25 +107,35 @@ def test_with_the_camera_watching_a_still_table_settles_a_play_that_may_still_gr
     gt_battle.submit("card_seen", {"zone": "center", "card": "F8#2"}, "camera")
     assert not gt_battle.ruleset.plays_complete(gt_battle.state)
     clock.now = 0.4
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.2) is None, "a hand moved 0.2 s ago"
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=QUICK).ok
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=False) is None, "a hand moved a frame ago"
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=True).ok
 
 
 def test_a_hand_moving_over_the_table_holds_the_settle_until_the_long_stillness(gt_battle, clock):
     gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "camera")
     clock.now = 1.0
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1) is None
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=False) is None
     clock.now = 1.6  # the long stillness since the last card still resolves, as without a camera
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=0.1).ok
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=False).ok
 
 
 def test_a_card_only_a_reader_saw_waits_the_short_stillness_after_it(gt_battle, clock):
     """The camera cannot see a reader's card come to rest: its stillness does not vouch for it."""
     gt_battle.submit("card_seen", {"zone": "center", "card": "F8#1"}, "rfid")
     clock.now = 0.2
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0) is None
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=True) is None
     clock.now = QUICK + 0.1
-    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, still_for=5.0).ok
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=True).ok
+
+
+def test_with_the_camera_watching_a_complete_play_waits_for_the_camera_not_the_clock(gt_battle, clock):
+    """SKIP is a whole play, but the camera has not yet seen the table still (the card may be on its
+    way back to the hand): the quick settle's clock does not overrule it."""
+    gt_battle.submit("card_seen", {"zone": "center", "card": "SKIP#1"}, "camera")
+    assert gt_battle.ruleset.plays_complete(gt_battle.state)
+    clock.now = QUICK + 0.1
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=False) is None
+    assert gt_battle.maybe_auto_resolve(SETTLE, QUICK, camera_still=True).ok
 
 
 def test_an_action_card_played_on_its_own_is_complete(gt_battle, clock):

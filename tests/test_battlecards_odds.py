@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.rules.battlecards import odds, simulate
+from companion.rules.battlecards import forecast, odds, simulate
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Fighter
 from tests.battlecards_support import JAPAN, RULES, US, fight
 
@@ -190,3 +190,38 @@ def test_a_shots_recorded_odds_do_not_change_when_a_hidden_card_changes():
         t.turn_action(9)
         records.append(next(o for o in t.last.outcomes if o.kind == "shot").data["odds"])
     assert records[0] == records[1]
+
+
+def test_one_state_is_forecast_once_whoever_asks(monkeypatch):
+    """The tablet, each phone, each aim button and the shot's outcome ask the odds of one state: it is worked out
+    once. A phone whose seat holds no Kept Card asks the public's question; one that holds one asks its own (it
+    knows that card is not in the deck); a card turned is a new state, asked afresh."""
+    t = fight("PEARL#1", ["JZERO#1", "JGUARDS#1"], ["UWILDCAT#1", "UMAR1#1"])
+    asked = []
+    real = odds.battle_odds
+    monkeypatch.setattr(odds, "battle_odds", lambda *a, **k: asked.append(a) or real(*a, **k))
+    forecast.forget()
+    public = RULES.public_view(t.state)["odds"]
+    for _ in range(3):
+        assert RULES.public_view(t.state)["odds"] == public
+        assert RULES.seat_view(t.state, JAPAN)["odds"] == public
+        assert RULES.seat_view(t.state, US)["odds"] == public
+        RULES.actions(t.state)
+    assert len(asked) == 1
+    t.state.armies[US].kept = ["AIRSUP2#1"]          # held face down: the US phone knows it is not in the deck
+    assert RULES.seat_view(t.state, US)["odds"]["cards_left"] == public["cards_left"] - 1
+    assert RULES.public_view(t.state)["odds"] == public and len(asked) == 2
+    t.turn_action(9)
+    after = RULES.public_view(t.state)["odds"]
+    assert after["cards_left"] == public["cards_left"] - 1 and len(asked) >= 3
+
+
+def test_a_forecast_changed_by_its_reader_is_not_the_next_readers():
+    """Each reader of a memoised forecast gets its own copy: one that adds to it or changes it (a view, an
+    outcome) leaves the next reader's as it was worked out."""
+    t = fight("PEARL#1", ["JZERO#1"], ["UWILDCAT#1"])
+    forecast.forget()
+    first = forecast.battle_forecast(RULES.deck, t.state)
+    kept = copy.deepcopy(first)
+    first["aggressor"], first["shots"][0]["chance"], first["withdraw"]["aggressor"]["vp"] = 2.0, 2.0, 99
+    assert forecast.battle_forecast(RULES.deck, t.state) == kept

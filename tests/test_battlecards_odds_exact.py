@@ -207,3 +207,98 @@ def test_the_policy_is_the_same_whichever_alive_set_is_asked_first(fs, rng):
     rng.shuffle(questions)
     for mask, step in questions:
         assert shared.decision(mask, step) == PlayedBattle(fs, (), NUMBERS, deck).decision(mask, step)
+
+
+# -- mid-battle: any units still fighting, any unit firing next, Kept Cards played this round, a special victory --
+def play_from(now: PlayedBattle, later: PlayedBattle, mask: int, step: int, first: bool, cards: tuple[int, ...]):
+    """As ``play``, from a position in a round: while ``first``, the rest of this round is fought with the Kept
+    Cards played in it (``now``), the rounds after without them (``later``, from the round's first step)."""
+    n = len(later.steps)
+    while first:
+        if now.outcome(mask) is not None:
+            return ("won", now.outcome(mask))
+        if step >= n:
+            first, step = False, 0
+            break
+        shot = now.decision(mask, step)
+        if shot is not None:
+            if not cards:
+                return ("out", mask, step, True)
+            number, cards = cards[0], cards[1:]
+            if shot[2] < number <= shot[1]:
+                mask &= ~(1 << shot[0])
+        step += 1
+    result = play(later, mask, step, cards)
+    return result if result[0] == "won" else (*result, False)
+
+
+def brute_force_from(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tuple[str, ...], mask: int,
+                     step: int) -> tuple[float, float]:
+    """``brute_force`` from a position: (the aggressor's chance counted so far, the chance still undecided)."""
+    now = PlayedBattle(fighters, must_destroy, NUMBERS, cards.whole)
+    later = PlayedBattle(tuple(f.after_this_round() for f in fighters), must_destroy, NUMBERS, cards.whole)
+    pile = [n for n, c in enumerate(cards.discard) for _ in range(c)]
+    won, waiting = 0.0, {}
+    first = held_back(cards)
+    for deck in first:
+        every = orders(deck)
+        for order in every:
+            weight = 1 / len(first) / len(every)
+            result = play_from(now, later, mask, min(step, len(now.steps)), True, order)
+            if result[0] == "won":
+                won += weight * result[1]
+            else:
+                key = (*result[1:], tuple(sorted(deck + pile)))
+                waiting[key] = waiting.get(key, 0) + weight
+    for _ in range(CYCLES):
+        after: dict = {}
+        for (m, s, f, refill), weight in waiting.items():
+            every = orders(list(refill))
+            for order in every:
+                result = play_from(now, later, m, s, f, order)
+                if result[0] == "won":
+                    won += weight / len(every) * result[1]
+                else:
+                    key = (*result[1:], refill)
+                    after[key] = after.get(key, 0) + weight / len(every)
+        waiting = after
+    return won, sum(waiting.values())
+
+
+@st.composite
+def positions(draw):
+    """A battle caught in the middle: some units already gone, any step of the round next, the Kept Cards
+    played this round (+attack, +defense), and maybe a special victory condition."""
+    fs = list(draw(fighters(fighting=True)))
+    for i, f in enumerate(fs):
+        fs[i] = Fighter(f.key, f.side, f.type, f.attack, f.defense, f.phases, f.support_attack, f.support_defense,
+                        f.supports, draw(st.integers(0, 2)), draw(st.integers(0, 1)))
+    mask = 0
+    for side in (AGGRESSOR, DEFENDER):      # one unit of each side at least is still fighting
+        members = [i for i, f in enumerate(fs) if f.side == side]
+        for i in draw(st.lists(st.sampled_from(members), min_size=1, unique=True)):
+            mask |= 1 << i
+    step = draw(st.integers(0, len(PlayedBattle(tuple(fs), (), NUMBERS, (0,)).steps)))
+    defending = sorted({f.type for i, f in enumerate(fs) if f.side == DEFENDER and mask >> i & 1})
+    must_destroy = tuple(draw(st.lists(st.sampled_from(defending), max_size=1)))   # a type still defended
+    return tuple(fs), mask, step, must_destroy
+
+
+def mixed(cards: Cards) -> bool:
+    """Two Action Numbers at least among the deck and its pile (one alone settles most battles at once)."""
+    return sum(1 for c in cards.whole if c) >= 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(positions(), st.one_of(small_decks(), nearly_empty_decks()).filter(mixed))
+def test_a_battles_odds_from_any_position_equal_every_order_of_the_cards_counted(position, cards):
+    """What the table asks in the middle of a battle (the units still fighting, the one that fires next, the
+    Kept Cards played "for the rest of this round", a BATTLECARD won by destroying every enemy unit of a type):
+    the odds the table shows (battle_odds: counted, on decks this small) equal every order of the cards."""
+    fs, mask, step, must_destroy = position
+    odds.forget()
+    alive = [f.key for i, f in enumerate(fs) if mask >> i & 1]
+    shown = odds.battle_odds(fs, cards, must_destroy, step, alive, NUMBERS)
+    won, undecided = brute_force_from(fs, cards, must_destroy, mask, step)
+    assert shown.method == "exact"
+    assert won - 1e-9 <= shown.aggressor <= won + undecided + 1e-9

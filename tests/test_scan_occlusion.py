@@ -63,15 +63,17 @@ def test_hands_crossing_cards_while_frames_are_dropped_take_nothing_away():
 
 
 def test_the_motion_map_knows_when_anything_last_moved_over_the_table():
-    """What the settle reads (pipeline.still_for): a still table keeps its last movement; a hand
-    (a block that changed) moves it to that frame's time."""
+    """What the settle reads (stillness.py, through ``moved``): a still table keeps its last
+    movement and a frame of it moved nothing; a hand (a block that changed) moves it to that
+    frame's time, and that frame moved."""
     still = np.full((96, 128), 120, np.uint8)
     motion = MotionMap()
     motion.update(still, 0.0)
     motion.update(still, 0.1)
-    assert motion.last_moved == -np.inf
+    assert motion.last_moved == -np.inf and not motion.moved
     hand = still.copy()
     hand[40:60, 50:80] = 200
     motion.update(hand, 0.2)
+    assert motion.moved
     motion.update(hand, 0.3)
-    assert motion.last_moved == 0.2
+    assert motion.last_moved == 0.2 and not motion.moved

@@ -81,6 +81,22 @@ def test_watchers_receive_every_change_with_the_new_view(session):
     assert message["view"]["standings"][0] == {"seat": 1, "points": 1}
 
 
+def test_inputs_that_arrive_together_are_each_logged_and_told_together_with_the_view_after_them(session, monkeypatch):
+    """One camera frame confirming a battle's cards: every entry reaches the watchers, in order, and
+    the public view is worked out once for them all (it is the costly part of telling them)."""
+    q = session.subscribe()
+    views = []
+    real_view = session.public_view
+    monkeypatch.setattr(session, "public_view", lambda: views.append(1) or real_view())
+    session.submit_all([("score", {"seat": 1}, "camera"), ("score", {"seat": 2}, "camera"),
+                        ("score", {"seat": 1}, "camera")])
+    told = [q.get_nowait() for _ in range(3)]
+    assert [m["entry"]["seq"] for m in told] == [2, 3, 4]
+    assert all(m["view"]["standings"][0] == {"seat": 1, "points": 2} for m in told)
+    assert len(views) == 1
+    assert [e.kind for e in session.events()] == ["start", "score", "score", "score"]
+
+
 def test_a_log_must_begin_with_its_start_event():
     events = from_jsonl('{"kind": "resolve", "data": {}}\n')
     with pytest.raises(LogError, match="must begin with a 'start' event"):

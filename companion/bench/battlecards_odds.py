@@ -16,6 +16,7 @@ from card_tags.catalog import load_game
 from companion.rules.base import Action, Refusal, Seat
 from companion.rules.battlecards import Pacific, forecast, odds
 from companion.rules.battlecards.cards import Deck
+from companion.rules.battlecards.count import estimate, played
 from companion.rules.battlecards.demo import DEMO
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter, battle_odds, counts
 from companion.rules.demo import Lay, Lift
@@ -56,6 +57,7 @@ def forces(deck: Deck, card: str, army: str, combined: bool) -> list[Fighter]:
 
 def clear() -> None:
     odds.forget()
+    forecast.forget()
 
 
 def timed(query, runs: int = 1) -> tuple[float, float, object]:
@@ -70,14 +72,14 @@ def timed(query, runs: int = 1) -> tuple[float, float, object]:
     return statistics.median(walls) * 1000, statistics.median(cpus) * 1000, result
 
 
-def next_query(fs: list[Fighter], first: Cards, second: Cards, numbers) -> tuple[float, float]:
+def next_query(fs: list[Fighter], first: Cards, second: Cards, numbers, reference) -> tuple[float, float]:
     """(wall ms, CPU ms) of the next query of the same battle, its states memoised by the first (the engine
     kept, the answer not)."""
     clear()
-    battle_odds(fs, first, numbers=numbers)
+    battle_odds(fs, first, numbers=numbers, reference=reference)
     odds.forget(answers_only=True)
     t0, c0 = time.perf_counter(), time.process_time()
-    battle_odds(fs, second, next_step=1, numbers=numbers)
+    battle_odds(fs, second, next_step=1, numbers=numbers, reference=reference)
     return (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
 
 
@@ -158,9 +160,46 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
 
 
-def battles(deck: Deck, conflict: list[str], numbers: tuple[int, ...]) -> list[tuple[str, float, float, Any]]:
-    """Every battle's first and next query: (label, first CPU ms, next CPU ms, answer), each printed."""
+COUNT_AT_MOST = 100_000     # a simulated battle whose exact count needs at most so many states is counted too
+ESTIMATE_UP_TO = 10 ** 9    # the estimate of the exact count's states stops adding past this
+
+
+def states(size: int) -> str:
+    return f"over {ESTIMATE_UP_TO:,}" if size > ESTIMATE_UP_TO else f"{size:,}"
+
+
+def printed(deck: Deck) -> tuple[int, ...]:
+    """The whole deck's cards by Action Number: the policy's reference, as the referee's forecast passes it."""
+    found = deck.action_counts()
+    return tuple(found.get(n, 0) for n in range(max(found, default=0) + 1))
+
+
+def exact_cost(fs: list[Fighter], first: Cards, numbers: tuple[int, ...], reference: tuple[int, ...],
+               simulated: Any) -> tuple[int, tuple[float, float] | None, str]:
+    """(the states the exact count may need, ``count.estimate``; (CPU ms, aggressor's chance) of counting it
+    exactly with no budget where they are at most COUNT_AT_MOST, else None; a note for the row)."""
+    plain = tuple(f.after_this_round() for f in fs)
+    size = estimate(played(plain, (), numbers, reference), (1 << len(fs)) - 1, first.whole + (0,), ESTIMATE_UP_TO)
+    if simulated.method != "simulation" or size > COUNT_AT_MOST:
+        return size, None, f"exact count: {states(size)} states at most"
+    clear()
+    c0 = time.process_time()
+    exact = odds.count(fs, first, numbers=numbers, reference=reference)
+    cpu = (time.process_time() - c0) * 1000
+    assert exact is not None
+    return size, (cpu, exact.aggressor), (f"exact count: {states(size)} states at most, counted in {cpu:.0f} ms (aggressor "
+                                          f"{exact.aggressor:.4f}, the simulation off by "
+                                          f"{abs(exact.aggressor - simulated.aggressor):.4f})")
+
+
+Row = tuple[str, float, float, Any, int, "tuple[float, float] | None", int]
+
+
+def battles(deck: Deck, conflict: list[str], numbers: tuple[int, ...]) -> list[Row]:
+    """Every battle's first and next query: (label, first CPU ms, next CPU ms, answer, the exact count's states at
+    most, (CPU ms, aggressor's chance) of the exact count where counted, units), each printed."""
     rows = []
+    reference = printed(deck)
     for combined in (False, True):
         for army in ARMIES:
             for card in deck.copies(("battle",)):
@@ -171,18 +210,20 @@ def battles(deck: Deck, conflict: list[str], numbers: tuple[int, ...]) -> list[t
                 first = Cards(counts(deck.action(k) for k in rest))
                 turned = deck.action(rest[0])
                 second = Cards(counts(deck.action(k) for k in rest[1:]), discard=counts([turned]))
-                ms, cpu, result = timed(lambda fs=fs, first=first: battle_odds(fs, first, numbers=numbers))
-                later = next_query(fs, first, second, numbers)
+                ms, cpu, result = timed(lambda fs=fs, first=first: battle_odds(fs, first, numbers=numbers,
+                                                                               reference=reference))
+                later = next_query(fs, first, second, numbers, reference)
+                size, counted, note = exact_cost(fs, first, numbers, reference, result)
                 label = f"{'combined' if combined else 'pacific '} {army:5} {card:11} {len(fs):2} units"
-                rows.append((label, cpu, later[1], result))
+                rows.append((label, cpu, later[1], result, size, counted, len(fs)))
                 print(f"{label}: first {ms:7.1f} / {cpu:6.1f} ms, next {later[0]:6.1f} / {later[1]:6.1f} ms, "
                       f"{result.method} (aggressor {result.aggressor:.4f}"
-                      + (f" ± {result.error:.4f}, {result.runs} runs)" if result.method == "simulation" else ")"),
-                      flush=True)
+                      + (f" ± {result.error:.4f}, {result.runs} runs)" if result.method == "simulation" else ")")
+                      + f"; {note}", flush=True)
     return rows
 
 
-def summary(rows: list[tuple[str, float, float, Any]]) -> None:
+def summary(rows: list[Row]) -> None:
     """The median and the worst query by method, first and next, and how many battles meet 5 ms."""
     for method in ("exact", "simulation"):
         found = [r for r in rows if r[3].method == method]
@@ -194,6 +235,16 @@ def summary(rows: list[tuple[str, float, float, Any]]) -> None:
               f"worst {max(first):.1f} ({worst.strip()}); next median {statistics.median(after):.1f}, worst {max(after):.1f}"
               + (f"; error at most {max(r[3].error for r in found):.4f}" if method == "simulation" else "")
               + f"; load {load()}")
+    counted = [(r[3], r[5]) for r in rows if r[5] is not None]
+    if counted:
+        ms = [c[0] for _, c in counted]
+        print(f"simulated battles counted exactly as well (at most {COUNT_AT_MOST:,} states): {len(counted)}, CPU ms "
+              f"median {statistics.median(ms):.0f}, least {min(ms):.0f}, most {max(ms):.0f}; the simulation off by at "
+              f"most {max(abs(sim.aggressor - c[1]) for sim, c in counted):.4f}")
+    for units in sorted({r[6] for r in rows}):
+        sizes = [r[4] for r in rows if r[6] == units]
+        print(f"{units:2} units: {len(sizes)} battles, the exact count's states at most: median "
+              f"{states(int(statistics.median(sizes)))}, least {states(min(sizes))}, most {states(max(sizes))}")
     within = sum(r[1] <= 5 and r[2] <= 5 for r in rows)
     print(f"within 5 ms of CPU (first and next): {within} of {len(rows)} battles; "
           f"exact: {sum(r[3].method == 'exact' for r in rows)} of {len(rows)}")
@@ -206,7 +257,7 @@ def main(seed: int = 1, with_fold: bool = True) -> int:
     print(f"load average {load()}")
     duel = [fighter(deck, "JZERO#1", AGGRESSOR), fighter(deck, "UWILDCAT#1", DEFENDER)]
     full = Cards(counts(deck.action(k) for k in conflict if k != "PEARL#1"))
-    base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers), 3)
+    base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers, reference=printed(deck)), 3)
     print(f"baseline, Zero v Wildcat, 53 cards: {base:.1f} ms, {base_cpu:.1f} ms of CPU ({result.method}, "
           f"aggressor {result.aggressor:.4f})")
     print("times: wall ms / CPU ms; first: nothing memoised; next: a card later, the battle's states memoised")

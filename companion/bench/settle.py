@@ -1,10 +1,12 @@
 """`companion bench latency`'s second figure: the last card still -> its result on the event stream.
 
-A battle resolves on its own once the table has been still: 0.5 s (``--quick-settle``) when every
-play is complete by the rules, 1.5 s (``--settle``) while a play may still grow. Measured on a
-Gather Together battle through the virtual camera, the real pipeline and the dashboard's event
-stream, alternating: a single fight card that is the player's last card (complete: the quick
-settle) and a single fight card from a hand of five (a pair may follow: the long settle). The
+A battle resolves on its own once the table has been still. With a camera watching, that is
+``--still-frames`` frames in a row showing nothing moved and every card where it lay (5), for every
+play (companion/scan/stillness.py); without one, 0.5 s (``--quick-settle``) when every play is
+complete by the rules, 1.5 s (``--settle``) while a play may still grow. Measured on a Gather
+Together battle through the virtual camera, the real pipeline and the dashboard's event stream,
+alternating: a single fight card that is the player's last card (complete) and a single fight card
+from a hand of five (a pair may follow: the long settle without a camera). The
 hand is set with ``confirm_count`` before each play, and no rank is played a sixth time (all six
 copies on the pile would make the play complete too).
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 import time
 
 from card_tags.payload import CardRef
+
+from companion.scan.stillness import STILL_FRAMES
 
 IDENTITIES = ["HERO#1", "VILLAIN#1", "HERO#2", "VILLAIN#2"]
 SETTLE, QUICK = 1.5, 0.5
@@ -53,5 +57,5 @@ def report(found: dict[str, list[float]], percentile) -> dict:
     quick, long = figures(found["quick"]), figures(found["long"])
     return {"last_card_still_to_result_ms": {
         "quick_settle_every_play_complete": quick, "long_settle_a_play_may_grow": long,
-        "settle_seconds": {"quick": QUICK, "long": SETTLE},
+        "settle_seconds": {"quick": QUICK, "long": SETTLE}, "still_frames": STILL_FRAMES,
         "ratio_p50_quick_to_long": round(quick["p50"] / long["p50"], 2) if quick["n"] and long["n"] else None}}

@@ -75,6 +75,7 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[queue.Queue] = []
         self.listeners: list[Callable[[], None]] = []  # told of every change (e.g. the hub publisher)
+        self._told_later: list[dict[str, Any]] | None = None  # while submit_all runs: what it will tell
 
         self.snapshots = Snapshots(store, game_id)
         self.derived = self.snapshots.resume()
@@ -162,35 +163,54 @@ class Session:
             self._publish({"type": "event", "entry": public_entry(entry, self.ruleset)})
             return Submitted(event, entry)
 
+    def submit_all(self, inputs: list[tuple[str, dict[str, Any], str]]) -> list[Submitted]:
+        """Inputs that arrived together (the cards one camera frame confirmed), each logged durably
+        and applied in turn as ``submit`` does; the watchers are then told of them together, with
+        the view after the last. A frame that confirms a whole battle's cards so computes one public
+        view, not one per card (each is a few to tens of milliseconds that the camera's next frame
+        would otherwise wait for)."""
+        with self._lock:
+            self._told_later = []
+            try:
+                return [self.submit(kind, data, source) for kind, data, source in inputs]
+            finally:
+                told, self._told_later = self._told_later, None
+                if told:
+                    self._tell(told)
+
     def maybe_auto_resolve(self, settle_seconds: float, quick_seconds: float | None = None,
-                           still_for: float | None = None) -> Submitted | None:
+                           camera_still: bool | None = None) -> Submitted | None:
         """Resolve without a tap once every active seat has played and the table has been still.
 
-        Without a camera watching (``still_for`` None): ``settle_seconds`` after the last card
+        Without a camera watching (``camera_still`` None): ``settle_seconds`` after the last card
         seen or gone, or ``quick_seconds`` when every play is complete by the rules (nothing could
-        still be added). With one, ``still_for`` is how long it has seen nothing move over the
-        table, and ``quick_seconds`` of that will do for every play: a card added to a play is
-        carried there by a hand the camera sees, and the rulebooks have each play put down at
-        once ("all players take their chosen card(s) to battle by placing them faceup in the
-        center"). The camera's stillness counts from the card coming to rest, not from the
-        moment its tag was confirmed; a reader's card (which the camera does not see) still
-        waits ``quick_seconds`` after it. Never again a resolve the players undid while the
-        table stays as it was."""
+        still be added). With one, ``camera_still`` says whether its latest frames have shown the
+        table still (companion/scan/stillness.py: frames in a row with nothing moving and every
+        card read where it lay), and a change the camera reported is settled by that alone, for
+        every play: a card added to a play is carried there by a hand the camera sees, and the
+        rulebooks have each play put down at once ("all players take their chosen card(s) to
+        battle by placing them faceup in the center"). A card the camera holds but no longer
+        reads (lifted straight back) keeps the table unsettled until it is reported gone. Should
+        the camera never see the table still (a hand keeps moving), ``settle_seconds`` after the
+        last change will do. A reader's card, which the camera does not see come to rest, waits
+        ``quick_seconds`` after it once the camera sees the table still. Never again a resolve
+        the players undid while the table stays as it was."""
         with self._lock:
             if not self.table_seen or self.ruleset.is_over(self.state) or not self.ruleset.ready_to_resolve(self.state):
                 return None
-            if resolve_undone(self.derived.entries) or not self._settled(settle_seconds, quick_seconds, still_for):
+            if resolve_undone(self.derived.entries) or not self._settled(settle_seconds, quick_seconds, camera_still):
                 return None
             return self.submit("resolve", {}, source="auto")
 
-    def _settled(self, settle_seconds: float, quick_seconds: float | None, still_for: float | None) -> bool:
+    def _settled(self, settle_seconds: float, quick_seconds: float | None, camera_still: bool | None) -> bool:
         since = self.clock() - self.last_table_change
         if quick_seconds is None:
             return since >= settle_seconds
         quick = min(quick_seconds, settle_seconds)
-        camera_still = still_for is not None and still_for >= quick
-        if camera_still and self.last_table_source == "camera":
-            return True
+        if camera_still is None:  # no camera watching: the clock after the last card, as readers need
+            return since >= (quick if plays_complete(self.ruleset, self.state) else settle_seconds)
+        if self.last_table_source == "camera":  # the camera saw the change: its frames decide
+            return camera_still or since >= settle_seconds
         return since >= (quick if camera_still or plays_complete(self.ruleset, self.state) else settle_seconds)
 
     def close(self) -> None:
@@ -211,14 +231,22 @@ class Session:
                 self._subscribers.remove(q)
 
     def _publish(self, message: dict[str, Any]) -> None:
+        if self._told_later is not None:  # inside submit_all: told with the others at its end
+            self._told_later.append(message)
+            return
+        self._tell([message])
+
+    def _tell(self, messages: list[dict[str, Any]]) -> None:
         for listener in list(self.listeners):
             listener()
-        message = {**message, "view": self.public_view()}
-        for q in list(self._subscribers):
-            try:
-                q.put_nowait(message)
-            except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
-                self.unsubscribe(q)
+        view = self.public_view()
+        for message in messages:
+            message = {**message, "view": view}
+            for q in list(self._subscribers):
+                try:
+                    q.put_nowait(message)
+                except queue.Full:  # a watcher that stopped reading: drop it rather than stall the table
+                    self.unsubscribe(q)
 
 
 def plays_complete(ruleset: Ruleset, state: State) -> bool:

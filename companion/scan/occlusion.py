@@ -45,6 +45,7 @@ class MotionMap:
         self._moved_at: np.ndarray | None = None   # per block: when it last moved (seconds)
         self.now = 0.0
         self.last_moved = -np.inf  # when any block last moved: the table's last movement
+        self.moved = False         # whether any block moved in the latest frame (the settle counts still frames)
 
     def update(self, gray: np.ndarray, now: float, small: np.ndarray | None = None) -> None:
         """Compare this processed frame with the previous one (``small``: its block means, when
@@ -55,10 +56,12 @@ class MotionMap:
         if self._previous is None or self._previous.shape != small.shape:
             self._previous = small
             self._moved_at = np.full(small.shape, -np.inf)
+            self.moved = True  # nothing to compare with: not a frame that saw the table still
             return
         moved = cv2.absdiff(small, self._previous) > self.threshold
         self._moved_at[moved] = now
-        if moved.any():
+        self.moved = bool(moved.any())
+        if self.moved:
             self.last_moved = now
         self._previous = small
 

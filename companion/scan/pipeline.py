@@ -41,6 +41,7 @@ from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder
 from companion.scan.occlusion import MotionMap
 from companion.scan.sources import FrameSource
+from companion.scan.stillness import Stillness
 from companion.scan.tracker import Sighting, Tracker, TrackerSettings
 from companion.scan.watchdog import WatchedSource
 from companion.scan.zones import ZoneMap
@@ -102,17 +103,22 @@ class ScanPipeline(WatchedSource):
                  game: str = "bom-battle", on_event: EventSink | None = None, homography=None, *,
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
-                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None):
+                 calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None,
+                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)
+        # A frame's events in one call, when the sink takes them so (the service: the watchers are
+        # told of a frame's cards together, one public view for all): else one on_event each.
+        self.on_events = on_events
         self.calibration = Calibration(self.zones.mat_mm, fixed=homography)
         self.tracker_settings = tracker or TrackerSettings()
         self.tracker = Tracker(self.zones, self.tracker_settings)
         self.motion = MotionMap()
+        self.stillness = Stillness()  # consecutive frames the table lay still: what the settle reads
         self.calibrate_every_s = calibrate_every_s
         self.frames = 0
         self.events_sent = 0
@@ -157,6 +163,10 @@ class ScanPipeline(WatchedSource):
             self.frames += 1
             self._frame_times.append(now)
             self._process_ms.append((time.perf_counter() - started) * 1000)
+        if self.on_events is not None:
+            if events and tracker is self.tracker:  # not when a new game was laid out meanwhile
+                self._send_together(events)
+            return events
         for kind, data in events:
             if tracker is not self.tracker:
                 break  # a new game was laid out meanwhile: these were the old game's cards
@@ -237,8 +247,12 @@ class ScanPipeline(WatchedSource):
             self._hold_reason = self.calibration.detail
             return []
         self._hold_reason = ""
-        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in seen if s.kind == "card" and s.mat_xy is not None]
-        return self.tracker.update(sightings, now, hidden=self._under_something_moving)
+        placed = [s for s in seen if s.kind == "card" and s.mat_xy is not None]
+        sightings = [Sighting(s.ref.key, s.mat_xy, s.angle) for s in placed]
+        events = self.tracker.update(sightings, now, hidden=self._under_something_moving)
+        held = collections.Counter(t.card for t in self.tracker.tracks if t.confirmed)
+        self.stillness.update(self.motion.moved, [(s.ref.key, s.corners) for s in placed], held)
+        return events
 
     def _under_something_moving(self, mat_xy: tuple[float, float]) -> bool:
         """Whether something (a hand) moves over the card lying at mat_xy: within a card's reach
@@ -246,16 +260,16 @@ class ScanPipeline(WatchedSource):
         centre, edge = self.calibration.to_frame([mat_xy, (mat_xy[0] + CARD_REACH_MM, mat_xy[1])])
         return self.motion.busy(centre, float(np.hypot(*(edge - centre))))
 
-    def still_for(self) -> float | None:
-        """Seconds the camera's frames have seen nothing move (a card laid or lifted, a hand over
-        the mat), up to its latest frame, or None when the camera is not watching the mat now (not running, not
-        calibrated, or its last frame too old to tell): the settle then cannot rely on it."""
+    def still_frames(self) -> int | None:
+        """How many frames in a row have shown the table still (stillness.py: nothing moved, every
+        card read where it lay), or None when the camera is not watching the mat now (not running,
+        not calibrated, or its last frame too old to tell): the settle then cannot rely on it."""
         with self._lock:
             times = self._frame_times
             if self.state != "running" or not self.calibration.ready or not times \
                     or self.clock() - times[-1] > STILL_FRAME_AGE_S:
                 return None
-            return max(times[-1] - self.motion.last_moved, 0.0)  # as far as its frames have seen
+            return self.stillness.frames
 
     def _send(self, kind: str, data: dict) -> None:
         try:
@@ -266,6 +280,16 @@ class ScanPipeline(WatchedSource):
             log.exception("the session did not take %s %s", kind, data)
             self.last_error = f"sending {kind} {data.get('card')}: {exc}"
 
+    def _send_together(self, events: list[tuple[str, dict]]) -> None:
+        try:
+            self.on_events(events)
+            self.events_sent += len(events)
+        except Exception as exc:  # the game refusing or failing must not stop the camera
+            self.event_errors += 1
+            log.exception("the session did not take %s", events)
+            sent = ", ".join(f"{kind} {data.get('card')}" for kind, data in events)
+            self.last_error = f"sending {sent}: {exc}"
+
     # --- configuration while running -------------------------------------------------------------
 
     def set_layout(self, zones: ZoneMap, game: str) -> None:
@@ -275,6 +299,7 @@ class ScanPipeline(WatchedSource):
             self.zones = zones
             self.old_sheet_cards = set()
             self.tracker = Tracker(zones, self.tracker_settings)
+            self.stillness.reset()
             # Frames already read (and the one being read) may show the cards lifted just before
             # the new game began: the new game's tracker starts from the frames after them.
             self.skip_frames_read_so_far()
@@ -290,8 +315,9 @@ class ScanPipeline(WatchedSource):
         return self.calibration.detail
 
     def resume(self, now: float) -> None:
-        """Frames again after (re)opening the source: an outage is not an absence."""
+        """Frames again after (re)opening the source: an outage is not an absence (nor stillness)."""
         self.tracker.resume(now)
+        self.stillness.reset()
 
     # --- what the dashboard shows ----------------------------------------------------------------
 

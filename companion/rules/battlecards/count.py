@@ -3,10 +3,11 @@ kinds of cards a battle tells apart, and the states memoised over the deck's com
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from .question import AGGRESSOR, DEFENDER, Fighter, fold
 
-__all__ = ["AGGRESSOR", "DEFENDER", "Exact", "PlayedBattle", "estimate", "fold", "fold_kinds", "kinds_of", "projection",
+__all__ = ["AGGRESSOR", "DEFENDER", "Exact", "PlayedBattle", "estimate", "played", "fold", "fold_kinds", "kinds_of", "projection",
            "round_rest"]
 
 
@@ -179,6 +180,13 @@ class PlayedBattle:
                 if v is not None and any(v[1] < n <= v[0] for n in self.numbers):
                     return False
         return True
+
+
+@lru_cache(maxsize=16)   # one a battle (and Kept Cards played): its questions, counted or simulated, share the policy worked out
+def played(fighters: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers: tuple[int, ...],
+           reference: tuple[int, ...]) -> PlayedBattle:
+    """The battle as the odds play it, one for every question asked of it."""
+    return PlayedBattle(fighters, must_destroy, numbers, reference)
 
 
 def kinds_of(pairs: frozenset[tuple[int, int]], top: int) -> tuple[tuple[int, ...], int]:

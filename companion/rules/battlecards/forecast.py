@@ -3,6 +3,10 @@ public odds), or that pool less a seat's own Kept Cards (that seat's phone). Nev
 a Reserve Hand or another seat's Kept Card."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import fields
 from typing import Any
 
 from ..base import Outcome
@@ -11,6 +15,7 @@ from .cards import Deck
 from .state import Battle, PacificState, Stage
 
 TYPES = ("ground", "air", "sea")
+FORECASTS_KEPT = 32     # the forecasts memoised: the public one and each seat's, for the last few states of a battle
 
 
 def cards(deck: Deck, state: PacificState, theatre: str, seat: int | None = None) -> odds.Cards:
@@ -37,9 +42,63 @@ def fighter(deck: Deck, battle: Battle, key: str) -> odds.Fighter:
 
 
 def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) -> dict[str, Any] | None:
+    """The battle's odds and each legal target's chance, as the public (or one seat) can know them. Memoised on
+    what it reads (``asked``): the tablet, every phone, every aim button and the outcomes ask it of one state
+    many times (a demo game: over a thousand questions for a few hundred states), and a seat holding no Kept
+    Card of this deck asks the public's question."""
     battle = state.battle
     if battle is None or state.stage not in (Stage.COMBAT, Stage.WITHDRAWAL):
         return None
+    key = asked(deck, state, battle, seat)
+    with _FORECASTS_LOCK:       # the server's threads share the memo
+        found = _FORECASTS.get(key)
+        if found is not None:
+            _FORECASTS.move_to_end(key)
+    if found is None:
+        found = _forecast(deck, state, battle, seat)
+        with _FORECASTS_LOCK:
+            _FORECASTS[key] = found
+            while len(_FORECASTS) > FORECASTS_KEPT:
+                _FORECASTS.popitem(last=False)
+    # A copy each time: a caller may add to what it is given, and the memo must stay as it was worked out.
+    return {**found, "shots": [dict(s) for s in found["shots"]],
+            "withdraw": {side: dict(w) for side, w in found["withdraw"].items()}}
+
+
+_FORECASTS: OrderedDict[tuple[Hashable, ...], dict[str, Any]] = OrderedDict()
+_FORECASTS_LOCK = threading.Lock()
+
+
+def asked(deck: Deck, state: PacificState, battle: Battle, seat: int | None) -> tuple[Hashable, ...]:
+    """Everything a forecast reads, as a key: the deck (itself, so a game's custom deck is never mistaken for
+    another), the stage, the theatre's CONFLICT cards unseen, left and on the pile, the Kept Cards of the seat
+    asking that are among the unseen (the only secret it reads), and every field of the battle but the record
+    of its shots (fields added later are in the key without anyone listing them)."""
+    theatre = deck.theatre(battle.card)
+    pool = state.conflict_pool[theatre]
+    own = () if seat is None else tuple(sorted(k for k in state.armies[seat].kept if k in pool))
+    fought = tuple(_frozen(getattr(battle, f.name)) for f in fields(battle) if f.name != "shots")
+    return (deck, state.stage, theatre, tuple(pool), state.conflict_left[theatre],
+            tuple(state.conflict_discard[theatre]), own, fought)
+
+
+def _frozen(value: object) -> Hashable:
+    """A field of the battle as a key: its lists as tuples, its dicts as their sorted items."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    assert isinstance(value, Hashable), "a battle's fields are strings, numbers, lists and dicts of them"
+    return value
+
+
+def forget() -> None:
+    """Forget the memoised forecasts (the benchmark times them asked afresh)."""
+    with _FORECASTS_LOCK:
+        _FORECASTS.clear()
+
+
+def _forecast(deck: Deck, state: PacificState, battle: Battle, seat: int | None) -> dict[str, Any]:
     theatre = deck.theatre(battle.card)
     known = cards(deck, state, theatre, seat)
     # Every unit of the battle, the destroyed and withdrawn ones out of the alive set: one question per battle,
@@ -48,8 +107,12 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
     gone = set(battle.destroyed) | set(battle.withdrawn) | set(battle.casualties)
     alive = [k for k in battle.units if k not in gone]
     step = _next_step(deck, battle) if state.stage == Stage.COMBAT else 10 ** 6
+    # The policy the odds play picks each unit's likeliest target as the referee does (combat.likeliest_target:
+    # by the whole deck as printed), so every question of a battle, the public's and each seat's, plays one
+    # policy and shares the states already worked out.
+    printed = deck.action_counts()
     result = odds.battle_odds(fighters, known, battle_rules.must_destroy(deck, battle), step, alive,
-                              tuple(deck.action_numbers()))
+                              tuple(deck.action_numbers()), tuple(printed.get(n, 0) for n in range(max(printed, default=0) + 1)))
     return {"aggressor": round(result.aggressor, 4), "defender": round(result.defender, 4), "method": result.method,
             "error": round(result.error, 4), "cards_left": known.left, "unseen": sum(known.unseen),
             "held": known.hidden, "shots": shots(deck, state, known),

@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .count import Exact, PlayedBattle, estimate, fold, fold_kinds, kinds_of, projection, round_rest
+from .count import Exact, estimate, fold, fold_kinds, kinds_of, played, projection, round_rest
 from .question import AGGRESSOR, DEFENDER, BattleOdds, Cards, Fighter, as_cards, counts, decks, same_length
 from .simulate import simulate, table
 
@@ -63,36 +63,39 @@ def _by_number(cards: Cards) -> list[tuple[Fraction, tuple[int, ...], tuple[int,
 
 def battle_odds(fighters: Iterable[Fighter], cards: Cards | Sequence[int], must_destroy: Iterable[str] = (),
                 next_step: int = 0, alive: Iterable[str] | None = None,
-                numbers: tuple[int, ...] = tuple(range(1, 10))) -> BattleOdds:
+                numbers: tuple[int, ...] = tuple(range(1, 10)), reference: tuple[int, ...] | None = None) -> BattleOdds:
     """The chance each side wins if both fight on, from a position in the round (the shooter at
-    ``next_step`` of the round's firing order fires next; ``alive`` the units still fighting)."""
+    ``next_step`` of the round's firing order fires next; ``alive`` the units still fighting). ``reference``:
+    the cards by Action Number a unit picks its likeliest target by (the referee's: the whole deck as printed;
+    by default the cards of this deck and its pile)."""
     return _battle_odds(tuple(fighters), as_cards(cards), tuple(must_destroy), next_step,
-                        None if alive is None else tuple(alive), tuple(numbers))
+                        None if alive is None else tuple(alive), tuple(numbers), reference)
 
 
 @lru_cache(maxsize=64)   # the tablet, the phones, the outcomes and the buttons ask the same question of one state
 def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tuple[str, ...],
-                 next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...]) -> BattleOdds:
+                 next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...],
+                 reference: tuple[int, ...] | None) -> BattleOdds:
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
     if len(fighters) <= EXACT_UNITS:
-        found = count(fighters, cards, must_destroy, next_step, alive, numbers, STATE_LIMIT)
+        found = count(fighters, cards, must_destroy, next_step, alive, numbers, STATE_LIMIT, reference)
         if found is not None:
             return found
-    return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step)
+    return simulate(fighters, cards, must_destroy, mask, numbers=numbers, next_step=next_step, reference=reference)
 
 
 def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str] = (),
           next_step: int = 0, alive: Iterable[str] | None = None, numbers: tuple[int, ...] = tuple(range(1, 10)),
-          budget: int | None = None) -> BattleOdds | None:
+          budget: int | None = None, reference: tuple[int, ...] | None = None) -> BattleOdds | None:
     """The battle's odds counted exactly, or None when the states the count may need (``estimate``) exceed the
     ``budget`` (no budget: counted whatever it takes)."""
     fighters, cards, must_destroy = tuple(fighters), as_cards(cards), tuple(must_destroy)
     alive = None if alive is None else tuple(alive)
     plain = tuple(f.after_this_round() for f in fighters)
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
-    reference = cards.whole
-    now = PlayedBattle(fighters, must_destroy, numbers, reference)
-    later = PlayedBattle(plain, must_destroy, numbers, reference)
+    reference = cards.whole if reference is None else reference
+    now = played(fighters, must_destroy, numbers, reference)
+    later = played(plain, must_destroy, numbers, reference)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
     kind, kinds = kinds_of(now.pairs(mask) | later.pairs(mask), top)
     groups = _mixture(cards, kind, kinds, top)
@@ -137,7 +140,7 @@ def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int,
 @lru_cache(maxsize=16)   # one per battle and refill: the next query of the same battle finds its states counted
 def _engine(plain: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers: tuple[int, ...],
             reference: tuple[int, ...], refill: tuple[int, ...], top: int) -> Exact:
-    return Exact(PlayedBattle(plain, must_destroy, numbers, reference), refill, top)
+    return Exact(played(plain, must_destroy, numbers, reference), refill, top)
 
 
 def forget(answers_only: bool = False) -> None:
@@ -148,3 +151,4 @@ def forget(answers_only: bool = False) -> None:
     if not answers_only:
         _engine.cache_clear()
         table.cache_clear()
+        played.cache_clear()

@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from .count import PlayedBattle
+from .count import PlayedBattle, played
 from .question import BattleOdds, Cards, Fighter, as_cards, decks
 
 SIM_RUNS, SIM_SEED = 2_000, 1   # play-outs of a simulated battle: a standard error of at most 1.1 points
@@ -23,7 +23,7 @@ SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is
 
 def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str], mask: int,
              runs: int = SIM_RUNS, seed: int = SIM_SEED, numbers: tuple[int, ...] = tuple(range(1, 10)),
-             next_step: int = 0) -> BattleOdds:
+             next_step: int = 0, reference: tuple[int, ...] | None = None) -> BattleOdds:
     """Seeded play-outs of the same model as the exact count, all ``runs`` of them at once: each a deck drawn
     from those the public cannot rule out, shuffled, its cards turned in that order, then the refill shuffled
     each time the deck runs out. The work is bounded in cards, never in time: ``runs`` x at most SIM_ROUNDS
@@ -38,7 +38,7 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
     group = np.random.default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
     deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8).reshape(len(mixture), -1)
     refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8).reshape(len(mixture), -1)
-    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole, top)
+    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole if reference is None else reference, top)
     start = moves.place(mask, min(next_step, moves.n), moves.now is not moves.later)
     wins, decided, cut = _play_out(moves, start, deck, refill, group, SIM_ROUNDS * max(moves.n, 1) + 1, seed)
     p = wins / decided if decided else 0.0
@@ -49,8 +49,7 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
 @lru_cache(maxsize=8)    # one per battle: the next query of the same battle finds the states it met numbered
 def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destroy: tuple[str, ...],
           numbers: tuple[int, ...], reference: tuple[int, ...], top: int) -> Moves:
-    later = PlayedBattle(plain, must_destroy, numbers, reference)
-    return Moves(later if plain == fighters else PlayedBattle(fighters, must_destroy, numbers, reference), later, top)
+    return Moves(played(fighters, must_destroy, numbers, reference), played(plain, must_destroy, numbers, reference), top)
 
 
 def _weights(mixture: Sequence[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]) -> NDArray[np.float64]:
