@@ -40,7 +40,7 @@ def seen_at_an_angle(code: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def test_three_finder_patterns_outline_a_code_seen_at_an_angle():
     photo, corners = seen_at_an_angle(rendered("https://example.org/finders"))
-    quads, _, _, _ = code_places(finder_patterns(photo))
+    quads = code_places(finder_patterns(photo)).quads
     assert len(quads) == 1
     side = np.linalg.norm(corners[1] - corners[0])
     # each corner estimated within a tenth of the code's side (an angle of view bends the square)
@@ -144,7 +144,8 @@ def test_corners_fitted_to_the_finders_outlines_undo_a_steep_angle_of_view():
     corners = cv2.perspectiveTransform(symbol.reshape(-1, 1, 2), steep).reshape(4, 2)
     side = np.linalg.norm(corners[1] - corners[0])
     finders = finder_patterns(photo, outlines=True)
-    centres, _, _, fitted = code_places(finders)
+    places = code_places(finders)
+    centres, fitted = places.quads, places.fitted
     assert len(centres) == 1 and fitted
 
     def worst(quad):

@@ -15,6 +15,7 @@ one a hundred are both found), as contours three deep whose areas stand in a fin
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -134,11 +135,18 @@ def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
     return best
 
 
-def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
-    """Codes the finders outline: (corner quads from three finders, 4 x 2 each, clockwise from
-    the corner finder, no finder in two; squares from two finders left over, 4 x 2 each, that
-    hold the code whichever corners the two are; quads from three finders of which one is
-    already in a quad, best first)."""
+class Places(NamedTuple):
+    """Where codes are, from their finders (each place 4 x 2 corners, clockwise)."""
+    quads: list[np.ndarray]         # corners from three finders (the corner one first), no finder in two
+    squares: list[np.ndarray]       # squares from two finders, one at least in no quad, that hold the code whichever corners they are
+    overlapping: list[np.ndarray]   # quads from three finders of which one is already in a better quad
+    across: list[np.ndarray]        # squares from two finders each in a quad of its own (a quad may join two codes)
+    fitted: list[np.ndarray]        # the quads' corners fitted to their finders' outlines (fitted_corners), 3 module counts each
+
+
+def code_places(finders: list[tuple]) -> Places:
+    """Codes the finders outline (see Places); finders with outlines (finder_patterns(...,
+    outlines=True)) also give fitted corners."""
     points = [np.array(f[:2]) for f in finders]
     sizes = [f[2] for f in finders]
     triples = []
@@ -158,6 +166,7 @@ def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndar
                     triples.append((cos + abs(math.log(dab / dac)), a, b, c, side))
     used: set[int] = set()
     quads, overlapping, fitted = [], [], []
+    owner: dict[int, int] = {}
     for _, a, b, c, side in sorted(triples):
         if used & {a, b, c}:
             # a finder already in a code: in a grid of codes the best triple may take finders of
@@ -166,23 +175,26 @@ def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndar
                 overlapping.append(_corners(points[a], points[b], points[c], side))
             continue
         used |= {a, b, c}
+        owner.update({a: len(quads), b: len(quads), c: len(quads)})
         quads.append(_corners(points[a], points[b], points[c], side))
         if len(finders[a]) > 3:
             for off in (0, -1, 1):
                 corners = fitted_corners(finders[a], finders[b], finders[c], off)
                 if corners is not None:
                     fitted.append(corners)
-    squares = []
-    rest = [i for i in range(n) if i not in used]
-    for i, a in enumerate(rest):
-        for b in rest[i + 1:]:
+    squares, across = [], []
+    for a in range(n):
+        for b in range(a + 1, n):
+            if a in used and b in used and owner[a] == owner[b]:
+                continue   # two finders of one code's quad
             d = float(np.linalg.norm(points[a] - points[b]))
             side = (sizes[a] + sizes[b]) / 2
             if 0.5 < sizes[a] / sizes[b] < 2 and 1.5 * side < d < 30 * side:
                 mid, half = (points[a] + points[b]) / 2, d + side
-                squares.append(np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)],
-                                        np.float32))
-    return quads, squares, overlapping, fitted
+                square = np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)], np.float32)
+                # two finders each in a quad of its own: a quad may have taken finders of two codes
+                (across if a in used and b in used else squares).append(square)
+    return Places(quads, squares, overlapping, across, fitted)
 
 
 def _corners(a: np.ndarray, b: np.ndarray, c: np.ndarray, finder: float) -> np.ndarray:

@@ -106,15 +106,16 @@ class PhotoReader:
         to_photo = 1 / scale / fscale
         finders = [(x * to_photo, y * to_photo, side * to_photo, outline * to_photo)
                    for x, y, side, outline in finder_patterns(fview, equalise=False, outlines=True)]
-        quads, squares, overlapping, fitted = code_places([f for f in finders if not _inside_any(f[:2], found)])
-        places = [(q, True) for q in located + quads] + [(s, False) for s in squares] + [(q, True) for q in overlapping]
+        outlined = code_places([f for f in finders if not _inside_any(f[:2], found)])
+        places = ([(q, True) for q in located + outlined.quads] + [(s, False) for s in outlined.squares]
+                  + [(q, True) for q in outlined.overlapping] + [(s, False) for s in outlined.across])
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
         for quad, is_code in unread:
             if _covered(quad, found):
                 continue   # read meanwhile (a look at a neighbouring place read it)
             found = _merge(found, self._look(gray, quad, is_code))
-        for quad in fitted[:MOST_FITTED]:
+        for quad in outlined.fitted[:MOST_FITTED]:
             if not _covered(quad, found):
                 found = _merge(found, self._look(gray, quad, True))
         # a small code still unread (a tag at a few pixels a module, soft): the live ladder's
