@@ -153,3 +153,14 @@ def test_corners_fitted_to_the_finders_outlines_undo_a_steep_angle_of_view():
 
     # corners from the finders' centres are an affine guess: off by more than a module here
     assert worst(fitted[0]) < 0.03 * side < worst(centres[0]), (worst(fitted[0]), worst(centres[0]), side)
+
+
+def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
+    # two codes' worth of finders side by side: each triple makes a code, and a finder of each
+    # (which a wrong triple may have taken from a third code) still gives the square between them
+    left = [(100.0, 100.0, 30.0), (200.0, 100.0, 30.0), (100.0, 200.0, 30.0)]
+    right = [(400.0, 100.0, 30.0), (500.0, 100.0, 30.0), (400.0, 200.0, 30.0)]
+    places = code_places(left + right)
+    assert len(places.quads) == 2 and places.squares == []
+    centres = [tuple(np.round(s.mean(axis=0))) for s in places.across]
+    assert (300.0, 100.0) in centres   # between the left code's right finder and the right code's corner finder
