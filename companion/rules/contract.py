@@ -632,11 +632,11 @@ class Game(Ruleset[GS]):
             if spec.phases and self.phase(state) not in spec.phases:
                 continue
             for data in self._candidates(state, spec):
-                if self._would_take(state, spec, data):
+                if self.would_take(state, spec, data):
                     found.append(Offer(spec.kind, data, spec.confirm))
         return found
 
-    def _would_take(self, state: GS, spec: Input, data: dict[str, Any]) -> bool:
+    def would_take(self, state: GS, spec: Input, data: dict[str, Any]) -> bool:
         """True when ``apply`` would take this candidate: the contract's own checks first (they read
         the state and change nothing), then a dry run on a copy for the game's rules."""
         try:
@@ -644,6 +644,10 @@ class Game(Ruleset[GS]):
         except Refused:
             return False
         return isinstance(self.apply(copy_state(state), Action(spec.kind, data, "offer")), Applied)
+
+    def forget_offers(self) -> None:
+        """Drop the offers kept for the last state asked about (benchmarks time a first ask)."""
+        self._offers_cache = None
 
     def _candidates(self, state: GS, spec: Input) -> Iterable[dict[str, Any]]:
         if spec.choices:
