@@ -115,8 +115,10 @@ def _optional_copier(inner: Copier) -> Copier:
 
 
 def _own_dataclass(value: Any) -> Any:
-    """A value of a dataclass field, copied by its own class's plan (a subclass has its own fields)."""
-    return dataclass_copier(type(value))(value)
+    """A value of a dataclass field, copied by its own class's plan (a subclass has its own fields;
+    anything else the field was not typed for, by its own type)."""
+    planned = _PLANS.get(type(value))
+    return planned(value) if planned is not None else copy_value(value)
 
 
 def dataclass_copier(cls: type) -> Copier:
