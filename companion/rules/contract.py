@@ -22,7 +22,6 @@ turning ``Refused`` into a ``Refusal``, the tablet's buttons derived from the de
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Collection, Generic, Iterable, Mapping, TypedDict, TypeVar, cast
@@ -31,6 +30,7 @@ from card_tags.catalog import Card, Catalog
 
 from .base import (Action, Applied, Button, ButtonJSON, Option, Outcome, Refusal, Result, ResultJSON, Ruleset, Score,
                    Seat, SetupError, Standing, StandingJSON, Term)
+from .statecopy import copy_state
 
 SayFn = TypeVar("SayFn", bound=Callable[..., str])
 
@@ -300,6 +300,15 @@ class Offer:
     confirm: bool = False
 
 
+@dataclass(frozen=True)
+class KeptOffers(Generic[GS]):
+    """The offers last found (``Game.offers``): for which state object, a copy of it as it was then."""
+
+    state: GS
+    seen: GS
+    offers: tuple[Offer, ...]
+
+
 # How the contract's own refusals are worded (a view may say them otherwise in its ``refusals``).
 CONTRACT_WORDS: dict[str, str] = {
     "unknown_input": "{title} takes no input {kind!r}; it takes {taken}.",
@@ -496,7 +505,7 @@ class Game(Ruleset[GS]):
         super().__init__(catalog)
         self.view = self.view_type(self)
         self._inputs = {i.kind: i for i in self.inputs}
-        self._offers_cache: tuple[GS, list[Offer]] | None = None
+        self._offers_cache: KeptOffers[GS] | None = None
 
     # -- what a game implements -------------------------------------------------------------------
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GS:
@@ -635,14 +644,16 @@ class Game(Ruleset[GS]):
     # -- offers, prompt and views -----------------------------------------------------------------
     def offers(self, state: GS) -> list[Offer]:
         """The buttons that would be taken now: every declared button input of this phase, with
-        each candidate's data tried through ``apply`` on a copy. The session's states are never
-        changed once kept, so the last answer is kept for the same state object (the prompt and
-        the buttons both ask)."""
+        each candidate's data tried through ``apply`` on a copy. The prompt, the buttons and the
+        auto-resolve all ask for the same state's offers, so the last answer is kept with a copy of
+        the state it was found for: it is given again only for that state object while it still
+        equals the copy (an input applied to it in place, an undo or a restore gives a new answer)."""
         cached = self._offers_cache
-        if cached is not None and cached[0] is state:
-            return cached[1]
+        if cached is not None and cached.state is state and cached.seen == state:
+            return list(cached.offers)
+        seen = copy_state(state)
         found = self._find_offers(state)
-        self._offers_cache = (state, found)
+        self._offers_cache = KeptOffers(state, seen, tuple(found))
         return found
 
     def _find_offers(self, state: GS) -> list[Offer]:
@@ -653,9 +664,22 @@ class Game(Ruleset[GS]):
             if spec.phases and self.phase(state) not in spec.phases:
                 continue
             for data in self._candidates(state, spec):
-                if isinstance(self.apply(copy.deepcopy(state), Action(spec.kind, data, "offer")), Applied):
+                if self.would_take(state, spec, data):
                     found.append(Offer(spec.kind, data, spec.confirm))
         return found
+
+    def would_take(self, state: GS, spec: Input, data: dict[str, Any]) -> bool:
+        """True when ``apply`` would take this candidate: the contract's own checks first (they read
+        the state and change nothing), then a dry run on a copy for the game's rules."""
+        try:
+            self.check_input(state, spec, data)
+        except Refused:
+            return False
+        return isinstance(self.apply(copy_state(state), Action(spec.kind, data, "offer")), Applied)
+
+    def forget_offers(self) -> None:
+        """Drop the offers kept for the last state asked about (benchmarks time a first ask)."""
+        self._offers_cache = None
 
     def _candidates(self, state: GS, spec: Input) -> Iterable[dict[str, Any]]:
         if spec.choices:
