@@ -8,7 +8,8 @@
 #   sudo bash scripts/check-arm64.sh --root-only  # build the arm64 root and stop
 #
 # Emulated code takes about 8 times the CPU time of x86 code here: the figures it prints are EMULATED, and
-# never a Pi's timings. It takes about an hour (docs/benchmarks.md), so it is not in the test command.
+# never a Pi's timings. It takes 15-35 minutes with the root built (by the load), 75 from nothing (docs/benchmarks.md),
+# so it is not in the test command.
 # Environment: ARM64_ROOT (default /var/tmp/companion-arm64), DEBIAN_MIRROR (debootstrap's default
 # when unset), ARM64_TESTS (test files to run instead of the subset below), ARM64_BENCH_ARGS (default
 # "--only cold --repeats 3": the cold first frame at 1920x1080 against zxing-cpp alone, in the same run).

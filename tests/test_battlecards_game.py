@@ -139,8 +139,9 @@ def test_companion_replay_reads_a_battlecards_log(tmp_path):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["over"] and report["winner"] == session.state.winner and not report["refused"]
+    vp = session.state.armies[session.state.winner].vp
     assert report["standings"][0] == {"seat": session.state.winner, "name": seats[session.state.winner - 1]["name"],
-                                      "points": session.state.armies[session.state.winner].vp}
+                                      "say": "", "score": vp, "counts": {"vp": vp}, "eliminated": False}
     # Issue 30: every shot's odds are printed, as the table recorded them (exact, or simulated with its error).
     shots = [o["data"]["odds"] for o in report["outcomes"] if o["kind"] == "shot"]
     live = [o["data"]["odds"] for e in session.derived.entries if e.status == "applied" for o in e.outcomes

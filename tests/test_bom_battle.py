@@ -331,8 +331,8 @@ def test_the_game_ends_when_one_player_holds_all_the_cards():
     assert over.kind == "game_over" and over.say == "Seat 1 (Ann) holds all 72 cards and wins the game."
     view = t.view()
     assert view["over"] and view["winner"] == 1
-    assert view["standings"][0] == {"seat": 1, "name": "Ann", "cards": 72, "army": 61, "battalion": 5,
-                                    "discard": 6, "eliminated": False}
+    assert view["standings"][0] == {"seat": 1, "name": "Ann", "say": "", "score": 72, "eliminated": False,
+                                    "counts": {"cards": 72, "army": 61, "battalion": 5, "discard": 6}}
     assert t.refused("resolve") == "The game is over."
 
 

@@ -28,8 +28,8 @@ def test_regression_the_logged_basic_game_still_ends_with_one_winner_holding_all
     battles = [o for o in report["outcomes"] if o["kind"] == "battle"]
     assert len(battles) == sum(1 for e in events if e.kind == "resolve") == 70
     assert report["over"] and report["winner"] == 2
-    assert report["standings"][0]["seat"] == 2 and report["standings"][0]["cards"] == 72
-    assert [s["cards"] for s in report["standings"][1:]] == [0, 0]
+    assert report["standings"][0]["seat"] == 2 and report["standings"][0]["score"] == 72
+    assert [s["score"] for s in report["standings"][1:]] == [0, 0]
     assert report["outcomes"][-1]["say"] == "Seat 2 (Ben) holds all 72 cards and wins the game."
     for battle in battles:
         assert battle["say"].startswith(f"Seat {battle['data']['winner']} (")

@@ -33,7 +33,7 @@ def test_a_tie_that_mounts_twice():
     assert report["refused"] == [{"seq": 6, "kind": "card_seen", "reason":
                                   "The battle is mounting: only Seat 1 (Ann) and Seat 2 (Bo) play now; take Enos "
                                   "back until the next battle."}]
-    assert view["battle"] == 3 and sum(s["cards"] for s in view["standings"]) == 72
+    assert view["battle"] == 3 and sum(s["score"] for s in view["standings"]) == 72
 
 
 def test_a_secret_weapon_round_with_a_seat_out_of_turn():
@@ -70,6 +70,6 @@ def test_a_spys_trivia_round_where_nobody_knows_the_character():
     assert said[3] == "Nobody knew: it was Zeezrom (zee-EZ-rum), Alma 11. The reader, Seat 1 (Ann), keeps the card."
     assert said[5] == "Seat 3 (Cy) knew it: Teancum (TEE-an-kum), Alma 51. Seat 3 (Cy) wins the card."
     assert said[-1] == "Seat 2 (Bo) named the book and chapter: Laman (LAY-mun), 1 Nephi 3. Seat 2 (Bo) wins the card."
-    assert [(s["seat"], s["cards"]) for s in report["standings"]] == [(1, 1), (2, 1), (3, 1)]
+    assert [(s["seat"], s["score"]) for s in report["standings"]] == [(1, 1), (2, 1), (3, 1)]
     assert view["trivia"]["reader"] == 1 and view["trivia"]["read"] == 3 and not report["over"]
     assert report["refused"] == []

@@ -46,7 +46,8 @@ def test_the_first_to_guess_gets_the_card_and_the_reading_passes_clockwise():
     assert outcome.say == "Seat 2 (Bo) knew it: Sam (SAM), 1 Nephi 2. Seat 2 (Bo) wins the card."
     view = t.view()
     assert view["trivia"]["last"]["name"] == "Sam" and view["trivia"]["reader"] == 2
-    assert view["standings"][0] == {"seat": 2, "name": "Bo", "cards": 1, "unread": 19, "eliminated": False}
+    assert view["standings"][0] == {"seat": 2, "name": "Bo", "say": "", "score": 1, "eliminated": False,
+                                    "counts": {"cards": 1, "unread": 19}}
     assert view["seats"][0]["unread"] == 18
     assert t.do("card_seen", zone="tray", card="GD100#1").outcomes == (), "seen again where it lies: the same card"
     t.do("card_gone", zone="tray", card="GD100#1")
@@ -121,7 +122,7 @@ def test_the_game_ends_when_all_cards_have_been_read_and_the_best_spy_wins():
             t.do("trivia_award", seat=3 if reader != 3 else 2)
     view = t.view()
     assert view["over"] and view["trivia"]["remaining"] == 0 and view["trivia"]["read"] == 56
-    assert sum(s["cards"] for s in view["standings"]) == 56
+    assert sum(s["score"] for s in view["standings"]) == 56
     assert view["winner"] == 3 and t.outcomes[-1].kind == "game_over"
     assert "All the cards have been read: Seat 3 (Cy) is the best spy" in t.outcomes[-1].say
 

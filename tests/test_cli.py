@@ -20,7 +20,7 @@ def test_replay_prints_every_battle_and_the_final_standings():
     battles = [o for o in report["outcomes"] if o["kind"] == "battle"]
     assert len(battles) == 70 and report["over"]
     holder = next(s for s in report["standings"] if s["seat"] == report["winner"])
-    assert holder["cards"] == 72 and all(s["eliminated"] for s in report["standings"] if s is not holder)
+    assert holder["score"] == 72 and all(s["eliminated"] for s in report["standings"] if s is not holder)
 
 
 def test_replay_of_a_log_that_is_not_one_names_the_line(tmp_path):

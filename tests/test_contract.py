@@ -167,8 +167,9 @@ def test_the_shared_part_of_the_public_view_is_typed_and_the_same_for_every_game
     play(table, 2, "N1#1")
     table.submit("resolve")
     view = table.public_view()
-    assert view["standings"] == [{"seat": 1, "name": "Ann", "say": "1 points", "counts": {"points": 1}},
-                                 {"seat": 2, "name": "Ben", "say": "0 points", "counts": {"points": 0}}]
+    assert view["standings"] == [
+        {"seat": 1, "name": "Ann", "say": "1 point", "counts": {"points": 1}, "score": 1, "eliminated": False},
+        {"seat": 2, "name": "Ben", "say": "0 points", "counts": {"points": 0}, "score": 0, "eliminated": False}]
     assert (view["phase"], view["over"], view["winners"], view["winner"]) == ("battle", False, [], None)
     assert view["battle"] == 2 and view["points"] == {"1": 1, "2": 0}   # War's own part
 
@@ -230,6 +231,75 @@ def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
     assert [zone_seat(z) for z in ("seat:2", "reader:10", "center", "tray", "seat:x", "seat:²", None)] == \
         [2, 10, None, None, None, None, None]
     assert zone_seat("seat:2", ("reader",)) is None
+
+
+# Gather Together's own part still repeats the shared phase and options (companion/rules/gt/ is being
+# reshaped on its own; its values are the same): the only repeats left, and fewer is fine.
+STILL_REPEATED = {"gt-battle": {"phase", "options"}}
+
+
+def test_every_game_gives_the_standings_winners_and_result_box_once_through_the_shared_part():
+    """The tablet reads ``standings``, ``winners``/``winner``, ``over`` and ``last_outcome`` from the
+    contract's ``TableView`` for every game: no game's own part (public, or a seat's) has a field of
+    the same name that would take its place."""
+    import dataclasses
+    import typing
+
+    from companion.rules.contract import TableJSON
+
+    shared = set(TableJSON.__annotations__)
+    assert {"standings", "winners", "winner", "over", "last_outcome"} <= shared
+    for game in rules.available():
+        view_type = rules.ruleset_class(game).view_type
+        # a seat's view has no prompt in the shared part (it is the table's): a game may give its own there
+        for method, keys in ((view_type.public, shared), (view_type.seat, shared - {"prompt"})):
+            own = typing.get_type_hints(method)["return"]
+            if not dataclasses.is_dataclass(own):
+                continue  # View.seat not overridden: the public part again
+            repeated = {f.name for f in dataclasses.fields(own)} & keys
+            assert repeated <= STILL_REPEATED.get(game, set()), f"{game}'s {own.__name__} gives {sorted(repeated)} again"
+
+
+def test_the_scoreboard_puts_the_most_points_first_and_equal_scores_in_seat_order(table):
+    """The standings of a game won by a count (``contract.scoreboard``), the same for every such game:
+    the leader first; level players in seat order."""
+    play(table, 1, "N2#1")
+    play(table, 2, "N8#1")
+    table.submit("resolve")
+    assert [(s["name"], s["score"]) for s in table.public_view()["standings"]] == [("Ben", 1), ("Ann", 0)]
+    table.submit("card_gone", {"zone": "seat:1", "card": "N2#1"}, "camera")
+    table.submit("card_gone", {"zone": "seat:2", "card": "N8#1"}, "camera")
+    play(table, 1, "N9#1")
+    play(table, 2, "N3#1")
+    table.submit("resolve")
+    assert [(s["name"], s["score"]) for s in table.public_view()["standings"]] == [("Ann", 1), ("Ben", 1)]
+
+
+TABLET_SCRIPTS = ("table.js", "app.js", "history.js", "setup.js")   # the tablet's scripts for every game
+
+
+def test_the_tablet_reads_only_the_fields_the_contract_documents_and_types():
+    """The tablet's own scripts read a view only through fields docs/referee/contract.md names; a seat
+    box only through keys of the contract's ``SeatBox`` (so mypy checks every game's rows), the result
+    box only through ``Result``'s (``ResultJSON``)."""
+    import re
+    from pathlib import Path
+
+    from companion.rules.base import ResultJSON, SeatBox
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs/referee/contract.md").read_text(encoding="utf-8")
+    js = {name: (root / "web/static" / name).read_text(encoding="utf-8") for name in TABLET_SCRIPTS}
+    read = {key for text in js.values() for key in re.findall(r"\bview\.([a-z_]+)", text)}
+    assert {"standings", "winners", "last_outcome", "seats"} <= read
+    assert sorted(k for k in read if f"`{k}`" not in doc) == []
+    boxed = set(re.findall(r"\bseat\.([a-z_]+)", js["app.js"]))
+    box = js["app.js"][js["app.js"].index("function countsOf"):js["app.js"].index("function waitingFor")]
+    figures = set(re.findall(r'\["([a-z_]+)", "[a-z ]+"\]', box))  # countsOf's figures, seatTotal's numbers
+    assert {"eliminated", "play", "army", "total"} <= boxed | figures
+    assert sorted((boxed | figures) - set(SeatBox.__annotations__)) == []
+    told = set(re.findall(r"\boutcome\.([a-z_]+)", js["table.js"]))
+    assert {"say", "battle"} <= told and sorted(told - set(ResultJSON.__annotations__)) == []
 
 
 def test_the_contract_gives_every_game_that_deals_cards_one_deck():

@@ -147,3 +147,9 @@ def test_corner_labels_in_both_of_boofcvs_layouts_place_a_read_inside_its_code(t
     assert (first.condition, len(first.quads), len(second.quads)) == ("glare", 1, 2)
     assert code_at(first.quads, (20.0, 20.0)) == 0 and code_at(first.quads, (35.0, 20.0)) is None
     assert code_at(second.quads, (25.0, 25.0)) == 1 and code_at(second.quads, (15.0, 15.0)) is None
+
+
+def test_bench_scan_refuses_a_photo_folder_that_is_not_there(tmp_path, capsys):
+    # a mistyped --photos used to run the whole scene suite (minutes) in its place and score no photo
+    assert main(["bench", "scan", "--photos", str(tmp_path / "none")]) == 2
+    assert "is not a folder" in capsys.readouterr().err

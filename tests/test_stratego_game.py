@@ -176,7 +176,7 @@ def test_the_table_shows_an_attack_in_progress_without_its_rank():
     table = Table()
     table.scan("tray", "R10#1")
     assert table.public()["last_outcome"] == {"say": "Red's attacker is scanned; scan the Blue defender.", "terms": [],
-                                         "details": ""}
+                                         "details": "", "kind": "", "battle": None}
     assert "Marshal" not in str(table.public())
     assert table.rules.seat_view(table.state, 1)["private"]["your attacker in the tray"] == "Marshal (10)"
     assert "your attacker in the tray" not in table.rules.seat_view(table.state, 2)["private"]

@@ -18,7 +18,7 @@ from card_tags.catalog import Card, Catalog
 from companion import rules
 from companion.rules.base import Option, Outcome, Result, Seat, Standing, Term
 from companion.rules.contract import (CAMERA, SEAT, SEAT_ACTS, Field, Game, GameState, Input, Offer, Refused,
-                                      Variant, View, card_inputs, says)
+                                      Variant, View, card_inputs, says, scoreboard)
 
 CARDS = {f"N{n}": Card(f"N{n}", f"Number {n}", "number", 2, {"value": n}) for n in range(1, 11)}
 GAME_ID = "toy-war"
@@ -89,8 +89,9 @@ class WarView(View):
         return "Resolve the battle" if offer.kind == "resolve" else f"{state.name(offer.data['seat'])} concedes"
 
     def standings(self, state: WarState, viewer: int | None) -> tuple[Standing, ...]:
-        return tuple(Standing(s.number, s.name, f"{state.points[s.number]} points", {"points": state.points[s.number]})
-                     for s in state.seats)
+        """Points per seat, most first (a game won by a count: the contract's scoreboard)."""
+        return scoreboard(state.seats, state.points, "points",
+                          say={n: f"{p} point{'' if p == 1 else 's'}" for n, p in state.points.items()})
 
     def winners(self, state: WarState) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)

@@ -10,7 +10,7 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("bench", help="benchmarks that print figures (scan, latency, memory...)")
     bench = parser.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
-    from companion.bench import battlecards_odds, hub, memory, resume, scan, server, service, table, tag_choice
+    from companion.bench import battlecards_odds, hub, memory, resume, scan, server, service, table, tag_choice, views
 
     battlecards_odds.register(bench)
     service.register_bench(bench)
@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     scan.register_bench(bench)
     table.register_bench(bench)
     tag_choice.register(bench)
+    views.register(bench)
     labels = bench.add_parser("label-photos", help="write truth.json for photos of printed tag pages, for `bench scan --photos`")
     labels.add_argument("photos", help="a folder of photos of whole printed pages (JPEG or PNG)")
     labels.add_argument("pages", help="the STEM-pages.json `companion tags print` wrote beside the PDF")

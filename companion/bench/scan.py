@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -113,6 +114,10 @@ def cmd_bench_scan(args) -> int:
     backends = [b for b in args.backends.split(",") if b]
     for b in backends:
         make_decoder(b)  # an unknown name fails here, before minutes of work
+    missing = [p for p in args.photos or [] if p and not Path(p).is_dir()]
+    if missing:   # else the whole scene suite would run in its place (minutes) and score no photo
+        print(f"companion bench scan: --photos {missing[0]} is not a folder", file=sys.stderr)
+        return 2
     pinned = pin_to_one_core()
     started = time.time()
     print(f"companion bench scan: seed {args.seed}; {platform.machine()}, {os.cpu_count()} cores, {pinned}, "

@@ -111,13 +111,15 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
     scene = Scene(width, height, cards, condition, ppm, scene_seed(seed, width, cards, condition, ppm))
     table, _, _ = build_table(scene)
     pipeline = _pipeline(table)
-    shares, first_read, ms, false_reads = [], {}, [], 0
+    shares, first_read, ms, cpu_ms, false_reads = [], {}, [], [], 0
     for n in range(frames):
         frame, truth = table.render_with_truth()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cpu = time.thread_time()
         elapsed, _ = _timed(partial(pipeline.process, gray, now=n / 30))
         if n:
             ms.append(elapsed)
+            cpu_ms.append((time.thread_time() - cpu) * 1000)
         seen = pipeline.snapshot()[1]
         score = score_frame([(s.text, tuple(s.corners.mean(axis=0))) for s in seen], truth)
         false_reads += score.false_reads
@@ -131,6 +133,9 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
             "first_frame_share": shares[0], "last_frame_share": shares[-1],
             "frames_to_99": None if reached is None else reached + 1, "false_reads": false_reads,
             "median_ms": statistics.median(ms) if ms else None, "second_looks": stats.second_looks,
+            # each frame's CPU after the first (this thread's: the load does not count), its worst
+            "frame_cpu_ms": {"median": statistics.median(cpu_ms), "p99": float(np.percentile(cpu_ms, 99)),
+                             "worst": max(cpu_ms)} if cpu_ms else None,
             "first_read": {t: first_read.get(t) for t in readable},
             "reads_by_rung": dict(pipeline.decoder.ladder.reads_by_rung)}
 
@@ -238,6 +243,9 @@ def _print_fusion(args, report: dict) -> None:
         print(f"  {r['condition']:9} first frame {100 * r['first_frame_share']:5.1f}%, last {100 * r['last_frame_share']:5.1f}%,"
               f" >= 99% from frame {r['frames_to_99'] or '-'}; {r['median_ms']:.2f} ms a frame after the first; "
               f"{r['second_looks']} second looks; false reads {r['false_reads']}")
+        c = r["frame_cpu_ms"]
+        print(f"  {'':9} each frame's CPU after the first: median {c['median']:.2f}, p99 {c['p99']:.2f}, "
+              f"worst {c['worst']:.2f} ms (target 6 ms)")
 
 
 def _print_first_reads(args, report: dict) -> None:
@@ -246,8 +254,10 @@ def _print_first_reads(args, report: dict) -> None:
     for r in report["first_reads"]:
         frames = sorted(v for v in r["first_read"].values() if v is not None)
         never = sum(v is None for v in r["first_read"].values())
+        c = r["frame_cpu_ms"]
         print(f"  {r['ppm']} px/module: {frames} (frame 0 is the first); latest {max(frames) if frames else '-'}"
-              + (f"; never read: {never}" if never else ""))
+              + (f"; never read: {never}" if never else "")
+              + f"; each frame's CPU after the first: median {c['median']:.2f}, worst {c['worst']:.2f} ms")
 
 
 def _print_photos(args, report: dict) -> None:

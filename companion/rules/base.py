@@ -23,7 +23,7 @@ every watcher get; ``seat_view`` is what one seat's phone gets with that seat's 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NotRequired, Required, TypedDict, TypeVar
 
 from card_tags.catalog import Catalog
 from card_tags.payload import CardRef
@@ -55,6 +55,14 @@ class Action:
         return CardRef.from_key(game, self.data["card"])
 
 
+class TermJSON(TypedDict):
+    """A ``Term`` as the tablet reads it (its terms list)."""
+
+    label: str
+    value: Any
+    detail: str
+
+
 @dataclass(frozen=True)
 class Term:
     """One step of an explanation: ``Term("Faith x10", 5000, "Alma 500 x 10")``."""
@@ -63,7 +71,7 @@ class Term:
     value: Any = None
     detail: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> TermJSON:
         return {"label": self.label, "value": self.value, "detail": self.detail}
 
 
@@ -121,14 +129,87 @@ class Standing:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Score(Standing):
+    """A seat of a game won by a count (cards held, Warrior cards, victory points), as
+    ``contract.scoreboard`` gives it: its ``score`` (also in ``counts`` under the game's word for
+    it), and whether it is out of the game (``eliminated``: the tablet greys its box)."""
+
+    score: int
+    eliminated: bool = False
+
+
 @dataclass(frozen=True)
 class Result:
     """The line the table shows in big letters: the last thing decided, and its terms; ``details``
-    is the whole story, shown only when a player taps for it (a round's end told seat by seat)."""
+    is the whole story, shown only when a player taps for it (a round's end told seat by seat).
+    ``kind``: the outcome kind it tells, where it tells one (a game's script may draw it its own
+    way); ``battle``: the battle it tells of (a number, or a game's name for a battle that has none,
+    "after the timer"), so the tablet can head it "Battle N" and grey it once the next one begins."""
 
     say: str
     terms: tuple[Term, ...] = ()
     details: str = ""
+    kind: str = ""
+    battle: int | str | None = None
+
+    def as_dict(self) -> ResultJSON:
+        return {"say": self.say, "terms": [t.as_dict() for t in self.terms], "details": self.details,
+                "kind": self.kind, "battle": self.battle}
+
+
+class ResultJSON(TypedDict):
+    """A ``Result`` as the tablet reads it (the view's ``last_outcome``)."""
+
+    say: str
+    terms: list[TermJSON]
+    details: str
+    kind: str
+    battle: int | str | None
+
+
+class StandingJSON(TypedDict):
+    """A ``Standing`` as the tablet reads it (a game's row may carry more: Stratego's ``colour``,
+    a ``Score``'s ``score`` and ``eliminated``)."""
+
+    seat: int
+    name: str
+    say: str
+    counts: dict[str, int]
+    score: NotRequired[int]
+    eliminated: NotRequired[bool]
+
+
+class SeatBox(TypedDict, total=False):
+    """A row of a game's own ``seats`` list: a seat box of the tablet (app.js ``seatBox``), with the
+    keys the tablet reads; a game's row extends it with its own (read by its own script). Where a
+    game gives no ``seats``, its standings are the boxes (the same keys, from ``Standing``)."""
+
+    seat: Required[int]
+    name: Required[str]
+    play: list[dict[str, Any]]   # the cards it has laid, drawn as cards; absent: no plays on the table
+    counts: dict[str, int]       # the box's small figures by name (army, battalion, discard, hand, captured, points)
+    army: int                    # ... or, for a row without ``counts``, the same figures in the row itself
+    battalion: int
+    discard: int
+    hand: int
+    captured: int
+    total: int                   # the box's big number (cards held, victory points), worded by ``total_label``
+    total_label: str
+    points: int | None           # a play's value where the game counts cards, the big number where it counts points
+    score: int
+    eliminated: bool             # out of the game: the box greyed, with ``out_words`` ("out of the game")
+    out_words: str
+    withdrawn: bool              # sits out this battle
+    colour: str                  # a seat's colour (Stratego's red and blue)
+    say: str | None              # the seat's one line, quoted under its cards
+    problem: str | None          # what is wrong with its play, under its name
+
+
+class Conflict(TypedDict):
+    """A problem on the table the tablet's problems box shows (its ``say``); a game adds its facts."""
+
+    say: str
 
 
 @dataclass(frozen=True)
@@ -140,15 +221,39 @@ class Button:
     kind: str
     data: dict[str, Any]
     confirm: str = ""
-    choose: dict[str, Any] | None = None
+    choose: ChooseJSON | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"label": self.label, "kind": self.kind, "data": self.data}
+    def as_dict(self) -> ButtonJSON:
+        out: ButtonJSON = {"label": self.label, "kind": self.kind, "data": self.data}
         if self.confirm:
             out["confirm"] = self.confirm
         if self.choose is not None:
             out["choose"] = self.choose
         return out
+
+
+class ChoiceJSON(TypedDict):
+    """One entry of a button's picker: the value sent, and the words shown."""
+
+    value: Any
+    label: str
+
+
+class ChooseJSON(TypedDict):
+    """A button's picker: the field of the input's data it fills, and its entries."""
+
+    field: str
+    options: list[ChoiceJSON]
+
+
+class ButtonJSON(TypedDict):
+    """A ``Button`` as the tablet reads it (the view's ``actions``)."""
+
+    label: str
+    kind: str
+    data: dict[str, Any]
+    confirm: NotRequired[str]
+    choose: NotRequired[ChooseJSON]
 
 
 class SetupError(ValueError):
@@ -226,7 +331,7 @@ class Ruleset(Generic[S]):
         """By default a seat sees what the table sees; games with secrets add to it."""
         return self.public_view(state)
 
-    def actions(self, state: S) -> list[dict[str, Any]]:
+    def actions(self, state: S) -> list[ButtonJSON]:
         """The commands the tablet should offer now, as buttons: ``[{"label": "Ann sits out this
         battle", "kind": "withdraw", "data": {"seat": 1}}]``. Optional ``"confirm"`` asks first;
         ``"choose"``: ``{"field": "card", "options": [{"value": .., "label": ..}]}`` asks for a value.

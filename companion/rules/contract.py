@@ -22,15 +22,15 @@ turning ``Refused`` into a ``Refusal``, the tablet's buttons derived from the de
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Iterable, TypeVar
+from typing import Any, Callable, ClassVar, Collection, Generic, Iterable, Mapping, TypedDict, TypeVar, cast
 
 from card_tags.catalog import Card, Catalog
 
-from .base import (Action, Applied, Button, Option, Outcome, Refusal, Result, Ruleset, Seat, SetupError, Standing,
-                   Term)
+from .base import (Action, Applied, Button, ButtonJSON, Option, Outcome, Refusal, Result, ResultJSON, Ruleset, Score,
+                   Seat, SetupError, Standing, StandingJSON, Term)
+from .statecopy import copy_state
 
 SayFn = TypeVar("SayFn", bound=Callable[..., str])
 
@@ -231,11 +231,26 @@ def clashes(variants: list[type[Variant]]) -> list[str]:
     return found
 
 
+class TableJSON(TypedDict):
+    """The shared part of every game's public view (and of a seat's view), as the tablet reads it:
+    ``TableView`` serialised. docs/referee/contract.md names each key."""
+
+    phase: str
+    prompt: str
+    over: bool
+    options: dict[str, Any]
+    standings: list[StandingJSON]
+    winners: list[int]
+    winner: int | None
+    last_outcome: ResultJSON | None
+
+
 @dataclass(frozen=True)
 class TableView:
     """The part of the public view (and of a seat's view) every game shares, typed: what the
     tablet's scripts read for any game (docs/referee/contract.md lists each field). A game's own
-    part follows it in the view, typed by the game (``View.public``)."""
+    part follows it in the view, typed by the game (``View.public``); it never gives these keys
+    again (tests/test_contract.py checks every game)."""
 
     phase: str
     prompt: str
@@ -245,13 +260,24 @@ class TableView:
     winners: tuple[int, ...] = ()
     last_outcome: Result | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> TableJSON:
         return {"phase": self.phase, "prompt": self.prompt, "over": self.over, "options": self.options,
-                "standings": [plain(s) for s in self.standings], "winners": list(self.winners),
+                "standings": [cast(StandingJSON, plain(s)) for s in self.standings], "winners": list(self.winners),
                 "winner": self.winners[0] if len(self.winners) == 1 else None,
-                "last_outcome": None if self.last_outcome is None else {
-                    "say": self.last_outcome.say, "terms": [t.as_dict() for t in self.last_outcome.terms],
-                    "details": self.last_outcome.details}}
+                "last_outcome": None if self.last_outcome is None else self.last_outcome.as_dict()}
+
+
+def scoreboard(seats: Iterable[Seat], scores: Mapping[int, int], unit: str, *, out: Collection[int] = (),
+               counts: Mapping[int, Mapping[str, int]] | None = None,
+               say: Mapping[int, str] | None = None) -> tuple[Score, ...]:
+    """The standings of a game won by a count, the same for every such game: each seat with its
+    score (``scores``, seat -> number; ``unit`` names it in the seat's ``counts``: "cards",
+    "points"), most first and equal scores in seat order, whether it is ``out`` of the game, the
+    game's other figures for the seat (``counts``) and its one-line summary (``say``, worded by the view)."""
+    rows = [Score(seat=s.number, name=s.name, say=(say or {}).get(s.number, ""), score=scores[s.number],
+                  counts={unit: scores[s.number], **(counts or {}).get(s.number, {})}, eliminated=s.number in out)
+            for s in seats]
+    return tuple(sorted(rows, key=lambda row: (-row.score, row.seat)))
 
 
 def plain(part: Any) -> Any:
@@ -272,6 +298,15 @@ class Offer:
     kind: str
     data: dict[str, Any]
     confirm: bool = False
+
+
+@dataclass(frozen=True)
+class KeptOffers(Generic[GS]):
+    """The offers last found (``Game.offers``): for which state object, a copy of it as it was then."""
+
+    state: GS
+    seen: GS
+    offers: tuple[Offer, ...]
 
 
 # How the contract's own refusals are worded (a view may say them otherwise in its ``refusals``).
@@ -394,6 +429,12 @@ class View(Generic[GS]):
         """The line shown big: the last thing decided, as ``viewer`` may know it."""
         return None
 
+    def result_of(self, kind: str, data: dict[str, Any], state: GS, battle: int | str | None = None) -> Result:
+        """An outcome the state keeps as data (its kind and facts, never its words), told again as the
+        table heard it: the game's ``result`` feeds it the last one."""
+        outcome = Outcome(kind, data=data)
+        return Result(self.say(outcome, state), tuple(self.terms(outcome, state)), kind=kind, battle=battle)
+
     def table(self, state: GS, viewer: int | None, prompt: str) -> TableView:
         return TableView(phase=self.game.phase(state), prompt=prompt, over=bool(state.over),
                          options=state.options, standings=self.standings(state, viewer),
@@ -464,7 +505,7 @@ class Game(Ruleset[GS]):
         super().__init__(catalog)
         self.view = self.view_type(self)
         self._inputs = {i.kind: i for i in self.inputs}
-        self._offers_cache: tuple[GS, list[Offer]] | None = None
+        self._offers_cache: KeptOffers[GS] | None = None
 
     # -- what a game implements -------------------------------------------------------------------
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> GS:
@@ -603,14 +644,16 @@ class Game(Ruleset[GS]):
     # -- offers, prompt and views -----------------------------------------------------------------
     def offers(self, state: GS) -> list[Offer]:
         """The buttons that would be taken now: every declared button input of this phase, with
-        each candidate's data tried through ``apply`` on a copy. The session's states are never
-        changed once kept, so the last answer is kept for the same state object (the prompt and
-        the buttons both ask)."""
+        each candidate's data tried through ``apply`` on a copy. The prompt, the buttons and the
+        auto-resolve all ask for the same state's offers, so the last answer is kept with a copy of
+        the state it was found for: it is given again only for that state object while it still
+        equals the copy (an input applied to it in place, an undo or a restore gives a new answer)."""
         cached = self._offers_cache
-        if cached is not None and cached[0] is state:
-            return cached[1]
+        if cached is not None and cached.state is state and cached.seen == state:
+            return list(cached.offers)
+        seen = copy_state(state)
         found = self._find_offers(state)
-        self._offers_cache = (state, found)
+        self._offers_cache = KeptOffers(state, seen, tuple(found))
         return found
 
     def _find_offers(self, state: GS) -> list[Offer]:
@@ -621,9 +664,22 @@ class Game(Ruleset[GS]):
             if spec.phases and self.phase(state) not in spec.phases:
                 continue
             for data in self._candidates(state, spec):
-                if isinstance(self.apply(copy.deepcopy(state), Action(spec.kind, data, "offer")), Applied):
+                if self.would_take(state, spec, data):
                     found.append(Offer(spec.kind, data, spec.confirm))
         return found
+
+    def would_take(self, state: GS, spec: Input, data: dict[str, Any]) -> bool:
+        """True when ``apply`` would take this candidate: the contract's own checks first (they read
+        the state and change nothing), then a dry run on a copy for the game's rules."""
+        try:
+            self.check_input(state, spec, data)
+        except Refused:
+            return False
+        return isinstance(self.apply(copy_state(state), Action(spec.kind, data, "offer")), Applied)
+
+    def forget_offers(self) -> None:
+        """Drop the offers kept for the last state asked about (benchmarks time a first ask)."""
+        self._offers_cache = None
 
     def _candidates(self, state: GS, spec: Input) -> Iterable[dict[str, Any]]:
         if spec.choices:
@@ -633,7 +689,7 @@ class Game(Ruleset[GS]):
             return [{"seat": n} for n in state.seat_numbers()]
         return [{}]
 
-    def actions(self, state: GS) -> list[dict[str, Any]]:
+    def actions(self, state: GS) -> list[ButtonJSON]:
         """The tablet's buttons (``Button``), labelled by the view; a chooser input's candidates in one picker."""
         buttons: list[Button] = []
         pickers: dict[tuple[Any, ...], Button] = {}
@@ -687,4 +743,5 @@ class Game(Ruleset[GS]):
 Handler = Callable[[GameState, dict[str, Any]], "tuple[Outcome, ...] | None"]
 
 __all__ = ["BOOL", "CAMERA", "CARD", "Field", "Game", "GameState", "INT", "Input", "Offer", "Option", "Refused",
-           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "Variant", "View", "ZONE", "card_inputs", "zone_seat"]
+           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "TableJSON", "TableView", "Variant", "View", "ZONE", "card_inputs",
+           "scoreboard", "zone_seat"]

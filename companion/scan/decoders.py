@@ -72,10 +72,10 @@ class ZxingDecoder:
         if thorough:
             self.formats = (zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.MicroQRCode)
 
-    def _read(self, gray: np.ndarray, errors: bool, binarizer=None):
+    def _read(self, gray: np.ndarray, errors: bool, binarizer=None, invert: bool | None = None):
         zx = self._zx
         kwargs = dict(formats=self.formats, try_rotate=self.thorough, try_downscale=self.thorough,
-                      try_invert=self.thorough, return_errors=errors)
+                      try_invert=self.thorough if invert is None else invert, return_errors=errors)
         if binarizer is not None:
             kwargs["binarizer"] = binarizer
         return zx.read_barcodes(_as_gray(gray), **kwargs)
@@ -90,10 +90,12 @@ class ZxingDecoder:
     def decode(self, gray: np.ndarray) -> list[Detection]:
         return [Detection(b.text, self._corners(b)) for b in self._read(gray, errors=False) if b.valid]
 
-    def decode_with_misses(self, gray: np.ndarray, binarizer=None) -> tuple[list[Detection], list[np.ndarray]]:
-        """Decoded codes, and the corners of codes located but not decoded (worth a second look)."""
+    def decode_with_misses(self, gray: np.ndarray, binarizer=None,
+                           invert: bool | None = None) -> tuple[list[Detection], list[np.ndarray]]:
+        """Decoded codes, and the corners of codes located but not decoded (worth a second look).
+        ``invert``: whether to retry the image inverted (default: when thorough)."""
         found, misses = [], []
-        for b in self._read(gray, errors=True, binarizer=binarizer):
+        for b in self._read(gray, errors=True, binarizer=binarizer, invert=invert):
             if b.valid:
                 found.append(Detection(b.text, self._corners(b)))
             else:

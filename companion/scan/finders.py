@@ -15,6 +15,7 @@ one a hundred are both found), as contours three deep whose areas stand in a fin
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -24,13 +25,15 @@ _EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 NEIGHBOURHOODS = (0.02, 0.06)
 OFFSET = 15.0          # grey levels below the neighbourhood's mean that count as dark (5 read 1 code fewer for 23% more CPU)
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
+MOST_TRIPLES = 12      # three-finder codes sharing a finder with a better one, at most
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
-                    equalise: bool = True, offset: float | None = None) -> list[tuple[float, float, float]]:
+                    equalise: bool = True, offset: float | None = None, outlines: bool = False) -> list[tuple]:
     """(x, y, side) of every finder-like nested square in a greyscale view, largest first.
     ``offset``: how much darker than its neighbourhood a pixel must be to count as dark (a
-    larger one leaves fewer specks, so fewer contours to walk, and still every finder)."""
+    larger one leaves fewer specks, so fewer contours to walk, and still every finder).
+    ``outlines``: (x, y, side, its outer square's four corners) instead."""
     offset = OFFSET if offset is None else offset
     h, w = view.shape[:2]
     equalised = _EQUALISE.apply(view) if equalise else view
@@ -41,15 +44,15 @@ def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHB
         contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:
             continue
-        found += _nested_squares(contours, hierarchy[0])
-    distinct: list[tuple[float, float, float]] = []
+        found += _nested_squares(contours, hierarchy[0], outlines)
+    distinct: list[tuple] = []
     for f in sorted(found, key=lambda f: -f[2]):
         if not any(math.hypot(f[0] - d[0], f[1] - d[1]) < 0.5 * d[2] for d in distinct):
             distinct.append(f)
     return distinct
 
 
-def _nested_squares(contours, hierarchy: np.ndarray) -> list[tuple[float, float, float]]:
+def _nested_squares(contours, hierarchy: np.ndarray, outlines: bool = False) -> list[tuple]:
     child = hierarchy[:, 2]
     # only contours with a grandchild can be a finder's outer square (most contours are specks)
     candidates = np.flatnonzero((child >= 0) & (hierarchy[np.maximum(child, 0), 2] >= 0))
@@ -77,8 +80,50 @@ def _nested_squares(contours, hierarchy: np.ndarray) -> list[tuple[float, float,
         side = math.sqrt(a0)
         if math.hypot(cx - m2["m10"] / m2["m00"], cy - m2["m01"] / m2["m00"]) > 0.25 * side:
             continue   # a finder's core sits in its middle
-        out.append((cx, cy, side))
+        out.append((cx, cy, side, _four_corners(outer)) if outlines else (cx, cy, side))
     return out
+
+
+def _four_corners(contour) -> np.ndarray:
+    """A finder's outer square as four corners (its convex hull simplified until four are left)."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for share in (0.02, 0.04, 0.06, 0.08, 0.1, 0.14):
+        corners = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(corners) == 4:
+            return corners.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+
+
+def fitted_corners(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> np.ndarray | None:
+    """A code's corners from the outer corners of its three finders (a the corner one, each
+    (x, y, side, corners)): a homography fitted to those 12 points, with the module count
+    rounded to a QR version's, undoes an angle of view that corners from the finders' centres
+    (an affine guess) keep. None if the finders' corners do not fit a square grid."""
+    module = (a[2] + b[2] + c[2]) / 3 / 7
+    arms = (math.hypot(b[0] - a[0], b[1] - a[1]) + math.hypot(c[0] - a[0], c[1] - a[1])) / 2
+    modules = 17 + 4 * max(1, round((arms / module + 7 - 17) / 4) + versions_off)
+    grid = np.float32([(x + dx, y + dy) for x, y in ((0, 0), (modules - 7, 0), (0, modules - 7))
+                       for dx, dy in ((0, 0), (7, 0), (7, 7), (0, 7))])
+    centres = np.float32([(3.5, 3.5), (modules - 3.5, 3.5), (3.5, modules - 3.5)])
+    affine = cv2.getAffineTransform(centres, np.float32([a[:2], b[:2], c[:2]]))
+    guess = grid @ affine[:, :2].T + affine[:, 2]
+    seen = []
+    for k, f in enumerate((a, b, c)):
+        for j in range(4):   # each model corner: the finder's outline corner nearest its affine guess
+            seen.append(f[3][int(np.linalg.norm(f[3] - guess[4 * k + j], axis=1).argmin())])
+    fit, _ = cv2.findHomography(grid, np.float32(seen), 0)
+    if fit is None:
+        return None
+    error = np.linalg.norm(cv2.perspectiveTransform(grid.reshape(-1, 1, 2), fit).reshape(-1, 2) - seen, axis=1).mean()
+    if error > module:
+        return None
+    square = np.float32([[0, 0], [modules, 0], [modules, modules], [0, modules]])
+    out = cv2.perspectiveTransform(square.reshape(-1, 1, 2), fit).reshape(4, 2)
+    (ux, uy), (vx, vy) = out[1] - out[0], out[3] - out[0]
+    if ux * vy - uy * vx < 0:   # clockwise in image coordinates, as the readers report
+        out = out[[0, 3, 2, 1]]
+    return out.astype(np.float32)
 
 
 def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
@@ -90,10 +135,18 @@ def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
     return best
 
 
-def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Codes the finders outline: (corner quads from three finders, 4 x 2 each, clockwise from
-    the corner finder; squares from two finders left over, 4 x 2 each, that hold the code
-    whichever corners the two are)."""
+class Places(NamedTuple):
+    """Where codes are, from their finders (each place 4 x 2 corners, clockwise)."""
+    quads: list[np.ndarray]         # corners from three finders (the corner one first), no finder in two
+    squares: list[np.ndarray]       # squares from two finders, one at least in no quad, that hold the code whichever corners they are
+    overlapping: list[np.ndarray]   # quads from three finders of which one is already in a better quad
+    across: list[np.ndarray]        # squares from two finders each in a quad of its own (a quad may join two codes)
+    fitted: list[np.ndarray]        # the quads' corners fitted to their finders' outlines (fitted_corners), 3 module counts each
+
+
+def code_places(finders: list[tuple]) -> Places:
+    """Codes the finders outline (see Places); finders with outlines (finder_patterns(...,
+    outlines=True)) also give fitted corners."""
     points = [np.array(f[:2]) for f in finders]
     sizes = [f[2] for f in finders]
     triples = []
@@ -112,23 +165,36 @@ def code_places(finders: list[tuple[float, float, float]]) -> tuple[list[np.ndar
                 if cos < 0.5:   # a right angle, as far as an angle of view bends it
                     triples.append((cos + abs(math.log(dab / dac)), a, b, c, side))
     used: set[int] = set()
-    quads = []
+    quads, overlapping, fitted = [], [], []
+    owner: dict[int, int] = {}
     for _, a, b, c, side in sorted(triples):
         if used & {a, b, c}:
+            # a finder already in a code: in a grid of codes the best triple may take finders of
+            # two, and this may be the right one (looked at after the squares, see MOST_TRIPLES)
+            if len(overlapping) < MOST_TRIPLES:
+                overlapping.append(_corners(points[a], points[b], points[c], side))
             continue
         used |= {a, b, c}
+        owner.update({a: len(quads), b: len(quads), c: len(quads)})
         quads.append(_corners(points[a], points[b], points[c], side))
-    squares = []
-    rest = [i for i in range(n) if i not in used]
-    for i, a in enumerate(rest):
-        for b in rest[i + 1:]:
+        if len(finders[a]) > 3:
+            for off in (0, -1, 1):
+                corners = fitted_corners(finders[a], finders[b], finders[c], off)
+                if corners is not None:
+                    fitted.append(corners)
+    squares, across = [], []
+    for a in range(n):
+        for b in range(a + 1, n):
+            if a in used and b in used and owner[a] == owner[b]:
+                continue   # two finders of one code's quad
             d = float(np.linalg.norm(points[a] - points[b]))
             side = (sizes[a] + sizes[b]) / 2
             if 0.5 < sizes[a] / sizes[b] < 2 and 1.5 * side < d < 30 * side:
                 mid, half = (points[a] + points[b]) / 2, d + side
-                squares.append(np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)],
-                                        np.float32))
-    return quads, squares
+                square = np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)], np.float32)
+                # two finders each in a quad of its own: a quad may have taken finders of two codes
+                (across if a in used and b in used else squares).append(square)
+    return Places(quads, squares, overlapping, across, fitted)
 
 
 def _corners(a: np.ndarray, b: np.ndarray, c: np.ndarray, finder: float) -> np.ndarray:

@@ -39,6 +39,9 @@ ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large 
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
+BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
+FINDER_CHECK_PX = 12     # ...coarse, but a finder the size of the codes read at least this many pixels across
+MOST_FITTED = 9         # corners fitted to the finders' outlines (3 codes x 3 module counts) looked at, at most
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
@@ -78,29 +81,43 @@ class PhotoReader:
 
     def read(self, gray: np.ndarray) -> list[Detection]:
         self.looks, self.steps = 0, []
-        found, misses = self.zxing.decode_with_misses(gray)
+        self._pyramid = Pyramid(gray)
+        # thorough, but not inverted: the inverted pass costs a fifth of the read and read no
+        # code of BoofCV's half; a photo with nothing read gets it next (a light code on dark)
+        found, misses = self.zxing.decode_with_misses(gray, invert=False)
+        if not found:
+            self.steps.append("inverted")
+            found, more = self.zxing.decode_with_misses(cv2.bitwise_not(gray), invert=False)
+            misses += more
         located = _plausible(misses, gray.shape)
         # a code zxing-cpp found but could not even size (no corners): somewhere, unread
         unsized = any(not np.asarray(m).any() for m in misses)
         if found and not located and not unsized and not self._finders_left(gray, found):
             return found
-        view, scale = _halved(gray, PHOTO_VIEW_SIDE)
+        view, scale = self._pyramid.within(PHOTO_VIEW_SIDE)
         equalised = _EQUALISE_VIEW.apply(view)
         self.steps.append("equalised view, global")
         more, view_misses = self.zxing.decode_once_with_misses(equalised, self.zxing.binarizers.GlobalHistogram)
         found = _merge(found, [d.shifted(0, 0, scale=scale) for d in more])
         located += _plausible([m / scale for m in view_misses], gray.shape)
         # finders of the codes read belong to them; the others outline codes left unread
-        fview, fscale = _halved(view, FINDER_VIEW_SIDE)
-        finders = [(x / scale / fscale, y / scale / fscale, side / scale / fscale) for x, y, side in finder_patterns(fview)]
-        quads, squares = code_places([f for f in finders if not _inside_any(f[:2], found)])
-        places = [(q, True) for q in located + quads] + [(s, False) for s in squares]
+        # (the equalised view is the finder search's own view: it is not equalised twice)
+        fview, fscale = _halved(equalised, FINDER_VIEW_SIDE)
+        to_photo = 1 / scale / fscale
+        finders = [(x * to_photo, y * to_photo, side * to_photo, outline * to_photo)
+                   for x, y, side, outline in finder_patterns(fview, equalise=False, outlines=True)]
+        outlined = code_places([f for f in finders if not _inside_any(f[:2], found)])
+        places = ([(q, True) for q in located + outlined.quads] + [(s, False) for s in outlined.squares]
+                  + [(q, True) for q in outlined.overlapping] + [(s, False) for s in outlined.across])
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
         for quad, is_code in unread:
             if _covered(quad, found):
                 continue   # read meanwhile (a look at a neighbouring place read it)
             found = _merge(found, self._look(gray, quad, is_code))
+        for quad in outlined.fitted[:MOST_FITTED]:
+            if not _covered(quad, found):
+                found = _merge(found, self._look(gray, quad, True))
         # a small code still unread (a tag at a few pixels a module, soft): the live ladder's
         # sharpened and deconvolved crops (rescue.Ladder), where the scaled crops above are too coarse
         for quad, is_code in places:
@@ -111,9 +128,9 @@ class PhotoReader:
         self.steps.append("equalised view, local")
         found = _merge(found, [d.shifted(0, 0, scale=scale) for d in self.zxing.decode_once(equalised)])
         if (not found or not all(_covered(q, found) for q, _ in places)) and self.zbar.available:
-            small, small_scale = _halved(view, ZBAR_VIEW_SIDE)
+            small, small_scale = self._pyramid.within(ZBAR_VIEW_SIDE)
             self.steps.append("ZBar on the view halved")
-            found = _merge(found, [d.shifted(0, 0, scale=scale * small_scale) for d in self.zbar(small)])
+            found = _merge(found, [d.shifted(0, 0, scale=small_scale) for d in self.zbar(small)])
         return found
 
     @staticmethod
@@ -123,9 +140,17 @@ class PhotoReader:
         pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean): about a
         quarter of a thorough read's CPU on the median photo (1.8 ms against 7.6), and it found
         none on the photos of BoofCV's half that zxing-cpp reads whole (57 of them, every third)."""
-        step = -(-max(gray.shape[:2]) // FINDER_CHECK_SIDE)
+        longest = max(gray.shape[:2])
+        # ...but not so coarse that a finder of the codes read shrinks below a few pixels (a code
+        # left unread is mostly one of their size: a sheet of small tags in a small photo), down
+        # to a view twice as fine
+        finder = min(d.side_px() for d in found) * 7 / 21
+        step = max(-(-longest // (2 * FINDER_CHECK_SIDE)), min(-(-longest // FINDER_CHECK_SIDE), int(finder / FINDER_CHECK_PX)), 1)
         view = np.ascontiguousarray(gray[::step, ::step])
-        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=False, offset=15)
+        # a lamp's bright spot (blown highlights) leaves the rest of the photo too dark for one
+        # offset below the local mean: only then is the view equalised first
+        glare = np.count_nonzero(view >= BLOWN) > BLOWN_SHARE * view.size
+        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
         return len(left) >= 2
 
@@ -162,10 +187,10 @@ class PhotoReader:
         side = _side(quad) if is_code else _side(quad) / 2   # a two-finder square is twice the code's side
 
         def crop(px: float, reader, equalise: bool = False):
-            return lambda: _read_crop(gray, quad, side, px, reader, equalise)
+            return lambda: _read_crop(self._pyramid, quad, side, px, reader, equalise)
 
         def warp(px: float, reader, equalise: bool = False):
-            return lambda: _read_rectified(gray, quad, px, reader, equalise)
+            return lambda: _read_rectified(self._pyramid, quad, px, reader, equalise)
 
         def zxing_global(image: np.ndarray) -> list[Detection]:
             return zx.decode_once(image, global_)
@@ -183,31 +208,60 @@ class PhotoReader:
         return rungs
 
 
-def _read_crop(gray, quad, side, px, reader, equalise) -> list[Detection]:
+class Pyramid:
+    """A photo and its halvings (Gaussian pyramid), made as a look first needs them: a crop of a
+    large code is scaled down from the level just above its scale, not from the whole photo
+    (scaling a 1,000 px crop down to 150 px cost more than reading it)."""
+
+    def __init__(self, gray: np.ndarray):
+        self.levels = [gray]
+
+    def at(self, k: float) -> tuple[np.ndarray, float]:
+        """The level to scale by k from: (image, its scale), the scale at least k."""
+        scale = 1.0
+        n = 0
+        while k <= scale / 2 and min(self.levels[n].shape[:2]) >= 64:
+            if n + 1 == len(self.levels):
+                self.levels.append(cv2.pyrDown(self.levels[n]))
+            n, scale = n + 1, scale / 2
+        return self.levels[n], scale
+
+    def within(self, most: int) -> tuple[np.ndarray, float]:
+        """The first level whose longest side is at most ``most`` pixels, and its scale."""
+        longest = max(self.levels[0].shape[:2])
+        k = 1.0
+        while longest * k > most:
+            k /= 2
+        return self.at(k)
+
+
+def _read_crop(pyramid: Pyramid, quad, side, px, reader, equalise) -> list[Detection]:
     """The place's box (a quarter of the code around it), scaled so the code is about px wide."""
+    k = px / max(side, 1.0)
+    gray, s = pyramid.at(k)
     h, w = gray.shape[:2]
-    (x0, y0), (x1, y1) = quad.min(axis=0) - 0.25 * side, quad.max(axis=0) + 0.25 * side
+    (x0, y0), (x1, y1) = (quad.min(axis=0) - 0.25 * side) * s, (quad.max(axis=0) + 0.25 * side) * s
     x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
-    k = px / max(side, 1.0)
-    image = cv2.resize(gray[y0:y1, x0:x1], None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+    image = cv2.resize(gray[y0:y1, x0:x1], None, fx=k / s, fy=k / s, interpolation=cv2.INTER_AREA if k < s else cv2.INTER_CUBIC)
     if equalise:
         image = _EQUALISE_CROP.apply(image)
-    return [d.shifted(x0, y0, scale=k) for d in reader(image)]
+    return [d.shifted(x0 / s, y0 / s, scale=k) for d in reader(image)]
 
 
-def _read_rectified(gray, quad, px, reader, equalise, margin: float = 0.15) -> list[Detection]:
+def _read_rectified(pyramid: Pyramid, quad, px, reader, equalise, margin: float = 0.15) -> list[Detection]:
     """The code warped from its four corners to a px square (with a margin for its quiet zone):
     an angle of view undone."""
     m = px * margin
     square = np.float32([[m, m], [m + px, m], [m + px, m + px], [m, m + px]])
-    to_square = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), square)
+    gray, s = pyramid.at(px / max(_side(quad), 1.0))
+    to_square = cv2.getPerspectiveTransform(np.asarray(quad, np.float32) * s, square)   # from the level's pixels
     size = int(px + 2 * m)
     image = cv2.warpPerspective(gray, to_square, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if equalise:
         image = _EQUALISE_CROP.apply(image)
-    back = np.linalg.inv(to_square)
+    back = np.linalg.inv(to_square @ np.diag([s, s, 1.0]))   # to the photo's pixels
     return [Detection(d.text, cv2.perspectiveTransform(d.corners.reshape(-1, 1, 2).astype(np.float64), back)
                       .reshape(4, 2).astype(np.float32)) for d in reader(image)]
 
@@ -248,7 +302,8 @@ def _distinct(places: list[tuple[np.ndarray, bool]]) -> list[tuple[np.ndarray, b
     """One place per code: a later place centred within half a code of an earlier one is the same."""
     out: list[tuple[np.ndarray, bool]] = []
     for quad, is_code in places:
-        if not _covered(quad, [Detection("", q) for q, _ in out]):
+        side = _side(quad)
+        if not _covered(quad, [Detection("", q) for q, _ in out if 0.75 < _side(q) / side < 1.33]):
             out.append((quad, is_code))
     return out
 

@@ -253,7 +253,7 @@ function waitingFor(seat, view) {
 function seatBox(seat, view) {
   const total = seatTotal(seat);
   const classes = ["seat"];
-  if (view.winner === seat.seat || (view.winners || []).includes(seat.seat)) classes.push("winner");
+  if ((view.winners || []).includes(seat.seat)) classes.push("winner");
   if (seat.eliminated) classes.push("out");
   if (view.turn === seat.seat) classes.push("turn");
   if (seat.colour) classes.push(`colour-${seat.colour}`);

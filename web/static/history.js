@@ -77,7 +77,7 @@
     const seats = view.seats || view.standings || [];
     const parts = [seats.map((s) => s.name).join(", ")];
     if (view.over) {
-      const winners = view.winners?.length ? view.winners : view.winner ? [view.winner] : [];
+      const winners = view.winners || [];  // every game's, from the contract (TableView)
       const names = winners.map((n) => (seats.find((s) => s.seat === n) || {}).name || `seat ${n}`);
       parts.push(names.length ? `won by ${names.join(" and ")}` : "over");
     } else parts.push("not finished");

@@ -16,11 +16,10 @@
 
   function resultHeading(view) {
     const outcome = view.last_outcome;
-    const data = outcome.data || {};
     if (view.over) return { label: "Game over", stale: false };
-    if (typeof data.battle === "number") {
-      const begun = view.battle !== data.battle && (view.seats || []).some((s) => (s.play || []).length > 0);
-      return { label: `Battle ${data.battle}`, stale: begun };
+    if (typeof outcome.battle === "number") {  // the battle the result tells of (contract.Result)
+      const begun = view.battle !== outcome.battle && (view.seats || []).some((s) => (s.play || []).length > 0);
+      return { label: `Battle ${outcome.battle}`, stale: begun };
     }
     const combats = view.combats || [];
     if (view.pending) return { label: `Combat ${combats.length + 1}: ${PENDING_WORDS[view.stage] || "in progress"}`, stale: false };
@@ -57,7 +56,7 @@
     const chosen = optionWords(game, view.options, view.seats || view.standings || []);
     if (chosen.length) meta.push(chosen.join(" · "));
     if (view.over) {
-      const winners = view.winners?.length ? view.winners : view.winner ? [view.winner] : [];
+      const winners = view.winners || [];  // every game's, from the contract (TableView)
       meta.push(winners.length ? `Game over: ${winners.map((n) => `seat ${n} wins (${seatName(view, n) || "?"})`).join(", ")}`
         : "Game over");
     }

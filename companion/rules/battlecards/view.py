@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Outcome
-from ..contract import Offer
+from ..base import Result, ResultJSON, SeatBox, Standing
+from ..contract import Offer, scoreboard
 from . import combat, forecast, refusals as refusal_words
 from .cards import SIDE_NAMES
 from .liberation import fallen_ally
@@ -26,23 +26,29 @@ def pct(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
+class PacificSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys (``total``: its victory points, ``counts``: its
+    piles and stacks), and what battlecards-pacific.js reads besides."""
+
+    side: str
+    side_name: str
+    vp: int
+    handless: bool                  # emergency-deployed: no Reserve Hand until it replenishes
+    won: list[dict[str, Any]]       # the BATTLECARDS it has won, face up
+
+
 @dataclass(frozen=True, kw_only=True)
 class PacificTable:
-    """BATTLECARDS' own part of the public view (docs/referee/battlecards.md lists each field). Its
-    ``standings`` (``seat``, ``name``, ``points``), ``winner``, ``winners``, ``over`` and ``last_outcome``
-    (``say``, ``terms``) take the place of the shared ones."""
+    """BATTLECARDS' own part of the public view (docs/referee/battlecards-pacific.md lists each field);
+    the standings, winners and the result box are the shared part's (``PacificView.standings``, ...)."""
 
     game: str
     stage: str
     turn: int
     turn_number: int
-    over: bool
-    winner: int | None
-    winners: list[int]
     victory: str
     vp_target: int
-    seats: list[dict[str, Any]]
-    standings: list[dict[str, Any]]
+    seats: list[PacificSeatRow]
     conflict: dict[str, Any]
     other_piles: list[dict[str, Any]]
     pending: dict[str, Any] | None
@@ -50,8 +56,7 @@ class PacificTable:
     task: dict[str, Any] | None
     fight: dict[str, Any] | None
     odds: dict[str, Any] | None
-    recent: list[dict[str, Any]]
-    last_outcome: dict[str, Any] | None
+    recent: list[ResultJSON]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,29 +195,32 @@ class PacificView(Sayings):
                     out[f] = c[f]
         return out
 
-    def told(self, state: PacificState, index: int) -> dict[str, Any]:
-        """One of the recent outcomes, worded now (the state keeps its kind and data only)."""
-        told = state.recent[index]
-        outcome = Outcome(told.kind, data=told.data)
-        return {"kind": told.kind, "say": self.say(outcome, state),
-                "terms": [t.as_dict() for t in self.terms(outcome, state)]}
+    # -- the shared part of the views (contract.TableView) -------------------------------------------
+    def standings(self, state: PacificState, viewer: int | None) -> tuple[Standing, ...]:
+        """Victory points per seat, most first; a seat whose army is destroyed is out."""
+        return scoreboard(state.seats, {n: a.vp for n, a in state.armies.items()}, "vp",
+                          out={n for n, a in state.armies.items() if a.eliminated})
+
+    def winners(self, state: PacificState) -> tuple[int, ...]:
+        return tuple(state.winners)
+
+    def result(self, state: PacificState, viewer: int | None) -> Result | None:
+        """The last outcome the table was told, worded now (the state keeps its kind and data only)."""
+        return self.result_of(state.recent[-1].kind, state.recent[-1].data, state) if state.recent else None
 
     def public(self, state: PacificState) -> PacificTable:
         target = in_play(state).vp_target
-        seats = [{"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
-                  "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
-                  "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
-                             "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
-                  "won": [self.card(k) for k in a.won]}
-                 for s, a in ((s, state.armies[s.number]) for s in state.seats)]
+        seats: list[PacificSeatRow] = [
+            {"seat": s.number, "name": s.name, "side": a.side, "side_name": SIDE_NAMES[a.side], "vp": a.vp,
+             "total": a.vp, "total_label": "VP", "eliminated": a.eliminated, "handless": a.handless,
+             "counts": {"hand": len(a.hand), "kept": len(a.kept), "discard": len(a.arsenal_discard),
+                        "arsenal": a.arsenal_left, **{t: len(a.stacks[t]) for t in TYPES}},
+             "won": [self.card(k) for k in a.won]}
+            for s, a in ((s, state.armies[s.number]) for s in state.seats)]
         theatre = state.armies[state.turn].theatre if state.turn else "pacific"
-        recent = [self.told(state, i) for i in range(len(state.recent))]
         return PacificTable(
             game=self.game.game, stage=state.stage.value, turn=state.turn, turn_number=state.turn_number,
-            over=state.over, winner=state.winner, winners=state.winners, victory=state.victory,
-            vp_target=target, seats=seats,
-            standings=sorted(({"seat": r["seat"], "name": r["name"], "points": r["vp"]} for r in seats),
-                             key=lambda r: -r["points"]),
+            victory=state.victory, vp_target=target, seats=seats,
             conflict=self.pile(state, theatre),
             # Combined sets: the other theatre's pile too, face up on the table like this one.
             other_piles=[self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
@@ -224,8 +232,7 @@ class PacificView(Sayings):
             task=({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
                    "deploy": state.task.deploy, "look": state.task.look} if state.task else None),
             fight=self.battle(state), odds=forecast.battle_forecast(self.deck, state),
-            recent=recent,
-            last_outcome={"say": recent[-1]["say"], "terms": recent[-1]["terms"]} if recent else None)
+            recent=[self.result_of(t.kind, t.data, state).as_dict() for t in state.recent])
 
     def pile(self, state: PacificState, theatre: str) -> dict[str, Any]:
         """One theatre's CONFLICT deck and discard pile (public: every card on the pile is face up)."""

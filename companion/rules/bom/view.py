@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from ..base import Outcome, Term
-from ..contract import Game, Offer, View, says
+from ..base import Conflict, Outcome, Result, ResultJSON, SeatBox, Standing, Term
+from ..contract import Game, Offer, View, says, scoreboard
 from . import refusals as refusal_words
 from . import table, turns
 from .announce import announce, name_parts
@@ -41,19 +41,37 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
            "surrender": "Surrender every remaining card?"}
 
 
+class BomSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys, and what bom-battle.js reads besides."""
+
+    cards: int                      # the cards it holds (in Spy's Trivia: the cards it has won)
+    in_battle: bool
+    face_down: bool                 # its POWER card lies face down (Secret Weapon)
+    status: str                     # waiting, ready, problem, face down, sitting out, withdrawn, out
+    announce: dict[str, Any] | None  # its play as the reader speaks it (announce.py)
+    unread: int                     # Spy's Trivia: the cards it has still to read
+
+
+class BomConflict(Conflict):
+    """One card seen in two places at once."""
+
+    card: str
+    zones: list[str]
+    seats: list[int]
+    name: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class BomTable:
-    """Book of Mormon's own part of the public view (docs/referee/bom.md lists each field). Its
-    ``standings``, ``winner``, ``winners``, ``over``, ``options`` and ``last_outcome`` are given here
-    and take the place of the shared ones (the score rows: ``seat``, ``name``, ``cards``, ...)."""
+    """Book of Mormon's own part of the public view (docs/referee/bom-battle.md lists each field);
+    the standings, winners and the result box are the shared part's (``BomView.standings``, ...)."""
 
     mode: str
     battle: int
     deck_size: int
     variants: list[str]
-    options: dict[str, Any]
-    seats: list[dict[str, Any]]
-    conflicts: list[dict[str, Any]]
+    seats: list[BomSeatRow]
+    conflicts: list[BomConflict]
     flags: list[dict[str, Any]]
     problems: list[str]
     collecting: list[str]
@@ -63,13 +81,8 @@ class BomTable:
     tiebreak: dict[str, Any] | None
     timer: dict[str, Any] | None
     trivia: dict[str, Any] | None
-    last_outcome: dict[str, Any] | None
-    recent: list[dict[str, Any]]
+    recent: list[ResultJSON]
     ready_to_resolve: bool
-    standings: list[dict[str, Any]]
-    winner: int | None
-    winners: list[int]
-    over: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -276,7 +289,7 @@ class BomView(View[BomState]):
         flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
         return BomTable(
             mode=state.mode.value, battle=state.battle, deck_size=state.deck_size,
-            variants=self._variants(state.options), options=state.options,
+            variants=self._variants(state.options),
             seats=[self._seat(state, words, s, current, fighting) for s in state.piles],
             conflicts=[self._conflict(words, key, zones, seats) for key, zones, seats in table.conflicts(state)],
             flags=flags, problems=[words.flag(f.seat, f.kind, f.other) for f in state.flags],
@@ -286,11 +299,8 @@ class BomView(View[BomState]):
             tiebreak={"seats": list(state.tiebreak)} if state.tiebreak is not None else None,
             timer=self._timer(state),
             trivia=self._trivia(state) if state.trivia is not None else None,
-            last_outcome=self._told(state.last, state) if state.last else None,
-            recent=[self._told(t, state) for t in state.recent],
+            recent=[self._told(t, state).as_dict() for t in state.recent],
             ready_to_resolve=self.referee.ready_to_resolve(state),
-            standings=standings(state),
-            winner=state.winner, winners=list(state.winners), over=state.over,
         )
 
     def seat(self, state: BomState, seat: int) -> BomSeat:
@@ -299,11 +309,28 @@ class BomView(View[BomState]):
         return BomSeat(**vars(self.public(state)), prompt=self.prompt(state, []),
                        my_face_down=self.card(key) if key else None)
 
-    def _told(self, told: Told, state: BomState) -> dict[str, Any]:
-        """A told outcome, worded now from its data (the same words the table heard)."""
-        outcome = Outcome(told.kind, data=told.data)
-        return {"kind": told.kind, "say": self.say(outcome, state), "data": {"battle": told.battle},
-                "terms": [t.as_dict() for t in self.terms(outcome, state)]}
+    def _told(self, told: Told, state: BomState) -> Result:
+        """A told outcome, worded now from its data (the same words the table heard), headed by its battle."""
+        return self.result_of(told.kind, told.data, state, battle=told.battle)
+
+    # -- the shared part of the views (contract.TableView) -------------------------------------------------
+    def standings(self, state: BomState, viewer: int | None) -> tuple[Standing, ...]:
+        """The score: cards held per seat, most first; in Spy's Trivia the cards won, and those still
+        to read. A seat out of cards is out of the game (never in Spy's Trivia)."""
+        if state.trivia is not None:
+            trivia = state.spys_trivia()
+            return scoreboard(state.seats, trivia.won, "cards", counts={s.seat: {"unread": trivia.unread[s.seat]}
+                                                                        for s in state.piles})
+        return scoreboard(state.seats, {s.seat: s.total for s in state.piles}, "cards",
+                          out={s.seat for s in state.piles if s.out},
+                          counts={s.seat: {"army": s.army, "battalion": s.battalion, "discard": s.discard}
+                                  for s in state.piles})
+
+    def winners(self, state: BomState) -> tuple[int, ...]:
+        return tuple(state.winners)
+
+    def result(self, state: BomState, viewer: int | None) -> Result | None:
+        return self._told(state.last, state) if state.last else None
 
     @staticmethod
     def _variants(options: dict[str, Any]) -> list[str]:
@@ -312,18 +339,18 @@ class BomView(View[BomState]):
             chosen.append(f"Rules for a Shorter Game ({options['shorter_game_minutes']} minutes)")
         return chosen
 
-    def _conflict(self, words: Words, key: str, zones: list[str], seats: list[int]) -> dict[str, Any]:
+    def _conflict(self, words: Words, key: str, zones: list[str], seats: list[int]) -> BomConflict:
         name = self.card(key)["name"]
         places = " and ".join(words.who(s) for s in seats)
         return {"card": key, "zones": zones, "seats": seats, "name": name,
                 "say": f"{name} ({key}) is seen at {places} at once: take the duplicate away."}
 
     def _seat(self, state: BomState, words: Words, s: Piles, current: dict[int, list[str]],
-              fighting: list[int]) -> dict[str, Any]:
+              fighting: list[int]) -> BomSeatRow:
         n = s.seat
         cards = current.get(n, [])
         face_down = bool(state.turns and n in state.secret_weapon().face_down)
-        shown: dict[str, Any] = {
+        shown: BomSeatRow = {
             "seat": n, "name": s.name, "army": s.army, "battalion": s.battalion, "discard": s.discard,
             "cards": s.total, "total": s.total, "eliminated": s.out, "withdrawn": s.withdrawn,
             "in_battle": n in fighting, "play": [self.card(k) for k in cards], "face_down": face_down,
@@ -331,7 +358,7 @@ class BomView(View[BomState]):
         }
         if state.trivia is not None:
             won = state.spys_trivia().won[n]
-            shown.update(unread=state.spys_trivia().unread[n], cards=won, total=won)
+            shown.update({"unread": state.spys_trivia().unread[n], "cards": won, "total": won})
         if s.out:
             shown["status"] = "out"
         elif s.withdrawn:
@@ -341,14 +368,14 @@ class BomView(View[BomState]):
         else:
             result = seat_problem(self.referee, state, n, cards)
             if isinstance(result, Play) and not result.fighters:
-                shown.update(status="ready", points=0, problem=None)
+                shown.update({"status": "ready", "points": 0, "problem": None})
             elif isinstance(result, Play):
                 said = announce(result, self.card)
-                shown.update(status="ready", points=result.points, announce=said, say=said["text"])
+                shown.update({"status": "ready", "points": result.points, "announce": said, "say": said["text"]})
             elif face_down:
-                shown.update(status="face down", problem=self._said(result, state))
+                shown.update({"status": "face down", "problem": self._said(result, state)})
             elif cards and result.code != "not_played":
-                shown.update(status="problem", problem=self._problem(state, cards, result))
+                shown.update({"status": "problem", "problem": self._problem(state, cards, result)})
         return shown
 
     def _problem(self, state: BomState, cards: list[str], problem: Problem) -> str:
@@ -396,18 +423,4 @@ class BomView(View[BomState]):
         return shown
 
 
-def standings(state: BomState) -> list[dict[str, Any]]:
-    """The score: card counts per seat, most cards first."""
-    rows = []
-    for s in state.piles:
-        if state.trivia is not None:
-            row = {"seat": s.seat, "name": s.name, "cards": state.spys_trivia().won[s.seat],
-                   "unread": state.spys_trivia().unread[s.seat], "eliminated": False}
-        else:
-            row = {"seat": s.seat, "name": s.name, "cards": s.total, "army": s.army, "battalion": s.battalion,
-                   "discard": s.discard, "eliminated": s.out}
-        rows.append(row)
-    return sorted(rows, key=lambda r: (-r["cards"], r["seat"]))
-
-
-__all__ = ["BomSeat", "BomTable", "BomView", "standings"]
+__all__ = ["BomSeat", "BomTable", "BomView"]

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict
 
-from companion.rules.contract import Offer
+from companion.rules.base import Result, SeatBox, Standing, Term
+from companion.rules.contract import Offer, scoreboard
 
 from . import refusals as refusal_words
 from .cards import info, why_not_primary, why_not_secondary
 from .points import score
 from .prepare import tray_owner
 from .refusals import COMBINATION, names
-from .state import Laid, Step, WarriorsState
+from .state import Laid, Player, Step, WarriorsState
 from .words import Sayings, ordinal, side_terms
 
 STEP_NAMES = {
@@ -30,36 +31,53 @@ STEP_NAMES = {
 PRIVATELY = "(on your reader, or face up in the covered scan tray)"
 
 
+def held(p: Player) -> int:
+    """The cards a player holds: hand, row, Discard pile and both draw piles (the game's score)."""
+    return len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
+
+
 def who(state: WarriorsState, seat: int | None) -> str:
     """A seat's name in a prompt or a button (the seat the table waits for may be none)."""
     return state.name(seat) if seat is not None else "nobody"
 
 
+class WarriorsSeatRow(SeatBox, total=False):
+    """A seat's row (``seats``): the seat box's keys (``total``: the cards it holds; ``counts``: hand and
+    discard pile), and what warriors.js reads besides."""
+
+    warrior_deck: int
+    armory_deck: int
+    discard_top: dict[str, Any] | None
+    face_down: int                  # how many of its row's cards lie face down
+
+
 @dataclass(frozen=True, kw_only=True)
 class WarriorsTable:
-    """Warriors' own part of the public view (docs/referee/warriors.md lists each field). Its ``phase``,
-    ``standings`` (``seat``, ``name``, ``cards``, ``out``), ``winner``, ``over`` and ``last_outcome``
-    (``say``, ``terms``) take the place of the shared ones."""
+    """Warriors' own part of the public view (docs/referee/warriors.md lists each field); the phase,
+    standings, winners and the result box are the shared part's (``WarriorsView.standings``, ...)."""
 
     game: str
     step: str
-    phase: str
     phase_name: str
     turn: int | None
     drawing: int | None
     leader: int
     caller: int | None
     battle_round: int
-    seats: list[dict[str, Any]]
+    seats: list[WarriorsSeatRow]
     challenge: dict[str, Any] | None
     order: dict[str, Any]
     results: list[dict[str, Any]]
     tray_for: int | None
-    last_outcome: dict[str, Any] | None
-    over: bool
-    winner: int | None
     tied: list[int]
-    standings: list[dict[str, Any]]
+
+
+class WarriorsYou(TypedDict):
+    """What only this seat sees (drawn by warriors.js)."""
+
+    hand: list[dict[str, Any]]       # each card: key, name, kind, side, icons, points, legal, why (when not legal)
+    face_down: list[dict[str, Any]]  # its own face-down cards in its row: key, name, position
+    prophecy: list[dict[str, Any]]   # the cards its Prophecy showed it: key, name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,7 +85,7 @@ class WarriorsSeat(WarriorsTable):
     """A seat's own part: the table's, and ``you``: its hand (each card marked whether it can be laid
     now, and why not), its face-down cards and what its Prophecy showed it."""
 
-    you: dict[str, Any]
+    you: WarriorsYou
 
 
 class WarriorsView(Sayings):
@@ -176,11 +194,10 @@ class WarriorsView(Sayings):
                 "how": c.how, "owner": c.owner, "side": card.side, "icons": list(card.icons),
                 "kind": "warrior" if card.warrior else card.armory}
 
-    def seat_row(self, state: WarriorsState, seat: int) -> dict[str, Any]:
+    def seat_row(self, state: WarriorsState, seat: int) -> WarriorsSeatRow:
         p = state.players[seat]
         top = p.discard[-1] if p.discard else None
-        held = len(p.hand) + len(p.play) + len(p.discard) + p.warrior_deck + p.armory_deck
-        return {"seat": seat, "name": state.name(seat), "total": held, "eliminated": p.out,
+        return {"seat": seat, "name": state.name(seat), "total": held(p), "eliminated": p.out,
                 "counts": {"hand": len(p.hand), "discard": len(p.discard)},
                 "warrior_deck": p.warrior_deck, "armory_deck": p.armory_deck,
                 "discard_top": {"key": top, "name": self.card(top)} if top else None,
@@ -204,25 +221,39 @@ class WarriorsView(Sayings):
         points = score(self.game.catalog, mine, theirs)
         return {"total": points.total, "terms": [t.as_dict() for t in side_terms(points.as_dict())]}
 
-    def last_outcome(self, state: WarriorsState, running: dict[str, Any] | None) -> dict[str, Any] | None:
-        def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> list[dict[str, Any]]:
-            return [{**t, "label": f"{state.name(s)}: {t['label']}"} for s in seats for t in seat_terms[str(s)]]
+    # -- the shared part of the views (contract.TableView) -------------------------------------------
+    def standings(self, state: WarriorsState, viewer: int | None) -> tuple[Standing, ...]:
+        """The cards each seat holds (hand, row, discard pile and both draw piles), most first; a seat
+        with none left is out."""
+        return scoreboard(state.seats, {n: held(p) for n, p in state.players.items()}, "cards",
+                          out={n for n, p in state.players.items() if p.out})
 
-        if state.over:  # the end box names the game's winner, never the last Challenge's
-            return {"say": self.game_end(state), "terms": []}
+    def winners(self, state: WarriorsState) -> tuple[int, ...]:
+        return () if state.winner is None else (state.winner,)
+
+    def result(self, state: WarriorsState, viewer: int | None) -> Result | None:
+        """The result box: the game's end (naming the game's winner, never the last Challenge's), the
+        points of the Challenge being fought, or the last Challenge decided."""
+        def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> tuple[Term, ...]:
+            return tuple(Term(f"{state.name(s)}: {t['label']}", t["value"], t["detail"])
+                         for s in seats for t in seat_terms[str(s)])
+
+        running = self.running(state)
+        if state.over:
+            return Result(self.game_end(state))
         if running is not None:
             seats = [running["challenger"], running["defender"]]
             points = running["points"]
             say = "Points so far: " + ", ".join(f"{state.name(s)} {points[str(s)]['total']}" for s in seats) + "."
-            return {"say": say, "terms": terms({k: v["terms"] for k, v in points.items()}, seats)}
+            return Result(say, terms({k: v["terms"] for k, v in points.items()}, seats))
         if state.results:
             r = state.results[-1]
             loser = r.defender if r.winner == r.challenger else r.challenger
             seats = [r.challenger, r.defender]
             rows = {str(s): self.side(r.rows.get(s, []), r.rows.get(o, []))["terms"]
                     for s, o in ((r.challenger, r.defender), (r.defender, r.challenger))}
-            return {"say": f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
-                           f"{r.points[r.winner]} to {r.points[loser]}.", "terms": terms(rows, seats)}
+            return Result(f"{state.name(r.winner)} won the Challenge against {state.name(loser)}, "
+                          f"{r.points[r.winner]} to {r.points[loser]}.", terms(rows, seats))
         return None
 
     def game_end(self, state: WarriorsState) -> str:
@@ -260,7 +291,7 @@ class WarriorsView(Sayings):
                      and n != state.challenger] if fighting else []
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return WarriorsTable(
-            game=self.game.game, step=state.step.value, phase=state.step.value,
+            game=self.game.game, step=state.step.value,
             phase_name=self.step_name(state),
             turn=self.acting(state),
             drawing=state.drawing, leader=state.leader, caller=state.caller, battle_round=state.battle_round,
@@ -270,10 +301,7 @@ class WarriorsView(Sayings):
             results=[{"challenger": r.challenger, "defender": r.defender, "winner": r.winner,
                       "points": {str(k): v for k, v in r.points.items()}, "captured": r.captured} for r in state.results],
             tray_for=tray_owner(state),
-            last_outcome=self.last_outcome(state, running),
-            over=state.over, winner=state.winner, tied=state.tied,
-            standings=sorted(({"seat": r["seat"], "name": r["name"], "cards": r["total"], "out": r["eliminated"]}
-                              for r in rows), key=lambda r: -r["cards"]),
+            tied=state.tied,
         )
 
     def seat(self, state: WarriorsState, seat: int) -> WarriorsSeat:

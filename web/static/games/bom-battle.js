@@ -79,7 +79,7 @@
 
   function afterTheTimer(view) {
     if (view.over) {
-      const winners = view.winners?.length ? view.winners : view.winner ? [view.winner] : [];
+      const winners = view.winners || [];  // every game's, from the contract (TableView)
       if (winners.length === 1) return `${seatName(view, winners[0])} wins!`;
       if (winners.length > 1) return `${joinNames(winners.map((n) => seatName(view, n)))} share the win.`;
       return "The game is over.";

@@ -1,0 +1,163 @@
+"""A game state's deep copy made from its dataclasses' field types: what the tablet's buttons are dry-run on.
+
+``copy.deepcopy`` walks every object of a state through its generic machinery (a memo of every
+object, ``__reduce_ex__`` for each dataclass), and the tablet's buttons copy the state once per
+candidate: that walk was most of the cost of a view (docs/benchmarks.md, "Offered buttons").
+A state is plain data in typed dataclasses (contract.GameState), so the copy can be planned once
+per class from its fields' types: a ``list[str]`` is ``list(v)``, a ``dict[int, int]`` is
+``v.copy()``, a nested dataclass its own planned copy, an ``int`` or ``str`` shared as it is.
+
+It copies as deeply as ``deepcopy`` wherever the types are true (mypy --strict checks them for
+every game) and falls back to a copy by the value's own type wherever they say nothing (``Any``)
+or the value is not what its field says (a subclass, a tuple in a list field). What it does not
+keep is aliasing inside one state (one list reached by two paths becomes two lists): a state is
+a tree, as the snapshots (gamelog/statecodec.py) already require. An object that says how it is
+copied (``__deepcopy__``, like Book of Mormon's frozen ``Told``) is asked, as deepcopy would.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+import types
+import typing
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+Copier = Callable[[Any], Any]
+
+# Values nothing can change in place: shared by the copy, as deepcopy shares them.
+ATOMIC: frozenset[type] = frozenset({type(None), bool, int, float, complex, str, bytes, range, type})
+
+
+def copy_state(state: T) -> T:
+    """A copy of ``state`` that shares nothing a rule could change in place with it."""
+    copied: T = copy_value(state)
+    return copied
+
+
+def copy_value(value: Any) -> Any:
+    """A deep copy of ``value`` by its own type (used where no field type says what it holds)."""
+    kind = type(value)
+    if kind in ATOMIC:
+        return value
+    if kind is list:
+        return [copy_value(v) for v in value]
+    if kind is dict:
+        return {k: copy_value(v) for k, v in value.items()}  # keys are hashable, so not changed in place
+    if kind is tuple:
+        return tuple([copy_value(v) for v in value])
+    if kind is set:
+        return set(value)  # elements are hashable
+    if kind is frozenset or isinstance(value, enum.Enum):
+        return value
+    if dataclasses.is_dataclass(kind):
+        return dataclass_copier(kind)(value)
+    return copy.deepcopy(value)
+
+
+def _is_atomic(hint: Any) -> bool:
+    """True for a field type whose values are never changed in place (shared by the copy)."""
+    if hint in ATOMIC or hint is None:
+        return True
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return True
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType, frozenset) or (origin is tuple and args):
+        return all(a is Ellipsis or _is_atomic(a) for a in args)
+    return False
+
+
+def _checked(kind: type, planned: Copier) -> Copier:
+    """``planned`` for a value of exactly ``kind``; anything else is copied by its own type."""
+    def copy_one(value: Any) -> Any:
+        return planned(value) if type(value) is kind else copy_value(value)
+    return copy_one
+
+
+def _item_copier(hint: Any) -> Copier | None:
+    """How a value of this field type is copied: None when it is shared as it is (atomic)."""
+    if _is_atomic(hint):
+        return None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list and args:
+        return _checked(list, _list_copier(_item_copier(args[0])))
+    if origin is dict and len(args) == 2:
+        return _checked(dict, _dict_copier(_item_copier(args[1])))
+    if origin is set and args and _is_atomic(args[0]):
+        return _checked(set, set.copy)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in args if a is not type(None)]
+        if len(members) == 1:  # T | None
+            inner = _item_copier(members[0])
+            return None if inner is None else _optional_copier(inner)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _own_dataclass
+    return copy_value  # Any, a bare list or dict, a tuple of structures: by the value's own type
+
+
+def _list_copier(inner: Copier | None) -> Copier:
+    if inner is None:
+        return list.copy
+    return lambda value: [inner(v) for v in value]
+
+
+def _dict_copier(inner: Copier | None) -> Copier:
+    if inner is None:
+        return dict.copy
+    return lambda value: {k: inner(v) for k, v in value.items()}
+
+
+def _optional_copier(inner: Copier) -> Copier:
+    return lambda value: None if value is None else inner(value)
+
+
+def _own_dataclass(value: Any) -> Any:
+    """A value of a dataclass field, copied by its own class's plan (a subclass has its own fields;
+    anything else the field was not typed for, by its own type)."""
+    planned = _PLANS.get(type(value))
+    return planned(value) if planned is not None else copy_value(value)
+
+
+def dataclass_copier(cls: type) -> Copier:
+    """The planned copy of one dataclass: its fields copied by their types, the instance made as
+    deepcopy makes it (no ``__init__``, no ``__post_init__``). Planned once per class."""
+    planned = _PLANS.get(cls)
+    if planned is None:
+        planned = _PLANS[cls] = _plan(cls)
+    return planned
+
+
+_PLANS: dict[type, Copier] = {}
+_PICKLING = ("__reduce_ex__", "__reduce__", "__getstate__", "__setstate__", "__slots__")
+
+
+def _plan(cls: type) -> Copier:
+    custom = getattr(cls, "__deepcopy__", None)
+    if custom is not None:
+        return lambda v: v.__deepcopy__({})
+    own_pickling = any(name in vars(k) for k in cls.__mro__[:-1] for name in _PICKLING)
+    if own_pickling:
+        return copy.deepcopy  # it says how it is pickled: deepcopy follows that, so do we
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # a forward reference its module cannot resolve: copy by the values' types
+        hints = {}
+    planned = {f.name: _item_copier(hints.get(f.name, Any)) for f in dataclasses.fields(cls)}
+    copied = [(name, how) for name, how in planned.items() if how is not None]
+
+    def copy_instance(value: Any) -> Any:
+        made: Any = object.__new__(cls)
+        attrs = value.__dict__
+        new = attrs.copy()  # the atomic fields, shared
+        for name, how in copied:
+            if name in attrs:
+                new[name] = how(attrs[name])
+        if len(attrs) != len(planned):  # anything kept beside the fields: by its own type
+            for name in attrs.keys() - planned.keys():
+                new[name] = copy_value(attrs[name])
+        made.__dict__.update(new)
+        return made
+    return copy_instance
