@@ -233,9 +233,6 @@ def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
     assert zone_seat("seat:2", ("reader",)) is None
 
 
-# Gather Together's own part still repeats the shared phase and options (companion/rules/gt/ is being
-# reshaped on its own; its values are the same): the only repeats left, and fewer is fine.
-STILL_REPEATED = {"gt-battle": {"phase", "options"}}
 
 
 def test_every_game_gives_the_standings_winners_and_result_box_once_through_the_shared_part():
@@ -257,7 +254,7 @@ def test_every_game_gives_the_standings_winners_and_result_box_once_through_the_
             if not dataclasses.is_dataclass(own):
                 continue  # View.seat not overridden: the public part again
             repeated = {f.name for f in dataclasses.fields(own)} & keys
-            assert repeated <= STILL_REPEATED.get(game, set()), f"{game}'s {own.__name__} gives {sorted(repeated)} again"
+            assert not repeated, f"{game}'s {own.__name__} gives {sorted(repeated)} again"
 
 
 def test_the_scoreboard_puts_the_most_points_first_and_equal_scores_in_seat_order(table):

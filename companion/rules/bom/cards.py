@@ -3,8 +3,6 @@
 and how many cards the deal uses."""
 from __future__ import annotations
 
-from card_tags.catalog import Card
-
 from .. import deck
 
 POWER, CHARACTER = "power", "character"
@@ -19,7 +17,3 @@ class Deck(deck.Deck):
     def size(self, with_powers: bool = True) -> int:
         """The cards dealt out: the whole deck, or its CHARACTER cards when the POWER cards are left out."""
         return len(self.keys() if with_powers else self.keys(CHARACTER))
-
-    def lookup(self, key: str) -> Card:
-        """``card`` under the name bom/view.py reads it by."""
-        return self.card(key)

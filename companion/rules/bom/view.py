@@ -212,7 +212,7 @@ class BomView(View[BomState]):
     # -- cards ---------------------------------------------------------------------------------------------
     def card(self, key: str) -> dict[str, Any]:
         """A card as the table view shows it (everything printed on its face)."""
-        card = self.referee.deck.lookup(key)
+        card = self.referee.deck.card(key)
         base, index = name_parts(card.name)
         shown: dict[str, Any] = {"key": key, "id": card.id, "name": card.name, "name_base": base,
                                  "name_index": index, "kind": card.kind}
@@ -273,7 +273,7 @@ class BomView(View[BomState]):
             return TIE_QUESTION
         if current.asked:
             return QUESTION
-        clues = list(self.referee.deck.lookup(current.card).get("description") or [])
+        clues = list(self.referee.deck.card(current.card).get("description") or [])
         return f"Clue {current.clues} of {len(clues)}: {clues[current.clues - 1]}" if clues else "Who is it?"
 
     @staticmethod
@@ -388,7 +388,7 @@ class BomView(View[BomState]):
         return refusal_words.problem(problem.as_data(), state, self._card_name)
 
     def _card_name(self, key: str) -> str:
-        return self.referee.deck.lookup(key).name
+        return self.referee.deck.card(key).name
 
     def _mount(self, state: BomState) -> dict[str, Any] | None:
         """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
@@ -417,7 +417,7 @@ class BomView(View[BomState]):
                  if last else None}
         current = trivia.current
         if current:
-            clues = list(self.referee.deck.lookup(current.card).get("description") or [])
+            clues = list(self.referee.deck.card(current.card).get("description") or [])
             shown["current"] = {"clues": clues[:current.clues], "clue_count": len(clues), "tie": list(current.tie),
                                 "question": TIE_QUESTION if current.tie else QUESTION if current.asked else None}
         return shown

@@ -62,9 +62,8 @@ class BattleSeat(Standing):
 @dataclass(frozen=True, kw_only=True)
 class GatherTable:
     """Gather Together's own part of the public view (docs/referee/gt-battle.md lists each field);
-    its ``phase`` and ``options`` are the shared ones again."""
+    its phase and options are the shared part's (contract.TableView)."""
 
-    phase: str
     round: int
     dealer: int
     turn: int | None
@@ -72,7 +71,6 @@ class GatherTable:
     deck: int
     discard_top: dict[str, Any] | None
     draw_tap: bool
-    options: dict[str, Any]
     deal: dict[str, Any]
     fight: dict[str, Any] | None
     awaiting: dict[str, Any] | None
@@ -167,9 +165,9 @@ class BattleView(words.Sayings):
         check = self._count_check(state)
         problems = [p["say"] for p in (check or {}, (fight or {}).get("pending") or {}) if p.get("say")]
         return GatherTable(
-            phase=state.phase.value, round=state.round, dealer=state.dealer, turn=state.turn,
+            round=state.round, dealer=state.dealer, turn=state.turn,
             direction="left" if state.direction == LEFT else "right", deck=state.deck,
-            discard_top=self._discard_top(state), draw_tap=self._draw_tap(state), options=state.options, deal=self._deal(state),
+            discard_top=self._discard_top(state), draw_tap=self._draw_tap(state), deal=self._deal(state),
             fight=fight, awaiting=self._awaiting(state),
             count_check=check, tiebreak=self._tiebreak(state),
             conflicts=[self._conflict(c.card, c.zones) for c in state.conflicts], problems=problems,
