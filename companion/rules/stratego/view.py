@@ -3,7 +3,7 @@ view (its phone, with its own ranks), the buttons' words and the public history'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from card_tags.games.stratego import ARMY, ARMY_SIZE
 
@@ -16,7 +16,7 @@ from .ranks import RANK_NAME, Quote
 from .state import PLAY, SETUP, Combat, StrategoState, other
 from .turns import scout_window
 from .variants import RescueFromTheBackRow
-from .words import RULEBOOK, rank_label, title
+from .words import RULEBOOK, CombatJSON, rank_label, title
 
 
 class NoSuchSeat(ValueError):
@@ -37,6 +37,59 @@ class Side(Standing):
     alive_known: dict[str, int]
 
 
+class PendingAttack(TypedDict):
+    """An attack in progress (its attacker scanned, the defender not yet): ``attacker`` names the
+    attacker's rank in the attacking seat's own view only."""
+
+    seat: int
+    colour: str
+    say: str
+    attacker: NotRequired[str]
+
+
+class RescueJSON(TypedDict):
+    """A rescue (the Rescue from the Back Row variant): the piece's name only where the viewer may know it."""
+
+    seat: int
+    colour: str
+    turn: int
+    name: str | None
+
+
+class EndJSON(TypedDict):
+    """How the game ended: ``reason`` (flag, no_movable_piece, resign), the losing colour, the sentence."""
+
+    reason: str
+    loser: str
+    say: str
+
+
+class You(TypedDict):
+    """Whose phone this is."""
+
+    seat: int
+    colour: str
+
+
+class ArmyRow(TypedDict):
+    """One rank of a seat's own army: how many it has (``of``), scanned, alive and lost."""
+
+    rank: str
+    name: str
+    of: int
+    scanned: int
+    alive: int
+    lost: int
+
+
+class EnemyKnown(TypedDict):
+    """What a seat knows of the enemy's pieces: rank name -> count, lost and still in play."""
+
+    lost: dict[str, int]
+    lost_unknown: int
+    in_play: dict[str, int]
+
+
 @dataclass(frozen=True, kw_only=True)
 class StrategoTable:
     """Stratego's own part of the public view."""
@@ -44,22 +97,22 @@ class StrategoTable:
     turn: int | None
     turn_colour: str | None
     turn_number: int | None
-    pending: dict[str, Any] | None
+    pending: PendingAttack | None
     scout_may_attack: int | None
     may_rescue: int | None
-    combats: list[dict[str, Any]]
-    rescues: list[dict[str, Any]]
-    end: dict[str, Any] | None
+    combats: list[CombatJSON]
+    rescues: list[RescueJSON]
+    end: EndJSON | None
 
 
 @dataclass(frozen=True, kw_only=True)
 class StrategoSeat(StrategoTable):
     """A seat's own part: the table's, told with its own ranks, and its army."""
 
-    you: dict[str, Any]
-    army: list[dict[str, Any]]
+    you: You
+    army: list[ArmyRow]
     missing: dict[str, int]
-    enemy_known: dict[str, Any]
+    enemy_known: EnemyKnown
     private: dict[str, str]
     known: dict[str, list[str]]
 
@@ -192,7 +245,7 @@ class StrategoView(View[StrategoState]):
         return _last_outcome(state, _combats_for(state, self._colour(state, viewer)))
 
     def public(self, state: StrategoState) -> StrategoTable:
-        return StrategoTable(**self._own(state, None))
+        return self._own(state, None)
 
     def seat(self, state: StrategoState, seat: int) -> StrategoSeat:
         """What one seat's phone shows: the table's view told with its own pieces' ranks, its army
@@ -202,19 +255,19 @@ class StrategoView(View[StrategoState]):
         colour = state.colours[seat]
         own = self._own(state, colour)
         mine = state.army(colour)
-        army: list[dict[str, Any]] = [{"rank": rank, "name": name, "of": count,
+        army: list[ArmyRow] = [{"rank": rank, "name": name, "of": count,
                  "scanned": sum(1 for p in mine if p.rank == rank),
                  "alive": sum(1 for p in mine if p.rank == rank and p.alive),
                  "lost": sum(1 for p in mine if p.rank == rank and not p.alive)}
                 for rank, (name, count) in ARMY.items()]
         missing = {row["name"]: row["of"] - row["scanned"] for row in army if row["scanned"] < row["of"]}
         enemy = next(s for s in _sides(state, colour) if s.colour != colour)
-        enemy_known = {"lost": enemy.lost_known, "lost_unknown": enemy.lost_unknown, "in_play": enemy.alive_known}
+        enemy_known: EnemyKnown = {"lost": enemy.lost_known, "lost_unknown": enemy.lost_unknown, "in_play": enemy.alive_known}
         pending = state.pending
-        if pending is not None and pending.colour == colour:
-            own["pending"]["attacker"] = rank_label(state.pieces[pending.piece].rank)
+        if pending is not None and pending.colour == colour and own.pending is not None:
+            own.pending["attacker"] = rank_label(state.pieces[pending.piece].rank)
         private, known = _seat_page(colour, army, missing, enemy_known, own)
-        return StrategoSeat(**own, you={"seat": seat, "colour": colour}, army=army, missing=missing,
+        return StrategoSeat(**vars(own), you={"seat": seat, "colour": colour}, army=army, missing=missing,
                             enemy_known=enemy_known, private=private, known=known)
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -237,29 +290,29 @@ class StrategoView(View[StrategoState]):
         colour = RescueFromTheBackRow.rescuer(state) if RescueFromTheBackRow.on(state.options) else None
         return None if colour is None else state.seat_of(colour)
 
-    def _own(self, state: StrategoState, viewer: str | None) -> dict[str, Any]:
+    def _own(self, state: StrategoState, viewer: str | None) -> StrategoTable:
         pending = state.pending
         playing = state.phase == PLAY
-        return {
-            "turn": state.seat_of(state.turn) if playing else None,
-            "turn_colour": state.turn if playing else None,
-            "turn_number": state.turn_number if playing else None,
-            "pending": None if pending is None else {
+        return StrategoTable(
+            turn=state.seat_of(state.turn) if playing else None,
+            turn_colour=state.turn if playing else None,
+            turn_number=state.turn_number if playing else None,
+            pending=None if pending is None else {
                 "seat": state.seat_of(pending.colour), "colour": pending.colour,
                 "say": f"{title(pending.colour)}'s attacker is scanned; scan the defender."},
-            "scout_may_attack": self._scout_may_attack(state),
-            "may_rescue": self._may_rescue(state),
-            "combats": _combats_for(state, viewer),
-            "rescues": [{"seat": state.seat_of(r.colour), "colour": r.colour, "turn": r.turn,
-                         "name": RANK_NAME[r.rank] if r.shown or r.colour == viewer else None}
-                        for r in state.rescues],
-            "end": None if state.end is None else {"reason": state.end.reason, "loser": state.end.loser,
-                                                   "say": words.end_say(state)},
-        }
+            scout_may_attack=self._scout_may_attack(state),
+            may_rescue=self._may_rescue(state),
+            combats=_combats_for(state, viewer),
+            rescues=[{"seat": state.seat_of(r.colour), "colour": r.colour, "turn": r.turn,
+                      "name": RANK_NAME[r.rank] if r.shown or r.colour == viewer else None}
+                     for r in state.rescues],
+            end=None if state.end is None else {"reason": state.end.reason, "loser": state.end.loser,
+                                                "say": words.end_say(state)},
+        )
 
 
-def _combats_for(state: StrategoState, viewer: str | None) -> list[dict[str, Any]]:
-    def told(record: Combat) -> dict[str, Any]:
+def _combats_for(state: StrategoState, viewer: str | None) -> list[CombatJSON]:
+    def told(record: Combat) -> CombatJSON:
         return words.tell(record, state, lambda side: record.side(side).shown or record.side(side).colour == viewer)
     return [told(record) for record in state.combats]
 
@@ -305,7 +358,7 @@ def _side_summary(state: StrategoState, colour: str, scanned: int, lost: int, kn
     return f"{title(colour)} lost " + "; ".join(part for part in (known, unknown_part) if part)
 
 
-def _last_outcome(state: StrategoState, combats: list[dict[str, Any]]) -> Result | None:
+def _last_outcome(state: StrategoState, combats: list[CombatJSON]) -> Result | None:
     """The line the table shows in big letters: the end, an attack in progress, or the last combat."""
     if state.end is not None:
         return Result(words.end_say(state))
@@ -317,8 +370,8 @@ def _last_outcome(state: StrategoState, combats: list[dict[str, Any]]) -> Result
     return None
 
 
-def _seat_page(colour: str, army: list[dict[str, Any]], missing: dict[str, int], enemy: dict[str, Any],
-               own: dict[str, Any]) -> tuple[dict[str, str], dict[str, list[str]]]:
+def _seat_page(colour: str, army: list[ArmyRow], missing: dict[str, int], enemy: EnemyKnown,
+               own: StrategoTable) -> tuple[dict[str, str], dict[str, list[str]]]:
     """The same facts as text for the dashboard's seat page: a ``private`` list of labels and
     values, and ``known`` lists by heading."""
     def counted(counts: dict[str, int]) -> list[str]:
@@ -328,11 +381,11 @@ def _seat_page(colour: str, army: list[dict[str, Any]], missing: dict[str, int],
                "in play": ", ".join(f"{r['name']} x{r['alive']}" for r in army if r["alive"]) or "none"}
     if missing:
         private["not yet scanned"] = ", ".join(counted(missing))
-    if own["pending"] and "attacker" in own["pending"]:
-        private["your attacker in the tray"] = own["pending"]["attacker"]
+    if own.pending and "attacker" in own.pending:
+        private["your attacker in the tray"] = own.pending["attacker"]
     known = {"enemy pieces seen and still in play": counted(enemy["in_play"]),
              "enemy losses": counted(enemy["lost"]) + ([f"{enemy['lost_unknown']} unknown"] if enemy["lost_unknown"]
                                                        else []),
              "your losses": [f"{r['name']} x{r['lost']}" for r in army if r["lost"]],
-             "combats": [f"{c['n']}. {c['say']}" for c in own["combats"]]}
+             "combats": [f"{c['n']}. {c['say']}" for c in own.combats]}
     return private, known

@@ -2,11 +2,11 @@
 the prompt and the rules in play. Nothing here decides a rule."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 from card_tags.games.stratego import ARMY_SIZE
 
-from companion.rules.base import Term
+from companion.rules.base import Term, TermJSON
 
 from .ranks import RANK_NAME, Quote
 from .state import PLAY, SETUP, Combat, StrategoState, other
@@ -55,7 +55,28 @@ def _side(colour: str, rank: str, known: bool) -> str:
     return f"{title(colour)}'s {rank_label(rank)}" if known else f"a {title(colour)} piece"
 
 
-def tell(record: Combat, state: StrategoState, knows: Callable[[str], bool]) -> dict[str, Any]:
+class CombatSideJSON(TypedDict):
+    """One side of a combat as a viewer may know it: its rank and rank name only when known."""
+
+    colour: str
+    seat: int
+    rank: str | None
+    name: str | None
+
+
+class CombatJSON(TypedDict):
+    """A combat as the tablet reads it (the views' ``combats`` list, stratego.js)."""
+
+    n: int
+    turn: int
+    winner: str
+    say: str
+    terms: list[TermJSON]
+    attacker: CombatSideJSON
+    defender: CombatSideJSON
+
+
+def tell(record: Combat, state: StrategoState, knows: Callable[[str], bool]) -> CombatJSON:
     """A combat as a viewer may know it. ``knows(side)`` says whether that viewer sees the rank of
     "attacker" / "defender"."""
     a_known, d_known = knows("attacker"), knows("defender")
@@ -75,15 +96,15 @@ def tell(record: Combat, state: StrategoState, knows: Callable[[str], bool]) -> 
     terms = [Term("attacker", rank_label(record.attacker.rank) if a_known else "hidden", title(record.attacker.colour)),
              Term("defender", rank_label(record.defender.rank) if d_known else "hidden", title(record.defender.colour)),
              Term("result", winner), Term("rule", rule)]
-    sides = {name: {"colour": record.side(name).colour, "seat": state.seat_of(record.side(name).colour),
-                    "rank": record.side(name).rank if knows(name) else None,
-                    "name": RANK_NAME[record.side(name).rank] if knows(name) else None}
-             for name in ("attacker", "defender")}
+    def side(name: str) -> CombatSideJSON:
+        told = record.side(name)
+        return {"colour": told.colour, "seat": state.seat_of(told.colour),
+                "rank": told.rank if knows(name) else None, "name": RANK_NAME[told.rank] if knows(name) else None}
     return {"n": record.n, "turn": record.turn, "winner": winner, "say": say,
-            "terms": [t.as_dict() for t in terms], **sides}
+            "terms": [t.as_dict() for t in terms], "attacker": side("attacker"), "defender": side("defender")}
 
 
-def told_publicly(record: Combat, state: StrategoState) -> dict[str, Any]:
+def told_publicly(record: Combat, state: StrategoState) -> CombatJSON:
     return tell(record, state, lambda side: record.side(side).shown)
 
 
