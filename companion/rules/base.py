@@ -180,6 +180,15 @@ class StandingJSON(TypedDict):
     eliminated: NotRequired[bool]
 
 
+class CardFace(TypedDict):
+    """A card drawn face up on the tablet (a seat's ``play``, a pile's top): its tag key, name and kind;
+    a game's card may carry more (BATTLECARDS' unit figures)."""
+
+    key: str
+    name: str
+    kind: str
+
+
 class SeatBox(TypedDict, total=False):
     """A row of a game's own ``seats`` list: a seat box of the tablet (app.js ``seatBox``), with the
     keys the tablet reads; a game's row extends it with its own (read by its own script). Where a

@@ -9,10 +9,10 @@ seat's own identity and hand count.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from ..base import Outcome, Result, Standing, Term
-from ..contract import Offer, plain
+from ..base import CardFace, Conflict, Outcome, Result, Standing, Term
+from ..contract import Offer
 from . import seats, words
 from . import refusals as refusal_words
 from .plays import describe, play_problem
@@ -42,6 +42,106 @@ PHASE_NOW = {"deal": "the deal is not finished", "building": "this is the buildi
              "tiebreak": "a tie-break is under way", "over": "the game is over"}
 
 
+class DiscardTop(TypedDict):
+    """The face-up top card of the discard pile."""
+
+    card: str
+    name: str
+
+
+class DealJSON(TypedDict):
+    """The deal (rulebook's table by player count): cards each, the deck, dealt so far, left, removed."""
+
+    players: int
+    per_player: int
+    deck: int
+    dealt: int
+    remaining: int
+    removed: list[str]
+
+
+class FightTop(TypedDict):
+    """The play to beat on the centre pile: its count and rank, its cards, and how it is told."""
+
+    seat: int
+    count: int
+    rank: int
+    cards: list[str]
+    says: str
+
+
+class FightPending(TypedDict):
+    """The play being put down, and why it may not stand (``problem``, the same as ``say``)."""
+
+    seat: int
+    cards: list[str]
+    names: list[str]
+    problem: str | None
+    say: str | None
+
+
+class FightJSON(TypedDict):
+    """The battle phase's centre pile."""
+
+    top: FightTop | None
+    pending: FightPending | None
+
+
+class GatherConflict(Conflict):
+    """A duplicated tag: the card (none for an identity card, a secret) and the zones it is seen in."""
+
+    card: str | None
+    zones: list[str]
+
+
+class AwaitingJSON(TypedDict):
+    """A choice the table waits for (an EXPOSE or ELIMINATE target, a save), by whom, and its sentence."""
+
+    what: str
+    by: int
+    target: NotRequired[int]
+    say: str
+
+
+class CountCheckJSON(TypedDict):
+    """A held play waiting for the count of a seat's hand."""
+
+    seat: int
+    counted: int
+    needs: int
+    say: str
+
+
+class TiebreakDrawJSON(TypedDict):
+    seat: int
+    card: str
+
+
+# "pass" is a keyword, so the functional form (the key the tablet reads is "pass", the attempt).
+TiebreakJSON = TypedDict("TiebreakJSON", {"players": list[int], "drawn": list[TiebreakDrawJSON], "pass": int})
+
+
+class RoundJSON(TypedDict):
+    """A round won: who went out, the winning team, each seat's team and points (seat order)."""
+
+    round: int
+    went_out: int
+    team: str
+    teams: list[str]
+    points: list[int]
+
+
+class GatherYou(TypedDict):
+    """Whose phone this is: their identity (once shown to the table's camera), hand size and turn."""
+
+    seat: int
+    name: str
+    identity: str | None
+    identity_card: str | None
+    hand: int
+    your_turn: bool
+
+
 @dataclass(frozen=True, kw_only=True)
 class BattleSeat(Standing):
     """A seat as everyone may know it (the shared ``Standing``: seat, name, say, counts): a team
@@ -53,7 +153,7 @@ class BattleSeat(Standing):
     shown_identity: bool
     eliminated: bool
     turn: bool
-    play: list[dict[str, Any]]
+    play: list[CardFace]
     problem: str | None = None
     out_words: str = "out of this round"  # the badge of an eliminated seat: "out for the round" (rulebook)
 
@@ -69,16 +169,16 @@ class GatherTable:
     turn: int | None
     direction: str
     deck: int
-    discard_top: dict[str, Any] | None
+    discard_top: DiscardTop | None
     draw_tap: bool
-    deal: dict[str, Any]
-    fight: dict[str, Any] | None
-    awaiting: dict[str, Any] | None
-    count_check: dict[str, Any] | None
-    tiebreak: dict[str, Any] | None
-    conflicts: list[dict[str, Any]]
+    deal: DealJSON
+    fight: FightJSON | None
+    awaiting: AwaitingJSON | None
+    count_check: CountCheckJSON | None
+    tiebreak: TiebreakJSON | None
+    conflicts: list[GatherConflict]
     problems: list[str]
-    rounds: list[dict[str, Any]]
+    rounds: list[RoundJSON]
     identities_missing: list[int]
 
 
@@ -87,7 +187,7 @@ class GatherWatcher(GatherTable):
     """A seat view's own part for a seat number the table does not have: the table's, with the prompt."""
 
     prompt: str
-    you: dict[str, Any] | None
+    you: GatherYou | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,7 +196,7 @@ class GatherSeat(GatherWatcher):
     page shows: ``secret`` (the identity, big), ``private`` (a short list) and ``seats`` (the standings)."""
 
     name: str
-    seats: list[dict[str, Any]]
+    seats: list[BattleSeat]   # the standings' rows (turned into JSON by contract.plain like every part)
     secret: str
     private: dict[str, Any]
 
@@ -163,7 +263,8 @@ class BattleView(words.Sayings):
     def public(self, state: BattleState) -> GatherTable:
         fight = self._fight(state)
         check = self._count_check(state)
-        problems = [p["say"] for p in (check or {}, (fight or {}).get("pending") or {}) if p.get("say")]
+        pending = fight["pending"] if fight else None
+        problems = [say for say in (check["say"] if check else None, pending["say"] if pending else None) if say]
         return GatherTable(
             round=state.round, dealer=state.dealer, turn=state.turn,
             direction="left" if state.direction == LEFT else "right", deck=state.deck,
@@ -202,13 +303,13 @@ class BattleView(words.Sayings):
             return GatherWatcher(**table, prompt=prompt_, you=None)
         known = state.identity.get(seat)
         identity = TEAM_CARD[known.team] if known else None
-        you = {"seat": seat, "name": state.name(seat), "identity": identity,
+        you: GatherYou = {"seat": seat, "name": state.name(seat), "identity": identity,
                "identity_card": known.card if known else None, "hand": state.hands[seat],
                "your_turn": state.turn == seat}
         # What the phone page shows: the identity big, the rest as a short list, its own seat's row.
         secret = identity or f"Show your identity card privately: {where_identities_go(state)}."
         return GatherSeat(**table, prompt=prompt_, you=you, name=state.name(seat),
-                          seats=[plain(row) for row in self.standings(state, seat)], secret=secret,
+                          seats=self._standings(state, self._fight(state)), secret=secret,
                           private={"identity": identity or "not shown yet", "cards in hand": state.hands[seat],
                                    "your turn": "yes" if state.turn == seat else "no"})
 
@@ -220,7 +321,7 @@ class BattleView(words.Sayings):
         return data
 
     # -- parts ------------------------------------------------------------------------------------
-    def _standings(self, state: BattleState, fight: dict[str, Any] | None) -> list[BattleSeat]:
+    def _standings(self, state: BattleState, fight: FightJSON | None) -> list[BattleSeat]:
         """One row per seat: points, hand size, and a team only once it is face up."""
         rows = []
         for s in state.seat_numbers():
@@ -233,18 +334,21 @@ class BattleView(words.Sayings):
                                    eliminated=state.eliminated[s], turn=state.turn == s, play=play, problem=problem))
         return rows
 
-    def _play_of(self, s: int, fight: dict[str, Any] | None) -> tuple[list[dict[str, Any]], str | None]:
+    def _play_of(self, s: int, fight: FightJSON | None) -> tuple[list[CardFace], str | None]:
         """The cards on the pile that are this seat's (the play to beat, or the play being put down),
         and why the play being put down may not stand."""
-        play: list[dict[str, Any]] = []
+        play: list[CardFace] = []
         problem = None
-        for part in ("top", "pending"):
-            shown = (fight or {}).get(part)
-            if shown and shown["seat"] == s:
-                play = [{"key": k, "name": self.deck.name(k), "kind": self.deck.card(k).kind} for k in shown["cards"]]
-                if part == "pending" and shown["problem"]:
-                    problem = shown["problem"]
+        top, pending = (fight["top"], fight["pending"]) if fight else (None, None)
+        if top and top["seat"] == s:
+            play = self._faces(top["cards"])
+        if pending and pending["seat"] == s:
+            play = self._faces(pending["cards"])
+            problem = pending["problem"] or None
         return play, problem
+
+    def _faces(self, keys: list[str]) -> list[CardFace]:
+        return [{"key": k, "name": self.deck.name(k), "kind": self.deck.card(k).kind} for k in keys]
 
     def _draw_tap(self, state: BattleState) -> bool:
         """The table needs a tap to know where this building turn's draw came from (the top discard
@@ -252,21 +356,21 @@ class BattleView(words.Sayings):
         return (state.phase == Phase.BUILDING and state.step is not None and state.step.drew is None
                 and not only_the_deck(self.deck, state))
 
-    def _discard_top(self, state: BattleState) -> dict[str, Any] | None:
+    def _discard_top(self, state: BattleState) -> DiscardTop | None:
         if not state.pile:
             return None
         return {"card": state.pile[-1], "name": self.deck.name(state.pile[-1])}
 
-    def _deal(self, state: BattleState) -> dict[str, Any]:
+    def _deal(self, state: BattleState) -> DealJSON:
         d = state.deal
         return {"players": d.players, "per_player": d.per_player, "deck": d.deck, "dealt": d.dealt,
                 "remaining": d.remaining, "removed": list(d.removed)}
 
-    def _fight(self, state: BattleState) -> dict[str, Any] | None:
+    def _fight(self, state: BattleState) -> FightJSON | None:
         if state.phase != Phase.BATTLE:
             return None
         top, pending = state.top, state.pending
-        view: dict[str, Any] = {"top": None, "pending": None}
+        view: FightJSON = {"top": None, "pending": None}
         if top:
             view["top"] = {"seat": top.seat, "count": top.count, "rank": top.rank, "cards": list(top.cards),
                            "says": describe(top.count, top.rank)}
@@ -277,27 +381,29 @@ class BattleView(words.Sayings):
                                "names": [self.deck.name(k) for k in pending.cards], "problem": problem, "say": problem}
         return view
 
-    def _conflict(self, card: str, zones: list[str]) -> dict[str, Any]:
+    def _conflict(self, card: str, zones: list[str]) -> GatherConflict:
         secret = self.deck.is_identity(card)
         label = "An identity card" if secret else card
         return {"card": None if secret else card, "zones": list(zones),
                 "say": f"{label} is seen in {' and '.join(zones)} at once: a duplicated tag."}
 
-    def _awaiting(self, state: BattleState) -> dict[str, Any] | None:
+    def _awaiting(self, state: BattleState) -> AwaitingJSON | None:
         asked = state.awaiting
         if asked is None:
             return None
-        shown = {"what": asked.what, "by": asked.by, **({"target": asked.target} if asked.target else {})}
-        return shown | {"say": awaiting(state, asked)}
+        say = awaiting(state, asked)
+        if asked.target:
+            return {"what": asked.what, "by": asked.by, "target": asked.target, "say": say}
+        return {"what": asked.what, "by": asked.by, "say": say}
 
-    def _count_check(self, state: BattleState) -> dict[str, Any] | None:
+    def _count_check(self, state: BattleState) -> CountCheckJSON | None:
         check = state.count_check
         if check is None:
             return None
         return {"seat": check.seat, "counted": check.counted, "needs": check.needs,
                 "say": words.count_question(state, check.seat)}
 
-    def _tiebreak(self, state: BattleState) -> dict[str, Any] | None:
+    def _tiebreak(self, state: BattleState) -> TiebreakJSON | None:
         tie = state.tiebreak
         if tie is None:
             return None
