@@ -4,9 +4,9 @@ Hand, no face-down stack and no Kept Card."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from ..base import Result, ResultJSON, SeatBox, Standing
+from ..base import CardFace, Result, ResultJSON, SeatBox, Standing
 from ..contract import Offer, scoreboard
 from . import combat, forecast, refusals as refusal_words
 from .cards import SIDE_NAMES
@@ -26,6 +26,32 @@ def pct(p: float) -> str:
     return f"{round(p * 100)}%"
 
 
+class Support(TypedDict):
+    """What a supporting unit adds, and to which unit types."""
+
+    attack: int
+    defense: int
+    types: list[str]
+
+
+class PacificCard(CardFace, total=False):
+    """A card face up as the tablet draws it (``CardFace``: key, name, kind); a unit adds its figures
+    (unit type, rank, firing phases, Attack and Defense Values by target type, its support), a
+    CONFLICT card its action number and, where the card has them, its VP, aggressor, units and text."""
+
+    type: str
+    rank: str
+    phases: list[int]
+    attack: dict[str, int | None]
+    defense: dict[str, int | None]
+    support: Support
+    action: int
+    vp: int
+    aggressor: str
+    units: list[str]
+    text: str
+
+
 class PacificSeatRow(SeatBox, total=False):
     """A seat's row (``seats``): the seat box's keys (``total``: its victory points, ``counts``: its
     piles and stacks), and what battlecards-pacific.js reads besides."""
@@ -34,7 +60,7 @@ class PacificSeatRow(SeatBox, total=False):
     side_name: str
     vp: int
     handless: bool                  # emergency-deployed: no Reserve Hand until it replenishes
-    won: list[dict[str, Any]]       # the BATTLECARDS it has won, face up
+    won: list[PacificCard]          # the BATTLECARDS it has won, face up
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,7 +77,7 @@ class PacificTable:
     seats: list[PacificSeatRow]
     conflict: dict[str, Any]
     other_piles: list[dict[str, Any]]
-    pending: dict[str, Any] | None
+    pending: PacificCard | None
     regroup: dict[str, Any] | None
     task: dict[str, Any] | None
     fight: dict[str, Any] | None
@@ -67,10 +93,10 @@ class PacificSeat(PacificTable):
     seat: int
     name: str
     side: str
-    hand: list[dict[str, Any]]
-    kept: list[dict[str, Any]]
-    stacks: dict[str, list[dict[str, Any]]]
-    seen: list[dict[str, Any]]
+    hand: list[PacificCard]
+    kept: list[PacificCard]
+    stacks: dict[str, list[PacificCard]]
+    seen: list[PacificCard]
 
 
 class PacificView(Sayings):
@@ -179,9 +205,9 @@ class PacificView(Sayings):
                 "done": f"{name}: done deploying"}.get(offer.kind, offer.kind.replace("_", " "))
 
     # -- views ------------------------------------------------------------------------------------------
-    def card(self, key: str) -> dict[str, Any]:
+    def card(self, key: str) -> PacificCard:
         c = self.deck.card(key)
-        out: dict[str, Any] = {"key": key, "name": c.name, "kind": c.kind}
+        out: PacificCard = {"key": key, "name": c.name, "kind": c.kind}
         if c.kind == "unit":
             out.update({"type": c["unit_type"], "rank": c["rank"], "phases": c["phases"],
                         "attack": {t: c.get(f"attack_{t}") for t in TYPES}, "defense": {t: c.get(f"defense_{t}") for t in TYPES}})
@@ -190,9 +216,14 @@ class PacificView(Sayings):
                                   "types": c["supports"]}
         else:
             out["action"] = c["action"]
-            for f in ("vp", "aggressor", "units", "text"):
-                if c.get(f) is not None:
-                    out[f] = c[f]
+            if c.get("vp") is not None:
+                out["vp"] = c["vp"]
+            if c.get("aggressor") is not None:
+                out["aggressor"] = c["aggressor"]
+            if c.get("units") is not None:
+                out["units"] = c["units"]
+            if c.get("text") is not None:
+                out["text"] = c["text"]
         return out
 
     # -- the shared part of the views (contract.TableView) -------------------------------------------
