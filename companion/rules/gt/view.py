@@ -198,7 +198,7 @@ class GatherSeat(GatherWatcher):
     name: str
     seats: list[BattleSeat]   # the standings' rows (turned into JSON by contract.plain like every part)
     secret: str
-    private: dict[str, Any]
+    private: dict[str, str | int]   # label -> value, as the phone page lists it
 
 class BattleView(words.Sayings):
     """Battle's view: the sentences of outcomes (``words.Sayings``, one ``@says`` method per kind),
