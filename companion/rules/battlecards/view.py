@@ -4,7 +4,7 @@ Hand, no face-down stack and no Kept Card."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
 from ..base import CardFace, Result, ResultJSON, SeatBox, Standing
 from ..contract import Offer, scoreboard
@@ -52,6 +52,45 @@ class PacificCard(CardFace, total=False):
     text: str
 
 
+class HeldCard(PacificCard, total=False):
+    """A unit card with the seat that holds it (a regroup's survivors)."""
+
+    seat: Required[int | None]   # None: deployed by none of the participants
+
+
+class PileJSON(TypedDict):
+    """One theatre's CONFLICT deck and discard pile: cards left, discarded, the top card face up, the
+    discard pile's keys and how many cards of the theatre are still unseen."""
+
+    theatre: str
+    theatre_name: str
+    left: int
+    discard: int
+    top: PacificCard | None
+    pile: list[str]
+    unseen: int
+
+
+class RegroupJSON(TypedDict):
+    """A battle's survivors waiting to be sent to an ally (combined sets): the card, the units, the
+    seats that send and those done."""
+
+    card: PacificCard
+    units: list[HeldCard]
+    seats: list[int]
+    done: list[int]
+
+
+class TaskJSON(TypedDict):
+    """A card's instruction under way: cards still to draw, to deploy, and what an intel card looks at."""
+
+    seat: int
+    card: PacificCard
+    draw: int
+    deploy: int
+    look: str
+
+
 class PacificSeatRow(SeatBox, total=False):
     """A seat's row (``seats``): the seat box's keys (``total``: its victory points, ``counts``: its
     piles and stacks), and what battlecards-pacific.js reads besides."""
@@ -75,11 +114,11 @@ class PacificTable:
     victory: str
     vp_target: int
     seats: list[PacificSeatRow]
-    conflict: dict[str, Any]
-    other_piles: list[dict[str, Any]]
+    conflict: PileJSON
+    other_piles: list[PileJSON]
     pending: PacificCard | None
-    regroup: dict[str, Any] | None
-    task: dict[str, Any] | None
+    regroup: RegroupJSON | None
+    task: TaskJSON | None
     fight: dict[str, Any] | None
     odds: dict[str, Any] | None
     recent: list[ResultJSON]
@@ -257,7 +296,7 @@ class PacificView(Sayings):
             other_piles=[self.pile(state, t) for t in sorted(state.conflict_left) if t != theatre],
             pending=self.card(state.pending) if state.pending else None,
             regroup=({"card": self.card(state.regroup.card), "units": [
-                {**self.card(k), "seat": holder(state, k)}
+                self.held(k, holder(state, k))
                 for k in state.regroup.units], "seats": sorted(state.regroup.ally),
                 "done": state.regroup.done} if state.regroup else None),
             task=({"seat": state.task.seat, "card": self.card(state.task.card), "draw": state.task.draw,
@@ -265,7 +304,11 @@ class PacificView(Sayings):
             fight=self.battle(state), odds=forecast.battle_forecast(self.deck, state),
             recent=[self.result_of(t.kind, t.data, state).as_dict() for t in state.recent])
 
-    def pile(self, state: PacificState, theatre: str) -> dict[str, Any]:
+    def held(self, key: str, seat: int | None) -> HeldCard:
+        card: HeldCard = {**self.card(key), "seat": seat}
+        return card
+
+    def pile(self, state: PacificState, theatre: str) -> PileJSON:
         """One theatre's CONFLICT deck and discard pile (public: every card on the pile is face up)."""
         discard = state.conflict_discard.get(theatre, [])
         return {"theatre": theatre, "theatre_name": THEATRE_NAMES.get(theatre, theatre),
