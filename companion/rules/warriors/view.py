@@ -41,13 +41,55 @@ def who(state: WarriorsState, seat: int | None) -> str:
     return state.name(seat) if seat is not None else "nobody"
 
 
+class NamedCard(TypedDict):
+    """A card named on the tablet: its tag key and name."""
+
+    key: str
+    name: str
+
+
+class FaceDownCard(NamedCard):
+    """One of a seat's own face-down cards, with its place in the row."""
+
+    position: int
+
+
+class HandCard(NamedCard):
+    """A card of a seat's hand: what it is, and whether it can be laid now (``why`` not, when not)."""
+
+    kind: str
+    side: str | None
+    icons: list[str]
+    points: int
+    legal: bool
+    why: str
+
+
+class OrderJSON(TypedDict):
+    """The round's Challenges: the challenger, the seats battled so far and those still to battle."""
+
+    challenger: int | None
+    battled: list[int]
+    to_battle: list[int]
+
+
+class ChallengeResultJSON(TypedDict):
+    """A decided Challenge: its two seats, the winner, points by seat (as text keys) and cards captured."""
+
+    challenger: int
+    defender: int
+    winner: int
+    points: dict[str, int]
+    captured: int
+
+
 class WarriorsSeatRow(SeatBox, total=False):
     """A seat's row (``seats``): the seat box's keys (``total``: the cards it holds; ``counts``: hand and
     discard pile), and what warriors.js reads besides."""
 
     warrior_deck: int
     armory_deck: int
-    discard_top: dict[str, Any] | None
+    discard_top: NamedCard | None
     face_down: int                  # how many of its row's cards lie face down
 
 
@@ -66,8 +108,8 @@ class WarriorsTable:
     battle_round: int
     seats: list[WarriorsSeatRow]
     challenge: dict[str, Any] | None
-    order: dict[str, Any]
-    results: list[dict[str, Any]]
+    order: OrderJSON
+    results: list[ChallengeResultJSON]
     tray_for: int | None
     tied: list[int]
 
@@ -75,9 +117,9 @@ class WarriorsTable:
 class WarriorsYou(TypedDict):
     """What only this seat sees (drawn by warriors.js)."""
 
-    hand: list[dict[str, Any]]       # each card: key, name, kind, side, icons, points, legal, why (when not legal)
-    face_down: list[dict[str, Any]]  # its own face-down cards in its row: key, name, position
-    prophecy: list[dict[str, Any]]   # the cards its Prophecy showed it: key, name
+    hand: list[HandCard]             # each card: key, name, kind, side, icons, points, legal, why (when not legal)
+    face_down: list[FaceDownCard]    # its own face-down cards in its row: key, name, position
+    prophecy: list[NamedCard]        # the cards its Prophecy showed it: key, name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -308,7 +350,7 @@ class WarriorsView(Sayings):
         p = state.players[seat]
         cat = self.game.catalog
         warriors = [info(cat, c.card) for c in p.play if info(cat, c.card).warrior]
-        hand = []
+        hand: list[HandCard] = []
         for key in p.hand:
             card = info(cat, key)
             rule = why_not_primary(card) if not p.play else why_not_secondary(card, warriors)
@@ -316,8 +358,8 @@ class WarriorsView(Sayings):
             hand.append({"key": key, "name": card.name, "kind": "warrior" if card.warrior else card.armory,
                          "side": card.side, "icons": list(card.icons), "points": card.points, "legal": why is None,
                          "why": why or ""})
-        mine = [{"key": c.card, "name": self.card(c.card), "position": i} for i, c in enumerate(p.play) if c.face_down]
-        peeks = [{"key": k, "name": self.card(k)} for k in state.peeks.get(seat, [])]
+        mine: list[FaceDownCard] = [{"key": c.card, "name": self.card(c.card), "position": i} for i, c in enumerate(p.play) if c.face_down]
+        peeks: list[NamedCard] = [{"key": k, "name": self.card(k)} for k in state.peeks.get(seat, [])]
         # drawn by web/static/games/warriors.js
         return WarriorsSeat(**vars(self.public(state)), you={"hand": hand, "face_down": mine, "prophecy": peeks})
 
