@@ -5,7 +5,7 @@ Spy's Trivia the card being read, whose name appears only once the card is won."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ..base import Conflict, Outcome, Result, ResultJSON, SeatBox, Standing, Term
 from ..contract import Game, Offer, View, says, scoreboard
@@ -61,6 +61,20 @@ class BomConflict(Conflict):
     name: str
 
 
+class FlagJSON(TypedDict):
+    """Secret Weapon: something a seat did out of turn (flagged, not refused), and why it is flagged."""
+
+    seat: int
+    card: str | None
+    why: str
+
+
+class TiebreakJSON(TypedDict):
+    """The seats tied for the win, in a tie-break."""
+
+    seats: list[int]
+
+
 @dataclass(frozen=True, kw_only=True)
 class BomTable:
     """Book of Mormon's own part of the public view (docs/referee/bom-battle.md lists each field);
@@ -72,13 +86,13 @@ class BomTable:
     variants: list[str]
     seats: list[BomSeatRow]
     conflicts: list[BomConflict]
-    flags: list[dict[str, Any]]
+    flags: list[FlagJSON]
     problems: list[str]
     collecting: list[str]
     turn: int | None
     secret_weapon: dict[str, Any] | None
     mount: dict[str, Any] | None
-    tiebreak: dict[str, Any] | None
+    tiebreak: TiebreakJSON | None
     timer: dict[str, Any] | None
     trivia: dict[str, Any] | None
     recent: list[ResultJSON]
@@ -286,7 +300,7 @@ class BomView(View[BomState]):
         current = table.plays(state)
         fighting = participants(state, self.referee.rules(state)) if not state.over else []
         turn = self._turn(state, fighting, current)
-        flags = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
+        flags: list[FlagJSON] = [{"seat": f.seat, "card": f.card, "why": words.flag(f.seat, f.kind, f.other)} for f in state.flags]
         return BomTable(
             mode=state.mode.value, battle=state.battle, deck_size=state.deck_size,
             variants=self._variants(state.options),
