@@ -23,7 +23,6 @@ ZBar is imported on the first look that needs it.
 """
 from __future__ import annotations
 
-import importlib.util
 from typing import Callable
 
 import cv2
@@ -46,38 +45,16 @@ _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 
 
-class _Zbar:
-    """ZBar, imported on first use (importing pyzbar costs as much as a cold decode)."""
-
-    def __init__(self) -> None:
-        self._decoder = None
-        self.available = importlib.util.find_spec("pyzbar") is not None
-
-    def __call__(self, image: np.ndarray) -> list[Detection]:
-        if not self.available:
-            return []
-        if self._decoder is None:
-            try:
-                from companion.scan.decoders import PyzbarDecoder
-
-                self._decoder = PyzbarDecoder()
-            except ImportError:   # the package without its library (libzbar0)
-                self.available = False
-                return []
-        return self._decoder.decode(image)
-
-
 class PhotoReader:
     """``read(gray)``: every code in a photo (see the module's docstring). ``zxing``: a thorough
     ZxingDecoder. ``looks``: looks at places taken by the last photo (for the bench and tests)."""
 
     def __init__(self, zxing, use_pyzbar: bool = True):
         self.zxing = zxing
-        self.zbar = _Zbar()
-        self.zbar.available = self.zbar.available and use_pyzbar
+        self._ladder = Ladder(zxing, use_pyzbar)  # its ZBar too, imported on first use
+        self.zbar = self._ladder.zbar
         self.looks = 0
         self.steps: list[str] = []
-        self._ladder: Ladder | None = None
 
     def read(self, gray: np.ndarray) -> list[Detection]:
         self.looks, self.steps = 0, []
@@ -127,7 +104,7 @@ class PhotoReader:
             return found
         self.steps.append("equalised view, local")
         found = _merge(found, [d.shifted(0, 0, scale=scale) for d in self.zxing.decode_once(equalised)])
-        if (not found or not all(_covered(q, found) for q, _ in places)) and self.zbar.available:
+        if (not found or not all(_covered(q, found) for q, _ in places)) and self._ladder.has_zbar:
             small, small_scale = self._pyramid.within(ZBAR_VIEW_SIDE)
             self.steps.append("ZBar on the view halved")
             found = _merge(found, [d.shifted(0, 0, scale=small_scale) for d in self.zbar(small)])
@@ -159,8 +136,6 @@ class PhotoReader:
         h, w = gray.shape[:2]
         (x0, y0), (x1, y1) = quad.min(axis=0) - 0.3 * side, quad.max(axis=0) + 0.3 * side
         x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1) + 1, w), min(int(y1) + 1, h)
-        if self._ladder is None:
-            self._ladder = Ladder(self.zxing, self.zbar.available)
         got, _ = self._ladder.look(gray[y0:y1, x0:x1], (x0, y0))
         self.looks += self._ladder.ran
         if got:
@@ -199,11 +174,11 @@ class PhotoReader:
         if is_code:
             rungs += [("rectified 200 px equalised, global", warp(200, zxing_global, True)),
                       ("rectified 300 px, global", warp(300, zxing_global))]
-            if self.zbar.available:
+            if self._ladder.has_zbar:
                 rungs.append(("ZBar rectified 150 px", warp(150, self.zbar)))
             rungs.append(("rectified 400 px equalised, global", warp(400, zxing_global, True)))
         rungs.append(("crop 300 px, global", crop(300, zxing_global)))
-        if self.zbar.available:
+        if self._ladder.has_zbar:
             rungs.append(("ZBar crop 150 px", crop(150, self.zbar)))
         return rungs
 
