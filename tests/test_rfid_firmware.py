@@ -11,14 +11,13 @@ import subprocess
 import time
 
 from companion.rfid import board
-from companion.rfid.sim import ELF, FIRMWARE_DIR, SimBoard, build
+from companion.rfid.sim import ELF, SimBoard, build, make
 from tests.rfid_support import Recorder, next_heartbeat, start_service
 from tests.timing import PATIENCE_S, wait_for
 
 
 def test_host_unit_tests_pass():
-    result = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR), "host-test"], capture_output=True, text=True,
-                            timeout=300)
+    result = make("host-test")
     assert result.returncode == 0, result.stdout + result.stderr
     checks, failed = [int(w) for w in result.stdout.split() if w.isdigit()][-2:]
     assert failed == 0 and checks > 1000, result.stdout

@@ -35,17 +35,21 @@ def build() -> tuple[Path, Path]:
     if missing:
         raise SimUnavailable(f"cannot build the firmware: {', '.join(missing)} not installed "
                              f"(Debian: apt install make gcc gcc-avr avr-libc libsimavr-dev libelf-dev pkg-config)")
-    # One make at a time across processes (test workers): a make that rewrites the harness while
-    # another process starts it fails that start with "Text file busy". The second make finds
-    # everything built and writes nothing.
-    HARNESS.parent.mkdir(parents=True, exist_ok=True)
-    with open(HARNESS.parent / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        result = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR), "firmware", "sim"], capture_output=True,
-                                text=True, timeout=300)
+    result = make("firmware", "sim")
     if result.returncode != 0:
         raise SimUnavailable(f"make -C firmware firmware sim failed:\n{result.stdout}{result.stderr}")
     return ELF, HARNESS
+
+
+def make(*targets: str) -> subprocess.CompletedProcess[str]:
+    """``make -s -C firmware TARGETS``, one at a time across processes (test workers): a make that
+    rewrites the harness while another process starts it fails that start with "Text file busy";
+    the second make finds everything built and writes nothing."""
+    HARNESS.parent.mkdir(parents=True, exist_ok=True)
+    with open(HARNESS.parent / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR), *targets], capture_output=True, text=True,
+                              timeout=300)
 
 
 class SimBoard:
