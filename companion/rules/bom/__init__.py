@@ -28,20 +28,18 @@ from typing import Any
 
 from card_tags.catalog import Card, Catalog
 
-from ..base import Action, Applied, Outcome, Refusal, Seat, SetupError
+from ..base import Outcome, Seat, SetupError
 from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
 from .demo import BomDemo
 from .refusals import WORDS as REFUSAL_WORDS
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .variants import OPTIONS, Rules, rules_for, variant_classes
 from .view import BomView
 
 PLAYING = (BATTLE, MOUNTING)
-RECENT = 10  # outcomes kept in the state for the view; the whole history is the game log
-RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # shown in the result box
 
 
 def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
@@ -65,6 +63,10 @@ class BomBattle(Game[BomState]):
                                "no_character", "face_down", "surrender", "trivia_clue", "trivia_tie", "trivia_ask",
                                "trivia"})
     reasons = frozenset(REFUSAL_WORDS)  # every code the rules refuse with; its words in refusals.py
+    # What the table was told, kept by the contract for the tablet: the last ten outcomes (its recent
+    # list; the whole history is the game log), and the latest input's results (its result box).
+    recent_kept = 10
+    result_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "trivia", "game_over"})
     # The order of the rows is the order of the tablet's buttons.
     inputs = (
         *card_inputs(),
@@ -128,23 +130,6 @@ class BomBattle(Game[BomState]):
         if state.mount:
             return MOUNTING
         return BATTLE if self.rules(state).battles(state) else TRIVIA
-
-    def apply(self, state: BomState, action: Action) -> Applied | Refusal:
-        """The contract's apply (the view words each outcome); the table's told outcomes are kept,
-        as data, for the tablet's result box and recent list (the view words them again)."""
-        result = super().apply(state, action)
-        if not isinstance(result, Applied) or not result.outcomes:
-            return result
-        told = [Told(kind=o.kind, data=o.data) for o in result.outcomes]
-        state.recent = (state.recent + told)[-RECENT:]
-        # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
-        # result (a battle stays on the box when it also ended the game).
-        shown = [t for t in told if t.kind in RESULTS]
-        ends = [t for t, o in zip(told, result.outcomes, strict=True)
-                if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
-        if shown:
-            state.last = ends[-1] if ends else shown[0]
-        return result
 
     def ready_to_resolve(self, state: BomState) -> bool:
         if state.over or not self.rules(state).battles(state):
