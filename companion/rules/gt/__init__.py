@@ -27,12 +27,13 @@ The words (the view layer; the rules above return data and refusal reasons only)
 
 - ``view``         the public view (no hidden identity in it), each seat's own view, ``redact``, the
                    tablet's buttons' labels and pickers
-- ``words``        the sentence of each outcome (a ``@says`` method per kind) and its terms
+- ``words``        the sentence of each outcome (a ``@says`` method per kind) and its terms, and the
+                   rulebook's sentences the outcomes and refusals quote (``RULEBOOK``)
 - ``refusals``     the words of each reason the rules refuse with (the public ones leave secrets out)
 - ``prompt``       one sentence for the table: what happens next and where the cards go
 
 Shared: ``state`` (the typed state), ``plays`` (what beats what), ``seats`` (names, the order identities
-are shown in), ``cards`` (the contract's deck with Battle's questions), ``rulebook`` (the sentences quoted).
+are shown in), ``cards`` (the contract's deck with Battle's questions).
 ``demo`` holds the simulated players of ``companion demo --game gt-battle`` (``DEMO``).
 
 This module declares the game: its options, its input table, and one handler per input.

@@ -17,9 +17,9 @@ from . import seats, words
 from . import refusals as refusal_words
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
-from .rulebook import TEAM_CARD
 from .state import LEFT, BattleState, Phase
 from .turns import only_the_deck
+from .words import TEAM_CARD
 
 REVEALED = (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER)
 

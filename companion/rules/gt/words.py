@@ -1,4 +1,5 @@
-"""What the referee decided, in words: the sentence of each outcome kind, and its terms.
+"""What the referee decided, in words: the sentence of each outcome kind, its terms, and the rulebook's
+sentences quoted (``RULEBOOK``).
 
 Only this module (with prompt.py and view.py) makes sentences players read; the rules hand it
 data. A sentence about a seat whose identity is not face up never names a team: the data it is
@@ -10,11 +11,35 @@ from typing import Any
 
 from ..base import Outcome, Term
 from ..contract import Game, Told, View, says
-from . import refusals, seats
+from . import seats
 from .cards import Deck
 from .plays import describe
-from .rulebook import RULE, TEAM_CARD, TEAM_PLURAL
 from .state import BattleState
+
+# The rulebook's words (gather-together-battle.txt) the outcomes and refusals (refusals.py) quote, so that
+# players read the rule, not a paraphrase of it; and the teams' names as the cards print them.
+TEAM_CARD = {"superhero": "SUPERHERO", "villain": "VILLAIN"}
+TEAM_PLURAL = {"superhero": "Superheroes", "villain": "Villains"}
+
+RULEBOOK: dict[str, str] = {
+    "no_action_from_discard": "\"Action cards cannot be picked up from the discard pile.\"",
+    "same_rank": "\"Fight cards of similar rank are played together.\"",
+    "match_or_beat": ("\"Play moves to the next player who has to match or beat the rank of fight cards previously "
+                      "played. A pair beats any single, a three-of-a-kind beats any pair, and so on.\""),
+    "cannot_beat": "\"A player cannot beat the previously played fight card(s)? The player can play an Action card, "
+                   "or pass on playing.\"",
+    "action_in_battle": "\"An action card is played in the Battle phase? The next player in sequence must beat the "
+                        "previously played fight card(s).\"",
+    "no_one_beats": "\"No player can beat the previously played fight card(s)? The Battle resets and the player of "
+                    "the unbeatable fight card(s) can play any fight card(s).\"",
+    "identity": "\"Once players are able to get rid of their fight cards, they can play their identity card on "
+                "their next turn.\"",
+    "save": "\"If the holder of the card wants to save an eliminated player, this card is played out of turn "
+            "immediately after a player is chosen for elimination.\"",
+    "draw_or_take": "\"The player can choose to pick up the top discard, or the top card of the deck.\"",
+    "discard_one": "\"After drawing a card, the player has the option to discard one card, but it is not required.\"",
+}
+
 
 FIRST_CARD = {
     "battle": ("The BATTLE card is the first card flipped: \"The player left of the dealer begins the battle by "
@@ -177,7 +202,7 @@ class Sayings(View[BattleState]):
     def said_eliminate(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
         return (f"{seats.name(state, d['by'])} chooses {_who(d, state)} for elimination: they "
-                f"are out for the round \"unless immediately saved\". {RULE['save']}")
+                f"are out for the round \"unless immediately saved\". {RULEBOOK['save']}")
 
     @says("save")
     def said_save(self, outcome: Outcome, state: BattleState) -> str:
@@ -210,8 +235,7 @@ class Sayings(View[BattleState]):
     @says("held_refused")
     def said_held_refused(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
-        return ("The play that waited for the count does not stand: "
-                + refusals.word(d['reason'], d['facts'], state, self.deck))
+        return "The play that waited for the count does not stand: " + self.refusal(d['reason'], d['facts'], state)[0]
 
     @says("reverse")
     def said_reverse(self, outcome: Outcome, state: BattleState) -> str:
@@ -233,7 +257,7 @@ class Sayings(View[BattleState]):
     def said_reset(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
         return (f"No one beat {describe(d['count'], d['rank'])} played by "
-                f"{seats.name(state, d['unbeaten'])}. {RULE['no_one_beats']} {_who(d, state)} "
+                f"{seats.name(state, d['unbeaten'])}. {RULEBOOK['no_one_beats']} {_who(d, state)} "
                 f"plays any fight card(s).")
 
     @says("pass")
@@ -255,19 +279,19 @@ class Sayings(View[BattleState]):
     @says("last_card")
     def said_last_card(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
-        return f"{_who(d, state)} has no cards left: {RULE['identity']}"
+        return f"{_who(d, state)} has no cards left: {RULEBOOK['identity']}"
 
     @says("action")
     def said_action(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
-        return f"{_who(d, state)} plays {self.deck.name(d['card'])}. {RULE['action_in_battle']}"
+        return f"{_who(d, state)} plays {self.deck.name(d['card'])}. {RULEBOOK['action_in_battle']}"
 
     @says("cards_left")
     def said_cards_left(self, outcome: Outcome, state: BattleState) -> str:
         d = outcome.data
         return (f"The companion counted {d['cards']} card(s) still in {_who(d, state)}'s "
                 f"hand: they go out with them, so they must all be action cards "
-                f"({RULE['identity']}).")
+                f"({RULEBOOK['identity']}).")
 
     @says("round")
     def said_round(self, outcome: Outcome, state: BattleState) -> str:
