@@ -18,7 +18,7 @@ from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
-    from .hooks import Referee
+    from .variants import Referee
 
 VARIANT_NAMES = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
                  "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
