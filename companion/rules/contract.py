@@ -18,7 +18,9 @@ A game is a ``Game`` subclass in its own package under ``companion/rules/<game>/
 The contract does the rest once, for every game: the card key check (``ID#copy`` of the game's
 catalog), a card seen again where it already lies is the same card, the phase and actor checks,
 turning ``Refused`` into a ``Refusal``, the tablet's buttons derived from the declared inputs
-(each candidate tried through ``apply``, so a button is offered only where it would be taken).
+(each candidate tried through ``apply``, so a button is offered only where it would be taken), and,
+for a state that extends ``ToldState``, what the table was told (``Told`` data for the result box and
+a recent list).
 """
 from __future__ import annotations
 
