@@ -139,6 +139,20 @@ def test_a_seat_box_draws_a_card_from_the_keys_of_a_played_card():
     assert sorted(read - keys(PlayedCard)) == []
 
 
+def test_a_phone_reads_of_its_seat_only_keys_of_a_games_you():
+    """table.js ``ownFacts`` reads the seat's own ``you`` for every game (Stratego's colour, Gather Together's
+    identity, hand and turn): each key it reads is a key of some game's typed ``you``."""
+    yours: set[str] = set()
+    for game in rules.available():
+        part = own_part(rules.ruleset_class(game), True)
+        if dataclasses.is_dataclass(part) and "you" in keys(part):
+            yours |= {k for t in get_args(get_type_hints(part)["you"]) or [get_type_hints(part)["you"]]
+                      if is_typeddict(t) for k in keys(t)}
+    read = reads(script("table.js"), "you") | reads(script("table.js"), "view.you")
+    assert {"colour", "identity", "hand", "your_turn", "name"} <= read
+    assert sorted(read - yours) == []
+
+
 def test_a_shot_on_the_tablet_carries_every_term_of_the_ruling():
     """``ShotJSON`` lists ``Shot``'s fields by name (the view no longer spreads the dataclass): a field added
     to ``Shot`` must be added to what the tablet is sent."""
