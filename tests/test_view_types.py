@@ -214,9 +214,9 @@ def check_views(session: Any, seats: list[int], wrong: list[str], where: str) ->
 
 
 # Seeded demo games (seats, rounds of moves), long enough to reach what each view shows: BATTLECARDS'
-# first battle, its shots, odds and withdrawal phase (from round 20), Warriors' whole game (39 rounds) with
+# first battle, its shots, odds and withdrawal phase (rounds 20 to 23), Warriors' whole game (39 rounds) with
 # its Challenges, Book of Mormon's battles.
-DEMOS = {"bom-battle": (3, 40), "warriors": (3, 200), "battlecards-pacific": (2, 60)}
+DEMOS = {"bom-battle": (3, 20), "warriors": (3, 200), "battlecards-pacific": (2, 30)}
 
 
 @pytest.mark.parametrize("game", sorted(DEMOS))
