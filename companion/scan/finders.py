@@ -29,11 +29,14 @@ MOST_TRIPLES = 12      # three-finder codes sharing a finder with a better one, 
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
-                    equalise: bool = True, offset: float | None = None, outlines: bool = False) -> list[tuple]:
+                    equalise: bool = True, offset: float | None = None, outlines: bool = False,
+                    ignore: list[np.ndarray] | None = None) -> list[tuple]:
     """(x, y, side) of every finder-like nested square in a greyscale view, largest first.
     ``offset``: how much darker than its neighbourhood a pixel must be to count as dark (a
     larger one leaves fewer specks, so fewer contours to walk, and still every finder).
-    ``outlines``: (x, y, side, its outer square's four corners) instead."""
+    ``outlines``: (x, y, side, its outer square's four corners) instead. ``ignore``: quads (view
+    pixels) counted as light, so none of their modules is a contour to walk (codes already read:
+    their modules made most of the contours of a photo read whole)."""
     offset = OFFSET if offset is None else offset
     h, w = view.shape[:2]
     equalised = _EQUALISE.apply(view) if equalise else view
@@ -41,6 +44,8 @@ def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHB
     for share in neighbourhoods:
         k = max(3, int(share * max(h, w)) | 1)
         dark = cv2.adaptiveThreshold(equalised, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, offset)
+        for quad in ignore or ():
+            cv2.fillConvexPoly(dark, np.round(quad).astype(np.int32), 0)
         contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:
             continue
