@@ -155,6 +155,19 @@ def test_corners_fitted_to_the_finders_outlines_undo_a_steep_angle_of_view():
     assert worst(fitted[0]) < 0.03 * side < worst(centres[0]), (worst(fitted[0]), worst(centres[0]), side)
 
 
+def test_a_code_seen_so_steeply_that_another_finder_looks_like_the_corner_is_read():
+    # perspective/image029: the three finders are found, but the angle and arms at a side finder
+    # look more like a code's corner than those at the corner finder: the corners from that
+    # triple miss the code by two thirds of its side. A fit through the finders' outlines with
+    # the true corner finder places it (zxing-cpp reads nothing in this photo)
+    photo = load_photo(BOOFCV / "perspective-image029.jpg")
+    quads = read_quads((BOOFCV / "perspective-image029.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
 def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     # two codes' worth of finders side by side: each triple makes a code, and a finder of each
     # (which a wrong triple may have taken from a third code) still gives the square between them

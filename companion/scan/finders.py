@@ -26,6 +26,7 @@ NEIGHBOURHOODS = (0.02, 0.06)
 OFFSET = 15.0          # grey levels below the neighbourhood's mean that count as dark (5 read 1 code fewer for 23% more CPU)
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
 MOST_TRIPLES = 12      # three-finder codes sharing a finder with a better one, at most
+MOST_OTHER_CORNERS = 2  # corners fitted with another finder as the corner one, per code, at most
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
@@ -105,6 +106,12 @@ def fitted_corners(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> np.nd
     (x, y, side, corners)): a homography fitted to those 12 points, with the module count
     rounded to a QR version's, undoes an angle of view that corners from the finders' centres
     (an affine guess) keep. None if the finders' corners do not fit a square grid."""
+    fit = _fitted(a, b, c, versions_off)
+    return None if fit is None else fit[0]
+
+
+def _fitted(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> tuple[np.ndarray, float] | None:
+    """fitted_corners, and how far (in modules, mean) the finders' corners lie from the grid fitted."""
     module = (a[2] + b[2] + c[2]) / 3 / 7
     arms = (math.hypot(b[0] - a[0], b[1] - a[1]) + math.hypot(c[0] - a[0], c[1] - a[1])) / 2
     modules = 17 + 4 * max(1, round((arms / module + 7 - 17) / 4) + versions_off)
@@ -123,12 +130,13 @@ def fitted_corners(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> np.nd
     error = np.linalg.norm(cv2.perspectiveTransform(grid.reshape(-1, 1, 2), fit).reshape(-1, 2) - seen, axis=1).mean()
     if error > module:
         return None
+    error /= module
     square = np.float32([[0, 0], [modules, 0], [modules, modules], [0, modules]])
     out = cv2.perspectiveTransform(square.reshape(-1, 1, 2), fit).reshape(4, 2)
     (ux, uy), (vx, vy) = out[1] - out[0], out[3] - out[0]
     if ux * vy - uy * vx < 0:   # clockwise in image coordinates, as the readers report
         out = out[[0, 3, 2, 1]]
-    return out.astype(np.float32)
+    return out.astype(np.float32), float(error)
 
 
 def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
@@ -183,10 +191,7 @@ def code_places(finders: list[tuple]) -> Places:
         owner.update({a: len(quads), b: len(quads), c: len(quads)})
         quads.append(_corners(points[a], points[b], points[c], side))
         if len(finders[a]) > 3:
-            for off in (0, -1, 1):
-                corners = fitted_corners(finders[a], finders[b], finders[c], off)
-                if corners is not None:
-                    fitted.append(corners)
+            fitted += _fits(finders, a, b, c)
     squares, across = [], []
     for a in range(n):
         for b in range(a + 1, n):
@@ -200,6 +205,18 @@ def code_places(finders: list[tuple]) -> Places:
                 # two finders each in a quad of its own: a quad may have taken finders of two codes
                 (across if a in used and b in used else squares).append(square)
     return Places(quads, squares, overlapping, across, fitted)
+
+
+def _fits(finders: list[tuple], a: int, b: int, c: int) -> list[np.ndarray]:
+    """Corners fitted to three finders' outlines: with ``a`` as the corner finder at the module
+    count its arms give and the versions either side, then with each of the other two as the
+    corner, best fit first. A steep angle of view bends the right angle at the corner finder
+    more than the one at another (the arms' ratio and angle chose the wrong corner on two
+    perspective photos of BoofCV's half); the fit through 12 outline corners tells them apart."""
+    out = [fit[0] for off in (0, -1, 1) if (fit := _fitted(finders[a], finders[b], finders[c], off)) is not None]
+    others = [fit for corner, one, two in ((b, a, c), (c, a, b)) for off in (0, -1, 1)
+              if (fit := _fitted(finders[corner], finders[one], finders[two], off)) is not None]
+    return out + [corners for corners, _ in sorted(others, key=lambda fit: fit[1])[:MOST_OTHER_CORNERS]]
 
 
 def _corners(a: np.ndarray, b: np.ndarray, c: np.ndarray, finder: float) -> np.ndarray:
