@@ -168,6 +168,18 @@ def test_a_code_seen_so_steeply_that_another_finder_looks_like_the_corner_is_rea
     assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
 
 
+def test_a_code_under_glare_with_two_finders_found_is_read_from_the_code_they_are_corners_of():
+    # glare/image039: zxing-cpp reads nothing; the finder search finds two of the code's three
+    # finders. The square around them is twice the code and keeps its angle (read by no reader);
+    # the code on one side of them, rectified, is read
+    photo = load_photo(BOOFCV / "glare-image039.jpg")
+    quads = read_quads((BOOFCV / "glare-image039.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
 def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     # two codes' worth of finders side by side: each triple makes a code, and a finder of each
     # (which a wrong triple may have taken from a third code) still gives the square between them

@@ -155,6 +155,7 @@ class Places(NamedTuple):
     overlapping: list[np.ndarray]   # quads from three finders of which one is already in a better quad
     across: list[np.ndarray]        # squares from two finders each in a quad of its own (a quad may join two codes)
     fitted: list[np.ndarray]        # the quads' corners fitted to their finders' outlines (fitted_corners), 3 module counts each
+    paired: list[np.ndarray]        # codes two finders of a square can be corners of (either side of them, or across them)
 
 
 def code_places(finders: list[tuple]) -> Places:
@@ -192,7 +193,7 @@ def code_places(finders: list[tuple]) -> Places:
         quads.append(_corners(points[a], points[b], points[c], side))
         if len(finders[a]) > 3:
             fitted += _fits(finders, a, b, c)
-    squares, across = [], []
+    squares, across, paired = [], [], []
     for a in range(n):
         for b in range(a + 1, n):
             if a in used and b in used and owner[a] == owner[b]:
@@ -204,7 +205,32 @@ def code_places(finders: list[tuple]) -> Places:
                 square = np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)], np.float32)
                 # two finders each in a quad of its own: a quad may have taken finders of two codes
                 (across if a in used and b in used else squares).append(square)
-    return Places(quads, squares, overlapping, across, fitted)
+                if not (a in used and b in used):
+                    paired += _paired(points[a], points[b], side)
+    return Places(quads, squares, overlapping, across, fitted, paired)
+
+
+def _paired(a: np.ndarray, b: np.ndarray, finder: float) -> list[np.ndarray]:
+    """The codes two finders (centres a and b, their size) can be two corners of: the code on
+    either side of the line between them, and the code with them on its diagonal. The square
+    around them holds all three, but a crop of it is twice a code's size and keeps its angle;
+    these can be rectified (a third finder under a lamp or a scratch is often missing)."""
+    d = float(np.linalg.norm(b - a))
+    u = (b - a) / d
+    n = np.array([-u[1], u[0]])
+    inset = finder / 2   # a finder's centre lies 3.5 modules in from the code's corner
+    out = []
+    for side in (n, -n):
+        start, end = a - inset * (u + side), b + inset * (u - side)
+        out.append(np.array([start, end, end + (d + finder) * side, start + (d + finder) * side]))
+    middle, half = (a + b) / 2, d / 2 + inset * math.sqrt(2)
+    out.append(np.array([middle - half * u, middle + half * n, middle + half * u, middle - half * n]))
+    return [_clockwise(q).astype(np.float32) for q in out]
+
+
+def _clockwise(out: np.ndarray) -> np.ndarray:
+    (ux, uy), (vx, vy) = out[1] - out[0], out[3] - out[0]
+    return out[[0, 3, 2, 1]] if ux * vy - uy * vx < 0 else out
 
 
 def _fits(finders: list[tuple], a: int, b: int, c: int) -> list[np.ndarray]:

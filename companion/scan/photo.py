@@ -85,6 +85,7 @@ class PhotoReader:
                    for x, y, side, outline in finder_patterns(fview, equalise=False, outlines=True)]
         outlined = code_places([f for f in finders if not _inside_any(f[:2], found)])
         places = ([(q, True) for q in located + outlined.quads] + [(s, False) for s in outlined.squares]
+                  + [(q, True) for q in outlined.paired]
                   + [(q, True) for q in outlined.overlapping] + [(s, False) for s in outlined.across])
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
