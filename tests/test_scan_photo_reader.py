@@ -180,6 +180,19 @@ def test_a_code_under_glare_with_two_finders_found_is_read_from_the_code_they_ar
     assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
 
 
+def test_finders_squashed_by_a_steep_angle_still_count_as_finders():
+    # perspective/image031: two of the code's finders are three times taller than wide on the
+    # photo; the search took only finders at most 2.5 times, found one, and read nothing
+    photo = load_photo(BOOFCV / "perspective-image031.jpg")
+    quads = read_quads((BOOFCV / "perspective-image031.txt").read_text())
+    inside = [f for f in finder_patterns(photo) if cv2.pointPolygonTest(quads[0].reshape(-1, 1, 2), f[:2], False) >= 0]
+    assert len(inside) == 3
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
 def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     # two codes' worth of finders side by side: each triple makes a code, and a finder of each
     # (which a wrong triple may have taken from a third code) still gives the square between them

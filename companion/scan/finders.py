@@ -77,7 +77,9 @@ def _nested_squares(contours, hierarchy: np.ndarray, outlines: bool = False) -> 
         if a2 <= 0 or not (1.3 < a0 / max(a1, 1.0) < 4.0 and 2.5 < a0 / a2 < 14):
             continue
         x, y, bw, bh = cv2.boundingRect(outer)
-        if not 0.4 < bw / bh < 2.5 or a0 < 0.8 * cv2.contourArea(cv2.convexHull(outer)):
+        # square, as far as an angle of view squashes it (a code seen steeply from the side has
+        # finders three times taller than wide: 2.5 lost two perspective codes of BoofCV's half)
+        if not 0.25 < bw / bh < 4 or a0 < 0.8 * cv2.contourArea(cv2.convexHull(outer)):
             continue
         m0, m2 = cv2.moments(outer), cv2.moments(contours[core])
         if not m0["m00"] or not m2["m00"]:
