@@ -193,6 +193,17 @@ def test_finders_squashed_by_a_steep_angle_still_count_as_finders():
     assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
 
 
+def test_a_blurred_code_is_read_rectified_and_equalised_with_the_local_binariser():
+    # a crop of blurred/image021 around its code 2 (halved): zxing-cpp reads nothing; of the photo
+    # reader's crops only the rectified one at 300 px, equalised, thresholded locally reads it
+    photo = load_photo(BOOFCV / "blurred-image021-code2.jpg")
+    quads = read_quads((BOOFCV / "blurred-image021-code2.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
 def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     # two codes' worth of finders side by side: each triple makes a code, and a finder of each
     # (which a wrong triple may have taken from a third code) still gives the square between them

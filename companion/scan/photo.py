@@ -186,6 +186,9 @@ class PhotoReader:
             if self._ladder.has_zbar:
                 rungs.append(("ZBar rectified 150 px", warp(150, self.zbar)))
             rungs.append(("rectified 400 px equalised, global", warp(400, zxing_global, True)))
+            # last: the local binariser on the rectified crop (4 codes of BoofCV's half, blurred and
+            # dim, that no global threshold reads) for 4% more CPU on the photos with looks
+            rungs.append(("rectified 300 px equalised, local", warp(300, zx.decode_once, True)))
         rungs.append(("crop 300 px, global", crop(300, zxing_global)))
         if self._ladder.has_zbar:
             rungs.append(("ZBar crop 150 px", crop(150, self.zbar)))
