@@ -5,10 +5,12 @@ A QR code's three finder patterns are nested squares (dark 7 x 7 modules, light 
 code's data: on the odd half of BoofCV's photographs, 114 of the 128 codes zxing-cpp leaves
 unread show at least two of them, and 73 all three. Three finders at a right angle with equal
 arms give the code's corners (its fourth corner opposite the corner finder, its size from the
-arms and the finders' size); two give the square the code must lie in. rescue.photo_look then
-reads those places as crops rectified and scaled for the readers.
+arms and the finders' size), and a homography through their outlines' 12 corners fits them
+closer (with each finder tried as the corner one: a steep angle bends the right angle); two
+give the square the code must lie in and the three codes they can be corners of. The photo
+reader (photo.py) reads those places as crops rectified and scaled for the readers.
 
-The search runs on a halved view of the photo (rescue.PHOTO_VIEW_SIDE), locally equalised and
+The search runs on a halved view of the photo (photo.FINDER_VIEW_SIDE), locally equalised and
 thresholded against its local mean at two neighbourhood sizes (a finder a few pixels across and
 one a hundred are both found), as contours three deep whose areas stand in a finder's ratios.
 """
