@@ -311,6 +311,7 @@ def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
             zxing.decode(g)
             zxing_ms.append((time.thread_time() - zxing_cpu) * 1000)
         pipeline = ScanPipeline(None, "zxing", zones, "bom-battle", homography=np.linalg.inv(table.homography))
+        pipeline.warm_up()                   # as the service's start() does
         pipeline.process(grays[0], now=0.0)  # the cold frame is not steady state
         for n in range(1, 31):               # nor are the frames in which second looks finish
             frame_cpu = time.thread_time()
@@ -332,6 +333,19 @@ def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
             "zxing_whole_frame_cpu_ms": statistics.median(zxing_ms), "load": load(),
             "wall_ms_per_frame": statistics.median(wall_ms),
             "core_share_at_30fps": cpu * 30 / 1000, "cards_tracked": len(pipeline.snapshot()[1])}
+
+
+def print_steady(s: dict) -> None:
+    """The steady_state figure: each frame's CPU on a still table, and on the 30 frames after the cold one."""
+    c = s["cpu_spread"]
+    print(f"steady state (1920x1080, 20 cards still): {s['cpu_ms_per_frame']:.2f} ms CPU per frame "
+          f"({c['low']:.2f}-{c['high']:.2f} over {c['n']} runs) = "
+          f"{100 * s['core_share_at_30fps']:.1f}% of one core at 30 fps; worst single frame {s['worst_frame_cpu_ms']:.2f} ms CPU "
+          f"(target 6 ms)")
+    f, z = s["frame_cpu_ms"], s["settling_cpu_ms"]
+    print(f"    each frame's CPU, steady: median {f['median']:.2f}, p99 {f['p99']:.2f}, worst {f['worst']:.2f} ms; "
+          f"the 30 frames after the cold one: median {z['median']:.2f}, p99 {z['p99']:.2f}, worst {z['worst']:.2f} ms; "
+          f"zxing-cpp alone on the whole frame (same run): {s['zxing_whole_frame_cpu_ms']:.2f} ms; load {s['load']}")
 
 
 def tag_size_table(ppm: float | None) -> list[dict]:
@@ -369,16 +383,7 @@ def _print_extras(report: dict) -> None:
               f"pyzbar alone {big['pyzbar_median_ms']:.2f} ms" + (f"; pyzbar/pipeline = {ratio:.1f}x" if ratio else ""))
         spreads = ", ".join(f"{name} {lo:.2f}-{hi:.2f}" for name, v in big["spread_p10_p90"].items() if v for lo, hi in [v])
         print(f"    spread over scenes and frames (10th-90th percentile, ms): {spreads}")
-    s = report["steady"]
-    c = s["cpu_spread"]
-    print(f"steady state (1920x1080, 20 cards still): {s['cpu_ms_per_frame']:.2f} ms CPU per frame "
-          f"({c['low']:.2f}-{c['high']:.2f} over {c['n']} runs) = "
-          f"{100 * s['core_share_at_30fps']:.1f}% of one core at 30 fps; worst single frame {s['worst_frame_cpu_ms']:.2f} ms CPU "
-          f"(target 6 ms)")
-    f, z = s["frame_cpu_ms"], s["settling_cpu_ms"]
-    print(f"    each frame's CPU, steady: median {f['median']:.2f}, p99 {f['p99']:.2f}, worst {f['worst']:.2f} ms; "
-          f"the 30 frames after the cold one: median {z['median']:.2f}, p99 {z['p99']:.2f}, worst {z['worst']:.2f} ms; "
-          f"zxing-cpp alone on the whole frame (same run): {s['zxing_whole_frame_cpu_ms']:.2f} ms; load {s['load']}")
+    print_steady(report["steady"])
     for key, what in (("pipeline", "whole clips"), ("warm", f"frames after the cold first one ({WARM})")):
         worst = report[f"worst_{key}_rate_at_2_5_or_more"]
         print(f"pipeline detection of tags >= {TARGET_PPM} px/module (real size in the frame), {what}, worst condition: "

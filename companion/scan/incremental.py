@@ -385,8 +385,11 @@ class IncrementalDecoder:
         self._saved_px = min(self._saved_px + self.slow_share * whole, self.slow_savings * whole)
         saved_up = self._saved_px >= self.slow_savings * whole
         # a photo's text and patterns make many small textured patches: there only the places
-        # zxing located and those as large as a code read are worth a look
-        smallest = 0.6 * min((k.side for k in self._known), default=0.0) if self.photo else 0.0
+        # zxing located and those as large as a code read are worth a look; on a table, a place
+        # narrower than the smallest code read (with a margin: a tilted table's far tags are
+        # smaller) is a card's corner or a letter, never a tag of the same print (a 26 px speck
+        # climbed the whole ladder and every later look on a still table of 45 px tags)
+        smallest = 0.6 * min((k.side for k in self._known), default=0.0)
         due = sorted((p for p in self._places if id(p) not in waiting and p.due(self._frame, self.fast_tries, self.slowest_every)
                       and (p.located or (self.photo_texture or not self.photo) and _short_side(p.box) >= smallest)),
                      key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
@@ -404,10 +407,12 @@ class IncrementalDecoder:
             if n >= self.max_looks or allowed <= 0:
                 self.stats.deferred += len(due) - n
                 break
-            big = not p.narrowed and _joins_several_codes(p.box, tag_px)   # one found by its fine texture is one code
+            # one found by a code's fine texture is mostly one code with a margin: all rungs (those
+            # blurred tables whose codes are first found so read by frame 8 instead of 14)
+            big = not p.narrowed and _joins_several_codes(p.box, tag_px)
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
             got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, allowed, is_new, slow, big, must,
-                                           p.piece, piece_cost, tag_px)
+                                           p.piece, piece_cost, tag_px, learned=p.tries > 0)
             p.piece = self.ladder.next_piece
             budget -= self.ladder.spent
             if slow:

@@ -39,6 +39,14 @@ FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s 
 FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
 
 
+# A live table's order (a still place's first climb): its tags are small and soft, and on the
+# bench's still tables (plain, blur, noise, tilt 35 at 2.0 px a module) every second read came
+# from the histogram binariser, the sharpened crops or a deconvolution, none from ZBar or CLAHE
+LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0 3x", "zxing deconvolved 1.3 3x",
+              "zxing deconvolved 0.7 3x", "zxing 3x sharpened", "zxing local contrast", "zxing 1.5x sharpened",
+              "zxing evened 2x", "zbar", "zbar 2x sharpened")
+
+
 # What a rung costs per pixel it hands its reader, relative to zxing-cpp's, view included
 # (measured here on the live bench's still tables, CPU time per weighted pixel of each rung over
 # 30-frame clips: ZBar 12x, an unsharp mask or CLAHE and zxing-cpp on the view 4x, a Wiener filter
@@ -189,17 +197,21 @@ class Ladder:
 
     def zbar(self, image: np.ndarray) -> list[Detection]:
         """ZBar's reading of an image (nothing if pyzbar or its library is missing)."""
-        if not self.has_zbar:
+        if not self.load_zbar():
             return []
-        if self._pyzbar is None:
+        return self._pyzbar.decode(image)
+
+    def load_zbar(self) -> bool:
+        """Import pyzbar now, if it is there and not imported yet (about 28 ms here): whether
+        ZBar can be used. A live pipeline calls it before its first frame, so that no frame pays."""
+        if self.has_zbar and self._pyzbar is None:
             try:
                 from companion.scan.decoders import PyzbarDecoder
 
                 self._pyzbar = PyzbarDecoder()
             except ImportError:  # the package is there but not its library (libzbar0): no ZBar rungs
                 self.has_zbar = False
-                return []
-        return self._pyzbar.decode(image)
+        return self.has_zbar
 
     def splitting_deconvolved(self):
         """The deconvolved rungs at 2x for a still place joining several codes (FUSED_SPLITTING_RUNGS):
@@ -237,7 +249,7 @@ class Ladder:
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
              budget: float | None = None, is_new=None, slow: bool = False,
              big: bool = False, must: bool = False, piece: int = 0, piece_cost: float | None = None,
-             code_px: float = 52.0) -> tuple[list[Detection], int]:
+             code_px: float = 52.0, learned: bool = False) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
         reads a new code (``is_new``; default: any), within ``budget`` (work: weighted pixels,
         see rung_cost; None: no limit; what was spent: ``self.spent``). Returns what was read and the rung to start from
@@ -250,7 +262,9 @@ class Ladder:
         first look of a frame: so that no place waits forever). ``piece_cost``: no rung costs more
         than this at once; a dearer one runs on the crop's parts (see ``parts``: ``code_px`` is a
         code's side there), one after the other, over as many frames as the budget takes, from
-        part ``piece`` of rung ``first``; the part to go on from next time: ``self.next_piece``."""
+        part ``piece`` of rung ``first``; the part to go on from next time: ``self.next_piece``.
+        ``learned``: only the rungs that have read codes on this camera, if any have (a place's
+        looks after its first climb, while its fused pixels improve)."""
         self.hints: list[np.ndarray] = []
         self.ran = 0   # rungs (or their parts) run in this look (0: it all waits for the next frame)
         self.spent = 0.0
@@ -264,9 +278,13 @@ class Ladder:
             rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
         elif big:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
+        elif self.learn_order:
+            rungs = sorted(rungs, key=lambda r: LIVE_ORDER.index(r[0]))
         rungs = self._camera_defocus_first(rungs)
         if self.learn_order:
             rungs = self._camera_rungs_first(rungs)
+            if learned and not slow and any(self.reads_by_rung.get(r[0]) for r in rungs):
+                rungs = [r for r in rungs if self.reads_by_rung.get(r[0])]
         height, width = region.shape
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
