@@ -450,18 +450,23 @@ class IncrementalDecoder:
         places that was 10 ms at once); returned: the places left for the next frames."""
         tag_px = self._tag_px()
         allowance = self.narrow_share * gray.size   # counted in pixels, so the same frames narrow the same places
-        waiting = []
-        for p in list(self._places):
+        waiting, due = [], []
+        for p in self._places:
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
             # a place joining several codes none of which is read yet (a cluster of blurred cards) is
-            # narrowed too, once: a look at each code costs less than a look at all of them at once
+            # narrowed too, once, after those with codes read: a look at each code costs less than a
+            # look at all of them at once
             first = not p.narrowed and not self.photo and not inside and _joins_several_codes(p.box, tag_px)
-            if (len(inside) == p.codes_read_inside and not first) or p not in self._places:   # (or replaced by a better one)
+            if len(inside) != p.codes_read_inside or first:
+                due.append((first, p, inside))
+        for first, p, inside in sorted(due, key=lambda d: d[0]):
+            if p not in self._places:   # replaced by a better one
                 continue
             # looked for a little beyond the place: a code it cuts is then found whole
             x0, y0, x1, y1 = grown(p.box, 0.5 * tag_px, gray.shape)
             if allowance <= 0:   # over this frame's allowance (the first place always fits): the next frame
-                waiting.append(p)
+                if not first:    # (one never narrowed is looked at as it is meanwhile: the splitting rungs)
+                    waiting.append(p)
                 continue
             allowance -= (x1 - x0) * (y1 - y0)
             p.codes_read_inside, p.narrowed = len(inside), True
