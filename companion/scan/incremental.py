@@ -456,7 +456,8 @@ class IncrementalDecoder:
             # a place joining several codes none of which is read yet (a cluster of blurred cards) is
             # narrowed too, once, after those with codes read: a look at each code costs less than a
             # look at all of them at once
-            first = not p.narrowed and not self.photo and not inside and _joins_several_codes(p.box, tag_px)
+            first = (p.tries > 0 and not p.narrowed and not p.searched and not self.photo and not inside
+                     and _joins_several_codes(p.box, tag_px))
             if len(inside) != p.codes_read_inside or first:
                 due.append((first, p, inside))
         for first, p, inside in sorted(due, key=lambda d: d[0]):
@@ -469,9 +470,12 @@ class IncrementalDecoder:
                     waiting.append(p)
                 continue
             allowance -= (x1 - x0) * (y1 - y0)
-            p.codes_read_inside, p.narrowed = len(inside), True
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
                        code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
+            if first and not patches:   # no code's fine texture stands out (a dim room): looked at as it is
+                p.searched = True
+                continue
+            p.codes_read_inside, p.narrowed = len(inside), True
             if len(patches) == 1 and not _joins_several_codes(p.box, tag_px) and contains(p.box, patches[0]):
                 continue
             self._places.remove(p)

@@ -49,10 +49,11 @@ LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0 3x
 
 # What a rung costs per pixel it hands its reader, relative to zxing-cpp's, view included
 # (measured here on the live bench's still tables, CPU time per weighted pixel of each rung over
-# 30-frame clips: ZBar 12x, an unsharp mask or CLAHE and zxing-cpp on the view 4x, a Wiener filter
-# 2x, per pixel of its upscaled view, which zxing-cpp reads fast: that is what a weighted
-# pixel's 6-8 ns here, a whole 1080p frame's decode 7-16 ms, are made of)
-RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 4.0, "evened": 4.5, "contrast": 4.0}
+# 30-frame clips: ZBar 12x, CLAHE and zxing-cpp on the view 4x, an unsharp mask 3-4x (3: at 4
+# the short blurred clips read a tenth fewer tags in their first frames), a Wiener filter 2x
+# per pixel of its upscaled view, which zxing-cpp reads fast: so a weighted pixel costs about
+# 5-8 ns here, whatever the rung, as a whole 1080p frame's decode, 7-16 ms, does)
+RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 3.0, "evened": 4.5, "contrast": 4.0}
 
 
 def rung_cost(name: str, pixels: int, scale: float) -> float:
@@ -324,6 +325,7 @@ class Place:
         self.frames = 0
         self.codes_read_inside = codes_read_inside   # codes read in it when it was last narrowed down
         self.narrowed = False         # found by a code's fine texture (or narrowed so already)
+        self.searched = False         # ...or searched for one in vain (looked at as it is)
         self._mean: np.ndarray | None = None
 
     def add(self, gray: np.ndarray, most: int) -> None:
