@@ -71,19 +71,37 @@ def brute_force(fighters: tuple[Fighter, ...], cards: Cards) -> tuple[float, flo
             else:
                 refill = tuple(sorted(deck + pile))
                 waiting[(result[1], result[2], refill)] = waiting.get((result[1], result[2], refill), 0) + weight
+    reshuffles = Reshuffles(lambda mask, step, order: play(battle, mask, step, order))
     for _ in range(CYCLES):
         after: dict = {}
         for (mask, step, refill), weight in waiting.items():
-            every = orders(list(refill))
-            for order in every:
-                result = play(battle, mask, step, order)
+            every, results = reshuffles.played(mask, step, refill)
+            for result in results:
                 if result[0] == "won":
-                    won += weight / len(every) * result[1]
+                    won += weight / every * result[1]
                 else:
                     key = (result[1], result[2], refill)
-                    after[key] = after.get(key, 0) + weight / len(every)
+                    after[key] = after.get(key, 0) + weight / every
         waiting = after
     return won, sum(waiting.values())
+
+
+class Reshuffles:
+    """Every order of a reshuffled deck played from a position (units alive, step of the round, ...), each
+    position's orders played once: the battle is the same in every cycle of the brute force, so a position
+    reached again (most are, cycle after cycle, in a battle nobody wins quickly) plays out as it did before."""
+
+    def __init__(self, play_order):
+        self.play_order = play_order
+        self.seen: dict = {}
+
+    def played(self, *position_and_refill) -> tuple[int, list]:
+        """(how many orders the refill has, what each order gives from the position), played the first time."""
+        if position_and_refill not in self.seen:
+            *position, refill = position_and_refill
+            every = orders(list(refill))
+            self.seen[position_and_refill] = (len(every), [self.play_order(*position, order) for order in every])
+        return self.seen[position_and_refill]
 
 
 values = st.one_of(st.none(), st.integers(1, 6))
@@ -250,17 +268,17 @@ def brute_force_from(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: 
             else:
                 key = (*result[1:], tuple(sorted(deck + pile)))
                 waiting[key] = waiting.get(key, 0) + weight
+    reshuffles = Reshuffles(lambda m, s, f, order: play_from(now, later, m, s, f, order))
     for _ in range(CYCLES):
         after: dict = {}
         for (m, s, f, refill), weight in waiting.items():
-            every = orders(list(refill))
-            for order in every:
-                result = play_from(now, later, m, s, f, order)
+            every, results = reshuffles.played(m, s, f, refill)
+            for result in results:
                 if result[0] == "won":
-                    won += weight / len(every) * result[1]
+                    won += weight / every * result[1]
                 else:
                     key = (*result[1:], refill)
-                    after[key] = after.get(key, 0) + weight / len(every)
+                    after[key] = after.get(key, 0) + weight / every
         waiting = after
     return won, sum(waiting.values())
 
