@@ -454,8 +454,9 @@ class IncrementalDecoder:
         for p in self._places:
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
             # a place joining several codes none of which is read yet (a cluster of blurred cards) is
-            # narrowed too, once, after those with codes read: a look at each code costs less than a
-            # look at all of them at once
+            # narrowed too, once, after its first look (the cheap splitting rungs read what reads at
+            # once) and after the places with codes read: a look at each code costs less than a look
+            # at all of them at once
             first = (p.tries > 0 and not p.narrowed and not p.searched and not self.photo and not inside
                      and _joins_several_codes(p.box, tag_px))
             if len(inside) != p.codes_read_inside or first:
