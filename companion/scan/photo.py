@@ -36,7 +36,7 @@ from companion.scan.texture import plausible_codes
 PHOTO_VIEW_SIDE = 1400   # the whole-photo views: halved until the longest side is at most this
 ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large damaged code)
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
-QUICK_VIEW_SIDES = (PHOTO_VIEW_SIDE, 700)  # the first read of a larger photo, and halved again where it shows nothing
+QUICK_SCALES = (0.5, 0.25)  # the first read of a photo larger than PHOTO_VIEW_SIDE: halved, and halved again where that shows nothing
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
 BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
@@ -123,9 +123,11 @@ class PhotoReader:
         BoofCV's half read a code the plain pass did not: noncompliant 9). Where the view shows
         nothing at all, it is halved once more (a code filling a close-up or a monitor's photo
         reads there, for a fifth of the view's CPU)."""
-        for most in QUICK_VIEW_SIDES:
-            view, scale = self._pyramid.within(most)
-            if scale == 1.0:
+        if max(gray_shape := self._pyramid.levels[0].shape[:2]) <= PHOTO_VIEW_SIDE:
+            return None
+        for k in QUICK_SCALES:
+            view, scale = self._pyramid.at(k)
+            if min(gray_shape) * k < 64:
                 return None
             found, misses = self.zxing.decode_once_with_misses(view)
             if misses:
