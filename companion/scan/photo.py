@@ -1,9 +1,12 @@
 """Reading a still photograph (`companion scan IMAGE`): one cheap read, then looks only where a code was left unread.
 
-A photo is read once by zxing-cpp, thoroughly (rotated, inverted and downscaled retries), as
-plain zxing-cpp reads it (but not inverted unless nothing was read). On most photos (180 of
-the 271 of the odd half of BoofCV's set) that is all, and the photo costs about what plain
-zxing-cpp costs. Only when nothing was read, a code was located but not read, or
+A photo larger than PHOTO_VIEW_SIDE is read first halved, by one plain zxing-cpp pass (a
+quarter of the pixels; halved again if that shows nothing): when it reads a code, locates none
+it cannot read and the finder check (below) finds none left, that is all (78 of the 271 photos
+of the odd half of BoofCV's set). Otherwise a photo is read once by zxing-cpp, thoroughly
+(rotated, inverted and downscaled retries), as plain zxing-cpp reads it (but not inverted unless
+nothing was read). On most photos (180 of the 271, with those read halved) that is all, and the
+photo costs about what plain zxing-cpp costs or less. Only when nothing was read, a code was located but not read, or
 two finder patterns lie outside the codes read (sought on a coarse view), does the photo get
 more, in the order of what each step read per CPU on that set:
 
@@ -116,19 +119,22 @@ class PhotoReader:
         return found
 
     def _quick_read(self) -> list[Detection] | None:
-        """A large photo's codes read from its halved view (the one the equalised read takes
-        later), once, when that explains the photo: a code read, none located but unread, and no
-        two finders left outside them (the check at the photo's own scale). ``None`` otherwise, and
-        for a photo already within the view (the thorough read costs little more there, and on
-        BoofCV's half read a code the plain pass did not: noncompliant 9). Where the view shows
-        nothing at all, it is halved once more (a code filling a close-up or a monitor's photo
-        reads there, for a fifth of the view's CPU)."""
-        if max(gray_shape := self._pyramid.levels[0].shape[:2]) <= PHOTO_VIEW_SIDE:
+        """A large photo's codes read from it halved (the Gaussian pyramid's next level, which the
+        looks use too), once, when that explains the photo: a code read, none located but unread,
+        and no two finders left outside them (the check at the photo's own scale). ``None``
+        otherwise, and for a photo within PHOTO_VIEW_SIDE (the thorough read costs little there,
+        and on BoofCV's half read a code this plain pass did not: noncompliant 9). Where the halved
+        photo shows nothing at all, it is halved once more (a code filling a close-up or a
+        monitor's photo reads there, for a quarter of the CPU). Not a quarter at once: a tag at 3-4
+        px a module beside a large code went unread and unsought (the check's coarse view is scaled
+        to the codes read); halved, only one at about 2 px a module does."""
+        longest, shortest = max(self._pyramid.levels[0].shape[:2]), min(self._pyramid.levels[0].shape[:2])
+        if longest <= PHOTO_VIEW_SIDE:
             return None
         for k in QUICK_SCALES:
-            view, scale = self._pyramid.at(k)
-            if min(gray_shape) * k < 64:
+            if shortest * k < 64:
                 return None
+            view, scale = self._pyramid.at(k)
             found, misses = self.zxing.decode_once_with_misses(view)
             if misses:
                 return None
