@@ -2,10 +2,10 @@
 
 A photo larger than PHOTO_VIEW_SIDE is read first halved, by one plain zxing-cpp pass (a
 quarter of the pixels; halved again if that shows nothing): when it reads a code, locates none
-it cannot read and the finder check (below) finds none left, that is all (78 of the 271 photos
+it cannot read and the finder check (below) finds none left, that is all (83 of the 271 photos
 of the odd half of BoofCV's set). Otherwise a photo is read once by zxing-cpp, thoroughly
 (rotated, inverted and downscaled retries), as plain zxing-cpp reads it (but not inverted unless
-nothing was read). On most photos (180 of the 271, with those read halved) that is all, and the
+nothing was read). On most photos (181 of the 271, with those read halved) that is all, and the
 photo costs about what plain zxing-cpp costs or less. Only when nothing was read, a code was located but not read, or
 two finder patterns lie outside the codes read (sought on a coarse view), does the photo get
 more, in the order of what each step read per CPU on that set:
