@@ -1,11 +1,14 @@
 """Reading a still photograph (`companion scan IMAGE`): one cheap read, then looks only where a code was left unread.
 
-A photo is read once by zxing-cpp, thoroughly (rotated, inverted and downscaled retries), as
-plain zxing-cpp reads it. On most photos (174 of the 179 that zxing-cpp reads whole on the odd
-half of BoofCV's set) that read also locates no code it could not decode, and the photo costs
-what plain zxing-cpp costs. Only when nothing was read, or a code was located but not read
-(or found but not even sized), or two finder patterns lie outside the codes read (sought
-on a coarse view), does the photo get more, in the order of what each step read per CPU on that set:
+A photo larger than PHOTO_VIEW_SIDE is read first halved, by one plain zxing-cpp pass (a
+quarter of the pixels; halved again if that shows nothing): when it reads a code, locates none
+it cannot read and the finder check (below) finds none left, that is all (83 of the 271 photos
+of the odd half of BoofCV's set). Otherwise a photo is read once by zxing-cpp, thoroughly
+(rotated, inverted and downscaled retries), as plain zxing-cpp reads it (but not inverted unless
+nothing was read). On most photos (181 of the 271, with those read halved) that is all, and the
+photo costs about what plain zxing-cpp costs or less. Only when nothing was read, a code was located but not read, or
+two finder patterns lie outside the codes read (sought on a coarse view), does the photo get
+more, in the order of what each step read per CPU on that set:
 
 1. the photo halved to about 1,000-1,400 px and locally equalised (CLAHE), read with zxing-cpp's
    global-histogram binariser: a lamp's bright spot darkens the rest of a phone photo and glare
@@ -13,8 +16,8 @@ on a coarse view), does the photo get more, in the order of what each step read 
 2. the places where a code must be: those zxing-cpp located, and those its finder patterns
    outline (finders.py). Each is read as a crop, cheapest reader first, until one reads it:
    scaled so that the code is about 150 px and equalised; rectified from its corners (which
-   undoes an angle of view) at 200 and 300 px; ZBar on those; larger. A place whose code has
-   been read (by any step) gets no further look;
+   undoes an angle of view) at 200 and 300 px; ZBar on those; larger; with the local
+   binariser. A place whose code has been read (by any step) gets no further look;
 3. if a place is still unread (or nothing at all was read): the halved view read with the local
    binariser, then ZBar on it halved again (large damaged codes, ZBar's strength).
 
@@ -36,6 +39,7 @@ from companion.scan.texture import plausible_codes
 PHOTO_VIEW_SIDE = 1400   # the whole-photo views: halved until the longest side is at most this
 ZBAR_VIEW_SIDE = 700     # ...and for ZBar halved again (where it reads a large damaged code)
 FINDER_VIEW_SIDE = 1400  # ...and for finder patterns
+QUICK_SCALES = (0.5, 0.25)  # the first read of a photo larger than PHOTO_VIEW_SIDE: halved, and halved again where that shows nothing
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
 BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
@@ -59,6 +63,9 @@ class PhotoReader:
     def read(self, gray: np.ndarray) -> list[Detection]:
         self.looks, self.steps = 0, []
         self._pyramid = Pyramid(gray)
+        quick = self._quick_read()
+        if quick is not None:
+            return quick
         # thorough, but not inverted: the inverted pass costs a fifth of the read and read no
         # code of BoofCV's half; a photo with nothing read gets it next (a light code on dark)
         found, misses = self.zxing.decode_with_misses(gray, invert=False)
@@ -67,9 +74,9 @@ class PhotoReader:
             found, more = self.zxing.decode_with_misses(cv2.bitwise_not(gray), invert=False)
             misses += more
         located = _plausible(misses, gray.shape)
-        # a code zxing-cpp found but could not even size (no corners): somewhere, unread
-        unsized = any(not np.asarray(m).any() for m in misses)
-        if found and not located and not unsized and not self._finders_left(gray, found):
+        # (a code zxing-cpp found but could not even size, no corners, is no sign: on BoofCV's half
+        # it came with 5 photos read whole, and their looks read nothing)
+        if found and not located and not self._finders_left(gray, found):
             return found
         view, scale = self._pyramid.within(PHOTO_VIEW_SIDE)
         equalised = _EQUALISE_VIEW.apply(view)
@@ -85,6 +92,7 @@ class PhotoReader:
                    for x, y, side, outline in finder_patterns(fview, equalise=False, outlines=True)]
         outlined = code_places([f for f in finders if not _inside_any(f[:2], found)])
         places = ([(q, True) for q in located + outlined.quads] + [(s, False) for s in outlined.squares]
+                  + [(q, True) for q in outlined.paired]
                   + [(q, True) for q in outlined.overlapping] + [(s, False) for s in outlined.across])
         places = _distinct(places)[:MOST_CANDIDATES]
         unread = [p for p in places if not _covered(p[0], found)]
@@ -110,6 +118,31 @@ class PhotoReader:
             found = _merge(found, [d.shifted(0, 0, scale=small_scale) for d in self.zbar(small)])
         return found
 
+    def _quick_read(self) -> list[Detection] | None:
+        """A large photo's codes read from it halved (the Gaussian pyramid's next level, which the
+        looks use too), once, when that explains the photo: a code read, none located but unread,
+        and no two finders left outside them (the check at the photo's own scale). ``None``
+        otherwise, and for a photo within PHOTO_VIEW_SIDE (the thorough read costs little there,
+        and on BoofCV's half read a code this plain pass did not: noncompliant 9). Where the halved
+        photo shows nothing at all, it is halved once more (a code filling a close-up or a
+        monitor's photo reads there, for a quarter of the CPU). Not a quarter at once: a tag at 3-4
+        px a module beside a large code went unread and unsought (the check's coarse view is scaled
+        to the codes read); halved, only one at about 2 px a module does."""
+        longest, shortest = max(self._pyramid.levels[0].shape[:2]), min(self._pyramid.levels[0].shape[:2])
+        if longest <= PHOTO_VIEW_SIDE:
+            return None
+        for k in QUICK_SCALES:
+            if shortest * k < 64:
+                return None
+            view, scale = self._pyramid.at(k)
+            found, misses = self.zxing.decode_once_with_misses(view)
+            if misses:
+                return None
+            if found:
+                found = [d.shifted(0, 0, scale=scale) for d in found]
+                return None if self._finders_left(self._pyramid.levels[0], found) else found
+        return None
+
     @staticmethod
     def _finders_left(gray: np.ndarray, found: list[Detection]) -> bool:
         """Whether two finder patterns or more lie outside every code read: a code zxing-cpp
@@ -127,7 +160,15 @@ class PhotoReader:
         # a lamp's bright spot (blown highlights) leaves the rest of the photo too dark for one
         # offset below the local mean: only then is the view equalised first
         glare = np.count_nonzero(view >= BLOWN) > BLOWN_SHARE * view.size
-        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15)
+        if not glare:
+            # every n-th pixel aliases paper texture into specks, each a contour to walk; a 3 x 3
+            # mean removes most (a finder's rings, a module each, stay darker than their
+            # neighbourhood). Not under a lamp: the faint finders beside it did not survive it
+            view = cv2.blur(view, (3, 3))
+        # the codes read are painted light (a tenth wider: their rim): their finders are theirs,
+        # and their modules made most of the contours the search walked
+        read = [(d.corners - d.corners.mean(axis=0)) * 1.1 / step + d.corners.mean(axis=0) / step for d in found]
+        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15, ignore=read)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
         return len(left) >= 2
 
@@ -177,6 +218,9 @@ class PhotoReader:
             if self._ladder.has_zbar:
                 rungs.append(("ZBar rectified 150 px", warp(150, self.zbar)))
             rungs.append(("rectified 400 px equalised, global", warp(400, zxing_global, True)))
+            # last: the local binariser on the rectified crop (4 codes of BoofCV's half, blurred and
+            # dim, that no global threshold reads) for 4% more CPU on the photos with looks
+            rungs.append(("rectified 300 px equalised, local", warp(300, zx.decode_once, True)))
         rungs.append(("crop 300 px, global", crop(300, zxing_global)))
         if self._ladder.has_zbar:
             rungs.append(("ZBar crop 150 px", crop(150, self.zbar)))
