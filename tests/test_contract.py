@@ -297,7 +297,7 @@ def test_the_tablet_reads_only_the_fields_the_contract_documents_and_types():
     assert {"eliminated", "play", "army", "total"} <= boxed | figures
     assert sorted((boxed | figures) - set(SeatBox.__annotations__)) == []
     told = set(re.findall(r"\boutcome\.([a-z_]+)", js["table.js"]))
-    assert {"say", "battle"} <= told and sorted(told - set(ResultJSON.__annotations__)) == []
+    assert {"say", "label", "previous"} <= told and sorted(told - set(ResultJSON.__annotations__)) == []
 
 
 def test_the_contract_gives_every_game_that_deals_cards_one_deck():

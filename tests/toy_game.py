@@ -88,6 +88,10 @@ class WarView(View):
     def button(self, offer: Offer, state: WarState) -> str:
         return "Resolve the battle" if offer.kind == "resolve" else f"{state.name(offer.data['seat'])} concedes"
 
+    def progress(self, state: WarState) -> tuple[str, ...]:
+        """The header line: the battle being played, then the phase (the contract's)."""
+        return (f"Battle {state.battle}", *super().progress(state))
+
     def standings(self, state: WarState, viewer: int | None) -> tuple[Standing, ...]:
         """Points per seat, most first (a game won by a count: the contract's scoreboard)."""
         return scoreboard(state.seats, state.points, "points",

@@ -145,17 +145,21 @@ class Result:
     is the whole story, shown only when a player taps for it (a round's end told seat by seat).
     ``kind``: the outcome kind it tells, where it tells one (a game's script may draw it its own
     way); ``battle``: the battle it tells of (a number, or a game's name for a battle that has none,
-    "after the timer"), so the tablet can head it "Battle N" and grey it once the next one begins."""
+    "after the timer"). ``label`` heads the box in words ("Battle 12", "Combat 3", "Game over"), and
+    ``previous`` says it tells of a battle that is no longer the one on the table (the box greys): both
+    given by the contract from the game's view (``View.result_label``, ``View.result_previous``)."""
 
     say: str
     terms: tuple[Term, ...] = ()
     details: str = ""
     kind: str = ""
     battle: int | str | None = None
+    label: str = ""
+    previous: bool = False
 
     def as_dict(self) -> ResultJSON:
         return {"say": self.say, "terms": [t.as_dict() for t in self.terms], "details": self.details,
-                "kind": self.kind, "battle": self.battle}
+                "kind": self.kind, "battle": self.battle, "label": self.label, "previous": self.previous}
 
 
 class ResultJSON(TypedDict):
@@ -166,6 +170,8 @@ class ResultJSON(TypedDict):
     details: str
     kind: str
     battle: int | str | None
+    label: str
+    previous: bool
 
 
 class StandingJSON(TypedDict):

@@ -265,6 +265,7 @@ class TableJSON(TypedDict):
     ``TableView`` serialised. docs/referee/contract.md names each key."""
 
     phase: str
+    progress: list[str]
     prompt: str
     over: bool
     options: dict[str, Any]
@@ -288,9 +289,10 @@ class TableView:
     standings: tuple[Standing, ...] = ()
     winners: tuple[int, ...] = ()
     last_outcome: Result | None = None
+    progress: tuple[str, ...] = ()   # the header line: where the game stands, in short phrases
 
     def as_dict(self) -> TableJSON:
-        return {"phase": self.phase, "prompt": self.prompt, "over": self.over, "options": self.options,
+        return {"phase": self.phase, "progress": list(self.progress), "prompt": self.prompt, "over": self.over, "options": self.options,
                 "standings": [cast(StandingJSON, plain(s)) for s in self.standings], "winners": list(self.winners),
                 "winner": self.winners[0] if len(self.winners) == 1 else None,
                 "last_outcome": None if self.last_outcome is None else self.last_outcome.as_dict()}
@@ -307,6 +309,11 @@ def scoreboard(seats: Iterable[Seat], scores: Mapping[int, int], unit: str, *, o
                   counts={unit: scores[s.number], **(counts or {}).get(s.number, {})}, eliminated=s.number in out)
             for s in seats]
     return tuple(sorted(rows, key=lambda row: (-row.score, row.seat)))
+
+
+def capitalized(text: str) -> str:
+    """A phrase as the header line starts it: its first letter a capital, the rest as written."""
+    return text[:1].upper() + text[1:]
 
 
 def plain(part: Any) -> Any:
@@ -464,10 +471,43 @@ class View(Generic[GS]):
         outcome = Outcome(kind, data=data)
         return Result(self.say(outcome, state), tuple(self.terms(outcome, state)), kind=kind, battle=battle)
 
+    # -- the header line and the result box's heading: words, the game's, in the contract's places
+    def progress(self, state: GS) -> tuple[str, ...]:
+        """Where the game stands, as the short phrases of the tablet's header line ("Battle 12",
+        "Turn 4", the phase in words): by default the phase in words; a game with a count of its
+        battles or turns puts it first (``(f"Battle {state.battle}", *super().progress(state))``)."""
+        phase = self.game.phase(state)
+        return (capitalized(self.phase_words(state) or phase.replace("_", " ")),) if phase else ()
+
+    def phase_words(self, state: GS) -> str:
+        """The phase as players name it (by default its code, underscores as spaces)."""
+        return self.game.phase(state).replace("_", " ")
+
+    def result_label(self, state: GS, result: Result) -> str:
+        """What heads the result box: which battle (combat, round) it tells of; by default its
+        ``battle`` when that is a number ("Battle 3"), else nothing."""
+        return f"Battle {result.battle}" if isinstance(result.battle, int) else ""
+
+    def result_previous(self, state: GS, result: Result) -> bool:
+        """Whether the result tells of a battle that is no longer the one on the table (cards of the
+        next one are down): the box greys and its label says "(previous)". By default never."""
+        return False
+
+    def headed(self, state: GS, result: Result | None) -> Result | None:
+        """The result with its heading: "Game over" once the game is, else the game's label, marked
+        "(previous)" when the game says the result is of an earlier battle."""
+        if result is None:
+            return None
+        if state.over:
+            return dataclasses.replace(result, label="Game over", previous=False)
+        label, previous = self.result_label(state, result), self.result_previous(state, result)
+        return dataclasses.replace(result, label=f"{label} (previous)" if previous and label else label, previous=previous)
+
     def table(self, state: GS, viewer: int | None, prompt: str) -> TableView:
         return TableView(phase=self.game.phase(state), prompt=prompt, over=bool(state.over),
                          options=state.options, standings=self.standings(state, viewer),
-                         winners=self.winners(state), last_outcome=self.result(state, viewer))
+                         winners=self.winners(state), last_outcome=self.headed(state, self.result(state, viewer)),
+                         progress=self.progress(state))
 
     def public(self, state: GS) -> Any:
         """The game's own part of the public view: a frozen dataclass, its fields documented on the

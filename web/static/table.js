@@ -8,51 +8,29 @@
 
   // -- the result box: which battle or combat it tells of ----------------------------------------
   // The biggest text on the page must never name the winner of a battle that is no longer the one
-  // being played: the box names its battle (or combat, or round), and greys out, marked
-  // "previous", as soon as cards of the next one are on the table.
-  // What the table is doing about the card drawn, before and during its combat (BATTLECARDS' stages).
-  const PENDING_WORDS = { decision: "fight or not?", homeland: "the homeland's defence", combat: "firing",
-    withdrawal: "withdraw or not?", regroup: "regrouping" };
-
-  function resultHeading(view) {
-    const outcome = view.last_outcome;
-    if (view.over) return { label: "Game over", stale: false };
-    if (typeof outcome.battle === "number") {  // the battle the result tells of (contract.Result)
-      const begun = view.battle !== outcome.battle && (view.seats || []).some((s) => (s.play || []).length > 0);
-      return { label: `Battle ${outcome.battle}`, stale: begun };
-    }
-    const combats = view.combats || [];
-    if (view.pending) return { label: `Combat ${combats.length + 1}: ${PENDING_WORDS[view.stage] || "in progress"}`, stale: false };
-    if (combats.length) return { label: `Combat ${combats.at(-1).n ?? combats.length}`, stale: false };
-    if (typeof view.round === "number") return { label: `Round ${view.round}`, stale: false };
-    return { label: "", stale: false };
-  }
-
+  // being played: the contract heads the box (last_outcome.label: its battle, combat or round, in the
+  // game's words) and marks it ``previous`` as soon as cards of the next one are on the table.
   function renderResult(view, faces) {
     const outcome = view.last_outcome;
     $("#result").hidden = !outcome;
     if (!outcome) return;
-    const heading = resultHeading(view);
-    $("#result").classList.toggle("stale", heading.stale);
-    $("#result-label").textContent = heading.stale ? `${heading.label} (previous)` : heading.label;
-    $("#result-label").hidden = !heading.label;
+    $("#result").classList.toggle("stale", outcome.previous === true);
+    $("#result-label").textContent = outcome.label;
+    $("#result-label").hidden = !outcome.label;
     $("#result-say").textContent = outcome.say;
     $("#result-terms").replaceChildren(...termsList(outcome.terms));
     // The cards it was fought with, drawn from the catalog (faces.js): only those the result names.
-    $("#result-faces").replaceChildren(...[companion.faceRow(faces, `the cards of ${heading.label || "the result"}`)].filter(Boolean));
+    $("#result-faces").replaceChildren(...[companion.faceRow(faces, `the cards of ${outcome.label || "the result"}`)].filter(Boolean));
     $("#result-details").hidden = !outcome.details;  // the whole story, behind a tap
     $("#result-details p").textContent = outcome.details || "";
   }
 
-  // -- the game's line: battle, phase, variants and settings in words -----------------------------
+  // -- the game's line: where it stands (the contract's progress), variants and settings in words ---
   const seatName = (view, n) => ((view.seats || view.standings || []).find((s) => s.seat === n) || {}).name;
 
   async function renderMeta(view) {
     const game = (await games()).find((g) => g.game === view.game);
-    const meta = [];
-    if (view.battle) meta.push(`Battle ${view.battle}`);
-    if (view.turn_number) meta.push(`Turn ${view.turn_number}`);
-    if (view.phase) meta.push(capitalized(view.phase_name || worded(view.phase)));  // a game may name its phase
+    const meta = [...(view.progress || [])];  // "Battle 12", "Turn 4", the phase: the game's words
     const chosen = optionWords(game, view.options, view.seats || view.standings || []);
     if (chosen.length) meta.push(chosen.join(" · "));
     if (view.over) {

@@ -21,6 +21,9 @@ from .words import WHY_SHORT, Sayings
 THEATRE_NAMES = {"pacific": "Pacific", "western": "Western European"}
 PHASE_WORDS = {1: "phase 1", 2: "phase 2", 3: "phase 3", 4: "phase 4"}
 FORCE_WORDS = {"ground_air": "Ground and Air", "air_sea": "Air and Sea"}
+# What the table is doing about the card drawn, before and during its combat (over the result box).
+STAGE_WORDS = {"decision": "fight or not?", "homeland": "the homeland's defence", "combat": "firing",
+               "withdrawal": "withdraw or not?", "regroup": "regrouping"}
 
 
 def pct(p: float) -> str:
@@ -333,6 +336,16 @@ class PacificView(Sayings):
 
     def winners(self, state: PacificState) -> tuple[int, ...]:
         return tuple(state.winners)
+
+    def progress(self, state: PacificState) -> tuple[str, ...]:
+        """The header line: the turn, then the phase."""
+        return (f"Turn {state.turn_number}",) * bool(state.turn_number) + super().progress(state)
+
+    def result_label(self, state: PacificState, result: Result) -> str:
+        """While a card drawn is being dealt with, the result box says what the table is doing about it."""
+        if state.pending:
+            return f"Combat 1: {STAGE_WORDS.get(state.stage.value, 'in progress')}"
+        return super().result_label(state, result)
 
     def result(self, state: PacificState, viewer: int | None) -> Result | None:
         """The last outcome the table was told, worded now (the state keeps its kind and data only)."""

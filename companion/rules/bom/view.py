@@ -408,6 +408,15 @@ class BomView(View[BomState]):
     def winners(self, state: BomState) -> tuple[int, ...]:
         return tuple(state.winners)
 
+    def progress(self, state: BomState) -> tuple[str, ...]:
+        """The header line: the battle being fought, then the phase."""
+        return (f"Battle {state.battle}",) * bool(state.battle) + super().progress(state)
+
+    def result_previous(self, state: BomState, result: Result) -> bool:
+        """The result box tells of an earlier battle once a card of the next one is down."""
+        plays = table.plays(state)
+        return isinstance(result.battle, int) and result.battle != state.battle and any(plays.get(s.seat) for s in state.piles)
+
     def result(self, state: BomState, viewer: int | None) -> Result | None:
         """The latest input's result: a game ended by the clock or by stopping shows its end; otherwise
         the first result (a battle stays on the box when it also ended the game)."""

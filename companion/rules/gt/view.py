@@ -285,6 +285,10 @@ class BattleView(words.Sayings):
     def winners(self, state: BattleState) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)
 
+    def result_label(self, state: BattleState, result: Result) -> str:
+        """The result box is headed by its round."""
+        return super().result_label(state, result) or f"Round {state.round}"
+
     def result(self, state: BattleState, viewer: int | None) -> Result | None:
         if not state.last:
             return None

@@ -200,6 +200,17 @@ class StrategoView(View[StrategoState]):
     def winners(self, state: StrategoState) -> tuple[int, ...]:
         return () if state.winner is None else (state.winner,)
 
+    def progress(self, state: StrategoState) -> tuple[str, ...]:
+        """The header line: the turn being played (once play has begun), then the phase."""
+        turn = state.turn_number if state.phase == PLAY else None
+        return (f"Turn {turn}",) * bool(turn) + super().progress(state)
+
+    def result_label(self, state: StrategoState, result: Result) -> str:
+        """The result box is headed by its combat: the one being scanned, else the last one."""
+        if state.pending is not None:
+            return f"Combat {len(state.combats) + 1}: in progress"
+        return f"Combat {state.combats[-1].n}" if state.combats else super().result_label(state, result)
+
     def result(self, state: StrategoState, viewer: int | None) -> Result | None:
         return _last_outcome(state, _combats_for(state, self._colour(state, viewer)))
 

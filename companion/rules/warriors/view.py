@@ -138,7 +138,6 @@ class WarriorsTable:
 
     game: str
     step: str
-    phase_name: str
     turn: int | None
     drawing: int | None
     leader: int
@@ -180,6 +179,10 @@ class WarriorsView(Sayings):
 
     def step_name(self, state: WarriorsState) -> str:
         return STEP_NAMES[state.step]
+
+    def phase_words(self, state: WarriorsState) -> str:
+        """The phase in the header line: the step as the rulebook names it."""
+        return self.step_name(state)
 
     # -- the prompt and the buttons -----------------------------------------------------------------
     def prompt(self, state: WarriorsState, offers: list[Offer]) -> str:
@@ -372,7 +375,6 @@ class WarriorsView(Sayings):
         rows = [self.seat_row(state, n) for n in state.seat_numbers()]
         return WarriorsTable(
             game=self.game.game, step=state.step.value,
-            phase_name=self.step_name(state),
             turn=self.acting(state),
             drawing=state.drawing, leader=state.leader, caller=state.caller, battle_round=state.battle_round,
             seats=rows,
