@@ -175,6 +175,37 @@ def test_the_shared_part_of_the_public_view_is_typed_and_the_same_for_every_game
     assert view["battle"] == 2 and view["points"] == {"1": 1, "2": 0}   # War's own part
 
 
+def test_the_header_line_and_the_result_box_heading_are_the_contracts_in_the_games_words(table):
+    """The tablet's header line is the shared ``progress`` (War's one line of words: its battle; the
+    phase in words is the contract's), the result box's heading the result's ``label``: by default its
+    battle, "(previous)" and greyed when the game says the next battle is on the table, "Game over" at
+    the end whatever the game says."""
+    import dataclasses
+
+    from companion.rules.base import Result
+
+    assert table.public_view()["progress"] == ["Battle 1", "Battle"]
+    play(table, 1, "N9#1")
+    play(table, 2, "N1#1")
+    table.submit("resolve")
+    assert table.public_view()["progress"] == ["Battle 2", "Battle"]
+    assert table.seat_view(1)["progress"] == ["Battle 2", "Battle"]
+    view, state = table.ruleset.view, table.state
+    told = view.headed(state, Result("Ann wins battle 1 with a 9.", battle=1))
+    assert (told.label, told.previous) == ("Battle 1", False)
+    assert view.headed(state, Result("after the timer", battle="after the timer")).label == ""
+
+    class Moved(type(view)):
+        def result_previous(self, state, result):
+            return True
+    moved = Moved(table.ruleset)
+    assert (moved.headed(state, told).label, moved.headed(state, told).previous) == ("Battle 1 (previous)", True)
+    over = moved.headed(dataclasses.replace(state, over=True), told)
+    assert (over.label, over.previous) == ("Game over", False)
+    table.submit("concede", {"seat": 2}, "table")
+    assert table.public_view()["last_outcome"]["label"] == "Game over"
+
+
 def test_a_card_key_with_copy_zero_is_not_a_card(table):
     """A card is ``ID#copy`` with copies numbered from 1: ``N7#0`` names no copy of the deck."""
     refused = play(table, 1, "N7#0")
