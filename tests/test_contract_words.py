@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion import rules
-from companion.rules.contract import CONTRACT_REASONS, Game
+from companion.rules.contract import CONTRACT_REASONS, Game, Refused
 
 # The games converged on declared outcome kinds and on reason codes (docs/referee/contract.md).
 CONVERGED = ["stratego", "toy-war", "gt-battle", "bom-battle", "warriors", "battlecards-pacific"]
@@ -249,3 +249,34 @@ def test_gt_play_problems_return_declared_reasons():
     assert taken == [None, None, None]
     assert set(refused) == returned_codes("gt-battle")
     assert set(refused) <= cls.reasons and all(cls.view_type.words_for(code) for code in refused)
+
+
+def test_a_refusal_for_an_undeclared_reason_is_a_named_bug_and_changes_nothing():
+    """A rule refusing with a code its game does not declare (a misspelt one) is a bug the referee
+    names, code and all, on the table, the same on every replay; never a bare KeyError."""
+    from companion.gamelog.fold import step
+    from companion.gamelog.store import Event
+    from tests.toy_game import War
+
+    class MisspeltWar(War):
+        def on_resolve(self, state, data):
+            if self.to_lay(state):
+                raise Refused("waiting_for_card")     # the declared code is waiting_for_cards
+            return super().on_resolve(state, data)
+
+    game = MisspeltWar(MisspeltWar.load_catalog())
+    state = game.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {})
+    with pytest.raises(ValueError, match="War refused with a reason 'waiting_for_card' it does not declare"):
+        game.apply(state, rules.Action("resolve", {}))
+    entry, after = step(game, state, Event(1, 0.0, "resolve", "dashboard", {}))
+    assert (entry.status, after) == ("refused", state)
+    assert "'waiting_for_card' it does not declare" in entry.reason
+
+
+def test_refusal_words_needing_a_fact_the_rule_did_not_give_name_both():
+    from tests.toy_game import War
+
+    game = War(War.load_catalog())
+    state = game.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {})
+    with pytest.raises(ValueError, match="the words of the refusal 'not_a_seat_area' need 'zone'"):
+        game.refusal(Refused("not_a_seat_area"), state)     # its words name the zone

@@ -70,6 +70,16 @@ CONTRACT_REASONS = frozenset({
     "unknown_input", "not_an_object", "game_over", "not_now", "missing_field", "not_seats", "not_a_zone",
     "wrong_type", "not_a_seat", "not_a_card_key", "not_in_deck", "no_such_copy"})
 
+
+def _filled(code: str, words: str, facts: dict[str, Any]) -> str:
+    """A refusal's words filled in with its facts; a fact the words need and the rule did not give
+    is a bug named by code and fact, not a bare KeyError."""
+    try:
+        return words.format(**facts)
+    except KeyError as missing:
+        raise ValueError(f"the words of the refusal {code!r} need {missing}, which its data does not give") from None
+
+
 @dataclass(frozen=True)
 class Field:
     """One thing an input carries. ``kind`` is one of FIELD_KINDS: ``seat`` (a seat of this table,
@@ -414,8 +424,11 @@ class View(Generic[GS]):
             copies = facts["copies"]
             facts.update(copy_word="copy" if copies == 1 else "copies",
                          last_copy=f" to {facts['card_id']}#{copies}" if copies > 1 else "")
-        full = (self.refusals.get(code) or CONTRACT_WORDS[code]).format(**facts)
-        public = self.public_refusals[code].format(**facts) if code in self.public_refusals else full
+        words = self.refusals.get(code) or CONTRACT_WORDS.get(code)
+        if words is None:
+            raise ValueError(f"{type(self).__name__} has no words for the refusal {code!r} (View.refusals)")
+        full = _filled(code, words, facts)
+        public = _filled(code, self.public_refusals[code], facts) if code in self.public_refusals else full
         return public, full
 
     def prompt(self, state: GS, offers: list[Offer]) -> str:
@@ -604,6 +617,8 @@ class Game(Ruleset[GS]):
         the seat it concerns where the public wording leaves a secret out."""
         if refused.worded:  # a game not yet converged on reason codes
             return Refusal(refused.code, refused.seat)
+        if self.reasons and refused.code not in self.reasons | CONTRACT_REASONS:  # a bug, named as an undeclared outcome is
+            raise ValueError(f"{self.title} refused with a reason {refused.code!r} it does not declare (Game.reasons)")
         data = dict(refused.data) if refused.seat is None else {"seat": refused.seat, **refused.data}
         public, private = self.view.refusal(refused.code, data, state)
         return Refusal(public, refused.seat, refused.code, data, private if private != public else "")
