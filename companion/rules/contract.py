@@ -424,10 +424,10 @@ class View(Generic[GS]):
             copies = facts["copies"]
             facts.update(copy_word="copy" if copies == 1 else "copies",
                          last_copy=f" to {facts['card_id']}#{copies}" if copies > 1 else "")
-        words = self.refusals.get(code) or CONTRACT_WORDS.get(code)
-        if words is None:
+        worded = self.refusals.get(code) or CONTRACT_WORDS.get(code)
+        if worded is None:
             raise ValueError(f"{type(self).__name__} has no words for the refusal {code!r} (View.refusals)")
-        full = _filled(code, words, facts)
+        full = _filled(code, worded, facts)
         public = _filled(code, self.public_refusals[code], facts) if code in self.public_refusals else full
         return public, full
 
