@@ -94,7 +94,7 @@ def _item_copier(hint: Any) -> Copier | None:
             inner = _item_copier(members[0])
             return None if inner is None else _optional_copier(inner)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _own_dataclass
+        return _dataclass_field(hint)
     return copy_value  # Any, a bare list or dict, a tuple of structures: by the value's own type
 
 
@@ -112,6 +112,20 @@ def _dict_copier(inner: Copier | None) -> Copier:
 
 def _optional_copier(inner: Copier) -> Copier:
     return lambda value: None if value is None else inner(value)
+
+
+def _dataclass_field(kind: type) -> Copier:
+    """A field typed by a dataclass: its plan, looked up once it is first used (a class may name
+    itself, or one planned later, in its fields); a value of another class by its own plan."""
+    found: list[Copier] = []
+
+    def copy_one(value: Any) -> Any:
+        if type(value) is not kind:
+            return _own_dataclass(value)
+        if not found:
+            found.append(dataclass_copier(kind))
+        return found[0](value)
+    return copy_one
 
 
 def _own_dataclass(value: Any) -> Any:
@@ -147,17 +161,18 @@ def _plan(cls: type) -> Copier:
         hints = {}
     planned = {f.name: _item_copier(hints.get(f.name, Any)) for f in dataclasses.fields(cls)}
     copied = [(name, how) for name, how in planned.items() if how is not None]
+    fields, make = len(planned), object.__new__
 
     def copy_instance(value: Any) -> Any:
-        made: Any = object.__new__(cls)
+        made: Any = make(cls)
         attrs = value.__dict__
-        new = attrs.copy()  # the atomic fields, shared
+        new = made.__dict__
+        new.update(attrs)  # the atomic fields, shared
         for name, how in copied:
             if name in attrs:
                 new[name] = how(attrs[name])
-        if len(attrs) != len(planned):  # anything kept beside the fields: by its own type
+        if len(attrs) != fields:  # anything kept beside the fields: by its own type
             for name in attrs.keys() - planned.keys():
                 new[name] = copy_value(attrs[name])
-        made.__dict__.update(new)
         return made
     return copy_instance
