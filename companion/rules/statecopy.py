@@ -1,8 +1,9 @@
-"""A game state's deep copy made from its dataclasses' field types: what the tablet's buttons are dry-run on.
+"""A game state's deep copy made from its dataclasses' field types: what the fold and the tablet's buttons apply inputs to.
 
 ``copy.deepcopy`` walks every object of a state through its generic machinery (a memo of every
 object, ``__reduce_ex__`` for each dataclass), and the tablet's buttons copy the state once per
-candidate: that walk was most of the cost of a view (docs/benchmarks.md, "Offered buttons").
+candidate: that walk was most of the cost of a view (docs/benchmarks.md, "Offered buttons"), and
+the fold's copy for every input (gamelog/fold.py) a quarter of the heaviest tests' CPU.
 A state is plain data in typed dataclasses (contract.GameState), so the copy can be planned once
 per class from its fields' types: a ``list[str]`` is ``list(v)``, a ``dict[int, int]`` is
 ``v.copy()``, a nested dataclass its own planned copy, an ``int`` or ``str`` shared as it is.
