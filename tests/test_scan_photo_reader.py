@@ -155,6 +155,55 @@ def test_corners_fitted_to_the_finders_outlines_undo_a_steep_angle_of_view():
     assert worst(fitted[0]) < 0.03 * side < worst(centres[0]), (worst(fitted[0]), worst(centres[0]), side)
 
 
+def test_a_code_seen_so_steeply_that_another_finder_looks_like_the_corner_is_read():
+    # perspective/image029: the three finders are found, but the angle and arms at a side finder
+    # look more like a code's corner than those at the corner finder: the corners from that
+    # triple miss the code by two thirds of its side. A fit through the finders' outlines with
+    # the true corner finder places it (zxing-cpp reads nothing in this photo)
+    photo = load_photo(BOOFCV / "perspective-image029.jpg")
+    quads = read_quads((BOOFCV / "perspective-image029.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
+def test_a_code_under_glare_with_two_finders_found_is_read_from_the_code_they_are_corners_of():
+    # glare/image039: zxing-cpp reads nothing; the finder search finds two of the code's three
+    # finders. The square around them is twice the code and keeps its angle (read by no reader);
+    # the code on one side of them, rectified, is read
+    photo = load_photo(BOOFCV / "glare-image039.jpg")
+    quads = read_quads((BOOFCV / "glare-image039.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
+def test_finders_squashed_by_a_steep_angle_still_count_as_finders():
+    # perspective/image031: two of the code's finders are three times taller than wide on the
+    # photo; the search took only finders at most 2.5 times, found one, and read nothing
+    photo = load_photo(BOOFCV / "perspective-image031.jpg")
+    quads = read_quads((BOOFCV / "perspective-image031.txt").read_text())
+    inside = [f for f in finder_patterns(photo) if cv2.pointPolygonTest(quads[0].reshape(-1, 1, 2), f[:2], False) >= 0]
+    assert len(inside) == 3
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
+def test_a_blurred_code_is_read_rectified_and_equalised_with_the_local_binariser():
+    # a crop of blurred/image021 around its code 2 (halved): zxing-cpp reads nothing; of the photo
+    # reader's crops only the rectified one at 300 px, equalised, thresholded locally reads it
+    photo = load_photo(BOOFCV / "blurred-image021-code2.jpg")
+    quads = read_quads((BOOFCV / "blurred-image021-code2.txt").read_text())
+    zxing = make_decoder("zxing", thorough=True)
+    assert zxing.decode(photo) == []
+    reader = PhotoReader(zxing)
+    assert [code_at(quads, d.center) for d in reader.read(photo)] == [0], reader.steps
+
+
 def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     # two codes' worth of finders side by side: each triple makes a code, and a finder of each
     # (which a wrong triple may have taken from a third code) still gives the square between them

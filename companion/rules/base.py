@@ -189,6 +189,20 @@ class CardFace(TypedDict):
     kind: str
 
 
+class PlayedCard(TypedDict, total=False):
+    """A card of a seat's ``play``, as the seat box draws it (app.js ``cardBox``): its tag key and name
+    (a card lying face down may have no key and be named "face down"), and what its face shows. A
+    game's card carries more, read by its own script (Book of Mormon's ``BomCard``, Warriors' ``LaidCard``)."""
+
+    key: Required[str]
+    name: Required[str]
+    kind: str                    # "power" draws a POWER card
+    value: int                   # a CHARACTER card's suit: value, colour and shape
+    color: str
+    shape: str
+    pronunciation: str           # under the name, in brackets
+
+
 class SeatBox(TypedDict, total=False):
     """A row of a game's own ``seats`` list: a seat box of the tablet (app.js ``seatBox``), with the
     keys the tablet reads; a game's row extends it with its own (read by its own script). Where a
@@ -196,7 +210,7 @@ class SeatBox(TypedDict, total=False):
 
     seat: Required[int]
     name: Required[str]
-    play: list[dict[str, Any]]   # the cards it has laid, drawn as cards; absent: no plays on the table
+    play: list[PlayedCard]       # the cards it has laid, drawn as cards; absent: no plays on the table
     counts: dict[str, int]       # the box's small figures by name (army, battalion, discard, hand, captured, points)
     army: int                    # ... or, for a row without ``counts``, the same figures in the row itself
     battalion: int

@@ -16,8 +16,11 @@ from the log's results (``resume``, optional); otherwise it starts a new game.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
+
+from .base import Ruleset
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,47 @@ class DemoPlayers(Protocol):
     #       restart; the virtual table starts empty. False (or no such method): start a new game.
 
 
-def tell(players: DemoPlayers, session, heard: int) -> int:
+class LoggedEntry(Protocol):
+    """An entry of the game's log as the players hear it: whether it was applied, and its outcomes."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def outcomes(self) -> list[dict[str, Any]]: ...
+
+
+class Folded(Protocol):
+    """The game's log folded: its entries, and its start event's data (the seats)."""
+
+    @property
+    def entries(self) -> Sequence[LoggedEntry]: ...
+
+    @property
+    def start(self) -> dict[str, Any]: ...
+
+
+class Table(Protocol):
+    """What a driver needs of the game's session (``companion.gamelog.session.Session``, which the rules
+    never import): the log so far, the referee and its state, the views, and a way to send an input."""
+
+    @property
+    def derived(self) -> Folded: ...
+
+    @property
+    def ruleset(self) -> Ruleset[Any]: ...
+
+    @property
+    def state(self) -> Any: ...
+
+    def submit(self, kind: str, data: dict[str, Any] | None = None, source: str = "dashboard") -> object: ...
+
+    def public_view(self) -> dict[str, Any]: ...
+
+    def seat_view(self, seat: int) -> dict[str, Any]: ...
+
+
+def tell(players: DemoPlayers, session: Table, heard: int) -> int:
     """Tell the players every outcome logged after entry ``heard``; returns the new mark."""
     entries = list(session.derived.entries)
     told = getattr(players, "told", None)
@@ -80,8 +123,8 @@ def tell(players: DemoPlayers, session, heard: int) -> int:
     return len(entries)
 
 
-def play_direct(players: DemoPlayers, session, max_rounds: int = 10_000,
-                after: Callable[[Any], None] | None = None) -> int:
+def play_direct(players: DemoPlayers, session: Table, max_rounds: int = 10_000,
+                after: Callable[[Table], None] | None = None) -> int:
     """Play the players' moves straight into a session, as the camera would report them (for
     tests and benchmarks: no rendering). ``after(session)`` is called after each round of moves
     (a test compares the players' true hands with the companion's counts there). Returns the

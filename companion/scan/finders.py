@@ -5,10 +5,12 @@ A QR code's three finder patterns are nested squares (dark 7 x 7 modules, light 
 code's data: on the odd half of BoofCV's photographs, 114 of the 128 codes zxing-cpp leaves
 unread show at least two of them, and 73 all three. Three finders at a right angle with equal
 arms give the code's corners (its fourth corner opposite the corner finder, its size from the
-arms and the finders' size); two give the square the code must lie in. rescue.photo_look then
-reads those places as crops rectified and scaled for the readers.
+arms and the finders' size), and a homography through their outlines' 12 corners fits them
+closer (with each finder tried as the corner one: a steep angle bends the right angle); two
+give the square the code must lie in and the three codes they can be corners of. The photo
+reader (photo.py) reads those places as crops rectified and scaled for the readers.
 
-The search runs on a halved view of the photo (rescue.PHOTO_VIEW_SIDE), locally equalised and
+The search runs on a halved view of the photo (photo.FINDER_VIEW_SIDE), locally equalised and
 thresholded against its local mean at two neighbourhood sizes (a finder a few pixels across and
 one a hundred are both found), as contours three deep whose areas stand in a finder's ratios.
 """
@@ -26,14 +28,18 @@ NEIGHBOURHOODS = (0.02, 0.06)
 OFFSET = 15.0          # grey levels below the neighbourhood's mean that count as dark (5 read 1 code fewer for 23% more CPU)
 MOST_CANDIDATES = 12   # places handed on at most per photo (a page of text can look like many)
 MOST_TRIPLES = 12      # three-finder codes sharing a finder with a better one, at most
+MOST_OTHER_CORNERS = 2  # corners fitted with another finder as the corner one, per code, at most
 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
-                    equalise: bool = True, offset: float | None = None, outlines: bool = False) -> list[tuple]:
+                    equalise: bool = True, offset: float | None = None, outlines: bool = False,
+                    ignore: list[np.ndarray] | None = None) -> list[tuple]:
     """(x, y, side) of every finder-like nested square in a greyscale view, largest first.
     ``offset``: how much darker than its neighbourhood a pixel must be to count as dark (a
     larger one leaves fewer specks, so fewer contours to walk, and still every finder).
-    ``outlines``: (x, y, side, its outer square's four corners) instead."""
+    ``outlines``: (x, y, side, its outer square's four corners) instead. ``ignore``: quads (view
+    pixels) counted as light, so none of their modules is a contour to walk (codes already read:
+    their modules made most of the contours of a photo read whole)."""
     offset = OFFSET if offset is None else offset
     h, w = view.shape[:2]
     equalised = _EQUALISE.apply(view) if equalise else view
@@ -41,6 +47,8 @@ def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHB
     for share in neighbourhoods:
         k = max(3, int(share * max(h, w)) | 1)
         dark = cv2.adaptiveThreshold(equalised, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, offset)
+        for quad in ignore or ():
+            cv2.fillConvexPoly(dark, np.round(quad).astype(np.int32), 0)
         contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:
             continue
@@ -71,7 +79,9 @@ def _nested_squares(contours, hierarchy: np.ndarray, outlines: bool = False) -> 
         if a2 <= 0 or not (1.3 < a0 / max(a1, 1.0) < 4.0 and 2.5 < a0 / a2 < 14):
             continue
         x, y, bw, bh = cv2.boundingRect(outer)
-        if not 0.4 < bw / bh < 2.5 or a0 < 0.8 * cv2.contourArea(cv2.convexHull(outer)):
+        # square, as far as an angle of view squashes it (a code seen steeply from the side has
+        # finders three times taller than wide: 2.5 lost two perspective codes of BoofCV's half)
+        if not 0.25 < bw / bh < 4 or a0 < 0.8 * cv2.contourArea(cv2.convexHull(outer)):
             continue
         m0, m2 = cv2.moments(outer), cv2.moments(contours[core])
         if not m0["m00"] or not m2["m00"]:
@@ -100,6 +110,12 @@ def fitted_corners(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> np.nd
     (x, y, side, corners)): a homography fitted to those 12 points, with the module count
     rounded to a QR version's, undoes an angle of view that corners from the finders' centres
     (an affine guess) keep. None if the finders' corners do not fit a square grid."""
+    fit = _fitted(a, b, c, versions_off)
+    return None if fit is None else fit[0]
+
+
+def _fitted(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> tuple[np.ndarray, float] | None:
+    """fitted_corners, and how far (in modules, mean) the finders' corners lie from the grid fitted."""
     module = (a[2] + b[2] + c[2]) / 3 / 7
     arms = (math.hypot(b[0] - a[0], b[1] - a[1]) + math.hypot(c[0] - a[0], c[1] - a[1])) / 2
     modules = 17 + 4 * max(1, round((arms / module + 7 - 17) / 4) + versions_off)
@@ -118,12 +134,13 @@ def fitted_corners(a: tuple, b: tuple, c: tuple, versions_off: int = 0) -> np.nd
     error = np.linalg.norm(cv2.perspectiveTransform(grid.reshape(-1, 1, 2), fit).reshape(-1, 2) - seen, axis=1).mean()
     if error > module:
         return None
+    error /= module
     square = np.float32([[0, 0], [modules, 0], [modules, modules], [0, modules]])
     out = cv2.perspectiveTransform(square.reshape(-1, 1, 2), fit).reshape(4, 2)
     (ux, uy), (vx, vy) = out[1] - out[0], out[3] - out[0]
     if ux * vy - uy * vx < 0:   # clockwise in image coordinates, as the readers report
         out = out[[0, 3, 2, 1]]
-    return out.astype(np.float32)
+    return out.astype(np.float32), float(error)
 
 
 def _largest_child(contours, hierarchy: np.ndarray, i: int) -> int:
@@ -142,6 +159,7 @@ class Places(NamedTuple):
     overlapping: list[np.ndarray]   # quads from three finders of which one is already in a better quad
     across: list[np.ndarray]        # squares from two finders each in a quad of its own (a quad may join two codes)
     fitted: list[np.ndarray]        # the quads' corners fitted to their finders' outlines (fitted_corners), 3 module counts each
+    paired: list[np.ndarray]        # codes two finders of a square can be corners of (either side of them, or across them)
 
 
 def code_places(finders: list[tuple]) -> Places:
@@ -178,11 +196,8 @@ def code_places(finders: list[tuple]) -> Places:
         owner.update({a: len(quads), b: len(quads), c: len(quads)})
         quads.append(_corners(points[a], points[b], points[c], side))
         if len(finders[a]) > 3:
-            for off in (0, -1, 1):
-                corners = fitted_corners(finders[a], finders[b], finders[c], off)
-                if corners is not None:
-                    fitted.append(corners)
-    squares, across = [], []
+            fitted += _fits(finders, a, b, c)
+    squares, across, paired = [], [], []
     for a in range(n):
         for b in range(a + 1, n):
             if a in used and b in used and owner[a] == owner[b]:
@@ -194,7 +209,44 @@ def code_places(finders: list[tuple]) -> Places:
                 square = np.array([mid + (-half, -half), mid + (half, -half), mid + (half, half), mid + (-half, half)], np.float32)
                 # two finders each in a quad of its own: a quad may have taken finders of two codes
                 (across if a in used and b in used else squares).append(square)
-    return Places(quads, squares, overlapping, across, fitted)
+                if not (a in used and b in used):
+                    paired += _paired(points[a], points[b], side)
+    return Places(quads, squares, overlapping, across, fitted, paired)
+
+
+def _paired(a: np.ndarray, b: np.ndarray, finder: float) -> list[np.ndarray]:
+    """The codes two finders (centres a and b, their size) can be two corners of: the code on
+    either side of the line between them, and the code with them on its diagonal. The square
+    around them holds all three, but a crop of it is twice a code's size and keeps its angle;
+    these can be rectified (a third finder under a lamp or a scratch is often missing)."""
+    d = float(np.linalg.norm(b - a))
+    u = (b - a) / d
+    n = np.array([-u[1], u[0]])
+    inset = finder / 2   # a finder's centre lies 3.5 modules in from the code's corner
+    out = []
+    for side in (n, -n):
+        start, end = a - inset * (u + side), b + inset * (u - side)
+        out.append(np.array([start, end, end + (d + finder) * side, start + (d + finder) * side]))
+    middle, half = (a + b) / 2, d / 2 + inset * math.sqrt(2)
+    out.append(np.array([middle - half * u, middle + half * n, middle + half * u, middle - half * n]))
+    return [_clockwise(q).astype(np.float32) for q in out]
+
+
+def _clockwise(out: np.ndarray) -> np.ndarray:
+    (ux, uy), (vx, vy) = out[1] - out[0], out[3] - out[0]
+    return out[[0, 3, 2, 1]] if ux * vy - uy * vx < 0 else out
+
+
+def _fits(finders: list[tuple], a: int, b: int, c: int) -> list[np.ndarray]:
+    """Corners fitted to three finders' outlines: with ``a`` as the corner finder at the module
+    count its arms give and the versions either side, then with each of the other two as the
+    corner, best fit first. A steep angle of view bends the right angle at the corner finder
+    more than the one at another (the arms' ratio and angle chose the wrong corner on two
+    perspective photos of BoofCV's half); the fit through 12 outline corners tells them apart."""
+    out = [fit[0] for off in (0, -1, 1) if (fit := _fitted(finders[a], finders[b], finders[c], off)) is not None]
+    others = [fit for corner, one, two in ((b, a, c), (c, a, b)) for off in (0, -1, 1)
+              if (fit := _fitted(finders[corner], finders[one], finders[two], off)) is not None]
+    return out + [corners for corners, _ in sorted(others, key=lambda fit: fit[1])[:MOST_OTHER_CORNERS]]
 
 
 def _corners(a: np.ndarray, b: np.ndarray, c: np.ndarray, finder: float) -> np.ndarray:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypedDict
 
 from ..base import Outcome
 from . import battle as battle_rules, combat, odds
@@ -15,6 +15,62 @@ from .cards import Deck
 from .state import Battle, PacificState, Stage
 
 TYPES = ("ground", "air", "sea")
+
+
+class ShotOdds(TypedDict):
+    """The firing unit's chance against one legal target: the Attack and Defense (bonuses included, and
+    the bonuses apart), the cards that would hit (``hits``) of those the table cannot rule out
+    (``cards``), the chance as a number and exactly (``exact``: "7/20"), and whether it is the unit aimed at."""
+
+    unit: str
+    target: str
+    attack: int
+    defense: int
+    attack_bonus: int
+    defense_bonus: int
+    hits: int
+    cards: int
+    chance: float
+    exact: str
+    aimed: bool
+
+
+class WithdrawOdds(TypedDict):
+    """What one side's withdrawing everything now would give: the other side wins (``winner``) the
+    BATTLECARD's ``vp``, and the withdrawing side keeps ``keeps`` units."""
+
+    winner: str
+    vp: int
+    keeps: int
+
+
+class OddsSummary(TypedDict):
+    """A battle's odds: the chance each side wins if both fight on, counted exactly or simulated
+    (``method``, with its ``error``), over the CONFLICT cards left (``cards_left``), the cards no one has
+    seen face up (``unseen``) and how many of those are Kept Cards held face down (``held``)."""
+
+    aggressor: float
+    defender: float
+    method: str
+    error: float
+    cards_left: int
+    unseen: int
+    held: int
+
+
+class OddsJSON(OddsSummary):
+    """The odds the tablet shows (``odds`` of the views): the battle's, each legal target's, and what
+    withdrawing would give each side (by side: ``aggressor``, ``defender``)."""
+
+    shots: list[ShotOdds]
+    withdraw: dict[str, WithdrawOdds]
+
+
+class BeforeShot(TypedDict):
+    """The public odds just before a card is turned for a shot: the battle's, and each target's by its key."""
+
+    battle: OddsSummary
+    targets: dict[str, ShotOdds]
 FORECASTS_KEPT = 32     # the forecasts memoised: the public one and each seat's, for the last few states of a battle
 
 
@@ -41,7 +97,7 @@ def fighter(deck: Deck, battle: Battle, key: str) -> odds.Fighter:
                         combat.kept_bonus(deck, battle, key, "defense"))
 
 
-def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) -> dict[str, Any] | None:
+def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) -> OddsJSON | None:
     """The battle's odds and each legal target's chance, as the public (or one seat) can know them. Memoised on
     what it reads (``asked``): the tablet, every phone, every aim button and the outcomes ask it of one state
     many times (a demo game: over a thousand questions for a few hundred states), and a seat holding no Kept
@@ -61,11 +117,11 @@ def battle_forecast(deck: Deck, state: PacificState, seat: int | None = None) ->
             while len(_FORECASTS) > FORECASTS_KEPT:
                 _FORECASTS.popitem(last=False)
     # A copy each time: a caller may add to what it is given, and the memo must stay as it was worked out.
-    return {**found, "shots": [dict(s) for s in found["shots"]],
-            "withdraw": {side: dict(w) for side, w in found["withdraw"].items()}}
+    return {**found, "shots": [s.copy() for s in found["shots"]],
+            "withdraw": {side: w.copy() for side, w in found["withdraw"].items()}}
 
 
-_FORECASTS: OrderedDict[tuple[Hashable, ...], dict[str, Any]] = OrderedDict()
+_FORECASTS: OrderedDict[tuple[Hashable, ...], OddsJSON] = OrderedDict()
 _FORECASTS_LOCK = threading.Lock()
 
 
@@ -98,7 +154,7 @@ def forget() -> None:
         _FORECASTS.clear()
 
 
-def _forecast(deck: Deck, state: PacificState, battle: Battle, seat: int | None) -> dict[str, Any]:
+def _forecast(deck: Deck, state: PacificState, battle: Battle, seat: int | None) -> OddsJSON:
     theatre = deck.theatre(battle.card)
     known = cards(deck, state, theatre, seat)
     # Every unit of the battle, the destroyed and withdrawn ones out of the alive set: one question per battle,
@@ -121,12 +177,12 @@ def _forecast(deck: Deck, state: PacificState, battle: Battle, seat: int | None)
                          for side in ("aggressor", "defender")}}
 
 
-def shots(deck: Deck, state: PacificState, known: odds.Cards) -> list[dict[str, Any]]:
+def shots(deck: Deck, state: PacificState, known: odds.Cards) -> list[ShotOdds]:
     """The firing unit's chance against each legal target: exact over the decks the table cannot rule out."""
     battle = state.battle
     if battle is None or state.stage != Stage.COMBAT or not battle.queue:
         return []
-    shooter, found = battle.queue[0], []
+    shooter, found = battle.queue[0], list[ShotOdds]()
     support = battle.support if battle.aim else combat.best_support(deck, battle, shooter)
     for target in combat.legal_targets(deck, battle, shooter):
         shot = combat.values(deck, battle, shooter, target, support)
@@ -154,14 +210,13 @@ def _next_step(deck: Deck, battle: Battle) -> int:
 
 
 # -- the odds as outcome data: what the table could know just before a card was turned ---------------------
-def summary(found: dict[str, Any] | None) -> dict[str, Any] | None:
+def summary(found: OddsJSON) -> OddsSummary:
     """The battle's odds, as an outcome records them (public: never a hidden card)."""
-    if found is None:
-        return None
-    return {k: found[k] for k in ("aggressor", "defender", "method", "error", "cards_left", "unseen", "held")}
+    return {"aggressor": found["aggressor"], "defender": found["defender"], "method": found["method"],
+            "error": found["error"], "cards_left": found["cards_left"], "unseen": found["unseen"], "held": found["held"]}
 
 
-def odds_before_shot(deck: Deck, state: PacificState) -> dict[str, Any] | None:
+def odds_before_shot(deck: Deck, state: PacificState) -> BeforeShot | None:
     """The public odds of the battle and of each legal target, before the card for the shot is turned."""
     found = battle_forecast(deck, state)
     if found is None:
@@ -175,16 +230,17 @@ def note_battle_odds(deck: Deck, state: PacificState, outcomes: tuple[Outcome, .
     for outcome in outcomes:
         if outcome.kind == "battle_begins":
             fought = state.battle is not None and state.battle.card == outcome.data["card"]
-            outcome.data["odds"] = summary(battle_forecast(deck, state)) if fought else None
+            found = battle_forecast(deck, state) if fought else None
+            outcome.data["odds"] = summary(found) if found is not None else None
 
 
-def note_shot_odds(outcomes: list[Outcome], before: dict[str, Any] | None) -> None:
+def note_shot_odds(outcomes: list[Outcome], before: BeforeShot | None) -> None:
     """The shot's outcome carries the chance it had (exact, over the cards the table could know were left) and
     the battle's odds before it; the battle's odds after it go with the next shot, or the end."""
     if before is None:
         return
     for outcome in outcomes:
         if outcome.kind == "shot":
-            target = before["targets"].get(outcome.data["target"], {})
+            target: Mapping[str, Any] = before["targets"].get(outcome.data["target"], {})
             outcome.data["odds"] = {"chance": target.get("chance"), "exact": target.get("exact"),
                                     "hits": target.get("hits"), "unseen": target.get("cards"), **before["battle"]}

@@ -12,7 +12,8 @@ from . import combat, forecast, refusals as refusal_words
 from .cards import SIDE_NAMES
 from .liberation import fallen_ally
 from .regroup import holder
-from .state import TYPES, Battle, PacificState, Stage
+from .forecast import OddsJSON
+from .state import TYPES, Battle, PacificState, Shot, Stage
 from .table import aggressor_seat, involved
 from .variants import in_play
 from .words import WHY_SHORT, Sayings
@@ -56,6 +57,65 @@ class HeldCard(PacificCard, total=False):
     """A unit card with the seat that holds it (a regroup's survivors)."""
 
     seat: Required[int | None]   # None: deployed by none of the participants
+
+
+class FightingUnit(PacificCard, total=False):
+    """A unit in the battle: its card, the seat that deployed it, its side (``aggressor``, ``defender``)
+    and its ``status``: ``fighting``, ``hit`` (in this volley), ``destroyed`` or ``withdrawn``."""
+
+    seat: Required[int]
+    side: Required[str]
+    status: Required[str]
+
+
+class ShotJSON(TypedDict):
+    """One shot, every term of the ruling (``state.Shot``: the CONFLICT card turned, its Action Number,
+    the Attack and Defense with their bonuses, the supporting unit, hit or not), with ``why`` in words
+    ("in range"), the two units' names and the shot told in one sentence (``say``)."""
+
+    number: int
+    round: int
+    phase: int
+    seat: int
+    unit: str
+    target: str
+    target_seat: int
+    card: str
+    action: int
+    attack: int
+    defense: int
+    attack_bonus: int
+    defense_bonus: int
+    support: str | None
+    hit: bool
+    why: str
+    unit_name: str
+    target_name: str
+    say: str
+
+
+class FightJSON(TypedDict, total=False):
+    """The battle in play (``fight``): its BATTLECARD, the seats of each army and the units flipped into it.
+    While the defenders decide whether to deploy their Reserve Hand (a homeland invaded) that is all, and
+    ``units`` is empty; once the fighting begins it adds the raid's force types (combined sets, rule 6),
+    the ally it may liberate (rule 7), the round and firing phase, which army fires and which decides in
+    the withdrawal phase, the unit firing (``shooter``) and its target (``aim``), the Kept Cards played
+    this round (``bonuses``) and the last 30 shots."""
+
+    card: Required[PacificCard]
+    aggressors: Required[list[int]]
+    defenders: Required[list[int]]
+    units: Required[list[FightingUnit]]
+    raid: list[str]
+    liberates: int | None
+    round: int
+    phase: int
+    firing: str
+    deciding: str
+    shooter: str | None
+    aim: str | None
+    bonuses: list[PacificCard]
+    shots: list[ShotJSON]
 
 
 class PileJSON(TypedDict):
@@ -119,8 +179,8 @@ class PacificTable:
     pending: PacificCard | None
     regroup: RegroupJSON | None
     task: TaskJSON | None
-    fight: dict[str, Any] | None
-    odds: dict[str, Any] | None
+    fight: FightJSON | None
+    odds: OddsJSON | None
     recent: list[ResultJSON]
 
 
@@ -220,8 +280,8 @@ class PacificView(Sayings):
     def button(self, offer: Offer, state: PacificState) -> str:
         d, name = offer.data, state.name(offer.data.get("seat", 0)) if "seat" in offer.data else ""
         if offer.kind == "aim":
-            shot = next((s for s in (forecast.battle_forecast(self.deck, state) or {}).get("shots", [])
-                         if s["target"] == d["target"]), None)
+            found = forecast.battle_forecast(self.deck, state)
+            shot = next((s for s in (found["shots"] if found else []) if s["target"] == d["target"]), None)
             chance = f" ({pct(shot['chance'])} to hit)" if shot else ""
             return f"{self.name(state.fight().queue[0])} fires at {self.name(d['target'])}{chance}"
         if offer.kind == "decide":
@@ -316,7 +376,7 @@ class PacificView(Sayings):
                 "top": self.card(discard[-1]) if discard else None, "pile": list(discard),
                 "unseen": len(state.conflict_pool.get(theatre, []))}
 
-    def battle(self, state: PacificState) -> dict[str, Any] | None:
+    def battle(self, state: PacificState) -> FightJSON | None:
         battle = state.battle
         if battle is None or state.stage == Stage.HOMELAND:
             return None if battle is None else {"card": self.card(battle.card), "aggressors": battle.aggressors,
@@ -325,15 +385,22 @@ class PacificView(Sayings):
         def status(k: str) -> str:
             return ("destroyed" if k in battle.destroyed else "withdrawn" if k in battle.withdrawn
                     else "hit" if k in battle.casualties else "fighting")
+        units: list[FightingUnit] = [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),
+                                      "status": status(k)} for k in battle.units]
         return {"card": self.card(battle.card), "aggressors": battle.aggressors, "defenders": battle.defenders,
                 "raid": battle.raid, "liberates": battle.liberates, "round": battle.round, "phase": battle.phase,
                 "firing": battle.firing, "deciding": battle.deciding,
                 "shooter": battle.queue[0] if state.stage == Stage.COMBAT and battle.queue else None,
                 "aim": battle.aim, "bonuses": [self.card(k) for k in battle.bonuses],
-                "units": [{**self.card(k), "seat": battle.owner[k], "side": battle.side_of(battle.owner[k]),
-                           "status": status(k)} for k in battle.units],
-                "shots": [{**vars(s), "why": WHY_SHORT[s.why], "unit_name": self.name(s.unit), "target_name": self.name(s.target),
-                           "say": self.shot_words(vars(s))} for s in battle.shots[-30:]]}
+                "units": units, "shots": [self.shot(s) for s in battle.shots[-30:]]}
+
+    def shot(self, s: Shot) -> ShotJSON:
+        """A shot as the tablet lists it: every field of ``Shot``, ``why`` in words, the names and the sentence."""
+        return {"number": s.number, "round": s.round, "phase": s.phase, "seat": s.seat, "unit": s.unit,
+                "target": s.target, "target_seat": s.target_seat, "card": s.card, "action": s.action,
+                "attack": s.attack, "defense": s.defense, "attack_bonus": s.attack_bonus,
+                "defense_bonus": s.defense_bonus, "support": s.support, "hit": s.hit, "why": WHY_SHORT[s.why],
+                "unit_name": self.name(s.unit), "target_name": self.name(s.target), "say": self.shot_words(vars(s))}
 
     def seat(self, state: PacificState, seat: int) -> PacificSeat:
         army = state.armies[seat]

@@ -6,7 +6,7 @@ superscripts (Coriantumr³) for the screen; ``speak`` drops them for the browser
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, TypedDict
 
 from .plays import Play
 
@@ -42,8 +42,24 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def announce(play: Play, deck_view: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
-    """{"text", "speak", "names": [{"name", "pronunciation"}]} for a legal play."""
+class SpokenName(TypedDict):
+    """A name in a play, and how it is said."""
+
+    name: str
+    pronunciation: str
+
+
+class AnnounceJSON(TypedDict):
+    """What a player says for a play: ``text`` for the screen (superscripts kept), ``speak`` for speech
+    synthesis, and each name with its pronunciation."""
+
+    text: str
+    speak: str
+    names: list[SpokenName]
+
+
+def announce(play: Play, deck_view: Callable[[str], Mapping[str, Any]]) -> AnnounceJSON:
+    """What the player says for a legal play."""
     names = [f.name for f in play.fighters]
     template = TEMPLATES[play.power]
     return {"text": template.format(names=_join(names)),

@@ -14,7 +14,7 @@ outcome); the battle resolves only once every face-down card is revealed.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .state import BomState, Flag, Turns
 from .hooks import BomVariant
@@ -66,8 +66,18 @@ def has_played(state: BomState, seat: int, plays: dict[int, list[str]]) -> bool:
     return bool(plays.get(seat)) or seat in state.secret_weapon().face_down or state.seat(seat).withdrawn
 
 
-def whose_turn(state: BomState, seq: list[int], plays: dict[int, list[str]]) -> dict[str, Any]:
-    """{"phase": "play" | "reveal" | "resolve", "seat": whose move it is (None when resolving)}."""
+class TurnJSON(TypedDict):
+    """Secret Weapon's turn: what is to be done (``play``, ``reveal`` a face-down POWER card, or ``resolve``),
+    whose move it is (None when resolving), the battle's order of play and its leader."""
+
+    phase: str
+    seat: int | None
+    order: list[int]
+    leader: int
+
+
+def whose_turn(state: BomState, seq: list[int], plays: dict[int, list[str]]) -> TurnJSON:
+    """Whose move it is in this battle's order, and what it is."""
     for s in seq:
         if not has_played(state, s, plays):
             return {"phase": "play", "seat": s, "order": seq, "leader": state.secret_weapon().leader}

@@ -5,16 +5,17 @@ Spy's Trivia the card being read, whose name appears only once the card is won."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Required, TypedDict, cast
 
-from ..base import Conflict, Outcome, Result, ResultJSON, SeatBox, Standing, Term
+from ..base import Conflict, Outcome, PlayedCard, Result, ResultJSON, SeatBox, Standing, Term
 from ..contract import Game, Offer, View, says, scoreboard
 from . import refusals as refusal_words
 from . import table, turns
-from .announce import announce, name_parts
+from .announce import AnnounceJSON, announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
 from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
+from .turns import TurnJSON
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
@@ -41,6 +42,71 @@ CONFIRM = {"time_up": "End the game now: the most cards wins?",
            "surrender": "Surrender every remaining card?"}
 
 
+class BomCard(PlayedCard, total=False):
+    """A card as the table shows it: everything printed on its face (``PlayedCard``: key, name, kind), its
+    catalog id, and its name split for the superscript (Coriantumr³: ``name_base`` "Coriantumr",
+    ``name_index`` "3"). A CHARACTER card adds its suit (``value``, ``color``, ``shape``),
+    ``pronunciation`` and scripture ``reference``; a POWER card its ``power``. ``text``: the card in
+    words (a CHARACTER card's name and suit, a POWER card's printed text)."""
+
+    id: Required[str]
+    name_base: Required[str]
+    name_index: Required[str]
+    text: Required[str]
+    reference: str
+    power: str
+
+
+class MountJSON(TypedDict):
+    """Mounting Battles: the tied seats, the round, the ARMY cards each put face down and each gave up
+    (by seat, its number as text), the pot (every card already in the battle, face-down ones included)
+    and the cards of earlier rounds the camera saw."""
+
+    seats: list[int]
+    round: int
+    face_down: dict[str, int]
+    surrendered: dict[str, int]
+    pot: int
+    cards: list[BomCard]
+
+
+class TimerJSON(TypedDict):
+    """Rules for a Shorter Game: the time chosen (minutes, and in seconds for the tablet's countdown),
+    and whether it is up."""
+
+    minutes: int
+    seconds: int
+    time_up: bool
+
+
+class ClueJSON(TypedDict):
+    """Spy's Trivia: the card being read, never named: the clues shown so far, how many it has, the
+    seats tied on a guess, and the question asked (after a tie, or of everyone), if any."""
+
+    clues: list[str]
+    clue_count: int
+    tie: list[int]
+    question: str | None
+
+
+class WonCard(BomCard, total=False):
+    """Spy's Trivia: the last card read, and who won it (the reader, when nobody knew)."""
+
+    winner: Required[int]
+    kept_by_reader: Required[bool]
+
+
+class TriviaJSON(TypedDict):
+    """Spy's Trivia: who reads, the cards read and still to read, the card being read (``current``) and
+    the last card read (``last``)."""
+
+    reader: int
+    read: int
+    remaining: int
+    current: ClueJSON | None
+    last: WonCard | None
+
+
 class BomSeatRow(SeatBox, total=False):
     """A seat's row (``seats``): the seat box's keys, and what bom-battle.js reads besides."""
 
@@ -48,7 +114,7 @@ class BomSeatRow(SeatBox, total=False):
     in_battle: bool
     face_down: bool                 # its POWER card lies face down (Secret Weapon)
     status: str                     # waiting, ready, problem, face down, sitting out, withdrawn, out
-    announce: dict[str, Any] | None  # its play as the reader speaks it (announce.py)
+    announce: AnnounceJSON | None   # its play as the player says it (announce.py)
     unread: int                     # Spy's Trivia: the cards it has still to read
 
 
@@ -90,11 +156,11 @@ class BomTable:
     problems: list[str]
     collecting: list[str]
     turn: int | None
-    secret_weapon: dict[str, Any] | None
-    mount: dict[str, Any] | None
+    secret_weapon: TurnJSON | None
+    mount: MountJSON | None
     tiebreak: TiebreakJSON | None
-    timer: dict[str, Any] | None
-    trivia: dict[str, Any] | None
+    timer: TimerJSON | None
+    trivia: TriviaJSON | None
     recent: list[ResultJSON]
     ready_to_resolve: bool
 
@@ -104,7 +170,7 @@ class BomSeat(BomTable):
     """A seat's own part: the table's, with the prompt, and its own face-down card if its tag was read."""
 
     prompt: str
-    my_face_down: dict[str, Any] | None
+    my_face_down: BomCard | None
 
 
 class BomView(View[BomState]):
@@ -224,19 +290,17 @@ class BomView(View[BomState]):
         return " and ".join(state.name(n) for n in seats)
 
     # -- cards ---------------------------------------------------------------------------------------------
-    def card(self, key: str) -> dict[str, Any]:
+    def card(self, key: str) -> BomCard:
         """A card as the table view shows it (everything printed on its face)."""
         card = self.referee.deck.card(key)
         base, index = name_parts(card.name)
-        shown: dict[str, Any] = {"key": key, "id": card.id, "name": card.name, "name_base": base,
-                                 "name_index": index, "kind": card.kind}
         if card.kind == "character":
-            shown.update(value=card["value"], color=card["color"], shape=card["shape"],
-                         pronunciation=card.get("pronunciation", ""), reference=card.get("reference", ""),
-                         text=f"{card.name}, {suit(card['color'], card['shape'], card['value'])}")
-        else:
-            shown.update(power=card["power"], text=card.get("text", ""))
-        return shown
+            return {"key": key, "id": card.id, "name": card.name, "name_base": base, "name_index": index,
+                    "kind": card.kind, "value": card["value"], "color": card["color"], "shape": card["shape"],
+                    "pronunciation": card.get("pronunciation", ""), "reference": card.get("reference", ""),
+                    "text": f"{card.name}, {suit(card['color'], card['shape'], card['value'])}"}
+        return {"key": key, "id": card.id, "name": card.name, "name_base": base, "name_index": index,
+                "kind": card.kind, "power": card["power"], "text": card.get("text", "")}
 
     def redact(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """Cards scanned in the tray (Spy's Trivia: the card being read) and POWER cards read face
@@ -259,10 +323,11 @@ class BomView(View[BomState]):
         current = table.plays(state)
         fighting = participants(state, self.referee.rules(state))
         turn = self._turn(state, fighting, current)
-        if turn and turn["phase"] == "reveal":
-            return f"{words.who(turn['seat'])}: turn your POWER card face up."
-        if turn and turn["phase"] == "play":
-            return f"{words.who(turn['seat'])}'s turn to play."
+        to_move = turn["seat"] if turn else None   # None once every seat has played and revealed
+        if turn and to_move is not None and turn["phase"] == "reveal":
+            return f"{words.who(to_move)}: turn your POWER card face up."
+        if turn and to_move is not None and turn["phase"] == "play":
+            return f"{words.who(to_move)}'s turn to play."
         if state.tiebreak is not None:
             return (f"Last battle after the timer: {words.names(state.tiebreak)} each draw one CHARACTER card at random "
                     f"and play it.")
@@ -291,7 +356,7 @@ class BomView(View[BomState]):
         return f"Clue {current.clues} of {len(clues)}: {clues[current.clues - 1]}" if clues else "Who is it?"
 
     @staticmethod
-    def _turn(state: BomState, fighting: list[int], current: dict[int, list[str]]) -> dict[str, Any] | None:
+    def _turn(state: BomState, fighting: list[int], current: dict[int, list[str]]) -> TurnJSON | None:
         return turns.whose_turn(state, fighting, current) if state.turns and fighting and not state.over else None
 
     # -- the public and seat views ---------------------------------------------------------------------------
@@ -404,7 +469,7 @@ class BomView(View[BomState]):
     def _card_name(self, key: str) -> str:
         return self.referee.deck.card(key).name
 
-    def _mount(self, state: BomState) -> dict[str, Any] | None:
+    def _mount(self, state: BomState) -> MountJSON | None:
         """The mounting battle: tied seats, round, face-down counts, the pot (every card already in the
         battle, face-down ones included) and the cards of earlier rounds the camera saw."""
         m = state.mount
@@ -415,26 +480,29 @@ class BomView(View[BomState]):
                 "cards": [self.card(k) for k in state.held]}
 
     @staticmethod
-    def _timer(state: BomState) -> dict[str, Any] | None:
+    def _timer(state: BomState) -> TimerJSON | None:
         minutes = state.options["shorter_game_minutes"]
         if not minutes:
             return None
         return {"minutes": minutes, "seconds": minutes * 60, "time_up": state.time_up}
 
-    def _trivia(self, state: BomState) -> dict[str, Any]:
+    def _trivia(self, state: BomState) -> TriviaJSON:
         """Never the card being read: its clues so far, how many there are, and the question."""
         trivia = state.spys_trivia()
         last = trivia.last
-        shown = {"reader": trivia.reader, "read": len(trivia.read), "remaining": sum(trivia.unread.values()),
-                 "current": None,
-                 "last": {**self.card(last.card), "winner": last.winner, "kept_by_reader": last.kept_by_reader}
-                 if last else None}
-        current = trivia.current
-        if current:
-            clues = list(self.referee.deck.card(current.card).get("description") or [])
-            shown["current"] = {"clues": clues[:current.clues], "clue_count": len(clues), "tie": list(current.tie),
-                                "question": TIE_QUESTION if current.tie else QUESTION if current.asked else None}
-        return shown
+        won: WonCard | None = None
+        if last:
+            won = {**self.card(last.card), "winner": last.winner, "kept_by_reader": last.kept_by_reader}
+        return {"reader": trivia.reader, "read": len(trivia.read), "remaining": sum(trivia.unread.values()),
+                "current": self._clues(state), "last": won}
+
+    def _clues(self, state: BomState) -> ClueJSON | None:
+        current = state.spys_trivia().current
+        if current is None:
+            return None
+        clues = list(self.referee.deck.card(current.card).get("description") or [])
+        return {"clues": clues[:current.clues], "clue_count": len(clues), "tie": list(current.tie),
+                "question": TIE_QUESTION if current.tie else QUESTION if current.asked else None}
 
 
 __all__ = ["BomSeat", "BomTable", "BomView"]

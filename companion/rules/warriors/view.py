@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
-from companion.rules.base import Result, SeatBox, Standing, Term
+from companion.rules.base import PlayedCard, Result, SeatBox, Standing, Term, TermJSON
 from companion.rules.contract import Offer, scoreboard
 
 from . import refusals as refusal_words
@@ -83,6 +83,44 @@ class ChallengeResultJSON(TypedDict):
     captured: int
 
 
+class LaidCard(PlayedCard, total=False):
+    """A card of a seat's row (its ``play``) as the tablet draws it: its place in the row, and when face
+    up what it is (``PlayedCard``: key, name, kind: ``warrior`` or its Armory kind), whether an Escape
+    disabled it, how it came there, whose it was, its side and icons. A face-down card shows only its
+    place (named "face down", with no key)."""
+
+    position: Required[int]
+    place: Required[str]            # "primary", "2nd secondary"
+    face_down: bool
+    disabled: bool
+    how: str                        # laid, taken, deception, duel
+    owner: int
+    side: str | None
+    icons: list[str]
+
+
+class SideJSON(TypedDict):
+    """One side's points in a Challenge: the total, and each term in words."""
+
+    total: int
+    terms: list[TermJSON]
+
+
+class ChallengeJSON(TypedDict):
+    """The Challenge being fought: its two seats, whose card is turned next (``turns_next``: only while
+    a card is still face down), the cards turned so far, the special battle (``duel``), the seat laying
+    its Deception card, and each side's points by seat (its number as text)."""
+
+    challenger: int
+    defender: int
+    next: int
+    turns_next: int | None
+    reveals: int
+    duel: bool
+    deception: int | None
+    points: dict[str, SideJSON]
+
+
 class WarriorsSeatRow(SeatBox, total=False):
     """A seat's row (``seats``): the seat box's keys (``total``: the cards it holds; ``counts``: hand and
     discard pile), and what warriors.js reads besides."""
@@ -107,7 +145,7 @@ class WarriorsTable:
     caller: int | None
     battle_round: int
     seats: list[WarriorsSeatRow]
-    challenge: dict[str, Any] | None
+    challenge: ChallengeJSON | None
     order: OrderJSON
     results: list[ChallengeResultJSON]
     tray_for: int | None
@@ -227,7 +265,7 @@ class WarriorsView(Sayings):
         return offer.kind
 
     # -- what the table sees ------------------------------------------------------------------------
-    def laid(self, c: Laid, index: int, seat: int) -> dict[str, Any]:
+    def laid(self, c: Laid, index: int, seat: int) -> LaidCard:
         where_ = "primary" if index == 0 else f"{ordinal(index)} secondary"
         if c.face_down:
             return {"key": "", "name": "face down", "face_down": True, "position": index, "place": where_}
@@ -246,7 +284,7 @@ class WarriorsView(Sayings):
                 "play": [self.laid(c, i, seat) for i, c in enumerate(p.play)],
                 "face_down": sum(1 for c in p.play if c.face_down)}
 
-    def running(self, state: WarriorsState) -> dict[str, Any] | None:
+    def running(self, state: WarriorsState) -> ChallengeJSON | None:
         ch = state.challenge
         if ch is None:
             return None
@@ -258,7 +296,7 @@ class WarriorsView(Sayings):
                 "duel": ch.duel, "deception": ch.deception,
                 "points": {str(ch.challenger): self.side(a, b), str(ch.defender): self.side(b, a)}}
 
-    def side(self, mine: list[Laid], theirs: list[Laid]) -> dict[str, Any]:
+    def side(self, mine: list[Laid], theirs: list[Laid]) -> SideJSON:
         """One side's points as the tablet reads them: the total and each term in words."""
         points = score(self.game.catalog, mine, theirs)
         return {"total": points.total, "terms": [t.as_dict() for t in side_terms(points.as_dict())]}
@@ -276,7 +314,7 @@ class WarriorsView(Sayings):
     def result(self, state: WarriorsState, viewer: int | None) -> Result | None:
         """The result box: the game's end (naming the game's winner, never the last Challenge's), the
         points of the Challenge being fought, or the last Challenge decided."""
-        def terms(seat_terms: dict[str, list[Any]], seats: list[int]) -> tuple[Term, ...]:
+        def terms(seat_terms: dict[str, list[TermJSON]], seats: list[int]) -> tuple[Term, ...]:
             return tuple(Term(f"{state.name(s)}: {t['label']}", t["value"], t["detail"])
                          for s in seats for t in seat_terms[str(s)])
 
