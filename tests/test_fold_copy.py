@@ -41,9 +41,9 @@ def test_a_recorded_log_folds_to_the_same_states_as_with_deepcopy(name, monkeypa
 
 
 def test_a_log_with_undos_folds_to_the_same_states_as_with_deepcopy(monkeypatch):
-    events = with_undos(log("basic-3-seats.jsonl"), every=7)
+    events = with_undos(log("basic-3-seats.jsonl")[:200], every=4)  # each undo folds again from the start
     derived, _ = fold_recorded(events, monkeypatch)
-    assert [e.status for e in derived.entries].count("undo") >= 10, "the undos are taken, not refused"
+    assert [e.status for e in derived.entries].count("undo") >= 4, "the undos are taken, not refused"
     folds_alike(events, monkeypatch)
 
 
