@@ -4,6 +4,7 @@ module imports a benchmark. A new upward import fails here, naming the file and 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -47,11 +48,23 @@ def production_modules() -> dict[str, Path]:
     return {module_name(p): p for p in files}
 
 
+def statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every statement of a module, however deeply nested (in functions, classes, branches, handlers):
+    an import is a statement, so the expressions, most of a module's nodes, need no visit (ast.walk
+    visiting them too was a third of this module's time)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case))
+
+
 def imports_of(name: str, path: Path, known: set[str]) -> list[Import]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     relative = path.relative_to(ROOT)
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):  # lazy imports in functions too
+    for node in statements(ast.parse(path.read_text(), str(path))):  # lazy imports in functions too
         if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
         where = f"{relative}:{node.lineno}"

@@ -4,12 +4,13 @@ variants in play are combined ("SPECIAL RULES AND GAMES (These rules can be comb
 import pytest
 
 from companion.rules import Seat
+from companion.rules.bom import VARIANTS
 from companion.rules.bom.mounting import MountingBattles
 from companion.rules.bom.refusals import WORDS, facts
 from companion.rules.bom.state import Mode, Mount, Piles
 from companion.rules.bom.trivia import SpysTrivia
 from companion.rules.bom.turns import SecretWeapon
-from companion.rules.bom.variants import Basic, PowerPlay, Rules, ShorterGame, YoungPlayers, variant_classes
+from companion.rules.bom.variants import Basic, PowerPlay, Rules, ShorterGame, YoungPlayers
 from companion.rules.contract import clashes
 from tests.test_bom_support import RULES
 
@@ -123,17 +124,17 @@ def test_a_question_goes_to_the_first_variant_that_answers_it_else_to_the_basic_
 @pytest.mark.parametrize("a, b", [("spys_trivia", "power_play"), ("young_players", "secret_weapon"),
                                   ("spys_trivia", "young_players")])
 def test_variants_that_leave_each_other_nothing_to_do_are_not_combined(a, b):
-    chosen = [v for v in variant_classes() if v.option in (a, b)]
+    chosen = [v for v in VARIANTS if v.option in (a, b)]
     assert len(clashes(chosen)) == 1 and clashes(list(reversed(chosen))) == clashes(chosen)
 
 
 def test_every_variant_has_its_option_and_each_exclusion_a_reason():
     options = {o.name for o in RULES.options}
-    for v in variant_classes():
+    for v in VARIANTS:
         assert v.option in options
         for other in v.excludes:
             assert other in options
-            partner = next(w for w in variant_classes() if w.option == other)
+            partner = next(w for w in VARIANTS if w.option == other)
             assert v.reasons.get(other) or partner.reasons.get(v.option), (v.title, other)
 
 

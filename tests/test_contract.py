@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import rules
+from companion.rules.base import Outcome
 from companion.rules.contract import Field, Input
 from companion.gamelog.fold import fold
 from companion.gamelog.session import Session, open_store
@@ -322,3 +323,55 @@ def test_the_contract_gives_every_game_that_deals_cards_one_deck():
     japanese = pacific.copies(("unit",), side="japan")
     assert japanese and all(pacific.side(key) == "japan" and pacific.is_unit(key) for key in japanese)
     assert set(japanese) < set(pacific.keys("unit"))
+
+
+def test_the_contract_keeps_what_the_table_was_told_as_data_where_the_game_asks():
+    """A state extending ToldState gets, from the contract, the latest input's results (``last``: the
+    result box) and the latest outcomes (``recent``), as frozen Told records: kind and data, no words."""
+    from dataclasses import dataclass
+
+    from companion.rules.contract import Told, ToldState
+    from companion.rules.statecopy import copy_state
+    from tests.toy_game import War, WarState
+
+    @dataclass(kw_only=True)
+    class ToldWarState(WarState, ToldState):
+        pass
+
+    class ToldWar(War):
+        recent_kept = 2
+        result_kinds = frozenset({"battle", "game_over"})
+
+        def new_state(self, seats, options):
+            return ToldWarState(seats=seats, options=options, points={s.number: 0 for s in seats})
+
+    game = ToldWar(ToldWar.load_catalog())
+    state = game.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {})
+
+    def send(kind, **data):
+        nonlocal state
+        result = game.apply(copy_state(state), rules.Action(kind, data))
+        assert isinstance(result, rules.Applied), result
+        state = result.state
+
+    send("card_seen", zone="seat:1", card="N7#1")
+    send("card_seen", zone="seat:2", card="N7#2")
+    assert (state.last, state.recent) == ([], [])           # nothing decided yet
+    send("resolve")                                         # a war: told, but no result for the box
+    war = Told(kind="war", data={"seats": [1, 2], "value": 7})
+    assert (state.last, state.recent) == ([], [war])
+    send("card_seen", zone="seat:1", card="N2#1")
+    send("card_seen", zone="seat:2", card="N5#1")
+    send("resolve")
+    first = Told(kind="battle", data={"winner": 2, "battle": 1, "value": 5, "points": 1})
+    assert (state.last, state.recent) == ([first], [war, first])
+    send("card_seen", zone="seat:1", card="N9#1")
+    send("card_seen", zone="seat:2", card="N1#1")
+    send("resolve")
+    second = Told(kind="battle", data={"winner": 1, "battle": 2, "value": 9, "points": 1})
+    assert (state.last, state.recent) == ([second], [first, second])   # two kept: the war is gone
+    assert copy_state(state).last[0] is state.last[0]                  # frozen: shared by every copy
+    assert game.view.say(Outcome(second.kind, data=second.data), state) == "Ann wins battle 2 with a 9."
+
+    plain = rules.make("toy-war")                            # a state that is no ToldState keeps nothing
+    assert not hasattr(plain.setup([rules.Seat(1, "Ann"), rules.Seat(2, "Ben")], {}), "last")

@@ -37,9 +37,7 @@ def literals(game: str, call: str) -> set[str]:
     found = set()
     for file in files:
         for node in ast.walk(ast.parse(file.read_text())):
-            named = (isinstance(node, ast.Call) and (isinstance(node.func, ast.Name) and node.func.id == call
-                     # Gather Together's rules tell what they decided into a Report: ``report.tell(kind)``
-                     or call == "Outcome" and isinstance(node.func, ast.Attribute) and node.func.attr == "tell"))
+            named = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == call
             if (named and isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
                     and isinstance(node.args[0].value, str)):
                 found.add(node.args[0].value)

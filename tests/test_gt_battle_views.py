@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from companion.rules.gt.state import Told
+from companion.rules.contract import Told
 from tests.test_gt_battle_support import Table, play_round
 
 
@@ -73,7 +73,7 @@ def test_what_an_input_did_is_kept_as_data_and_worded_by_the_view():
     table = Table(6)
     table.draw(2)
     table.discard("F5#1")
-    assert table.state.last == [Told(kind="discard", seat=2, card="F5#1"), Told(kind="turn", seat=3)]
+    assert table.state.last == [Told(kind="discard", data={"seat": 2, "card": "F5#1"}), Told(kind="turn", data={"seat": 3})]
     assert "discards" not in json.dumps(dataclasses.asdict(table.state))  # no sentence in the state
     view = table.rules.public_view(table.state)
     assert view["last_outcome"] == {"say": "Ben (seat 2) discards Fight 5. Cy (seat 3) to play.", "terms": [],

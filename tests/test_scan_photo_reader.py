@@ -213,3 +213,15 @@ def test_two_finders_in_different_codes_still_outline_a_square_to_look_in():
     assert len(places.quads) == 2 and places.squares == []
     centres = [tuple(np.round(s.mean(axis=0))) for s in places.across]
     assert (300.0, 100.0) in centres   # between the left code's right finder and the right code's corner finder
+
+
+def test_a_small_tag_beside_a_large_code_in_a_large_photo_is_read_too():
+    # a 12-megapixel photo is read first halved; a tag at 3 px a module (1.5 on the halved
+    # photo) beside a large code must not be taken as read whole from the large code alone
+    photo = np.full((3024, 4032), 235, np.uint8)
+    large, small = rendered("https://example.org/a-large-code", scale=40), rendered("TC1:BM:P010:1:J", scale=3)
+    photo[300:300 + large.shape[0], 300:300 + large.shape[1]] = large
+    photo[2000:2000 + small.shape[0], 3000:3000 + small.shape[1]] = small
+    photo = cv2.GaussianBlur(photo, (3, 3), 0.8)
+    read = {d.text for d in PhotoReader(make_decoder("zxing", thorough=True)).read(photo)}
+    assert read == {"https://example.org/a-large-code", "TC1:BM:P010:1:J"}

@@ -11,7 +11,7 @@ from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains
-from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened
+from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened, parts
 from companion.scan.texture import code_patches
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import TAG_MM
@@ -163,3 +163,37 @@ def test_a_place_joining_several_codes_narrows_to_what_is_left_unread():
     decoder._remember(_known_of([right]), replaced=[])
     decoder._narrow_places(gray)
     assert decoder._places == []
+
+
+def test_a_dear_look_at_a_large_place_runs_part_by_part_over_frames_and_still_reads_its_code():
+    """A deconvolution at 3x of a large place costs more than a frame's budget (issue 32: one
+    such rung made a 35-55 ms frame). It runs on the place's parts instead, one frame's budget
+    at a time, each part holding any code whole, and reads the tag in the far corner."""
+    crop, tag = small_blurred_tag()
+    place = np.full((360, 360), int(np.median(crop)), np.uint8)
+    place[360 - crop.shape[0]:, 360 - crop.shape[1]:] = crop      # the tag in the bottom-right corner
+    ladder = Ladder(make_decoder("zxing"))
+    ladder.learn_order = True
+    ladder.reads_by_rung = {"zxing deconvolved 1.3 3x": 3}        # what reads on this (blurred) camera
+    budget = 400_000.0                                             # weighted pixels: a fifth of the whole place's rung
+    rung = piece = frames = 0
+    got: list = []
+    while not got and frames < 20:
+        got, rung = ladder.look(place, (100, 50), rung, budget, piece=piece, piece_cost=budget,
+                                code_px=21 * tag.px_per_module, learned=True, must=True)
+        piece, frames = ladder.next_piece, frames + 1
+        assert ladder.spent <= budget
+    assert [d.text for d in got] == [tag.text]
+    assert frames > 1                                              # spread over frames, not all at once
+    corners = got[0].corners - np.array([100 + 360 - crop.shape[1], 50 + 360 - crop.shape[0]])
+    assert np.abs(corners - (tag.corners - tag.corners.min(axis=0) + 12)).max() < 3   # where it lies
+
+
+def test_every_code_lies_whole_in_one_part_of_a_place_cut_for_a_dear_rung():
+    code = 60
+    cuts = parts(300, 500, 150 * 150, code)
+    assert len(cuts) > 1 and all((x1 - x0) * (y1 - y0) <= 150 * 150 for x0, y0, x1, y1 in cuts)
+    for x in range(0, 500 - code + 1, 7):
+        for y in range(0, 300 - code + 1, 7):
+            assert any(contains(c, (x, y, x + code, y + code)) for c in cuts), (x, y)
+    assert parts(300, 500, None, code) == [(0, 0, 500, 300)]

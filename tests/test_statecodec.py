@@ -71,21 +71,28 @@ seat_states = st.builds(SeatState, number=st.integers(1, 6), name=st.text(), han
                         score=floats, last_played=st.none() | cards)
 
 
+# Every part's strategy is built once here, not inside table_states: hypothesis validates each new
+# strategy object when it is first drawn from, which made building them afresh per example cost
+# most of this module's time (the examples drawn are the same either way).
+table_parts = dict(
+    phase=st.sampled_from(Phase),
+    seats=st.dictionaries(st.integers(-3, 10**12), seat_states, max_size=4),
+    order=st.tuples() | st.lists(st.integers(), max_size=6).map(tuple),
+    pair=st.tuples(st.text(), st.integers()),
+    piles=st.dictionaries(st.text().filter(lambda k: k != TAG), st.lists(st.text(), max_size=4), max_size=3),
+    winner=st.none() | st.integers(),
+    battles_by_phase=st.dictionaries(st.sampled_from(Phase), st.integers(), max_size=3),
+    history=st.lists(st.tuples(st.integers(), st.sampled_from(Phase)), max_size=5),
+    notes=json_data,
+    revealed=st.frozensets(st.text(), max_size=4),
+)
+turns = st.integers()
+
+
 @st.composite
 def table_states(draw):
-    state = TableState(
-        phase=draw(st.sampled_from(Phase)),
-        seats=draw(st.dictionaries(st.integers(-3, 10**12), seat_states, max_size=4)),
-        order=draw(st.tuples() | st.lists(st.integers(), max_size=6).map(tuple)),
-        pair=draw(st.tuples(st.text(), st.integers())),
-        piles=draw(st.dictionaries(st.text().filter(lambda k: k != TAG), st.lists(st.text(), max_size=4), max_size=3)),
-        winner=draw(st.none() | st.integers()),
-        battles_by_phase=draw(st.dictionaries(st.sampled_from(Phase), st.integers(), max_size=3)),
-        history=draw(st.lists(st.tuples(st.integers(), st.sampled_from(Phase)), max_size=5)),
-        notes=draw(json_data),
-        revealed=draw(st.frozensets(st.text(), max_size=4)),
-    )
-    state.turn = draw(st.integers())
+    state = TableState(**{name: draw(part) for name, part in table_parts.items()})
+    state.turn = draw(turns)
     return state
 
 

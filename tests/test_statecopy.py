@@ -27,7 +27,7 @@ class Told:
     data: dict[str, Any] = field(default_factory=dict)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "Told":
-        return self  # shared by every copy, as Book of Mormon's told outcomes are
+        return self  # shared by every copy, as the contract's told outcomes (contract.Told) are
 
 
 @dataclass(kw_only=True)

@@ -41,13 +41,11 @@ import numpy as np
 from card_tags.payload import CardRef
 
 from companion.bench.photo_labels import is_corner_labelled
-from companion.bench.scan_figures import FIGURES, load, spread
+from companion.bench.scan_figures import FIGURES, load, print_steady, steady_state
 from companion.bench.scan_figures import run_and_print as print_figures
-from companion.bench.scan_scenes import CONDITIONS, Scene, Score, scene_seed, build_table, clip_frames, run_backend, run_pipeline
+from companion.bench.scan_scenes import CONDITIONS, Scene, Score, scene_seed, clip_frames, run_backend, run_pipeline
 from companion.scan.decoders import make_decoder
-from companion.scan.pipeline import ScanPipeline
 from companion.scan.virtual_table import VirtualTable, random_layout
-from companion.scan.zones import ZoneMap
 
 PPMS = (2.0, 2.5, 3.0, 4.0, 5.0)
 RESOLUTIONS = ((1280, 720), (1920, 1080))
@@ -294,46 +292,6 @@ def headline(seed: int, frames: int = 30) -> dict:
     return out
 
 
-def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
-    """CPU share of one core at 30 fps: 1920x1080, 20 cards lying still, new sensor noise every
-    frame; repeated, for the spread."""
-    scene = Scene(1920, 1080, 20, "plain", 3.0, seed)
-    table, _, _ = build_table(scene)
-    grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(6)]
-    zones = ZoneMap.for_game("bom-battle", 2)
-    cpu_ms, wall_ms, worst_ms = [], [], 0.0
-    frame_ms, settling_ms = [], []    # each frame's CPU: steady, and the 30 after the cold one
-    zxing = make_decoder("zxing")
-    zxing_ms = []                     # the same-run baseline: one zxing-cpp call on the whole frame
-    for _ in range(max(repeats, 1)):
-        for g in grays[:2]:
-            zxing_cpu = time.thread_time()
-            zxing.decode(g)
-            zxing_ms.append((time.thread_time() - zxing_cpu) * 1000)
-        pipeline = ScanPipeline(None, "zxing", zones, "bom-battle", homography=np.linalg.inv(table.homography))
-        pipeline.process(grays[0], now=0.0)  # the cold frame is not steady state
-        for n in range(1, 31):               # nor are the frames in which second looks finish
-            frame_cpu = time.thread_time()
-            pipeline.process(grays[n % len(grays)], now=n / 30)
-            settling_ms.append((time.thread_time() - frame_cpu) * 1000)
-        cpu0, wall0 = time.process_time(), time.perf_counter()
-        for n in range(31, frames + 31):
-            frame_cpu = time.thread_time()
-            pipeline.process(grays[n % len(grays)], now=n / 30)
-            frame_ms.append((time.thread_time() - frame_cpu) * 1000)
-            worst_ms = max(worst_ms, frame_ms[-1])
-        cpu_ms.append((time.process_time() - cpu0) / frames * 1000)
-        wall_ms.append((time.perf_counter() - wall0) / frames * 1000)
-    cpu = statistics.median(cpu_ms)
-    return {"cpu_ms_per_frame": cpu, "cpu_spread": spread(cpu_ms), "worst_frame_cpu_ms": worst_ms,
-            "frame_cpu_ms": {"median": statistics.median(frame_ms), "p99": float(np.percentile(frame_ms, 99)), "worst": worst_ms},
-            "settling_cpu_ms": {"median": statistics.median(settling_ms), "p99": float(np.percentile(settling_ms, 99)),
-                                "worst": max(settling_ms)},
-            "zxing_whole_frame_cpu_ms": statistics.median(zxing_ms), "load": load(),
-            "wall_ms_per_frame": statistics.median(wall_ms),
-            "core_share_at_30fps": cpu * 30 / 1000, "cards_tracked": len(pipeline.snapshot()[1])}
-
-
 def tag_size_table(ppm: float | None) -> list[dict]:
     """Smallest reliable tag (the QR symbol's side, mm) per camera, resolution and height, with
     the same camera geometry as `companion tags size` (card_tags/geometry.py)."""
@@ -369,16 +327,7 @@ def _print_extras(report: dict) -> None:
               f"pyzbar alone {big['pyzbar_median_ms']:.2f} ms" + (f"; pyzbar/pipeline = {ratio:.1f}x" if ratio else ""))
         spreads = ", ".join(f"{name} {lo:.2f}-{hi:.2f}" for name, v in big["spread_p10_p90"].items() if v for lo, hi in [v])
         print(f"    spread over scenes and frames (10th-90th percentile, ms): {spreads}")
-    s = report["steady"]
-    c = s["cpu_spread"]
-    print(f"steady state (1920x1080, 20 cards still): {s['cpu_ms_per_frame']:.2f} ms CPU per frame "
-          f"({c['low']:.2f}-{c['high']:.2f} over {c['n']} runs) = "
-          f"{100 * s['core_share_at_30fps']:.1f}% of one core at 30 fps; worst single frame {s['worst_frame_cpu_ms']:.2f} ms CPU "
-          f"(target 6 ms)")
-    f, z = s["frame_cpu_ms"], s["settling_cpu_ms"]
-    print(f"    each frame's CPU, steady: median {f['median']:.2f}, p99 {f['p99']:.2f}, worst {f['worst']:.2f} ms; "
-          f"the 30 frames after the cold one: median {z['median']:.2f}, p99 {z['p99']:.2f}, worst {z['worst']:.2f} ms; "
-          f"zxing-cpp alone on the whole frame (same run): {s['zxing_whole_frame_cpu_ms']:.2f} ms; load {s['load']}")
+    print_steady(report["steady"])
     for key, what in (("pipeline", "whole clips"), ("warm", f"frames after the cold first one ({WARM})")):
         worst = report[f"worst_{key}_rate_at_2_5_or_more"]
         print(f"pipeline detection of tags >= {TARGET_PPM} px/module (real size in the frame), {what}, worst condition: "

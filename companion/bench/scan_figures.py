@@ -101,6 +101,64 @@ def _timed_both(fn, times: dict, name: str):
     return out
 
 
+# --- a still table of plain tags: each frame's CPU ---------------------------------------------------
+
+def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
+    """CPU share of one core at 30 fps: 1920x1080, 20 cards lying still, new sensor noise every
+    frame; repeated, for the spread."""
+    from companion.bench.scan_scenes import Scene, build_table
+
+    scene = Scene(1920, 1080, 20, "plain", 3.0, seed)
+    table, _, _ = build_table(scene)
+    grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(6)]
+    zones = ZoneMap.for_game("bom-battle", 2)
+    cpu_ms, wall_ms, worst_ms = [], [], 0.0
+    frame_ms, settling_ms = [], []    # each frame's CPU: steady, and the 30 after the cold one
+    zxing = make_decoder("zxing")
+    zxing_ms = []                     # the same-run baseline: one zxing-cpp call on the whole frame
+    for _ in range(max(repeats, 1)):
+        for g in grays[:2]:
+            zxing_cpu = time.thread_time()
+            zxing.decode(g)
+            zxing_ms.append((time.thread_time() - zxing_cpu) * 1000)
+        pipeline = ScanPipeline(None, "zxing", zones, "bom-battle", homography=np.linalg.inv(table.homography))
+        pipeline.warm_up()                   # as the service's start() does
+        pipeline.process(grays[0], now=0.0)  # the cold frame is not steady state
+        for n in range(1, 31):               # nor are the frames in which second looks finish
+            frame_cpu = time.thread_time()
+            pipeline.process(grays[n % len(grays)], now=n / 30)
+            settling_ms.append((time.thread_time() - frame_cpu) * 1000)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        for n in range(31, frames + 31):
+            frame_cpu = time.thread_time()
+            pipeline.process(grays[n % len(grays)], now=n / 30)
+            frame_ms.append((time.thread_time() - frame_cpu) * 1000)
+            worst_ms = max(worst_ms, frame_ms[-1])
+        cpu_ms.append((time.process_time() - cpu0) / frames * 1000)
+        wall_ms.append((time.perf_counter() - wall0) / frames * 1000)
+    cpu = statistics.median(cpu_ms)
+    return {"cpu_ms_per_frame": cpu, "cpu_spread": spread(cpu_ms), "worst_frame_cpu_ms": worst_ms,
+            "frame_cpu_ms": {"median": statistics.median(frame_ms), "p99": float(np.percentile(frame_ms, 99)), "worst": worst_ms},
+            "settling_cpu_ms": {"median": statistics.median(settling_ms), "p99": float(np.percentile(settling_ms, 99)),
+                                "worst": max(settling_ms)},
+            "zxing_whole_frame_cpu_ms": statistics.median(zxing_ms), "load": load(),
+            "wall_ms_per_frame": statistics.median(wall_ms),
+            "core_share_at_30fps": cpu * 30 / 1000, "cards_tracked": len(pipeline.snapshot()[1])}
+
+
+def print_steady(s: dict) -> None:
+    """The steady_state figure: each frame's CPU on a still table, and on the 30 frames after the cold one."""
+    c = s["cpu_spread"]
+    print(f"steady state (1920x1080, 20 cards still): {s['cpu_ms_per_frame']:.2f} ms CPU per frame "
+          f"({c['low']:.2f}-{c['high']:.2f} over {c['n']} runs) = "
+          f"{100 * s['core_share_at_30fps']:.1f}% of one core at 30 fps; worst single frame {s['worst_frame_cpu_ms']:.2f} ms CPU "
+          f"(target 6 ms)")
+    f, z = s["frame_cpu_ms"], s["settling_cpu_ms"]
+    print(f"    each frame's CPU, steady: median {f['median']:.2f}, p99 {f['p99']:.2f}, worst {f['worst']:.2f} ms; "
+          f"the 30 frames after the cold one: median {z['median']:.2f}, p99 {z['p99']:.2f}, worst {z['worst']:.2f} ms; "
+          f"zxing-cpp alone on the whole frame (same run): {s['zxing_whole_frame_cpu_ms']:.2f} ms; load {s['load']}")
+
+
 # --- a still table: small tags and frame fusion; first reads in low light ------------------------
 
 def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, height=1080, cards=20) -> dict:
@@ -111,6 +169,7 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
     scene = Scene(width, height, cards, condition, ppm, scene_seed(seed, width, cards, condition, ppm))
     table, _, _ = build_table(scene)
     pipeline = _pipeline(table)
+    pipeline.warm_up()   # as the service's start() does: the first look at ZBar is not paid on a frame
     shares, first_read, ms, cpu_ms, false_reads = [], {}, [], [], 0
     for n in range(frames):
         frame, truth = table.render_with_truth()
@@ -205,7 +264,7 @@ def _valid(text: str) -> bool:
 
 # --- printing --------------------------------------------------------------------------------------
 
-FIGURES = ("cold", "fusion", "first-reads", "photos", "crossings")
+FIGURES = ("cold", "steady", "fusion", "first-reads", "photos", "crossings")
 
 
 def run_and_print(args) -> dict:
@@ -216,7 +275,7 @@ def run_and_print(args) -> dict:
         raise SystemExit(f"--only: unknown figure(s) {', '.join(sorted(unknown))}; choose from {', '.join(FIGURES)}")
     report: dict = {"load_at_start": load()}
     print(f"\nmachine load at the start of these figures: {report['load_at_start']}")
-    printers = {"cold": _print_cold, "fusion": _print_fusion, "first-reads": _print_first_reads,
+    printers = {"cold": _print_cold, "steady": _print_steady, "fusion": _print_fusion, "first-reads": _print_first_reads,
                 "photos": _print_photos, "crossings": _print_crossings}
     for name in FIGURES:
         if name in only:
@@ -234,6 +293,15 @@ def _print_cold(args, report: dict) -> None:
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
         print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
+
+
+def _print_steady(args, report: dict) -> None:
+    """bench scan's steady figure, on its own with ``--only steady`` or ``--figures-only``."""
+    if not (getattr(args, "only", "") or getattr(args, "figures_only", False)):
+        return   # the per-scene suite ran, and printed it with its figures
+    report["steady"] = steady_state(args.seed, repeats=args.repeats)
+    print()
+    print_steady(report["steady"])
 
 
 def _print_fusion(args, report: dict) -> None:

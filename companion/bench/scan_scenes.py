@@ -198,6 +198,7 @@ def run_pipeline(table: VirtualTable, frames, fps: float = 30.0) -> tuple[Score,
     first one (which by design reads only what one decoder call reads: see the cold figure)."""
     zones = ZoneMap.for_game("bom-battle", 2)
     pipeline = ScanPipeline(None, "zxing", zones, "bom-battle", homography=np.linalg.inv(table.homography))
+    pipeline.warm_up()   # as the service's start() does
     total, warm = Score(), Score()
     for n, (gray, truth) in enumerate(frames):
         started = time.perf_counter()

@@ -18,7 +18,9 @@ A game is a ``Game`` subclass in its own package under ``companion/rules/<game>/
 The contract does the rest once, for every game: the card key check (``ID#copy`` of the game's
 catalog), a card seen again where it already lies is the same card, the phase and actor checks,
 turning ``Refused`` into a ``Refusal``, the tablet's buttons derived from the declared inputs
-(each candidate tried through ``apply``, so a button is offered only where it would be taken).
+(each candidate tried through ``apply``, so a button is offered only where it would be taken), and,
+for a state that extends ``ToldState``, what the table was told (``Told`` data for the result box and
+a recent list).
 """
 from __future__ import annotations
 
@@ -178,6 +180,33 @@ class GameState:
 
     def name(self, seat: int) -> str:
         return next((s.name for s in self.seats if s.number == seat), f"seat {seat}")
+
+
+@dataclass(kw_only=True, frozen=True)
+class Told:
+    """An outcome the table was told, kept in the state as data: its kind and the rules' facts, worded
+    again by the view each time it is shown (no sentence is kept, so a snapshot never holds wording).
+    Frozen, and shared by the copies of the state the session and the tablet's buttons make: the rules
+    never change an outcome's data once told."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Told":
+        return self
+
+
+@dataclass(kw_only=True)
+class ToldState(GameState):
+    """The state of a game whose tablet shows what the table was told: the contract keeps it after
+    every input that decided something (``Game.recent_kept``, ``Game.result_kinds``), as ``Told`` data.
+
+    ``last``: what the latest input that decided something decided (of the ``result_kinds``, where a
+    game names them): the tablet's result box. ``recent``: the latest outcomes, for a recent list.
+    The whole history is the game log."""
+
+    last: list[Told] = field(default_factory=list)
+    recent: list[Told] = field(default_factory=list)
 
 
 GS = TypeVar("GS", bound=GameState)
@@ -469,6 +498,10 @@ class Game(Ruleset[GS]):
     # game is registered. Empty for a game not yet converged on them (its words made elsewhere).
     outcome_kinds: ClassVar[frozenset[str]] = frozenset()
     reasons: ClassVar[frozenset[str]] = frozenset()
+    # What a ``ToldState`` keeps of the outcomes told: how many in ``recent`` (0: none), and which kinds
+    # make its ``last`` (empty: every kind; an input that decides none of them leaves ``last`` as it was).
+    recent_kept: ClassVar[int] = 0
+    result_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """The Resolve button is given once: a game that declares ``resolve`` a button gets it among
@@ -545,7 +578,19 @@ class Game(Ruleset[GS]):
             return self.refusal(refused, state)
         self._track(state, spec.kind, data)
         outcomes = tuple(self._worded(o, state) for o in outcomes)
+        self._keep_told(state, outcomes)
         return Applied(state, outcomes, any(o.reveals for o in outcomes))
+
+    def _keep_told(self, state: GS, outcomes: tuple[Outcome, ...]) -> None:
+        """What the input decided, kept as data where the game's state keeps it (``ToldState``)."""
+        if not outcomes or not isinstance(state, ToldState):
+            return
+        told = [Told(kind=o.kind, data=o.data) for o in outcomes]
+        if self.recent_kept:
+            state.recent = (state.recent + told)[-self.recent_kept:]
+        shown = [t for t in told if not self.result_kinds or t.kind in self.result_kinds]
+        if shown:
+            state.last = shown
 
     def _worded(self, outcome: Outcome, state: GS) -> Outcome:
         """The outcome with the view's sentence and terms (rules leave the sentence empty)."""
@@ -743,5 +788,5 @@ class Game(Ruleset[GS]):
 Handler = Callable[[GameState, dict[str, Any]], "tuple[Outcome, ...] | None"]
 
 __all__ = ["BOOL", "CAMERA", "CARD", "Field", "Game", "GameState", "INT", "Input", "Offer", "Option", "Refused",
-           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "TableJSON", "TableView", "Variant", "View", "ZONE", "card_inputs",
-           "scoreboard", "zone_seat"]
+           "SEAT", "SEATS", "SEAT_ACTS", "STR", "TABLE", "TableJSON", "TableView", "Told", "ToldState", "Variant", "View",
+           "ZONE", "card_inputs", "scoreboard", "zone_seat"]

@@ -13,7 +13,7 @@ every game) and falls back to a copy by the value's own type wherever they say n
 or the value is not what its field says (a subclass, a tuple in a list field). What it does not
 keep is aliasing inside one state (one list reached by two paths becomes two lists): a state is
 a tree, as the snapshots (gamelog/statecodec.py) already require. An object that says how it is
-copied (``__deepcopy__``, like Book of Mormon's frozen ``Told``) is asked, as deepcopy would.
+copied (``__deepcopy__``, like the contract's frozen ``Told``) is asked, as deepcopy would.
 """
 from __future__ import annotations
 

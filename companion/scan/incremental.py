@@ -128,6 +128,7 @@ class IncrementalDecoder:
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
         if self.ladder is not None:
             self.ladder.zbar_early = self.photo
+            self.ladder.learn_order = not self.photo
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
 
     @property
@@ -272,6 +273,8 @@ class IncrementalDecoder:
         it cuts lies whole in a neighbour (noted there), and one already noted keeps its schedule."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
+        if tile:
+            self._paint_out_places(crop, box)
         if not self.can_look_again:
             return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
@@ -317,6 +320,18 @@ class IncrementalDecoder:
                 self._note_place(box, located=was_located)
         return _unique_known(read)
 
+    def _paint_out_places(self, crop: np.ndarray, box: Box) -> None:
+        """A tile of the whole-frame pass does not read the still places second looks are at
+        work on: each is painted its mean grey. A blurred code zxing-cpp locates but cannot read
+        costs it a millisecond or more, and a tile of a dozen of them cost 17 ms here, against
+        half a millisecond for a tile without (what the pass is for is a code nothing looks at)."""
+        x0, y0 = box[:2]
+        for p in self._places:
+            part = intersection(p.box, box)
+            if area(part) > 0:
+                view = crop[part[1] - y0:part[3] - y0, part[0] - x0:part[2] - x0]
+                view[:] = int(cv2.mean(view)[0])
+
     def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0, located: bool = False) -> None:
         """A place to look at again; one already noted there keeps its fused frames, unless this
         box is ``better`` (found by a code's fine texture, where the one noted was a guess)."""
@@ -332,6 +347,7 @@ class IncrementalDecoder:
                 self._places.remove(place)
         if len(self._places) < self.max_places:
             self._places.append(Place(box, codes_read_inside, located))
+            self._places[-1].narrowed = better
 
     def _forget_changed_places(self, small: np.ndarray) -> None:
         """A place where something changed is no longer that place: the region decode notes it
@@ -361,6 +377,7 @@ class IncrementalDecoder:
             budget = self.look_share * whole
         else:
             budget = max(self.look_floor_px, self.look_share_after * whole)
+        piece_cost = budget   # no rung's part costs more than a frame's looks: a dearer one is split (rescue.parts)
         # places past their first looks (slow retries of a still place that read nothing so far)
         # are paid from savings: each frame puts slow_share of a whole-frame decode aside, so a
         # table full of such places stays cheap to watch on average, while the dear rungs of a
@@ -368,8 +385,11 @@ class IncrementalDecoder:
         self._saved_px = min(self._saved_px + self.slow_share * whole, self.slow_savings * whole)
         saved_up = self._saved_px >= self.slow_savings * whole
         # a photo's text and patterns make many small textured patches: there only the places
-        # zxing located and those as large as a code read are worth a look
-        smallest = 0.6 * min((k.side for k in self._known), default=0.0) if self.photo else 0.0
+        # zxing located and those as large as a code read are worth a look; on a table, a place
+        # narrower than the smallest code read (with a margin: a tilted table's far tags are
+        # smaller) is a card's corner or a letter, never a tag of the same print (a 26 px speck
+        # climbed the whole ladder and every later look on a still table of 45 px tags)
+        smallest = 0.6 * min((k.side for k in self._known), default=0.0)
         due = sorted((p for p in self._places if id(p) not in waiting and p.due(self._frame, self.fast_tries, self.slowest_every)
                       and (p.located or (self.photo_texture or not self.photo) and _short_side(p.box) >= smallest)),
                      key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
@@ -387,9 +407,13 @@ class IncrementalDecoder:
             if n >= self.max_looks or allowed <= 0:
                 self.stats.deferred += len(due) - n
                 break
-            big = _joins_several_codes(p.box, tag_px)
+            # one found by a code's fine texture is mostly one code with a margin: all rungs (those
+            # blurred tables whose codes are first found so read by frame 8 instead of 14)
+            big = not p.narrowed and _joins_several_codes(p.box, tag_px)
             must = n == 0 and not self._decoded_whole and (saved_up or not slow)   # so that no place waits forever
-            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, allowed, is_new, slow, big, must)
+            got, p.rung = self.ladder.look(p.view(gray), p.box[:2], p.rung, allowed, is_new, slow, big, must,
+                                           p.piece, piece_cost, tag_px, learned=p.tries > 0)
+            p.piece = self.ladder.next_piece
             budget -= self.ladder.spent
             if slow:
                 self._saved_px -= self.ladder.spent
@@ -397,7 +421,7 @@ class IncrementalDecoder:
                 self.stats.deferred += 1
                 continue
             self.stats.second_looks += 1
-            if p.rung == 0:
+            if p.rung == 0 and p.piece == 0:
                 p.tries, p.last_try = p.tries + 1, self._frame
             got = [d for d in got if is_new(d)]
             if got:
@@ -426,20 +450,33 @@ class IncrementalDecoder:
         places that was 10 ms at once); returned: the places left for the next frames."""
         tag_px = self._tag_px()
         allowance = self.narrow_share * gray.size   # counted in pixels, so the same frames narrow the same places
-        waiting = []
-        for p in list(self._places):
+        waiting, due = [], []
+        for p in self._places:
             inside = [k.detection for k in self._known if overlap(k.box, p.box)]
-            if len(inside) == p.codes_read_inside or p not in self._places:   # (or replaced by a better one)
+            # a place joining several codes none of which is read yet (a cluster of blurred cards) is
+            # narrowed too, once, after its first look (the cheap splitting rungs read what reads at
+            # once) and after the places with codes read: a look at each code costs less than a look
+            # at all of them at once
+            first = (p.tries > 0 and not p.narrowed and not p.searched and not self.photo and not inside
+                     and _joins_several_codes(p.box, tag_px))
+            if len(inside) != p.codes_read_inside or first:
+                due.append((first, p, inside))
+        for first, p, inside in sorted(due, key=lambda d: d[0]):
+            if p not in self._places:   # replaced by a better one
                 continue
             # looked for a little beyond the place: a code it cuts is then found whole
             x0, y0, x1, y1 = grown(p.box, 0.5 * tag_px, gray.shape)
             if allowance <= 0:   # over this frame's allowance (the first place always fits): the next frame
-                waiting.append(p)
+                if not first:    # (one never narrowed is looked at as it is meanwhile: the splitting rungs)
+                    waiting.append(p)
                 continue
             allowance -= (x1 - x0) * (y1 - y0)
-            p.codes_read_inside = len(inside)
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
                        code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
+            if first and not patches:   # no code's fine texture stands out (a dim room): looked at as it is
+                p.searched = True
+                continue
+            p.codes_read_inside, p.narrowed = len(inside), True
             if len(patches) == 1 and not _joins_several_codes(p.box, tag_px) and contains(p.box, patches[0]):
                 continue
             self._places.remove(p)

@@ -15,7 +15,9 @@ is looked at every frame at first, then every 2, 4, 8 and at most every 16 frame
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
+import math
 
 import cv2
 import numpy as np
@@ -37,17 +39,46 @@ FUSED_RUNGS = ("zxing 2x sharpened",) + tuple(f"zxing deconvolved {s} 3x" for s 
 FUSED_SPLITTING_RUNGS = tuple(f"zxing deconvolved {s} 2x" for s in DEFOCUS_SIGMAS) + ("zxing 2x sharpened",)
 
 
+# A live table's order (a still place's first climb): its tags are small and soft, and on the
+# bench's still tables (plain, blur, noise, tilt 35 at 2.0 px a module) every second read came
+# from the histogram binariser, the sharpened crops or a deconvolution, none from ZBar or CLAHE
+LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0 3x", "zxing deconvolved 1.3 3x",
+              "zxing deconvolved 0.7 3x", "zxing 3x sharpened", "zxing local contrast", "zxing 1.5x sharpened",
+              "zxing evened 2x", "zbar", "zbar 2x sharpened")
+
+
 # What a rung costs per pixel it hands its reader, relative to zxing-cpp's, view included
-# (measured here on a 600 px crop of a photograph, CPU time: ZBar 17x, a Wiener filter and
-# zxing-cpp on its 2x view 10x, an unsharp mask and zxing-cpp on its view 2.6x; rounded down,
-# as a crop with a code in it costs zxing-cpp more than that one did)
-RUNG_COST = {"zbar": 10.0, "deconvolved": 6.0, "sharpened": 2.0, "evened": 2.0}
+# (measured here on the live bench's still tables, CPU time per weighted pixel of each rung over
+# 30-frame clips: ZBar 12x, CLAHE and zxing-cpp on the view 4x, an unsharp mask 3-4x (3: at 4
+# the short blurred clips read a tenth fewer tags in their first frames), a Wiener filter 2x
+# per pixel of its upscaled view, which zxing-cpp reads fast: so a weighted pixel costs about
+# 5-8 ns here, whatever the rung, as a whole 1080p frame's decode, 7-16 ms, does)
+RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 3.0, "evened": 4.5, "contrast": 4.0}
 
 
 def rung_cost(name: str, pixels: int, scale: float) -> float:
     """A rung's work in zxing-cpp pixels: the deterministic unit of every second-look budget."""
     weight = next((w for kind, w in RUNG_COST.items() if kind in name), 1.0)
     return weight * pixels * scale * scale
+
+
+def parts(height: int, width: int, most_px: float | None, code_px: float) -> list[Box]:
+    """A crop cut into overlapping parts of at most ``most_px`` pixels each (None: the whole crop),
+    so that a dear rung on a large place is run a part a frame instead of all at once. No part is
+    narrower than two codes (``code_px``: a code's side with its quiet zone), and neighbours overlap
+    by a code, so every code in the crop lies whole in one part."""
+    if most_px is None or height * width <= most_px:
+        return [(0, 0, width, height)]
+    side = max(int(math.sqrt(most_px)), int(2 * code_px), 8)
+
+    def cuts(length: int) -> list[tuple[int, int]]:
+        if length <= side:
+            return [(0, length)]
+        count = math.ceil((length - code_px) / (side - code_px))
+        step = (length - side) / (count - 1)
+        return [(round(i * step), round(i * step) + side) for i in range(count)]
+
+    return [(x0, y0, x1, y1) for y0, y1 in cuts(height) for x0, x1 in cuts(width)]
 
 
 def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
@@ -63,17 +94,26 @@ def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: 
     no binariser sees it, but dividing it back out in the frequency domain restores it, and
     ``noise`` (the noise-to-signal ratio allowed for) keeps the sensor noise from being
     amplified with it, which is why this pays most on a still place's fused pixels. The crop is
-    mirrored at its edges first so that its borders do not ring."""
+    mirrored at its edges first so that its borders do not ring, to a size OpenCV's DFT is fast
+    at (half the time of NumPy's FFT at the crop's own size; the filter is kept per size)."""
     h, w = region.shape
     pad = int(np.ceil(3 * sigma)) + 2
-    padded = cv2.copyMakeBorder(region.astype(np.float32), pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    fy = np.fft.fftfreq(padded.shape[0])[:, None]
-    fx = np.fft.rfftfreq(padded.shape[1])[None, :]
-    psf = np.exp(-2 * np.pi ** 2 * sigma ** 2 * (fx ** 2 + fy ** 2))   # a Gaussian's transfer function
-    restored = np.fft.irfft2(np.fft.rfft2(padded) * psf / (psf * psf + noise), s=padded.shape)
-    restored = restored[pad:pad + h, pad:pad + w]
-    big = cv2.resize(restored.astype(np.float32), None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    rows, cols = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
+    padded = cv2.copyMakeBorder(region, pad, rows - h - pad, pad, cols - w - pad, cv2.BORDER_REFLECT).astype(np.float32)
+    spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+    restored = cv2.idft(spectrum * _wiener(rows, cols, sigma, noise), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+    big = cv2.resize(restored[pad:pad + h, pad:pad + w], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     return np.clip(big, 0, 255).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=64)
+def _wiener(rows: int, cols: int, sigma: float, noise: float) -> np.ndarray:
+    """The Wiener filter for a Gaussian defocus, in cv2.dft's layout (real and imaginary parts)."""
+    fy = np.fft.fftfreq(rows)[:, None]
+    fx = np.fft.fftfreq(cols)[None, :]
+    psf = np.exp(-2 * np.pi ** 2 * sigma ** 2 * (fx ** 2 + fy ** 2))   # a Gaussian's transfer function
+    gain = (psf / (psf * psf + noise)).astype(np.float32)
+    return np.dstack([gain, gain])
 
 
 def _local_contrast(region: np.ndarray) -> np.ndarray:
@@ -132,6 +172,7 @@ class Ladder:
         self.has_zbar = use_pyzbar and importlib.util.find_spec("pyzbar") is not None
         self._pyzbar = None
         self.zbar_early = False
+        self.learn_order = False  # the rungs that read on this camera first (a live table: IncrementalDecoder)
         self.reads_by_rung: dict[str, int] = {}
         self.hints: list[np.ndarray] = []
         self._misses: list[np.ndarray] = []
@@ -157,17 +198,21 @@ class Ladder:
 
     def zbar(self, image: np.ndarray) -> list[Detection]:
         """ZBar's reading of an image (nothing if pyzbar or its library is missing)."""
-        if not self.has_zbar:
+        if not self.load_zbar():
             return []
-        if self._pyzbar is None:
+        return self._pyzbar.decode(image)
+
+    def load_zbar(self) -> bool:
+        """Import pyzbar now, if it is there and not imported yet (about 28 ms here): whether
+        ZBar can be used. A live pipeline calls it before its first frame, so that no frame pays."""
+        if self.has_zbar and self._pyzbar is None:
             try:
                 from companion.scan.decoders import PyzbarDecoder
 
                 self._pyzbar = PyzbarDecoder()
             except ImportError:  # the package is there but not its library (libzbar0): no ZBar rungs
                 self.has_zbar = False
-                return []
-        return self._pyzbar.decode(image)
+        return self.has_zbar
 
     def splitting_deconvolved(self):
         """The deconvolved rungs at 2x for a still place joining several codes (FUSED_SPLITTING_RUNGS):
@@ -188,6 +233,13 @@ class Ladder:
             out[i] = r
         return out
 
+    def _camera_rungs_first(self, rungs: list) -> list:
+        """The rungs that have read codes on this camera first, most reads first, the rest in
+        their order: a table's tags are alike (one camera, one focus, one print), so what read
+        one mostly reads the next, and a look that tries it first spends a fraction of a climb."""
+        reads = self.reads_by_rung
+        return sorted(rungs, key=lambda r: -reads.get(r[0], 0))
+
     def _decode_noting_misses(self, image: np.ndarray) -> list[Detection]:
         """zxing on the upscaled crop; codes it locates there but cannot read become hints (in
         the crop's pixels): a place joining several codes splits into one place per code."""
@@ -197,7 +249,8 @@ class Ladder:
 
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
              budget: float | None = None, is_new=None, slow: bool = False,
-             big: bool = False, must: bool = False) -> tuple[list[Detection], int]:
+             big: bool = False, must: bool = False, piece: int = 0, piece_cost: float | None = None,
+             code_px: float = 52.0, learned: bool = False) -> tuple[list[Detection], int]:
         """Read a crop (frame pixels from ``origin``) by the first rung, from ``first`` on, that
         reads a new code (``is_new``; default: any), within ``budget`` (work: weighted pixels,
         see rung_cost; None: no limit; what was spent: ``self.spent``). Returns what was read and the rung to start from
@@ -207,10 +260,16 @@ class Ladder:
         several codes; only the cheap rungs, whose located-but-unread codes split it into places
         of their own, and ZBar (one big code zxing-cpp cannot read).
         A rung that would overrun the budget waits for the next frame, unless ``must`` (the
-        first look of a frame: so that no place waits forever)."""
+        first look of a frame: so that no place waits forever). ``piece_cost``: no rung costs more
+        than this at once; a dearer one runs on the crop's parts (see ``parts``: ``code_px`` is a
+        code's side there), one after the other, over as many frames as the budget takes, from
+        part ``piece`` of rung ``first``; the part to go on from next time: ``self.next_piece``.
+        ``learned``: only the rungs that have read codes on this camera, if any have (a place's
+        looks after its first climb, while its fused pixels improve)."""
         self.hints: list[np.ndarray] = []
-        self.ran = 0   # rungs climbed in this look (0: it all waits for the next frame)
+        self.ran = 0   # rungs (or their parts) run in this look (0: it all waits for the next frame)
         self.spent = 0.0
+        self.next_piece = 0
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
@@ -220,20 +279,34 @@ class Ladder:
             rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
         elif big:
             rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
+        elif self.learn_order:
+            rungs = sorted(rungs, key=lambda r: LIVE_ORDER.index(r[0]))
         rungs = self._camera_defocus_first(rungs)
+        if self.learn_order:
+            rungs = self._camera_rungs_first(rungs)
+            if learned and not slow and any(self.reads_by_rung.get(r[0]) for r in rungs):
+                rungs = [r for r in rungs if self.reads_by_rung.get(r[0])]
+        height, width = region.shape
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
-            cost = rung_cost(name, region.size, scale)
-            if budget is not None and self.spent + cost > budget and not (must and n == first):
-                return [], n
-            self.ran += 1
-            self.spent += cost
-            self._misses = []
-            got = [d.shifted(origin[0], origin[1], scale=scale) for d in reader(view(region))]
-            self.hints += [m / scale + np.array(origin, dtype=np.float32) for m in self._misses]
-            if any(is_new is None or is_new(d) for d in got):
-                self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + 1
-                return got, 0
+            most = None if piece_cost is None else piece_cost / rung_cost(name, 1, scale)
+            cuts = parts(height, width, most, 1.2 * code_px)
+            for k in range(piece if n == first else 0, len(cuts)):
+                x0, y0, x1, y1 = cuts[k]
+                part = region if len(cuts) == 1 else np.ascontiguousarray(region[y0:y1, x0:x1])
+                cost = rung_cost(name, part.size, scale)
+                if budget is not None and self.spent + cost > budget and not (must and self.ran == 0):
+                    self.next_piece = k
+                    return [], n
+                self.ran += 1
+                self.spent += cost
+                self._misses = []
+                at = (origin[0] + x0, origin[1] + y0)
+                got = [d.shifted(at[0], at[1], scale=scale) for d in reader(view(part))]
+                self.hints += [m / scale + np.array(at, dtype=np.float32) for m in self._misses]
+                if any(is_new is None or is_new(d) for d in got):
+                    self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + 1
+                    return got, 0
             if budget is not None and self.spent >= budget and n + 1 < len(rungs):
                 return [], n + 1
         return [], 0
@@ -247,9 +320,12 @@ class Place:
         self.located = located        # zxing located a code here but could not read it
         self.tries = 0                # times the whole ladder was climbed here
         self.rung = 0                 # where the look interrupted by the budget goes on
+        self.piece = 0                # ...and the part of that rung's crop (rescue.parts)
         self.last_try = 0
         self.frames = 0
         self.codes_read_inside = codes_read_inside   # codes read in it when it was last narrowed down
+        self.narrowed = False         # found by a code's fine texture (or narrowed so already)
+        self.searched = False         # ...or searched for one in vain (looked at as it is)
         self._mean: np.ndarray | None = None
 
     def add(self, gray: np.ndarray, most: int) -> None:
@@ -270,6 +346,6 @@ class Place:
 
     def due(self, frame: int, fast_tries: int, slowest: int) -> bool:
         """Every frame for the first fast_tries looks, then every 2, 4, 8... up to slowest frames."""
-        if self.tries < fast_tries or self.rung:
+        if self.tries < fast_tries or self.rung or self.piece:
             return True
         return frame - self.last_try >= min(2 ** (self.tries - fast_tries + 1), slowest)

@@ -122,7 +122,7 @@ def code_patches(pixels: np.ndarray, cell: int, tag_px: float, codes: list[Detec
     for quad in (_code_quads(codes, cell, origin, READ_RIM) if codes else []):
         cv2.fillConvexPoly(read, quad, 1)
     inside = blocks[read > 0]
-    level = _median(inside) if inside.size else float(np.percentile(blocks, 95))
+    level = _median(inside) if inside.size else _percentile(blocks, 95)
     textured = cv2.compare(blocks, share * level, cv2.CMP_GT)
     textured[read > 0] = 0
     textured = cv2.morphologyEx(textured, cv2.MORPH_OPEN, _SQUARE_2)
@@ -138,6 +138,17 @@ def _median(values: np.ndarray) -> float:
     n = values.size
     middle = np.partition(values.ravel(), [(n - 1) // 2, n // 2])
     return float((float(middle[(n - 1) // 2]) + float(middle[n // 2])) / 2)
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile (linear) of a non-empty array, without it: its first call in a process
+    imports numpy.ma as np.median's does (74 ms here, on a live frame)."""
+    flat = values.ravel()
+    rank = q / 100 * (flat.size - 1)
+    below = int(rank)
+    above = min(below + 1, flat.size - 1)
+    part = np.partition(flat, [below, above])
+    return float(part[below] + (part[above] - part[below]) * (rank - below))
 
 
 def plausible_code(corners: np.ndarray, tag_px: float) -> bool:

@@ -37,12 +37,10 @@ from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Ref
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 from .refusals import WORDS
-from .state import Army, PacificState, Stage, Told
+from .state import Army, PacificState, Stage
 from .table import aggressor_seat, where
 from .variants import VARIANTS, combined_options, rules_for
 from .view import PacificView
-
-RECENT = 12   # outcomes the tablet keeps showing
 
 SEAT_FIELD = Field("seat", SEAT)
 
@@ -65,6 +63,7 @@ class Pacific(Game[PacificState]):
     face_down_lies = False
     reasons = frozenset(WORDS)                        # every code the rules refuse with, worded in refusals.py
     outcome_kinds = frozenset(PacificView.sayers)     # every kind the rules decide, each a @says method of words.py
+    recent_kept = 12                                  # told outcomes the tablet keeps showing (state.recent)
     inputs = (
         *card_inputs(extra=(Field("stack", STR, optional=True),)),
         Input("aim", "on_aim", (SEAT_FIELD, Field("target", CARD), Field("support", CARD, optional=True)),
@@ -121,9 +120,6 @@ class Pacific(Game[PacificState]):
         if isinstance(result, Applied):
             self._tidy_pile(result.state)
             forecast.note_battle_odds(self.deck, result.state, result.outcomes)
-        if isinstance(result, Applied) and result.outcomes:
-            result.state.recent += [Told(kind=o.kind, data=o.data) for o in result.outcomes]
-            del result.state.recent[:-RECENT]
         return result
 
     def _tidy_pile(self, state: PacificState) -> None:

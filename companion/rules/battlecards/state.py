@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..contract import GameState
+from ..contract import ToldState
 
 TYPES = ("ground", "air", "sea")
 
@@ -132,16 +131,7 @@ class Regroup:
 
 
 @dataclass(kw_only=True)
-class Told:
-    """An outcome the table was told (the recent ones, for the tablet): its kind and data, worded by the
-    view each time it is shown (no sentence is kept in the state)."""
-
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(kw_only=True)
-class PacificState(GameState):
+class PacificState(ToldState):
     armies: dict[int, Army]
     order: list[int]                 # turn order (Japan first; with the Western set G, B, J, US)
     stage: Stage = Stage.SETUP
@@ -160,7 +150,6 @@ class PacificState(GameState):
     winner: int | None = None
     winners: list[int] = field(default_factory=list)
     victory: str = ""                # "standard" or "total"
-    recent: list[Told] = field(default_factory=list)
 
     # The parts of the state a stage is sure to have (the contract checks the stage before a handler runs).
     def fight(self) -> Battle:

@@ -336,7 +336,7 @@ class PacificView(Sayings):
 
     def result(self, state: PacificState, viewer: int | None) -> Result | None:
         """The last outcome the table was told, worded now (the state keeps its kind and data only)."""
-        return self.result_of(state.recent[-1].kind, state.recent[-1].data, state) if state.recent else None
+        return self.result_of(state.last[-1].kind, state.last[-1].data, state) if state.last else None
 
     def public(self, state: PacificState) -> PacificTable:
         target = in_play(state).vp_target

@@ -8,40 +8,74 @@ module:
 - ``piles``     each seat's ARMY / BATTALION / discard counts: dealing, drawing, reshuffling
 - ``table``     which cards the camera sees where: plays, flickers, conflicts, cards being collected
 - ``battle``    resolving a battle: refusals, the counts afterwards, the end of the game
-- ``hooks``     the hooks a variant changes (``BomVariant``), the basic rules, how variants combine
-                (``Rules``), and ``Referee``: what the rule modules ask of the game
-- ``variants``  the small variants and the list of all; the big ones: ``mounting`` (Mounting
-                Battles), ``turns`` (Secret Weapon), ``trivia`` (Spy's Trivia)
+- ``variants``  the hooks a variant changes (``BomVariant``), the basic rules, how variants combine
+                (``Rules``), ``Referee`` (what the rule modules ask of the game), and the small
+                variants; the big ones: ``mounting`` (Mounting Battles), ``turns`` (Secret Weapon),
+                ``trivia`` (Spy's Trivia)
 - ``words``     every sentence told about an outcome;  ``announce``: "Helpful notes"
 - ``refusals``  the words of every reason a rule refuses an input for (codes and data from the rules)
 - ``view``      the public and seat views, the prompt and the tablet's buttons
 - ``settle``    when every play is complete (the quick settle)
 - ``players``, ``demo``  the demo's simulated players (seeded; never used by the referee)
 
-This module declares the game (``BomBattle``, laid out as Stratego's): the input table and its
-handlers. Each handler checks what the rulebook asks of the input and hands the work to the module
+This module declares the game (``BomBattle``, laid out as Stratego's): its options and variants, the
+input table and its handlers. Each handler checks what the rulebook asks of the input and hands the work to the module
 of its concern (battle, mounting, turns, trivia); variants are asked through ``rules``.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from card_tags.catalog import Card, Catalog
 
-from ..base import Action, Applied, Outcome, Refusal, Seat, SetupError
+from ..base import Option, Outcome, Seat, SetupError
 from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
 from .demo import BomDemo
+from .mounting import MountingBattles
 from .refusals import WORDS as REFUSAL_WORDS
-from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
-from .variants import OPTIONS, Rules, rules_for, variant_classes
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
+from .trivia import SpysTrivia
+from .turns import SecretWeapon
+from .variants import BomVariant, PowerPlay, Rules, ShorterGame, YoungPlayers
 from .view import BomView
 
 PLAYING = (BATTLE, MOUNTING)
-RECENT = 10  # outcomes kept in the state for the view; the whole history is the game log
-RESULTS = ("battle", "mount", "tiebreak", "time_up", "trivia", "game_over")  # shown in the result box
+
+# The start options: a setting (first_seat) and the six variants, by the option that switches each on.
+OPTIONS = (
+    Option("first_seat", 1, "The seat on the dealer's left: dealt the first card, first to play under Secret "
+                            "Weapon, first reader in Spy's Trivia.", label="First player (left of the dealer)"),
+    Option("young_players", False, "Rules for Young Players: no POWER cards; each player turns the top card of "
+                                   "his ARMY; the most cards when you stop wins.", label="Rules for Young Players"),
+    Option("shorter_game_minutes", 0, "Rules for a Shorter Game: minutes on the timer (the rulebook suggests 15); "
+                                      "0 plays without a timer. The most cards when it goes off wins.",
+           label="Rules for a Shorter Game (minutes)"),
+    Option("mounting_battles", False, "Mounting Battles: battles by point value only; tied players add three "
+                                      "face-down ARMY cards and play again.", label="Mounting Battles"),
+    Option("secret_weapon", False, "Secret Weapon: one player at a time from the dealer's left, POWER cards "
+                                   "face down until everyone has played.", label="Secret Weapon"),
+    Option("power_play", False, "Power Play: before each battle the rest of each BATTALION goes to the discard "
+                                "pile and five new cards are drawn.", label="Power Play"),
+    Option("spys_trivia", False, "Spy's Trivia: CHARACTER cards only; name the character from the clues to win "
+                                 "the card.", label="Spy's Trivia"),
+)
+# The variants, in the order their hooks are asked (the first answer decides: variants.Rules).
+VARIANTS: tuple[type[BomVariant], ...] = (SpysTrivia, YoungPlayers, MountingBattles, SecretWeapon, PowerPlay, ShorterGame)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(chosen: tuple[tuple[str, Any], ...]) -> Rules:
+    options = dict(chosen)
+    return Rules([v(options) for v in VARIANTS if v.on(options)])
+
+
+def rules_for(options: dict[str, Any]) -> Rules:
+    """The variants a game's options switch on, combined (the same object for the same options)."""
+    return _rules(tuple(sorted(options.items())))
 
 
 def _seat_input(kind: str, phases: tuple[str, ...], confirm: bool = False, choices: str = "seats_in_play") -> Input:
@@ -59,12 +93,16 @@ class BomBattle(Game[BomState]):
     state_type = BomState
     view_type = BomView
     face_down_lies = False  # a POWER card read face down (Secret Weapon) is seen anew when turned face up
-    variants = variant_classes()
+    variants = VARIANTS
     # What the rules decide (each kind's sentence: a BomView method marked @says) and refuse for.
     outcome_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "game_over", "withdraw", "too_many_powers",
                                "no_character", "face_down", "surrender", "trivia_clue", "trivia_tie", "trivia_ask",
                                "trivia"})
     reasons = frozenset(REFUSAL_WORDS)  # every code the rules refuse with; its words in refusals.py
+    # What the table was told, kept by the contract for the tablet: the last ten outcomes (its recent
+    # list; the whole history is the game log), and the latest input's results (its result box).
+    recent_kept = 10
+    result_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "trivia", "game_over"})
     # The order of the rows is the order of the tablet's buttons.
     inputs = (
         *card_inputs(),
@@ -128,23 +166,6 @@ class BomBattle(Game[BomState]):
         if state.mount:
             return MOUNTING
         return BATTLE if self.rules(state).battles(state) else TRIVIA
-
-    def apply(self, state: BomState, action: Action) -> Applied | Refusal:
-        """The contract's apply (the view words each outcome); the table's told outcomes are kept,
-        as data, for the tablet's result box and recent list (the view words them again)."""
-        result = super().apply(state, action)
-        if not isinstance(result, Applied) or not result.outcomes:
-            return result
-        told = [Told(kind=o.kind, data=o.data) for o in result.outcomes]
-        state.recent = (state.recent + told)[-RECENT:]
-        # The result box: a game ended by the clock or by stopping shows its end; otherwise the first
-        # result (a battle stays on the box when it also ended the game).
-        shown = [t for t in told if t.kind in RESULTS]
-        ends = [t for t, o in zip(told, result.outcomes, strict=True)
-                if o.kind == "game_over" and o.data.get("why") in ("time_up", "stop")]
-        if shown:
-            state.last = ends[-1] if ends else shown[0]
-        return result
 
     def ready_to_resolve(self, state: BomState) -> bool:
         if state.over or not self.rules(state).battles(state):
@@ -373,4 +394,4 @@ class BomBattle(Game[BomState]):
 GAME = BomBattle
 DEMO = BomDemo  # the simulated players of `companion demo --game bom-battle` (players.py, demo.py)
 
-__all__ = ["DEMO", "GAME", "OPTIONS", "BomBattle", "BomDemo"]
+__all__ = ["DEMO", "GAME", "OPTIONS", "VARIANTS", "BomBattle", "BomDemo", "rules_for"]

@@ -22,7 +22,7 @@ from .plays import Play, Problem, evaluate
 from .state import BomState as State
 
 if TYPE_CHECKING:
-    from .hooks import BomVariant, Referee, Rules
+    from .variants import BomVariant, Referee, Rules
 
 def participants(state: State, rules: "Rules | BomVariant") -> list[int]:
     """The seats fighting the current round, in turn order."""

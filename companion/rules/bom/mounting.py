@@ -21,10 +21,10 @@ from ..contract import Refused
 from . import piles, table
 from .battle import commit_round, finish
 from .state import BomState, Mount
-from .hooks import BomVariant
+from .variants import BomVariant
 
 if TYPE_CHECKING:
-    from .hooks import Referee
+    from .variants import Referee
     from .judge import Verdict
     from .plays import Play
 

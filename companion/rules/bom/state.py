@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..contract import GameState
+from ..contract import ToldState
 
 
 class Mode(str, enum.Enum):
@@ -102,27 +101,12 @@ class Trivia:
     last: LastCard | None = None
 
 
-@dataclass(kw_only=True, frozen=True)
-class Told:
-    """An outcome the table was told, as data (its kind and the rules' facts): the view words it
-    for the tablet's result box and the recent list; the whole history is the game log. No sentence
-    is kept here, so a snapshot never holds wording. Frozen, and shared by the copies of the state
-    the session and the tablet's buttons make (the rules never change an outcome's data once told)."""
-
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def battle(self) -> Any:
-        """The battle it tells of (a number, or "after the timer"), so the tablet can name it."""
-        return self.data.get("battle")
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Told":
-        return self
-
-
 @dataclass(kw_only=True)
-class BomState(GameState):
+class BomState(ToldState):
+    """The game: the seats' piles as counts, the cards the camera sees, the variants' records. What the
+    table was told is kept by the contract (``ToldState``): ``recent`` (the last ten outcomes, for the
+    tablet's list) and ``last`` (the latest input's results, for its result box), as ``Told`` data."""
+
     mode: Mode
     deck_size: int
     piles: list[Piles]
@@ -138,8 +122,6 @@ class BomState(GameState):
     tiebreak: list[int] | None = None                               # the Shorter Game's last battle
     time_up: bool = False
     trivia: Trivia | None = None
-    recent: list[Told] = field(default_factory=list)
-    last: Told | None = None                                        # the tablet's result box
     winner: int | None = None
     winners: list[int] = field(default_factory=list)
 

@@ -26,10 +26,10 @@ from ..base import Outcome
 from ..contract import Refused
 from .cards import CHARACTER
 from .state import BomState, LastCard, Mode, Reading, Trivia
-from .hooks import BomVariant
+from .variants import BomVariant
 
 if TYPE_CHECKING:
-    from .hooks import Referee
+    from .variants import Referee
 
 
 class SpysTrivia(BomVariant):

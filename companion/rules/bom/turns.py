@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from .state import BomState, Flag, Turns
-from .hooks import BomVariant
+from .variants import BomVariant
 
 # What a flag says happened (the view tells it): ``other`` is the seat named in the sentence.
 REVEAL_EARLY = "reveal_early"            # turned its POWER card face up before every seat had played

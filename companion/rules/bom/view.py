@@ -8,18 +8,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Required, TypedDict, cast
 
 from ..base import Conflict, Outcome, PlayedCard, Result, ResultJSON, SeatBox, Standing, Term
-from ..contract import Game, Offer, View, says, scoreboard
+from ..contract import Game, Offer, Told, View, says, scoreboard
 from . import refusals as refusal_words
 from . import table, turns
 from .announce import AnnounceJSON, announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles, Told
+from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .turns import TurnJSON
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
 if TYPE_CHECKING:
-    from .hooks import Referee
+    from .variants import Referee
 
 VARIANT_NAMES = {"young_players": "Rules for Young Players", "mounting_battles": "Mounting Battles",
                  "secret_weapon": "Secret Weapon", "power_play": "Power Play", "spys_trivia": "Spy's Trivia"}
@@ -178,7 +178,7 @@ class BomView(View[BomState]):
 
     def __init__(self, game: Game[BomState]):
         super().__init__(game)
-        self.referee = cast("Referee", game)  # the game as its rule modules see it (hooks.Referee)
+        self.referee = cast("Referee", game)  # the game as its rule modules see it (variants.Referee)
 
     def refusal_facts(self, code: str, data: dict[str, Any], state: BomState) -> dict[str, Any]:
         return refusal_words.facts(data, state, self._card_name)
@@ -390,7 +390,7 @@ class BomView(View[BomState]):
 
     def _told(self, told: Told, state: BomState) -> Result:
         """A told outcome, worded now from its data (the same words the table heard), headed by its battle."""
-        return self.result_of(told.kind, told.data, state, battle=told.battle)
+        return self.result_of(told.kind, told.data, state, battle=told.data.get("battle"))
 
     # -- the shared part of the views (contract.TableView) -------------------------------------------------
     def standings(self, state: BomState, viewer: int | None) -> tuple[Standing, ...]:
@@ -409,7 +409,12 @@ class BomView(View[BomState]):
         return tuple(state.winners)
 
     def result(self, state: BomState, viewer: int | None) -> Result | None:
-        return self._told(state.last, state) if state.last else None
+        """The latest input's result: a game ended by the clock or by stopping shows its end; otherwise
+        the first result (a battle stays on the box when it also ended the game)."""
+        if not state.last:
+            return None
+        ends = [t for t in state.last if t.kind == "game_over" and t.data.get("why") in ("time_up", "stop")]
+        return self._told(ends[-1] if ends else state.last[0], state)
 
     @staticmethod
     def _variants(options: dict[str, Any]) -> list[str]:

@@ -11,7 +11,7 @@ from .plays import BONUS, Fighter, Play, evaluate
 from .state import BomState
 
 if TYPE_CHECKING:
-    from .hooks import Referee
+    from .variants import Referee
 
 POWER_NAMES = {"faith": "Faith", "wickedness": "Wickedness", "battle": "Battle", "conversion": "Conversion",
                "title_of_liberty": "Title of Liberty", "secret_combination": "Secret Combination",

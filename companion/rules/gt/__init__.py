@@ -8,8 +8,8 @@ last play; action cards; going out with the identity card), then ``round_over``,
 count cannot explain until the table confirms the count (``confirm_count`` runs it again).
 docs/referee/gt-battle.md has every input and ruling.
 
-The package, from the table to the score (each rule takes the state and returns what it decided,
-``Told`` records: data, no words):
+The package, from the table to the score (each rule takes the state and returns what it decided as
+``Outcome``s: their kinds and facts as data, no words):
 
 - ``table``        a card seen or lost by the camera or a reader, routed by zone, phase and card (as
                    Book of Mormon's ``table``)
@@ -27,12 +27,13 @@ The words (the view layer; the rules above return data and refusal reasons only)
 
 - ``view``         the public view (no hidden identity in it), each seat's own view, ``redact``, the
                    tablet's buttons' labels and pickers
-- ``words``        the sentence of each outcome (a ``@says`` method per kind) and its terms
+- ``words``        the sentence of each outcome (a ``@says`` method per kind) and its terms, and the
+                   rulebook's sentences the outcomes and refusals quote (``RULEBOOK``)
 - ``refusals``     the words of each reason the rules refuse with (the public ones leave secrets out)
 - ``prompt``       one sentence for the table: what happens next and where the cards go
 
 Shared: ``state`` (the typed state), ``plays`` (what beats what), ``seats`` (names, the order identities
-are shown in), ``cards`` (the contract's deck with Battle's questions), ``rulebook`` (the sentences quoted).
+are shown in), ``cards`` (the contract's deck with Battle's questions).
 ``demo`` holds the simulated players of ``companion demo --game gt-battle`` (``DEMO``).
 
 This module declares the game: its options, its input table, and one handler per input.
@@ -48,7 +49,7 @@ from ..contract import CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refu
 from . import action_cards, battle, building, counts, deal, plays, refusals, scoring, table, turns
 from .cards import Deck
 from .demo import DEMO
-from .state import BattleState, Held, Phase, Told
+from .state import BattleState, Held, Phase
 from .view import BattleView
 
 DEAL, BUILDING, BATTLE, ROUND_OVER, TIEBREAK = (p.value for p in Phase if p != Phase.OVER)
@@ -67,7 +68,12 @@ class GatherTogetherBattle(Game[BattleState]):
     )
     state_type = BattleState
     reasons = frozenset(refusals.WORDS)  # every code the rules refuse with, worded in refusals.py
-    outcome_kinds = frozenset(BattleView.sayers)  # every kind a rule tells, each a @says method of words.py
+    # What the rules decide (each kind's sentence: a BattleView method marked @says, words.py).
+    outcome_kinds = frozenset({
+        "identity", "flip", "first_card", "draw", "discard", "no_effect", "battle_begins", "choose", "expose",
+        "eliminate", "save", "eliminated", "conflict", "count_check", "count", "held_refused", "reverse", "skip",
+        "turn", "reset", "pass", "new_battle", "play", "last_card", "action", "cards_left", "round", "next_round",
+        "tie", "tiebreak_draw", "tiebreak_again", "game_over", "new_round"})
     view_type = BattleView
     view: BattleView
     inputs = (
@@ -126,70 +132,62 @@ class GatherTogetherBattle(Game[BattleState]):
     # -- handlers: one per input of the table above; what the table owes first, then the rule ----------
     def on_card_seen(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "card_seen", data)
-        return self.outcomes(state, first + table.card_seen(self.deck, state, data))
+        return first + table.card_seen(self.deck, state, data)
 
     def on_card_gone(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
-        return self.outcomes(state, table.card_gone(state, data["card"], data["zone"]))  # never waits
+        return table.card_gone(state, data["card"], data["zone"])  # never waits
 
     def on_first_discard(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "first_discard", data)
-        return self.outcomes(state, first + deal.flip_first(self.deck, state, data["card"]))
+        return first + deal.flip_first(self.deck, state, data["card"])
 
     def on_draw(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "draw", data)
-        return self.outcomes(state, first + building.draw(self.deck, state, data["seat"], data["from"]))
+        return first + building.draw(self.deck, state, data["seat"], data["from"])
 
     def on_pass(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "pass", data)
-        return self.outcomes(state, first + turns.pass_turn(self.deck, state, data["seat"]))
+        return first + turns.pass_turn(self.deck, state, data["seat"])
 
     def on_resolve(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "resolve", data)
-        return self.outcomes(state, first + battle.resolve(self.deck, state))
+        return first + battle.resolve(self.deck, state)
 
     def on_expose(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "expose", data)
         first += battle.resolve_chosen_card(self.deck, state, "expose")  # the card may not be resolved yet
-        return self.outcomes(state, first + action_cards.expose(self.deck, state, data["target"], data.get("by")))
+        return first + action_cards.expose(self.deck, state, data["target"], data.get("by"))
 
     def on_eliminate(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "eliminate", data)
         first += battle.resolve_chosen_card(self.deck, state, "eliminate")
-        return self.outcomes(state, first + action_cards.eliminate(state, data["target"], data.get("by")))
+        return first + action_cards.eliminate(state, data["target"], data.get("by"))
 
     def on_save(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "save", data)
-        return self.outcomes(state, first + action_cards.save(self.deck, state, data["by"]))
+        return first + action_cards.save(self.deck, state, data["by"])
 
     def on_no_save(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "no_save", data)
-        return self.outcomes(state, first + action_cards.no_save(self.deck, state))
+        return first + action_cards.no_save(self.deck, state)
 
     def on_confirm_count(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         """The answer to the count question (never waits on it); the input held for it runs again."""
-        return self.outcomes(state, counts.confirm_count(state, data["seat"], data["cards"], self._rerun))
+        return counts.confirm_count(state, data["seat"], data["cards"], self._rerun)
 
     def on_new_round(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "new_round", data)
-        return self.outcomes(state, first + scoring.new_round(state, data.get("dealer")))
+        return first + scoring.new_round(state, data.get("dealer"))
 
     def on_tiebreak_draw(self, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
         first = turns.owed_first(self.deck, state, "tiebreak_draw", data)
-        return self.outcomes(state, first + scoring.tiebreak_draw(state, data["seat"], data["card"]))
+        return first + scoring.tiebreak_draw(state, data["seat"], data["card"])
 
-    def outcomes(self, state: BattleState, told: list[Told]) -> tuple[Outcome, ...]:
-        """What an input did: kept in ``state.last`` (what the tablet shows big, until the next input
-        that does something) and returned as the contract's outcomes."""
-        if told:
-            state.last = told
-        return tuple(Outcome(t.kind, terms=self.view.told_terms(t, state), data=t.data(), reveals=t.reveals)
-                     for t in told)
-
-    def _rerun(self, state: BattleState, held: Held) -> list[Told]:
+    def _rerun(self, state: BattleState, held: Held) -> tuple[Outcome, ...]:
         """An input held for a hand count, run again: checked as it was first, then its handler."""
         spec = self._inputs[held.kind]
-        outcomes = getattr(self, spec.handler)(state, self.check_input(state, spec, held.data()))
-        return [Told.of_outcome(o.kind, o.data, o.reveals) for o in outcomes]
+        outcomes: tuple[Outcome, ...] = getattr(self, spec.handler)(state, self.check_input(state, spec, held.data()))
+        return outcomes
 
     # -- the candidates the tablet's buttons are tried with ---------------------------------------
     def _settled(self, state: BattleState) -> bool:

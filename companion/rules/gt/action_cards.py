@@ -12,20 +12,21 @@ SKIP and REVERSE change the turn order (turns.py); NEW BATTLE resets the battle 
 """
 from __future__ import annotations
 
+from ..base import Outcome
 from ..contract import Refused
 from . import counts, turns
 from .cards import Deck
-from .state import Awaiting, BattleState, Held, Told
+from .state import Awaiting, BattleState, Held
 
 
-def ask_expose(deck: Deck, state: BattleState, by: int, then: str) -> list[Told]:
+def ask_expose(deck: Deck, state: BattleState, by: int, then: str) -> tuple[Outcome, ...]:
     if not [s for s in state.seat_numbers() if s != by and not state.exposed[s]]:
-        return [Told(kind="no_effect", reason="all_exposed"), *turns.go_on(deck, state, then)]
+        return (Outcome("no_effect", data={"reason": "all_exposed"}), *turns.go_on(deck, state, then))
     state.awaiting = Awaiting(what="expose", by=by, then=then)
-    return [Told(kind="choose", what="expose", seat=by)]
+    return (Outcome("choose", data={"what": "expose", "seat": by}),)
 
 
-def expose(deck: Deck, state: BattleState, target: int, by: int | None) -> list[Told]:
+def expose(deck: Deck, state: BattleState, target: int, by: int | None) -> tuple[Outcome, ...]:
     """``expose {"target": N}``: the identity card of N is turned face up for everyone."""
     asked = state.awaiting
     if not asked or asked.what != "expose":
@@ -37,18 +38,18 @@ def expose(deck: Deck, state: BattleState, target: int, by: int | None) -> list[
         raise Refused("already_exposed", target=target)
     state.exposed[target] = True
     state.awaiting = None
-    return [Told(kind="expose", reveals=True, seat=target, team=str(state.identity[target].team), by=asked.by),
-            *turns.go_on(deck, state, asked.then)]
+    return (Outcome("expose", data={"seat": target, "team": str(state.identity[target].team), "by": asked.by}, reveals=True),
+            *turns.go_on(deck, state, asked.then))
 
 
-def ask_eliminate(deck: Deck, state: BattleState, by: int, then: str) -> list[Told]:
+def ask_eliminate(deck: Deck, state: BattleState, by: int, then: str) -> tuple[Outcome, ...]:
     if not [s for s in state.seat_numbers() if s != by and not state.eliminated[s]]:
-        return [Told(kind="no_effect", reason="nobody_left"), *turns.go_on(deck, state, then)]
+        return (Outcome("no_effect", data={"reason": "nobody_left"}), *turns.go_on(deck, state, then))
     state.awaiting = Awaiting(what="eliminate", by=by, then=then)
-    return [Told(kind="choose", what="eliminate", seat=by)]
+    return (Outcome("choose", data={"what": "eliminate", "seat": by}),)
 
 
-def eliminate(state: BattleState, target: int, by: int | None) -> list[Told]:
+def eliminate(state: BattleState, target: int, by: int | None) -> tuple[Outcome, ...]:
     """``eliminate {"target": N}``: N is out for the round unless someone plays SAVE at once."""
     asked = state.awaiting
     if not asked or asked.what != "eliminate":
@@ -59,24 +60,24 @@ def eliminate(state: BattleState, target: int, by: int | None) -> list[Told]:
     if state.eliminated[target]:
         raise Refused("already_out", target=target)
     state.awaiting = Awaiting(what="save", by=asked.by, then=asked.then, target=target)
-    return [Told(kind="eliminate", seat=target, by=asked.by)]
+    return (Outcome("eliminate", data={"seat": target, "by": asked.by}),)
 
 
 def save_window_open(state: BattleState) -> bool:
     return state.awaiting is not None and state.awaiting.what == "save"
 
 
-def save_card_seen(deck: Deck, state: BattleState, key: str, seat: int | None) -> list[Told]:
+def save_card_seen(deck: Deck, state: BattleState, key: str, seat: int | None) -> tuple[Outcome, ...]:
     """A SAVE card lands on the pile while the window is open: whose it is, if the tablet said."""
     asked = state.choice_owed()
     state.pile.append(key)
     if seat is not None:
         return _saved_by(deck, state, seat, True)
     asked.what = "save_by"
-    return [Told(kind="choose", what="save_by", target=asked.target)]
+    return (Outcome("choose", data={"what": "save_by", "target": asked.target}),)
 
 
-def save(deck: Deck, state: BattleState, by: int) -> list[Told]:
+def save(deck: Deck, state: BattleState, by: int) -> tuple[Outcome, ...]:
     """``save {"by": N}``: N played SAVE (before the camera saw it, or answering "who played it?")."""
     asked = state.awaiting
     if not asked or asked.what not in ("save", "save_by"):
@@ -84,7 +85,7 @@ def save(deck: Deck, state: BattleState, by: int) -> list[Told]:
     return _saved_by(deck, state, by, asked.what == "save_by", Held(kind="save", by=by))
 
 
-def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, held: Held | None = None) -> list[Told]:
+def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, held: Held | None = None) -> tuple[Outcome, ...]:
     asked = state.choice_owed()
     if state.eliminated[saver]:
         raise Refused("saver_out", saver=saver)
@@ -96,10 +97,10 @@ def _saved_by(deck: Deck, state: BattleState, saver: int, card_on_pile: bool, he
     if not card_on_pile:
         state.expect_save_card += 1  # the camera will see it land on the pile
     state.awaiting = None
-    return [Told(kind="save", seat=saver, saved=asked.target), *turns.go_on(deck, state, asked.then)]
+    return (Outcome("save", data={"seat": saver, "saved": asked.target}), *turns.go_on(deck, state, asked.then))
 
 
-def no_save(deck: Deck, state: BattleState) -> list[Told]:
+def no_save(deck: Deck, state: BattleState) -> tuple[Outcome, ...]:
     """``no_save``: nobody saves the chosen player."""
     if not save_window_open(state):
         raise Refused("no_save_window")

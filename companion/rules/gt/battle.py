@@ -13,28 +13,29 @@ from typing import Any
 
 from card_tags.catalog import Card
 
+from ..base import Outcome
 from ..contract import Refused
 from . import action_cards, counts, plays, scoring, turns
 from .cards import Deck
-from .state import BattleState, Fight, Held, Pending, Phase, Told
+from .state import BattleState, Fight, Held, Pending, Phase
 
 
-def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
+def added_to_play(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> tuple[Outcome, ...]:
     """A card joins the current player's pending play; ``resolve`` makes it final."""
     seat = turns.player_of(state, data)
     if card.kind == "battle":
         raise Refused("battle_card_on_pile")
     cards = state.pending.cards if state.pending else []
     if key in cards:
-        return []  # one physical card is one card of the play, however often it is reported
+        return ()  # one physical card is one card of the play, however often it is reported
     problem = plays.composition_problem(deck, cards + [key])
     if problem:
         raise Refused(problem[0], **problem[1])
     state.pending = Pending(seat=seat, cards=cards + [key])
-    return []
+    return ()
 
 
-def resolve(deck: Deck, state: BattleState) -> list[Told]:
+def resolve(deck: Deck, state: BattleState) -> tuple[Outcome, ...]:
     """``resolve``: the pending play becomes final, if it beats the top and the hand count allows it."""
     pending = state.pending
     if not pending:
@@ -47,28 +48,28 @@ def resolve(deck: Deck, state: BattleState) -> list[Told]:
     return _commit_play(deck, state)
 
 
-def resolve_chosen_card(deck: Deck, state: BattleState, what: str) -> list[Told]:
+def resolve_chosen_card(deck: Deck, state: BattleState, what: str) -> tuple[Outcome, ...]:
     """A target chosen on the tablet before the session resolved the EXPOSE or ELIMINATE card played:
     the card is resolved first."""
     pending = state.pending
     if state.awaiting is not None or not pending or len(pending.cards) != 1 or deck.action(pending.cards[0]) != what:
-        return []
+        return ()
     told = resolve(deck, state)
     if state.count_check:
         raise Refused("confirm_count_first", counted_seat=state.count_check.seat)
     return told
 
 
-def _commit_play(deck: Deck, state: BattleState) -> list[Told]:
+def _commit_play(deck: Deck, state: BattleState) -> tuple[Outcome, ...]:
     seat, keys = state.play_waiting().seat, state.play_waiting().cards
     cards = [deck.card(k) for k in keys]
     state.pending = None
     state.hands[seat] -= len(keys)
     state.pile.extend(keys)
-    told = []
+    told: tuple[Outcome, ...] = ()
     if any(c.get("action") == "new_battle" for c in cards):
         state.top, state.passed = None, []
-        told.append(Told(kind="new_battle", seat=seat))
+        told += (Outcome("new_battle", data={"seat": seat}),)
     fights = [k for k, c in zip(keys, cards) if c.kind == "fight"]
     if fights:
         told += _fight_played(deck, state, seat, fights)
@@ -77,21 +78,21 @@ def _commit_play(deck: Deck, state: BattleState) -> list[Told]:
     return told
 
 
-def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str]) -> list[Told]:
+def _fight_played(deck: Deck, state: BattleState, seat: int, keys: list[str]) -> tuple[Outcome, ...]:
     previous, count, rank = state.top, len(keys), deck.card(keys[0])["rank"]
     state.top, state.passed = Fight(seat=seat, count=count, rank=rank, cards=keys), []
-    told = [Told(kind="play", seat=seat, count=count, rank=rank, beaten_count=previous.count if previous else None,
-                 beaten_rank=previous.rank if previous else None)]
+    beaten = {"beaten_count": previous.count, "beaten_rank": previous.rank} if previous else {}  # none: it starts the battle
+    told: tuple[Outcome, ...] = (Outcome("play", data={"seat": seat, "count": count, "rank": rank, **beaten}),)
     if state.hands[seat] == 0:
-        told.append(Told(kind="last_card", seat=seat))
+        told += (Outcome("last_card", data={"seat": seat}),)
     return told + turns.advance(state)
 
 
-def _action_played(deck: Deck, state: BattleState, seat: int, key: str) -> list[Told]:
+def _action_played(deck: Deck, state: BattleState, seat: int, key: str) -> tuple[Outcome, ...]:
     """SKIP, REVERSE, EXPOSE, ELIMINATE or SAVE played on a turn: the next player must still beat the top."""
     state.passed.append(seat)
     what = deck.action(key)
-    told = [Told(kind="action", seat=seat, action=what, card=key)]
+    told: tuple[Outcome, ...] = (Outcome("action", data={"seat": seat, "action": what, "card": key}),)
     if what == "reverse":
         told += turns.reverse(state)
     if what == "expose":
@@ -99,11 +100,11 @@ def _action_played(deck: Deck, state: BattleState, seat: int, key: str) -> list[
     if what == "eliminate":
         return told + action_cards.ask_eliminate(deck, state, seat, "advance")
     if what == "save":
-        told.append(Told(kind="no_effect", reason="nobody_eliminated"))
+        told += (Outcome("no_effect", data={"reason": "nobody_eliminated"}),)
     return told + turns.advance(state, skip=what == "skip")
 
 
-def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, Any]) -> list[Told]:
+def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, Any]) -> tuple[Outcome, ...]:
     """A player goes out with their identity card: their team wins the round (scoring.py)."""
     if state.phase != Phase.BATTLE:
         raise Refused("identity_in_battle_only")
@@ -112,5 +113,6 @@ def identity_played(deck: Deck, state: BattleState, key: str, data: dict[str, An
         raise Refused("identity_on_its_own")
     if state.identity[seat].card != key:
         raise Refused("not_own_identity", seat)
-    told = [Told(kind="cards_left", seat=seat, cards=state.hands[seat])] if state.hands[seat] else []
-    return told + scoring.win_round(state, seat)
+    if state.hands[seat]:
+        return (Outcome("cards_left", data={"seat": seat, "cards": state.hands[seat]}), *scoring.win_round(state, seat))
+    return scoring.win_round(state, seat)

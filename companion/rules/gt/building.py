@@ -13,13 +13,14 @@ from typing import Any
 
 from card_tags.catalog import Card
 
+from ..base import Outcome
 from ..contract import Refused
 from . import action_cards, counts, turns
 from .cards import Deck
-from .state import BattleState, Held, Told
+from .state import BattleState, Held
 
 
-def draw(deck: Deck, state: BattleState, seat: int, source: str) -> list[Told]:
+def draw(deck: Deck, state: BattleState, seat: int, source: str) -> tuple[Outcome, ...]:
     """``draw {"seat": N, "from": "deck" | "discard"}``: the draw that opens a building turn."""
     turns.check_turn(state, seat)
     step = state.building_step()
@@ -29,7 +30,7 @@ def draw(deck: Deck, state: BattleState, seat: int, source: str) -> list[Told]:
         told = _take_top_discard(deck, state, seat)
     elif source == "deck":
         state.deck = max(0, state.deck - 1)
-        told = [Told(kind="draw", seat=seat, source="deck")]
+        told = (Outcome("draw", data={"seat": seat, "source": "deck"}),)
     else:
         raise Refused("draw_from", source=source)
     state.hands[seat] += 1
@@ -38,7 +39,7 @@ def draw(deck: Deck, state: BattleState, seat: int, source: str) -> list[Told]:
     return told + turns.maybe_finish_turn(deck, state)
 
 
-def _take_top_discard(deck: Deck, state: BattleState, seat: int) -> list[Told]:
+def _take_top_discard(deck: Deck, state: BattleState, seat: int) -> tuple[Outcome, ...]:
     top = state.building_step().top
     if top is None:
         raise Refused("discard_pile_empty")
@@ -48,10 +49,10 @@ def _take_top_discard(deck: Deck, state: BattleState, seat: int) -> list[Told]:
         raise Refused("action_from_discard", card=top)
     state.pile.remove(top)
     state.lift(top, "center")  # in a hand now: seen on the pile again, it is a new discard
-    return [Told(kind="draw", seat=seat, source="discard", card=top)]
+    return (Outcome("draw", data={"seat": seat, "source": "discard", "card": top}),)
 
 
-def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
+def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> tuple[Outcome, ...]:
     """A new card on the centre pile in the building phase: the player's discard (or the BATTLE card)."""
     seat = turns.player_of(state, data)
     step = state.building_step()
@@ -59,18 +60,18 @@ def discarded(deck: Deck, state: BattleState, key: str, card: Card, data: dict[s
         return _battle_card_drawn(state, seat, key)
     if step.discard or step.passed:
         raise Refused("already_discarded" if step.discard else "passed_on_discarding", seat)
-    told = turns.imply_deck_draw(state, seat) if step.drew is None and turns.only_the_deck(deck, state) else []
+    told = turns.imply_deck_draw(state, seat) if step.drew is None and turns.only_the_deck(deck, state) else ()
     if state.hands[seat] < 1:
         held = Held(kind="card_seen", card=key, zone="center", seat=data.get("seat"))
         return told + counts.hold_for_count(state, seat, 1, held)
     state.hands[seat] -= 1
     state.pile.append(key)
     step.discard = key
-    told += [Told(kind="discard", seat=seat, card=key), *_discard_effect(deck, state, seat, key)]
+    told += (Outcome("discard", data={"seat": seat, "card": key}), *_discard_effect(deck, state, seat, key))
     return told + turns.maybe_finish_turn(deck, state)
 
 
-def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str) -> list[Told]:
+def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str) -> tuple[Outcome, ...]:
     """EXPOSE and ELIMINATE ask for their choice; SKIP and REVERSE act when the turn ends (turns.py)."""
     what = deck.action(key)
     if what == "expose":
@@ -78,11 +79,11 @@ def _discard_effect(deck: Deck, state: BattleState, seat: int, key: str) -> list
     if what == "eliminate":
         return action_cards.ask_eliminate(deck, state, seat, "finish_turn")
     if what in ("new_battle", "save"):
-        return [Told(kind="no_effect", reason="building", card=key)]
-    return []
+        return (Outcome("no_effect", data={"reason": "building", "card": key}),)
+    return ()
 
 
-def _battle_card_drawn(state: BattleState, seat: int, key: str) -> list[Told]:
+def _battle_card_drawn(state: BattleState, seat: int, key: str) -> tuple[Outcome, ...]:
     """"The player to draw the BATTLE card will immediately place it on top of the discard pile"."""
     step = state.building_step()
     if step.drew == "discard" or step.discard or step.passed:
@@ -93,4 +94,4 @@ def _battle_card_drawn(state: BattleState, seat: int, key: str) -> list[Told]:
     state.hands[seat] -= 1
     state.pile.append(key)
     turns.start_battle(state, seat)
-    return [Told(kind="battle_begins", seat=seat)]
+    return (Outcome("battle_begins", data={"seat": seat}),)

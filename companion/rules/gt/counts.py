@@ -11,21 +11,22 @@ from __future__ import annotations
 import copy
 from typing import Callable
 
+from ..base import Outcome
 from ..contract import Refused
-from .state import BattleState, CountCheck, Held, Told
+from .state import BattleState, CountCheck, Held
 
 # Runs a held input again as it was first taken (the contract's checks, then its handler): what it did.
-Rerun = Callable[[BattleState, Held], list[Told]]
+Rerun = Callable[[BattleState, Held], tuple[Outcome, ...]]
 
 
-def hold_for_count(state: BattleState, seat: int, needs: int, held: Held) -> list[Told]:
+def hold_for_count(state: BattleState, seat: int, needs: int, held: Held) -> tuple[Outcome, ...]:
     """Hold the input ``held`` until the table confirms the seat's hand."""
     counted = state.hands[seat]
     state.count_check = CountCheck(seat=seat, counted=counted, needs=needs, held=held)
-    return [Told(kind="count_check", seat=seat, counted=counted, needs=needs)]
+    return (Outcome("count_check", data={"seat": seat, "counted": counted, "needs": needs}),)
 
 
-def confirm_count(state: BattleState, seat: int, cards: int, rerun: Rerun) -> list[Told]:
+def confirm_count(state: BattleState, seat: int, cards: int, rerun: Rerun) -> tuple[Outcome, ...]:
     """The table says how many cards a seat holds; a play held for that seat's count runs again."""
     if not 0 <= cards <= 200:
         raise Refused("count_out_of_range", cards=cards)
@@ -35,14 +36,14 @@ def confirm_count(state: BattleState, seat: int, cards: int, rerun: Rerun) -> li
     on_table = held.needs if held else (len(pending.cards) if pending and pending.seat == seat else 0)
     counted = state.hands[seat] - on_table
     state.hands[seat] = cards + on_table
-    told = [Told(kind="count", seat=seat, cards=cards, counted=counted)]
+    told: tuple[Outcome, ...] = (Outcome("count", data={"seat": seat, "cards": cards, "counted": counted}),)
     if held:
         state.count_check = None
         told += _replay_held(state, held.held, rerun)
     return told
 
 
-def _replay_held(state: BattleState, held: Held, rerun: Rerun) -> list[Told]:
+def _replay_held(state: BattleState, held: Held, rerun: Rerun) -> tuple[Outcome, ...]:
     """Apply the play that waited for the count; if it no longer stands, say why and keep the count."""
     before = copy.deepcopy(state)
     try:
@@ -50,7 +51,7 @@ def _replay_held(state: BattleState, held: Held, rerun: Rerun) -> list[Told]:
     except Refused as refused:
         for name in state.__dataclass_fields__:
             setattr(state, name, getattr(before, name))
-        return [Told(kind="held_refused", reason=refused.code, facts=refused.data)]
+        return (Outcome("held_refused", data={"reason": refused.code, "facts": refused.data}),)
 
 
 def drop_stale_check(state: BattleState, key: str) -> None:

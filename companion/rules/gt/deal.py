@@ -12,11 +12,11 @@ from typing import Any
 from card_tags.catalog import Card, Catalog
 from card_tags.games.gt_battle import count_by, deal_plan
 
-from ..base import Seat, SetupError
+from ..base import Outcome, Seat, SetupError
 from ..contract import Refused, zone_seat
 from . import action_cards, composition, seats, turns
 from .cards import Deck
-from .state import LEFT, RIGHT, BattleState, Deal, Identity, Phase, Team, Told
+from .state import LEFT, RIGHT, BattleState, Deal, Identity, Phase, Team
 
 
 def new_game(catalog: Catalog, players: list[Seat], options: dict[str, Any]) -> BattleState:
@@ -63,14 +63,14 @@ def new_round(state: BattleState, dealer: int) -> None:
 
 # -- identities ------------------------------------------------------------------------------------
 def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: str,
-                    data: dict[str, Any]) -> list[Told]:
+                    data: dict[str, Any]) -> tuple[Outcome, ...]:
     """An identity card shown to a seat's reader or to the tray: the companion learns that seat's team."""
     if card.kind != "identity":
         raise Refused("only_identities_shown")
     seat = _identity_seat(state, zone, data)
     known = state.identity.get(seat)
     if known and known.card == key:
-        return []  # a player checking their own card again
+        return ()  # a player checking their own card again
     if state.phase != Phase.DEAL:
         raise Refused("identity_after_deal")
     _check_not_shown_elsewhere(state, seat, key)
@@ -80,9 +80,9 @@ def shown_privately(deck: Deck, state: BattleState, key: str, card: Card, zone: 
     state.identity[seat] = Identity(card=key, team=team, via=via)
     if via not in state.shown_via:
         state.shown_via.append(via)
-    told = [Told(kind="identity", seat=seat, replaced=known is not None, shown=len(state.identity),
-                 of=len(state.seats))]
-    return told + _maybe_begin(deck, state)
+    shown = Outcome("identity", data={"seat": seat, "replaced": known is not None, "shown": len(state.identity),
+                                      "of": len(state.seats)})
+    return (shown, *_maybe_begin(deck, state))
 
 
 def _check_not_shown_elsewhere(state: BattleState, seat: int, key: str) -> None:
@@ -117,7 +117,7 @@ def _identity_seat(state: BattleState, zone: str, data: dict[str, Any]) -> int:
 
 
 # -- the first discard -----------------------------------------------------------------------------
-def flip_first(deck: Deck, state: BattleState, key: str) -> list[Told]:
+def flip_first(deck: Deck, state: BattleState, key: str) -> tuple[Outcome, ...]:
     """Step 6: the top card of the deck is flipped onto the centre pile (seen by the camera, or entered
     on the tablet as ``first_discard`` when the camera missed it)."""
     if deck.card(key).kind == "identity":
@@ -127,16 +127,16 @@ def flip_first(deck: Deck, state: BattleState, key: str) -> list[Told]:
     composition.check_in_deck(deck, state, key)
     state.flipped, state.pile = key, [key]
     state.deck -= 1
-    return [Told(kind="flip", card=key), *_maybe_begin(deck, state)]
+    return (Outcome("flip", data={"card": key}), *_maybe_begin(deck, state))
 
 
-def _maybe_begin(deck: Deck, state: BattleState) -> list[Told]:
+def _maybe_begin(deck: Deck, state: BattleState) -> tuple[Outcome, ...]:
     if state.flipped and not seats.identities_missing(state):
         return _begin_play(deck, state)
-    return []
+    return ()
 
 
-def _begin_play(deck: Deck, state: BattleState) -> list[Told]:
+def _begin_play(deck: Deck, state: BattleState) -> tuple[Outcome, ...]:
     """The player left of the dealer is first, except as the "What happens if" cases say."""
     dealer = state.dealer
     left = state.left_of(dealer)
@@ -145,25 +145,25 @@ def _begin_play(deck: Deck, state: BattleState) -> list[Told]:
     state.phase, state.direction, state.turn = Phase.BUILDING, LEFT, left
     if card.kind == "battle":
         turns.start_battle(state, left)
-        return [Told(kind="first_card", first="battle", seat=left)]
+        return (Outcome("first_card", data={"first": "battle", "seat": left}),)
     what = card.get("action")
     told = _first_player(state, what, dealer, left)
     turns.begin_turn(state)
     if what == "expose":
-        told += [Told(kind="first_card", first="expose", seat=dealer),
-                 *action_cards.ask_expose(deck, state, dealer, "nothing")]
+        told += (Outcome("first_card", data={"first": "expose", "seat": dealer}),
+                 *action_cards.ask_expose(deck, state, dealer, "nothing"))
     return told
 
 
-def _first_player(state: BattleState, what: str | None, dealer: int, left: int) -> list[Told]:
+def _first_player(state: BattleState, what: str | None, dealer: int, left: int) -> tuple[Outcome, ...]:
     """Who plays first after a flipped SKIP, REVERSE, NEW BATTLE, ELIMINATE or SAVE (or a fight card)."""
     if what == "skip":
         state.turn = state.left_of(left)
-        return [Told(kind="first_card", first="skip", seat=state.turn)]
+        return (Outcome("first_card", data={"first": "skip", "seat": state.turn}),)
     if what == "reverse":
         state.turn, state.direction = dealer, RIGHT
-        return [Told(kind="first_card", first="reverse", seat=dealer)]
+        return (Outcome("first_card", data={"first": "reverse", "seat": dealer}),)
     if what in ("new_battle", "eliminate", "save"):
         state.may_take_flipped = True
-        return [Told(kind="first_card", first="take", seat=left, card=state.flipped)]
-    return [Told(kind="first_card", first="fight", seat=state.turn)]
+        return (Outcome("first_card", data={"first": "take", "seat": left, "card": state.flipped}),)
+    return (Outcome("first_card", data={"first": "fight", "seat": state.turn}),)

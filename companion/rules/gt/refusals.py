@@ -1,5 +1,5 @@
 """The words of every reason Battle's rules refuse an input for (the rules raise a code and its
-data). Where the rulebook decides it, the words quote it (rulebook.RULE).
+data). Where the rulebook decides it, the words quote it (words.RULEBOOK).
 
 ``PUBLIC`` words a refusal whose full words would tell the table a secret: that the identity cards
 shown so far hold half of one team. The full words reach only that seat's own page.
@@ -11,8 +11,8 @@ from typing import Any
 from . import seats
 from .cards import Deck
 from .plays import describe
-from .rulebook import RULE
 from .state import BattleState
+from .words import RULEBOOK
 
 STEP_3 = "\"The number of players playing should equal the number of EXPOSE cards being used.\""
 SMALL_TABLE = "\"*remove 1 SAVE card and 1 ELIMINATE card when playing with 4 or 5 players\""
@@ -44,12 +44,12 @@ WORDS: dict[str, str] = {
                       "cards are shown to a reader or the tray."),
     # building
     "already_drawn": "{name} has already drawn this turn; next they discard one card or pass.",
-    "draw_from": f"A draw comes \"from\": \"deck\" or \"discard\", not {{source!r}}. {RULE['draw_or_take']}",
+    "draw_from": f"A draw comes \"from\": \"deck\" or \"discard\", not {{source!r}}. {RULEBOOK['draw_or_take']}",
     "discard_pile_empty": "The discard pile is empty: draw from the deck.",
-    "action_from_discard": (f"The top discard is {{card_name}}, an action card: {RULE['no_action_from_discard']} "
+    "action_from_discard": (f"The top discard is {{card_name}}, an action card: {RULEBOOK['no_action_from_discard']} "
                             f"Draw from the deck instead."),
-    "already_discarded": f"{RULE['discard_one']} {{name}} has already discarded this turn: take that card back.",
-    "passed_on_discarding": f"{RULE['discard_one']} {{name}} has already passed on discarding: take that card back.",
+    "already_discarded": f"{RULEBOOK['discard_one']} {{name}} has already discarded this turn: take that card back.",
+    "passed_on_discarding": f"{RULEBOOK['discard_one']} {{name}} has already passed on discarding: take that card back.",
     "battle_card_after_discard_draw": ("The BATTLE card comes from the deck, but {name} has already taken the top "
                                        "discard this turn. If the draw was entered wrongly, undo it first."),
     "battle_card_after_turn": ("The BATTLE card comes from the deck, but {name} has already finished drawing and "
@@ -61,19 +61,19 @@ WORDS: dict[str, str] = {
     "action_on_its_own": ("{card_name} is an action card and is played on its own, not together with other cards "
                           "(only NEW BATTLE is followed by fight cards). Take back the extra card."),
     "second_new_battle": "One NEW BATTLE card resets the battle; take back the second one.",
-    "mixed_ranks": f"{RULE['same_rank']} A {{rank}} cannot join the {{playing}}s being played: take it back.",
-    "does_not_beat": f"{{play}} does not beat {{top}} played by {{top_name}}. {RULE['match_or_beat']} "
-                     f"{RULE['cannot_beat']}",
+    "mixed_ranks": f"{RULEBOOK['same_rank']} A {{rank}} cannot join the {{playing}}s being played: take it back.",
+    "does_not_beat": f"{{play}} does not beat {{top}} played by {{top_name}}. {RULEBOOK['match_or_beat']} "
+                     f"{RULEBOOK['cannot_beat']}",
     "nothing_to_resolve": "Nothing to resolve: no play is waiting on the centre pile.",
     "confirm_count_first": "First confirm the hand count: how many cards does {counted_name} hold in hand now?",
-    "identity_in_battle_only": f"Identity cards are played in the battle phase: {RULE['identity']}",
+    "identity_in_battle_only": f"Identity cards are played in the battle phase: {RULEBOOK['identity']}",
     "identity_on_its_own": "An identity card is played on its own, on a turn of its own; take back the other cards first.",
     "not_own_identity": ("That is not the identity card {name} showed at the start of the round; each player plays "
                          "their own identity card."),
     "cards_waiting": "{name} has cards waiting on the pile; take them back before passing.",
     "no_one_to_play": "No one is to play yet.",
     "not_your_turn": (f"It is {{turn_name}}'s turn, not {{name}}'s (play moves to the {{direction}}). Only SAVE is "
-                      f"played out of turn: {RULE['save']}"),
+                      f"played out of turn: {RULEBOOK['save']}"),
     # action cards
     "no_expose_waiting": "No EXPOSE card is waiting for a choice.",
     "expose_self": "\"The player of this card will choose one player to expose\": another player, not themselves.",
@@ -81,7 +81,7 @@ WORDS: dict[str, str] = {
     "no_eliminate_waiting": "No ELIMINATE card is waiting for a choice.",
     "eliminate_self": "\"The player of this card will choose a player to be eliminated\": another player.",
     "already_out": "{target_name} is already out for the round; choose another player.",
-    "no_one_to_save": f"No player is being eliminated right now. {RULE['save']}",
+    "no_one_to_save": f"No player is being eliminated right now. {RULEBOOK['save']}",
     "saver_out": "{saver_name} is out for the round and cannot play cards.",
     "no_save_window": "No player is waiting to be saved.",
     "chooser_chooses": "{by_name} played the card, so they choose.",

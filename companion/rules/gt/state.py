@@ -2,8 +2,8 @@
 
 Seat keys are ints (seats are numbered 1..N clockwise; "left" is the next seat number). Every
 field is plain data (ints, strings, lists, dicts, nested records), so that the session can copy,
-compare and snapshot it. What one input did is kept as ``Told`` records (``last``): data the view
-words, never a sentence.
+compare and snapshot it. What one input decided is kept by the contract as ``Told`` records
+(``last``): data the view words, never a sentence.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..contract import GameState
+from ..contract import ToldState
 
 LEFT, RIGHT = 1, -1  # ``direction``: play moves to the next seat number, or the previous one
 
@@ -152,59 +152,10 @@ class Deal:
 
 
 @dataclass(kw_only=True)
-class Told:
-    """What the referee decided, as data: an outcome's ``kind`` and its facts. The view words it."""
-
-    kind: str
-    seat: int | None = None
-    by: int | None = None
-    target: int | None = None
-    saved: int | None = None
-    unbeaten: int | None = None
-    card: str | None = None
-    first: str | None = None
-    source: str | None = None
-    reason: str | None = None            # a reason code (held_refused, no_effect)
-    facts: dict[str, Any] | None = None  # a held play's refusal: the data its words are made from
-    what: str | None = None
-    team: str | None = None
-    action: str | None = None
-    direction: str | None = None
-    drew: str | None = None
-    replaced: bool | None = None
-    keeps: bool | None = None
-    shown: int | None = None
-    of: int | None = None
-    counted: int | None = None
-    needs: int | None = None
-    cards: int | None = None
-    count: int | None = None
-    rank: int | None = None
-    beaten_count: int | None = None
-    beaten_rank: int | None = None
-    round: int | None = None
-    points: int | None = None
-    players: list[int] | None = None
-    zones: list[str] | None = None
-    teams: dict[int, str] | None = None
-    scores: dict[int, int] | None = None
-    reveals: bool = False
-
-    def data(self) -> dict[str, Any]:
-        """The outcome's data: every fact set."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if f.name not in ("kind", "reveals") and getattr(self, f.name) is not None}
-
-    @classmethod
-    def of_outcome(cls, kind: str, data: dict[str, Any], reveals: bool = False) -> "Told":
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(kind=kind, reveals=reveals, **{k: v for k, v in data.items() if k in known})
-
-
-@dataclass(kw_only=True)
-class BattleState(GameState):
+class BattleState(ToldState):
     """The whole game: the score across rounds (``points``, ``rounds``, ``tiebreak``, ``winner``)
-    and the round in play, reset by ``deal.new_round``."""
+    and the round in play, reset by ``deal.new_round``. What the latest input that decided something
+    decided is kept by the contract (``ToldState.last``): the tablet's result box."""
 
     deal: Deal
     points: dict[int, int]
@@ -212,7 +163,6 @@ class BattleState(GameState):
     rounds: list[RoundResult] = field(default_factory=list)
     winner: int | None = None
     tiebreak: Tiebreak | None = None
-    last: list[Told] = field(default_factory=list)  # what the latest input that did something did
     shown_via: list[str] = field(default_factory=list)  # how this table shows identities: reader, tray
     # -- the round --
     phase: Phase = Phase.DEAL

@@ -15,13 +15,14 @@ from typing import Any
 
 from card_tags.catalog import Card
 
+from ..base import Outcome
 from ..contract import Refused
 from . import action_cards, battle, building, composition, counts, deal
 from .cards import Deck
-from .state import BattleState, Conflict, Phase, Told
+from .state import BattleState, Conflict, Phase
 
 
-def card_seen(deck: Deck, state: BattleState, data: dict[str, Any]) -> list[Told]:
+def card_seen(deck: Deck, state: BattleState, data: dict[str, Any]) -> tuple[Outcome, ...]:
     """``card_seen {"zone", "card", "seat"?}``: the card is routed by its zone."""
     key, zone = data["card"], data["zone"]
     card = deck.card(key)
@@ -35,7 +36,7 @@ def card_seen(deck: Deck, state: BattleState, data: dict[str, Any]) -> list[Told
     return told  # seat:N is a card lying in front of a player (an exposed identity, a hand placed down): no play
 
 
-def card_gone(state: BattleState, key: str, zone: str) -> list[Told]:
+def card_gone(state: BattleState, key: str, zone: str) -> tuple[Outcome, ...]:
     """``card_gone {"zone", "card"}``: a card taken back before its play was resolved leaves the play."""
     state.conflicts = [c for c in state.conflicts if c.card != key]
     pending = state.pending
@@ -44,27 +45,28 @@ def card_gone(state: BattleState, key: str, zone: str) -> list[Told]:
         if not pending.cards:
             state.pending = None
     counts.drop_stale_check(state, key)
-    return []
+    return ()
 
 
-def _note_conflict(deck: Deck, state: BattleState, key: str, zone: str) -> list[Told]:
+def _note_conflict(deck: Deck, state: BattleState, key: str, zone: str) -> tuple[Outcome, ...]:
     """One physical card in two camera zones at once is a duplicated tag: flag it, keep playing."""
     if zone.startswith("reader:"):
-        return []  # a tap on a reader is a moment, not a place
+        return ()  # a tap on a reader is a moment, not a place
     elsewhere = [z for z in state.lying.get(key, []) if z != zone]
     if not elsewhere:
-        return []
+        return ()
     zones = [elsewhere[-1], zone]
-    shown = None if deck.is_identity(key) else key  # the public never learns an identity card's key
     state.conflicts.append(Conflict(card=key, zones=zones))
-    return [Told(kind="conflict", card=shown, zones=zones)]
+    if deck.is_identity(key):  # the public never learns an identity card's key
+        return (Outcome("conflict", data={"zones": list(zones)}),)
+    return (Outcome("conflict", data={"card": key, "zones": list(zones)}),)
 
 
-def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> list[Told]:
+def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: dict[str, Any]) -> tuple[Outcome, ...]:
     """A card lands on the centre pile: which rule it falls under depends on the phase and the card."""
     phase = state.phase
     if key in state.pile or phase in (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER):
-        return []  # seen again (the card above it was taken), or cards being gathered for the next round
+        return ()  # seen again (the card above it was taken), or cards being gathered for the next round
     if phase == Phase.DEAL:
         return deal.flip_first(deck, state, key)
     if card.kind != "identity":
@@ -72,7 +74,7 @@ def _seen_on_pile(deck: Deck, state: BattleState, key: str, card: Card, data: di
     if card.get("action") == "save" and state.expect_save_card and not action_cards.save_window_open(state):
         state.expect_save_card -= 1  # the SAVE the tablet already recorded
         state.pile.append(key)
-        return []
+        return ()
     if action_cards.save_window_open(state) and card.get("action") == "save":
         return action_cards.save_card_seen(deck, state, key, data.get("seat"))
     if card.kind == "identity":

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 from ..base import CardFace, Conflict, Outcome, Result, Standing, Term
-from ..contract import Offer
+from ..contract import Offer, Told
 from . import seats, words
 from . import refusals as refusal_words
 from .plays import describe, play_problem
 from .prompt import awaiting, prompt, where_identities_go
-from .rulebook import TEAM_CARD
-from .state import LEFT, BattleState, Phase, Told
+from .state import LEFT, BattleState, Phase
 from .turns import only_the_deck
+from .words import TEAM_CARD
 
 REVEALED = (Phase.ROUND_OVER, Phase.TIEBREAK, Phase.OVER)
 
@@ -217,12 +217,12 @@ class BattleView(words.Sayings):
     def game_over(self, state: BattleState) -> str:
         return f"The game is over: {seats.name(state, state.winner)} won."
 
-    def told(self, told: Told, state: BattleState) -> str:
-        """A ``Told`` kept in the state (what the last input did), in its outcome's sentence."""
-        return self.say(Outcome(told.kind, data=told.data()), state)
+    def terms(self, outcome: Outcome, state: BattleState) -> tuple[Term, ...]:
+        return words.terms(outcome, state)
 
-    def told_terms(self, told: Told, state: BattleState) -> tuple[Term, ...]:
-        return words.terms(told, state)
+    def told(self, told: Told, state: BattleState) -> str:
+        """An outcome kept in the state (what the last input did), in the sentence the table heard."""
+        return self.say(Outcome(told.kind, data=told.data), state)
 
     def prompt(self, state: BattleState, offers: list[Offer]) -> str:
         return prompt(self.deck, state)
@@ -291,9 +291,9 @@ class BattleView(words.Sayings):
         story = " ".join(self.told(t, state) for t in state.last)
         went_out = next((t for t in state.last if t.kind == "round"), None)
         if went_out is not None:  # a round's end: one line per seat, the whole story behind a tap
-            return Result(words.round_headline(went_out, state, state.last), words.round_lines(went_out, state),
+            return Result(words.round_headline(went_out.data, state, state.last), words.round_lines(went_out.data, state),
                           details=story)
-        return Result(story, tuple(term for t in state.last for term in self.told_terms(t, state)))
+        return Result(story, tuple(term for t in state.last for term in self.terms(Outcome(t.kind, data=t.data), state)))
 
     def seat(self, state: BattleState, seat: int) -> GatherWatcher:
         """What one player's phone shows: the table, plus their own identity and hand."""
