@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.bom.players import SimulatedTable, play
+from companion.rules.bom.demo import SimulatedTable, play
 from companion.rules import Action, Applied, Seat
 from companion.gamelog.fold import fold
 from companion.gamelog.session import from_jsonl, replay_report

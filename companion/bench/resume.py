@@ -59,7 +59,7 @@ def _played(seed: int, length: int) -> list[Any] | None:
     from companion import rules
     from companion.gamelog.store import Event
     from companion.rules import Action, Applied, Seat
-    from companion.rules.bom.players import SimulatedTable, play
+    from companion.rules.bom.demo import SimulatedTable, play
 
     referee = rules.make("bom-battle")
     options = referee.resolve_options({})

@@ -319,15 +319,32 @@ def scoreboard(seats: Iterable[Seat], scores: Mapping[int, int], unit: str, *, o
     return tuple(sorted(rows, key=lambda row: (-row.score, row.seat)))
 
 
+# Each view is made plain on every event for the tablet and every phone: the types met most are checked
+# by identity first, and a dataclass's field names are looked up once per class (dataclasses.fields and
+# is_dataclass were a third to a half of a view's time).
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def plain(part: Any) -> Any:
     """A typed view part (dataclasses, tuples) as the JSON the tablet reads."""
-    if dataclasses.is_dataclass(part) and not isinstance(part, type):
-        return {f.name: plain(getattr(part, f.name)) for f in dataclasses.fields(part)}
-    if isinstance(part, (list, tuple)):
-        return [plain(p) for p in part]
-    if isinstance(part, dict):
+    kind = type(part)
+    if kind in _AS_IS:
+        return part
+    if kind is dict:
         return {k: plain(v) for k, v in part.items()}
-    return part
+    if kind is list or kind is tuple:
+        return [plain(p) for p in part]
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(part) or isinstance(part, type):
+            if isinstance(part, (list, tuple)):
+                return [plain(p) for p in part]
+            if isinstance(part, dict):
+                return {k: plain(v) for k, v in part.items()}
+            return part
+        names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in dataclasses.fields(part)))
+    return {name: plain(getattr(part, name)) for name in names}
 
 
 @dataclass(frozen=True)

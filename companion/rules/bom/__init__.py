@@ -16,7 +16,7 @@ module:
 - ``refusals``  the words of every reason a rule refuses an input for (codes and data from the rules)
 - ``view``      the public and seat views, the prompt and the tablet's buttons
 - ``settle``    when every play is complete (the quick settle)
-- ``players``, ``demo``  the demo's simulated players (seeded; never used by the referee)
+- ``demo``      the demo's simulated players (seeded; never used by the referee)
 
 This module declares the game (``BomBattle``, laid out as Stratego's): its options and variants, the
 input table and its handlers. Each handler checks what the rulebook asks of the input and hands the work to the module
@@ -34,7 +34,7 @@ from ..contract import SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Refused, card
 from . import battle, mounting, piles, settle, table, trivia, turns
 from .battle import participants
 from .cards import POWER, Deck
-from .demo import BomDemo
+from .demo import DEMO, BomDemo
 from .mounting import MountingBattles
 from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .trivia import SpysTrivia
@@ -401,6 +401,5 @@ class BomBattle(Game[BomState]):
 
 
 GAME = BomBattle
-DEMO = BomDemo  # the simulated players of `companion demo --game bom-battle` (players.py, demo.py)
 
 __all__ = ["DEMO", "GAME", "OPTIONS", "VARIANTS", "BomBattle", "BomDemo", "rules_for"]
