@@ -241,12 +241,40 @@ def _partial_counts(module: ModuleType, game: str, exc: CatalogError) -> list[st
     return counts
 
 
+# The reference decks, once read and checked: every game started, log replayed and deck page
+# served asks for one (the catalog page names every game's), and reading and checking a deck
+# took longer than folding a short game. Kept with the file's stamp, so a deck file changed on
+# disk is read again. A Catalog and its Cards are frozen and nothing changes their dicts.
+_REFERENCE: dict[str, tuple[tuple[str, int, int, int], Catalog]] = {}
+
+
+def _stamp(path: Path) -> tuple[str, int, int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return str(path), found.st_mtime_ns, found.st_size, found.st_ino
+
+
 def load_game(game: str, deck: Any = None, source: str | None = None) -> Catalog:
     """A game's catalog, checked against its schema and the rulebook's counts.
 
     ``deck`` is None for the reference deck, a path to an owner's custom deck, or catalog data
     (as recorded in a game log's start event; ``source`` then names where the data came from).
     """
+    if deck is not None:
+        return _load_game(game, deck, source)
+    stamp = _stamp(reference_deck_path(game)) if game in GAME_CODES else None
+    kept = _REFERENCE.get(game)
+    if stamp is not None and kept is not None and kept[0] == stamp:
+        return kept[1]
+    catalog = _load_game(game, None, source)
+    if stamp is not None:
+        _REFERENCE[game] = (stamp, catalog)
+    return catalog
+
+
+def _load_game(game: str, deck: Any, source: str | None) -> Catalog:
     module = game_module(game)
     try:
         if deck is None:

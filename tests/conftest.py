@@ -25,8 +25,12 @@ SLOW_MODULES = {
     "test_cli", "test_doctor", "test_warriors_demo", "test_battlecards_odds", "test_camera_health",
     "test_announce", "test_setup_camera_stack", "test_typing", "test_scan_determinism", "test_event_streams",
     "test_security_requests", "test_public_surface_secrets",
+    # proofs by enumeration: every order of the cards counted (hypothesis), every log folded twice
+    "test_battlecards_odds_exact", "test_fold_copy",
 }
 SLOW_TESTS = {
+    # hypothesis: hundreds of plain-dict states through the codec and back
+    "test_statecodec.py::test_a_plain_dict_state_comes_back_equal_with_its_tuples_and_int_keys",
     # hypothesis, 100 hubs each on a database of its own
     "test_hub_messages.py::test_no_sequence_of_messages_makes_a_hub_page_fail",
     # `companion replay` in a subprocess; a whole seeded game by the simulated players

@@ -17,6 +17,7 @@ from companion.rules import Action, Applied
 from companion.rules import contract
 from companion.rules.demo import play_direct
 from companion.rules.statecopy import copy_state
+from tests.fold_support import folds_alike
 
 pytestmark = pytest.mark.slow  # a seeded demo game of every game, played into a session (about 20 s here)
 
@@ -30,7 +31,7 @@ def test_every_game_is_checked():
 
 @pytest.fixture(scope="module", params=sorted(SEATS))
 def demo_states(request, tmp_path_factory):
-    """(game, the states after each round of its seeded demo game's moves)."""
+    """(game, the states after each round of its seeded demo game's moves, its log)."""
     game = request.param
     players = rules.demo_players(game)(SEATS[game], 3)
     seats, options = players.start()
@@ -40,7 +41,7 @@ def demo_states(request, tmp_path_factory):
         play_direct(players, session, max_rounds=ROUNDS.get(game, 40), after=lambda s: states.append(s.state))
     except RuntimeError:  # not over yet in that many rounds: enough states to check
         pass
-    return session.ruleset, states
+    return session.ruleset, states, session.events()
 
 
 def mutable_parts(value, found=None):
@@ -69,7 +70,7 @@ def old_offers(game, state):
 
 
 def test_the_copy_equals_the_state_and_shares_nothing_a_rule_could_change(demo_states):
-    game, states = demo_states
+    game, states, _ = demo_states
     for state in states:
         copied = copy_state(state)
         assert copied == state and type(copied) is type(state)
@@ -78,7 +79,7 @@ def test_the_copy_equals_the_state_and_shares_nothing_a_rule_could_change(demo_s
 
 
 def test_trying_every_button_leaves_the_state_as_it_was(demo_states):
-    game, states = demo_states
+    game, states, _ = demo_states
     tried = 0
     for state in states:
         before = copy.deepcopy(state)
@@ -91,7 +92,7 @@ def test_trying_every_button_leaves_the_state_as_it_was(demo_states):
 
 
 def test_the_buttons_are_those_the_deepcopy_dry_run_offered(demo_states):
-    game, states = demo_states
+    game, states, _ = demo_states
     for state in states:
         game.forget_offers()
         new = [(o.kind, o.data) for o in contract.Game.offers(game, state)]
@@ -103,7 +104,7 @@ def test_the_buttons_are_those_the_deepcopy_dry_run_offered(demo_states):
 @pytest.mark.parametrize("demo_states", sorted(set(SEATS) - {"stratego"}), indirect=True, scope="module")
 def test_a_shallow_copy_would_be_caught(demo_states, monkeypatch):
     """The check above can fail: with a shallow copy, trying the buttons changes the game's state."""
-    game, states = demo_states
+    game, states, _ = demo_states
     monkeypatch.setattr(contract, "copy_state", copy.copy)
     changed = 0
     for state in states:
@@ -113,6 +114,12 @@ def test_a_shallow_copy_would_be_caught(demo_states, monkeypatch):
         changed += state != before
     game.forget_offers()
     assert changed, f"a shallow copy went unnoticed in {game.title}"
+
+
+def test_the_demo_game_folds_to_the_same_states_as_with_deepcopy(demo_states, monkeypatch):
+    """The session's fold copies the state as the buttons' dry runs do (tests/test_fold_copy.py)."""
+    _, _, events = demo_states
+    assert folds_alike(events, monkeypatch) == len(events) - 1
 
 
 def kinds(session):

@@ -118,3 +118,15 @@ def test_a_referee_bug_refuses_the_input_and_never_bricks_the_log(session, tmp_p
     assert session.state == before
     resumed = Session.resume(Store(tmp_path / "companion.db"))
     assert resumed.state == before and resumed.history()[-1]["status"] == "refused"
+
+
+def test_a_seats_page_shows_its_own_three_latest_refusals_oldest_first(tmp_path, toy_game):
+    session = Session.start(Store(tmp_path / "c.db"), toy_game, [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
+    session.submit("card_seen", {"card": "N9#1", "zone": "seat:1"}, "camera")
+    for n in (2, 3, 4, 5):  # Ann lays again: refused, for her
+        session.submit("card_seen", {"card": f"N{n}#1", "zone": "seat:1"}, "camera")
+    session.submit("card_seen", {"card": "N6#1", "zone": "seat:2"}, "camera")  # Ben's card, taken
+    mine = session.seat_view(1)["refused"]
+    assert [r["seq"] for r in mine] == [4, 5, 6]
+    assert mine[0] == {"seq": 4, "kind": "card_seen", "reason": "Ann has already laid a card this battle."}
+    assert session.seat_view(2)["refused"] == []

@@ -70,3 +70,28 @@ def test_what_says_how_it_is_copied_is_asked():
     told = Told(kind="battle", data={"winner": 1})
     copied = copy_state(Table(told=[told]))
     assert copied.told[0] is told and copied.told is not None
+
+
+def test_an_instance_with_more_or_fewer_attributes_than_its_fields_is_copied_whole():
+    """Each class's copy sets its fields one by one; an instance that keeps something beside its
+    fields, or lacks one, is copied by its own attributes instead."""
+    extra, lacking = Piece(rank="2", moves=[1]), Piece(rank="3", moves=[2])
+    extra.kept = [{"seen": [1]}]  # type: ignore[attr-defined]
+    del lacking.moves
+    copied, short = copy_state(extra), copy_state(lacking)
+    assert copied == extra and copied.kept == [{"seen": [1]}]  # type: ignore[attr-defined]
+    copied.kept[0]["seen"].append(2)  # type: ignore[attr-defined]
+    copied.moves.append(2)
+    assert extra.kept == [{"seen": [1]}] and extra.moves == [1]  # type: ignore[attr-defined]
+    assert short.rank == "3" and not hasattr(short, "moves")
+
+
+def test_a_frozen_dataclass_is_copied_too():
+    @dataclass(frozen=True)
+    class Frozen:
+        rank: str
+        moves: list[int] = field(default_factory=list)
+
+    frozen = Frozen("4", [1])
+    copied = copy_state(frozen)
+    assert copied == frozen and copied.moves is not frozen.moves

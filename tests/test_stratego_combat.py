@@ -12,6 +12,7 @@ import itertools
 import pytest
 
 from companion.rules import Applied
+from companion.rules.statecopy import copy_state
 from tests.test_stratego_support import Table, key, refused
 
 # The classic table, typed by hand from the classic rules (not computed from the referee's code).
@@ -250,7 +251,7 @@ def test_every_attacker_against_every_defender(options):
     base = Table(**options)
     for attacker, defender in itertools.product(ATTACKERS, DEFENDERS):
         table = copy.copy(base)
-        table.state = copy.deepcopy(base.state)
+        table.state = copy_state(base.state)  # as the session copies a state (rules/statecopy.py)
         a, d = key("red", attacker), key("blue", defender)
         combat = fight(table, attacker, defender)
         want = expected(attacker, defender, options)

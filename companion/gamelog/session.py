@@ -128,8 +128,13 @@ class Session:
 
     def _refused_for(self, seat: int, last: int = 3) -> list[dict[str, Any]]:
         """This seat's latest refusals in full (the public history words a secret one without it)."""
-        mine = [e for e in self.derived.entries if e.status == "refused" and e.seat == seat]
-        return [{"seq": e.event.seq, "kind": e.event.kind, "reason": e.private or e.reason} for e in mine[-last:]]
+        mine: list[Entry] = []
+        for e in reversed(self.derived.entries):  # from the latest: a seat's page is asked after every input
+            if e.status == "refused" and e.seat == seat:
+                mine.append(e)
+                if len(mine) == last:
+                    break
+        return [{"seq": e.event.seq, "kind": e.event.kind, "reason": e.private or e.reason} for e in reversed(mine)]
 
     def history(self) -> list[dict[str, Any]]:
         """The log as the public may see it (secret cards redacted by the ruleset)."""

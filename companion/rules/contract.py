@@ -70,6 +70,16 @@ CONTRACT_REASONS = frozenset({
     "unknown_input", "not_an_object", "game_over", "not_now", "missing_field", "not_seats", "not_a_zone",
     "wrong_type", "not_a_seat", "not_a_card_key", "not_in_deck", "no_such_copy"})
 
+
+def _filled(code: str, words: str, facts: dict[str, Any]) -> str:
+    """A refusal's words filled in with its facts; a fact the words need and the rule did not give
+    is a bug named by code and fact, not a bare KeyError."""
+    try:
+        return words.format(**facts)
+    except KeyError as missing:
+        raise ValueError(f"the words of the refusal {code!r} need {missing}, which its data does not give") from None
+
+
 @dataclass(frozen=True)
 class Field:
     """One thing an input carries. ``kind`` is one of FIELD_KINDS: ``seat`` (a seat of this table,
@@ -316,15 +326,32 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# Each view is made plain on every event for the tablet and every phone: the types met most are checked
+# by identity first, and a dataclass's field names are looked up once per class (dataclasses.fields and
+# is_dataclass were a third to a half of a view's time).
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def plain(part: Any) -> Any:
     """A typed view part (dataclasses, tuples) as the JSON the tablet reads."""
-    if dataclasses.is_dataclass(part) and not isinstance(part, type):
-        return {f.name: plain(getattr(part, f.name)) for f in dataclasses.fields(part)}
-    if isinstance(part, (list, tuple)):
-        return [plain(p) for p in part]
-    if isinstance(part, dict):
+    kind = type(part)
+    if kind in _AS_IS:
+        return part
+    if kind is dict:
         return {k: plain(v) for k, v in part.items()}
-    return part
+    if kind is list or kind is tuple:
+        return [plain(p) for p in part]
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(part) or isinstance(part, type):
+            if isinstance(part, (list, tuple)):
+                return [plain(p) for p in part]
+            if isinstance(part, dict):
+                return {k: plain(v) for k, v in part.items()}
+            return part
+        names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in dataclasses.fields(part)))
+    return {name: plain(getattr(part, name)) for name in names}
 
 
 @dataclass(frozen=True)
@@ -421,8 +448,11 @@ class View(Generic[GS]):
             copies = facts["copies"]
             facts.update(copy_word="copy" if copies == 1 else "copies",
                          last_copy=f" to {facts['card_id']}#{copies}" if copies > 1 else "")
-        full = (self.refusals.get(code) or CONTRACT_WORDS[code]).format(**facts)
-        public = self.public_refusals[code].format(**facts) if code in self.public_refusals else full
+        worded = self.refusals.get(code) or CONTRACT_WORDS.get(code)
+        if worded is None:
+            raise ValueError(f"{type(self).__name__} has no words for the refusal {code!r} (View.refusals)")
+        full = _filled(code, worded, facts)
+        public = _filled(code, self.public_refusals[code], facts) if code in self.public_refusals else full
         return public, full
 
     def prompt(self, state: GS, offers: list[Offer]) -> str:
@@ -644,6 +674,8 @@ class Game(Ruleset[GS]):
         the seat it concerns where the public wording leaves a secret out."""
         if refused.worded:  # a game not yet converged on reason codes
             return Refusal(refused.code, refused.seat)
+        if self.reasons and refused.code not in self.reasons | CONTRACT_REASONS:  # a bug, named as an undeclared outcome is
+            raise ValueError(f"{self.title} refused with a reason {refused.code!r} it does not declare (Game.reasons)")
         data = dict(refused.data) if refused.seat is None else {"seat": refused.seat, **refused.data}
         public, private = self.view.refusal(refused.code, data, state)
         return Refusal(public, refused.seat, refused.code, data, private if private != public else "")

@@ -36,7 +36,6 @@ from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs, zone_seat
 from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
-from .refusals import WORDS
 from .state import Army, PacificState, Stage
 from .table import aggressor_seat, where
 from .variants import VARIANTS, combined_options, rules_for
@@ -61,8 +60,30 @@ class Pacific(Game[PacificState]):
     # A unit read face down (deployed, by a seat's reader) is seen anew when its stack is flipped face up in the
     # same area: the flip is how the aggressor says he fights.
     face_down_lies = False
-    reasons = frozenset(WORDS)                        # every code the rules refuse with, worded in refusals.py
-    outcome_kinds = frozenset(PacificView.sayers)     # every kind the rules decide, each a @says method of words.py
+    # Every code the rules refuse with, written out (its words in refusals.py; tests/test_contract_words.py
+    # checks each is raised somewhere and worded).
+    reasons = frozenset({
+        "aid_once", "all_drawn", "ally_not_eliminated", "arsenal_empty", "cannot_support", "convoy_at_turn_start",
+        "deploy_three_more", "deployed_three", "discard_face_up", "draw_first", "draw_not_deploy", "draw_six_first",
+        "drawn_six", "illegal_target", "keep_from_own_theatre", "kept_not_discarded", "kept_played_in_battle",
+        "liberate_first", "liberate_on_own_turn", "no_ally", "no_arsenal_now", "no_draw_now", "no_enemy_eliminated",
+        "no_reserve_hand", "no_such_stack", "no_turn_now", "no_unit_firing", "no_unit_left",
+        "not_a_battlecards_zone", "not_a_combat_card", "not_a_participant", "not_an_enemy_unit", "not_deciding",
+        "not_deployed", "not_in_arsenal", "not_in_conflict_deck", "not_in_hand", "not_in_the_fight",
+        "not_in_this_battle", "not_involved", "not_start_of_turn", "not_the_aggressor", "not_the_drawing_player",
+        "not_the_looker", "not_the_remaining_player", "not_your_shooter", "not_your_turn", "not_yours_to_lay",
+        "only_the_invaded", "other_sides_arsenal", "own_theatre_deck", "pile_holds_conflict_cards", "proper_stack",
+        "raid_forces", "regrouped_already", "shot_from_other_theatre", "still_to_draw", "take_or_raid",
+        "told_another", "trade_hand_cards"})
+    # Every kind the rules decide, written out (each a @says method of words.py; tests/test_contract_words.py
+    # checks each is decided somewhere and has its sentence).
+    outcome_kinds = frozenset({
+        "aim", "aim_lost", "battle_begins", "battle_declined", "battle_drawn", "battle_ignored", "battle_won",
+        "casualties", "conflict_drawn", "convoy", "deploy_done", "deployed", "drew_arsenal", "eliminated",
+        "emergency_deploy", "fight_on", "game_over", "homeland", "instructed", "intel", "kept", "kept_played",
+        "liberated", "liberation", "liberation_failed", "looked", "no_forces", "no_target", "prerequisites_unmet",
+        "raid", "raid_offered", "raid_over", "regroup", "regroup_done", "regrouped", "reshuffle", "round", "send",
+        "setup_done", "shot", "stalemate", "to_reserve", "trade", "transfer", "turn", "withdraw", "withdrawal_phase"})
     recent_kept = 12                                  # told outcomes the tablet keeps showing (state.recent)
     inputs = (
         *card_inputs(extra=(Field("stack", STR, optional=True),)),

@@ -36,7 +36,6 @@ from .battle import participants
 from .cards import POWER, Deck
 from .demo import DEMO, BomDemo
 from .mounting import MountingBattles
-from .refusals import WORDS as REFUSAL_WORDS
 from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .trivia import SpysTrivia
 from .turns import SecretWeapon
@@ -95,10 +94,20 @@ class BomBattle(Game[BomState]):
     face_down_lies = False  # a POWER card read face down (Secret Weapon) is seen anew when turned face up
     variants = VARIANTS
     # What the rules decide (each kind's sentence: a BomView method marked @says) and refuse for.
-    outcome_kinds = frozenset({"battle", "mount", "tiebreak", "time_up", "game_over", "withdraw", "too_many_powers",
-                               "no_character", "face_down", "surrender", "trivia_clue", "trivia_tie", "trivia_ask",
-                               "trivia"})
-    reasons = frozenset(REFUSAL_WORDS)  # every code the rules refuse with; its words in refusals.py
+    outcome_kinds = frozenset({
+        "battle", "face_down", "game_over", "mount", "no_character", "surrender", "tiebreak", "time_up",
+        "too_many_powers", "trivia", "trivia_ask", "trivia_clue", "trivia_tie", "withdraw"})
+    # Every code the rules refuse with, written out (its words in refusals.py).
+    reasons = frozenset({
+        "already_withdrawn", "cards_on_battlefield", "character_face_down", "face_down_already",
+        "face_down_needs_secret_weapon", "face_down_outside_secret_weapon", "finish_mounting_first",
+        "last_battle_characters_only", "last_battle_tied_only", "more_shown_than_held", "mounting_tied_only",
+        "must_play_battalion", "no_power_while_mounting", "no_such_seat", "no_timer", "not_a_battlefield_zone",
+        "not_for_young_players", "not_in_this_battle", "not_ready", "not_seen_there", "not_tied", "out_of_the_game",
+        "out_with_a_card", "over_no_new_battle", "power_already", "show_only_powers", "show_the_powers",
+        "stop_young_only", "timer_gone_off", "too_few_to_swap", "trivia_all_clues", "trivia_asked_already",
+        "trivia_card_being_read", "trivia_characters_only", "trivia_no_card", "trivia_read_already",
+        "trivia_reader_guesses", "trivia_tie_of_one", "trivia_tied_only", "trivia_tray_only", "young_no_power"})
     # What the table was told, kept by the contract for the tablet: the last ten outcomes (its recent
     # list; the whole history is the game log), and the latest input's results (its result box).
     recent_kept = 10

@@ -2,7 +2,8 @@
 rules modules return without words (docs/referee/contract.md, "Words apart from rules")."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
 from ..base import Outcome, Term
 from . import turns
@@ -17,6 +18,37 @@ POWER_NAMES = {"faith": "Faith", "wickedness": "Wickedness", "battle": "Battle",
                "stripling_warriors": "Stripling Warriors", "famine": "Famine"}
 QUESTION = "In which book of scripture, and which chapter, is this character found?"
 TIE_QUESTION = f"Tie! {QUESTION}"
+
+
+W = TypeVar("W")
+R = TypeVar("R")
+
+# The words of a told outcome, kept: the tablet's every view words the last ten results again (the
+# state keeps them as data, Told), and evaluating each battle's plays to word it was most of a seat
+# view's time. A told outcome's data is never changed once told (state.Told) and is shared by every
+# copy of the state, so the same dict object means the same words while the seats' names and the
+# deck are the same. Each entry holds its dict and deck, so their ids are not reused while kept.
+KEPT = 512
+_kept: dict[tuple[str, int, int, tuple[tuple[int, str], ...]], tuple[object, object, Any]] = {}
+
+
+def kept(method: Callable[["Words", W], R]) -> Callable[["Words", W], R]:
+    """``method`` (of an outcome's data, or of the outcome) worded once per told outcome, seat names and deck."""
+    @functools.wraps(method)
+    def words_of(self: "Words", told: W) -> R:
+        data = told.data if isinstance(told, Outcome) else told
+        deck = self.game.deck
+        key = (method.__name__, id(data), id(deck), tuple((s.number, s.name) for s in self.state.seats))
+        found = _kept.get(key)
+        if found is not None and found[0] is data and found[1] is deck:
+            kept_words: R = found[2]
+            return kept_words
+        said = method(self, told)
+        if len(_kept) >= KEPT:
+            _kept.clear()  # a whole clear, not an eviction: safe while another thread reads
+        _kept[key] = (data, deck, said)
+        return said
+    return words_of
 
 
 def suit(color: str, shape: str, value: int) -> str:
@@ -157,6 +189,7 @@ class Words:
     def trivia_ask(self, d: dict[str, Any]) -> str:
         return f"Everyone may answer: {QUESTION}"
 
+    @kept
     def battle(self, d: dict[str, Any]) -> str:
         if d["battle"] == "after the timer":
             return self.won(d, last=True)
@@ -182,11 +215,13 @@ class Words:
         return " ".join(f"{self.who(int(s))} has not enough cards for the tie and surrenders all {n} remaining cards."
                         for s, n in gave_up.items())
 
+    @kept
     def mount(self, d: dict[str, Any]) -> str:
         note = self._gave_up(d["surrendered"])
         return (f"{self.tie(d, 'level')}: the battle mounts. {self.names(d['tied'], ' and ')} each put the top three "
                 f"cards of their ARMY face down and play a new CHARACTER card.{' ' + note if note else ''}")
 
+    @kept
     def tiebreak(self, d: dict[str, Any]) -> str:
         return f"{self.tie(d)}: each draws another CHARACTER card at random."
 
@@ -224,6 +259,7 @@ class Words:
         return f"{self.who(d['winner'])} {how}: {named}. {self.who(d['winner'])} wins the card."
 
     # -- terms ----------------------------------------------------------------------------------------------
+    @kept
     def terms(self, o: Outcome) -> tuple[Term, ...]:
         d = o.data
         if o.kind in ("battle", "mount", "tiebreak"):

@@ -46,7 +46,7 @@ from card_tags.catalog import Card, Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat
 from ..contract import CARD, INT, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs
-from . import action_cards, battle, building, counts, deal, plays, refusals, scoring, table, turns
+from . import action_cards, battle, building, counts, deal, plays, scoring, table, turns
 from .cards import Deck
 from .demo import DEMO
 from .state import BattleState, Held, Phase
@@ -67,13 +67,26 @@ class GatherTogetherBattle(Game[BattleState]):
                label="First dealer"),
     )
     state_type = BattleState
-    reasons = frozenset(refusals.WORDS)  # every code the rules refuse with, worded in refusals.py
+    # Every code the rules refuse with, written out (its words in refusals.py; tests/test_contract_words.py
+    # checks each is raised somewhere and worded).
+    reasons = frozenset({
+        "action_from_discard", "action_on_its_own", "already_discarded", "already_discarded_this_turn",
+        "already_drawn", "already_drew_tiebreak", "already_exposed", "already_out",
+        "battle_card_after_discard_draw", "battle_card_after_turn", "battle_card_on_pile", "cards_waiting",
+        "choice_first", "chooser_chooses", "confirm_count_first", "count_out_of_range", "count_question_first",
+        "discard_pile_empty", "does_not_beat", "draw_before_passing", "draw_from", "eliminate_self",
+        "every_identity_shown", "expose_self", "first_discard_flipped", "identity_after_deal",
+        "identity_as_first_discard", "identity_in_battle_only", "identity_on_its_own", "identity_shown_for_another",
+        "mixed_ranks", "no_eliminate_waiting", "no_expose_waiting", "no_one_to_play", "no_one_to_save",
+        "no_save_window", "not_a_seat_reader", "not_in_this_rounds_deck", "not_own_identity", "not_tied",
+        "not_your_turn", "nothing_to_resolve", "only_identities_shown", "passed_on_discarding", "saver_out",
+        "second_new_battle", "team_too_large", "tiebreak_card", "unknown_identity_copy", "zone_not_used"})
     # What the rules decide (each kind's sentence: a BattleView method marked @says, words.py).
     outcome_kinds = frozenset({
-        "identity", "flip", "first_card", "draw", "discard", "no_effect", "battle_begins", "choose", "expose",
-        "eliminate", "save", "eliminated", "conflict", "count_check", "count", "held_refused", "reverse", "skip",
-        "turn", "reset", "pass", "new_battle", "play", "last_card", "action", "cards_left", "round", "next_round",
-        "tie", "tiebreak_draw", "tiebreak_again", "game_over", "new_round"})
+        "action", "battle_begins", "cards_left", "choose", "conflict", "count", "count_check", "discard", "draw",
+        "eliminate", "eliminated", "expose", "first_card", "flip", "game_over", "held_refused", "identity",
+        "last_card", "new_battle", "new_round", "next_round", "no_effect", "pass", "play", "reset", "reverse",
+        "round", "save", "skip", "tie", "tiebreak_again", "tiebreak_draw", "turn"})
     view_type = BattleView
     view: BattleView
     inputs = (

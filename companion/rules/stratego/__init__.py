@@ -46,14 +46,14 @@ class Stratego(Game[StrategoState]):
     state_type = StrategoState
     view_type = StrategoView
     variants = VARIANTS
-    outcome_kinds = frozenset({"army_checked", "play_starts", "attack", "combat", "move", "cancel", "rescue",
-                               "game_over"})
+    outcome_kinds = frozenset({
+        "army_checked", "attack", "cancel", "combat", "game_over", "move", "play_starts", "rescue"})
     reasons = frozenset({
-        "zone_names_no_seat", "not_a_stratego_zone", "setup_in_tray", "play_in_seat_area", "not_own_reader",
-        "no_rescue_rule", "nothing_to_resolve", "wrong_colour", "army_complete", "already_scanned", "captured",
-        "not_your_turn_to_attack", "never_moves", "same_piece_twice", "friendly_piece", "combat_under_way",
-        "not_your_turn", "no_combat_to_cancel", "only_attacker_cancels", "only_a_scout", "rescue_not_after_move",
-        "already_rescued", "attacker_removed", "not_own_piece", "still_on_board"})
+        "already_rescued", "already_scanned", "army_complete", "attacker_removed", "captured", "combat_under_way",
+        "friendly_piece", "never_moves", "no_combat_to_cancel", "no_rescue_rule", "not_a_stratego_zone",
+        "not_own_piece", "not_own_reader", "not_your_turn", "not_your_turn_to_attack", "nothing_to_resolve",
+        "only_a_scout", "only_attacker_cancels", "play_in_seat_area", "rescue_not_after_move", "same_piece_twice",
+        "setup_in_tray", "still_on_board", "wrong_colour", "zone_names_no_seat"})
     options = (
         Option("ties", "both_removed", "Equal ranks: both pieces are removed (classic), or \"in the event "
                "of a tie, the attacker wins\".", ("both_removed", "attacker_wins")),

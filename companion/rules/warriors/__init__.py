@@ -15,7 +15,7 @@ from companion.rules.base import Option, Outcome, Seat
 from companion.rules.contract import (CARD, SEAT, SEAT_ACTS, SEATS, Field, Game, Input, Offer, Refused,
                                       card_inputs, zone_seat)
 
-from . import battle, prepare, refusals
+from . import battle, prepare
 from .cards import ABILITIES, info
 from .state import Player, Step, WarriorsState
 from .table import active, count_end, where
@@ -33,8 +33,28 @@ class Warriors(Game[WarriorsState]):
                       label="First player"),)
     state_type = WarriorsState
     view_type = WarriorsView
-    reasons = frozenset(refusals.WORDS)   # every code the rules refuse with, worded in refusals.py
-    outcome_kinds = frozenset(WarriorsView.sayers)   # every kind the rules decide, each a @says method of words.py
+    # Every code the rules refuse with, written out (its words in refusals.py; tests/test_contract_words.py
+    # checks each is raised somewhere and worded).
+    reasons = frozenset({
+        "already_battled", "already_called", "already_disabled", "already_known", "call_before_any_turn",
+        "call_not_now", "can_lay_a_card", "cannot_be_challenged", "cannot_be_laid", "challenger_is_target",
+        "challenger_reveals_first", "choose_revealed_secondary", "deal_complete", "deal_pile_full",
+        "deception_first", "deception_in_duel", "deck_empty", "disabled", "draw_the_new_card", "drawing_first",
+        "duel_hands_held", "escape_once_per_challenge", "hand_full", "just_revealed", "keep_warrior",
+        "no_challenge", "no_face_down_left", "no_hand_to_add", "no_private_card_now", "no_prophecy",
+        "no_such_card_face_up", "nobody_called", "not_a_primary", "not_a_warriors_zone", "not_in_challenge",
+        "not_in_hand", "not_in_hand_as_scanned", "not_usable_here", "not_used_by_choice", "not_your_reveal",
+        "not_your_turn", "not_your_turn_to_scan", "once_per_round", "opponent_turns_next", "primary_before_pass",
+        "primary_face_up", "prophecy_after_choice", "prophecy_no_face_down", "prophecy_not_challenger",
+        "prophecy_targets", "prophecy_used", "redraw_complete", "redraw_pile_full", "reveal_in_order",
+        "secondary_face_down", "stays_face_down", "stays_in_hand", "still_face_down", "surrendered",
+        "tray_not_expecting", "use_not_in_challenge"})
+    # Every kind the rules decide, written out (each a @says method of words.py; tests/test_contract_words.py
+    # checks each is decided somewhere and has its sentence).
+    outcome_kinds = frozenset({
+        "all_passed", "call", "challenge", "deception", "deception_card", "decided", "drew", "duel", "duel_card",
+        "escape", "game_over", "laid", "opening", "passed", "phase_one", "phase_two", "primary", "prophecy",
+        "reveal", "round_over", "stopped", "surrender", "take"})
     zones = ("seat", "reader", "tray")
     inputs = (
         *card_inputs(extra=(Field("seat", SEAT, optional=True),)),
