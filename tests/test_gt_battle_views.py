@@ -77,7 +77,7 @@ def test_what_an_input_did_is_kept_as_data_and_worded_by_the_view():
     assert "discards" not in json.dumps(dataclasses.asdict(table.state))  # no sentence in the state
     view = table.rules.public_view(table.state)
     assert view["last_outcome"] == {"say": "Ben (seat 2) discards Fight 5. Cy (seat 3) to play.", "terms": [],
-                                    "details": "", "kind": "", "battle": None}
+                                    "details": "", "kind": "", "battle": None, "label": "Round 1", "previous": False}
     assert table.says() == view["last_outcome"]["say"]
 
 

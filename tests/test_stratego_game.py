@@ -176,7 +176,8 @@ def test_the_table_shows_an_attack_in_progress_without_its_rank():
     table = Table()
     table.scan("tray", "R10#1")
     assert table.public()["last_outcome"] == {"say": "Red's attacker is scanned; scan the Blue defender.", "terms": [],
-                                         "details": "", "kind": "", "battle": None}
+                                         "details": "", "kind": "", "battle": None,
+                                         "label": "Combat 1: in progress", "previous": False}
     assert "Marshal" not in str(table.public())
     assert table.rules.seat_view(table.state, 1)["private"]["your attacker in the tray"] == "Marshal (10)"
     assert "your attacker in the tray" not in table.rules.seat_view(table.state, 2)["private"]
