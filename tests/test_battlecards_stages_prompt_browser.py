@@ -54,11 +54,13 @@ def check(view: dict, prompt: str) -> str:
 
 
 def check_on_page(view: dict, page) -> str:
-    """check(), and while a battle is only offered the page's result box does not call it an attack."""
+    """check(), and while a battle is only offered the page's result box names the BATTLECARD drawn and does
+    not call it an attack (it said "Combat 1" for every battle: BATTLECARDS numbers no combats)."""
     stage = check(view, view["prompt"])
     if stage == "decision" and page.is_visible("#result-label"):
         label = page.inner_text("#result-label").lower()
         assert "in progress" not in label and "attack" not in label, label
+        assert label.startswith(view["pending"]["name"].lower() + ":") and "combat 1" not in label, label
     return stage
 
 

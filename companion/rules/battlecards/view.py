@@ -342,9 +342,11 @@ class PacificView(Sayings):
         return (f"Turn {state.turn_number}",) * bool(state.turn_number) + super().progress(state)
 
     def result_label(self, state: PacificState, result: Result) -> str:
-        """While a card drawn is being dealt with, the result box says what the table is doing about it."""
+        """While a BATTLECARD drawn is being dealt with, the result box names it and what the table is doing
+        about it ("Pearl Harbor: firing"). BATTLECARDS numbers no combats (the tablet said "Combat 1" for
+        every battle while the heading was made from Stratego's combat count)."""
         if state.pending:
-            return f"Combat 1: {STAGE_WORDS.get(state.stage.value, 'in progress')}"
+            return f"{self.deck.card(state.pending).name}: {STAGE_WORDS.get(state.stage.value, 'in progress')}"
         return super().result_label(state, result)
 
     def result(self, state: PacificState, viewer: int | None) -> Result | None:
