@@ -427,3 +427,14 @@ def test_the_view_says_what_happens_next():
     young = Table(2, young_players=True)
     young.do("stop")
     assert young.view()["prompt"] == "Play stops: Seat 1 (Ann) and Seat 2 (Bo) share the win with 28 cards each."
+
+
+def test_the_header_names_the_battle_once_and_the_mount_beside_it():
+    """The tablet's header line (the contract's ``progress``): "Battle 1" while it is fought, not "Battle 1 ·
+    Battle"; when a tie mounts ("In case of a tie, tied players place the top three cards from their ARMY ...
+    then choose a new CHARACTER card"), the mount beside it."""
+    t = Table(2, mounting_battles=True)
+    assert t.view()["progress"] == ["Battle 1"]
+    t.play({1: ["GO500"], 2: ["BO500"]})
+    t.resolve()
+    assert t.view()["progress"] == ["Battle 1", "Mounting"]

@@ -14,7 +14,7 @@ from . import table, turns
 from .announce import AnnounceJSON, announce, name_parts
 from .battle import participants, seat_problem
 from .plays import Play, Problem
-from .state import MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
+from .state import BATTLE, MOUNTING, OVER, TIEBREAK, TRIVIA, BomState, Piles
 from .turns import TurnJSON
 from .words import QUESTION, TIE_QUESTION, Words, suit
 
@@ -409,8 +409,11 @@ class BomView(View[BomState]):
         return tuple(state.winners)
 
     def progress(self, state: BomState) -> tuple[str, ...]:
-        """The header line: the battle being fought, then the phase."""
-        return (f"Battle {state.battle}",) * bool(state.battle) + super().progress(state)
+        """The header line: the battle being fought, then the phase unless it is the battle itself (the
+        line read "Battle 2 · Battle")."""
+        if not state.battle:
+            return super().progress(state)
+        return (f"Battle {state.battle}",) + (() if self.game.phase(state) == BATTLE else super().progress(state))
 
     def result_previous(self, state: BomState, result: Result) -> bool:
         """The result box tells of an earlier battle once a card of the next one is down."""
