@@ -153,6 +153,15 @@ def test_stratego_shows_the_colours_and_the_chosen_tie_rule(table, browser):
     assert "Red seat: Ann" in page.inner_text("#game-meta")
 
 
+@pytest.mark.parametrize("table", ["warriors"], indirect=True)
+def test_the_first_player_is_named_not_numbered(table, browser):
+    """Warriors' "first" option is a seat (Option(seat=True)), though its name does not end in "_seat": the
+    header names the player ("First player: Ann"), as it does every game's seat options (it said "1")."""
+    _, service, url = table
+    page = open_page(browser, url, "/", TABLET, service)
+    assert "First player: Ann" in page.inner_text("#game-meta")
+
+
 @pytest.mark.parametrize("own_table", ["bom-battle"], indirect=True)
 def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(own_table, browser, tmp_path):
     _, service, url = own_table

@@ -299,9 +299,10 @@ class Option:
     choices: tuple[Any, ...] | None = None  # None: a bool if default is bool, else free int
     label: str = ""  # the setup form's words for it ("Spy's Trivia"); the name is for the log
     choice_labels: tuple[str, ...] = ()  # words for each choice, in the order of ``choices``
+    seat: bool = False  # its value is a seat (who deals or plays first): chosen and shown by the player's name
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "default": self.default, "help": self.help,
+        return {"name": self.name, "default": self.default, "help": self.help, "seat": self.seat,
                 "choices": list(self.choices) if self.choices is not None else None,
                 "label": self.label or self.name.replace("_", " ").capitalize(),
                 "choice_labels": list(self.choice_labels) or

@@ -278,8 +278,9 @@ function seatBox(seat, view) {
 const capitalized = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 // A game that gives no words for a choice sends its code value ("both_removed"): say it as words.
 const worded = (text) => String(text).replaceAll("_", " ");
-// Options that name a seat (who deals or plays first, the red seat) are chosen by the player's name.
-const namesASeat = (option) => /(_seat|_dealer)$/.test(option.name);
+// Options that name a seat (who deals or plays first, the red seat: the game's Option(seat=True)) are chosen
+// and shown by the player's name.
+const namesASeat = (option) => option.seat === true;
 
 let gamesList = null;
 async function games() {

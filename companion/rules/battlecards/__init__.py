@@ -51,7 +51,7 @@ class Pacific(Game[PacificState]):
     uses_resolve = False
     options = (
         Option("japan_seat", 1, "The seat that plays Japan (the other plays the US). Japan starts.", choices=(1, 2),
-               label="Japan plays at seat", choice_labels=("seat 1", "seat 2")),
+               label="Japan plays at seat", choice_labels=("seat 1", "seat 2"), seat=True),
     )
     state_type = PacificState
     view_type = PacificView

@@ -47,7 +47,8 @@ PLAYING = (BATTLE, MOUNTING)
 # The start options: a setting (first_seat) and the six variants, by the option that switches each on.
 OPTIONS = (
     Option("first_seat", 1, "The seat on the dealer's left: dealt the first card, first to play under Secret "
-                            "Weapon, first reader in Spy's Trivia.", label="First player (left of the dealer)"),
+                            "Weapon, first reader in Spy's Trivia.", label="First player (left of the dealer)",
+           seat=True),
     Option("young_players", False, "Rules for Young Players: no POWER cards; each player turns the top card of "
                                    "his ARMY; the most cards when you stop wins.", label="Rules for Young Players"),
     Option("shorter_game_minutes", 0, "Rules for a Shorter Game: minutes on the timer (the rulebook suggests 15); "

@@ -64,7 +64,7 @@ class GatherTogetherBattle(Game[BattleState]):
         Option("target", 5, "points that win the game (\"an agreed amount of points, such as 5\")",
                label="Points to win"),
         Option("first_dealer", 1, "seat of the first round's dealer; the deal passes left each round",
-               label="First dealer"),
+               label="First dealer", seat=True),
     )
     state_type = BattleState
     # Every code the rules refuse with, written out (its words in refusals.py; tests/test_contract_words.py

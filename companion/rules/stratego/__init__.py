@@ -64,7 +64,7 @@ class Stratego(Game[StrategoState]):
                ("both", "defeated_or_scout")),
         Option("rescue", False, "A piece reaching the enemy's back row may rescue one defeated piece."),
         Option("scout_move_attack", False, "A Scout may move and attack in the same turn."),
-        Option("red_seat", 1, "The seat that plays Red (Red moves first).", (1, 2)),
+        Option("red_seat", 1, "The seat that plays Red (Red moves first).", (1, 2), seat=True),
     )
     inputs = (
         *card_inputs(),  # setup: the armies; play: the combats; a piece leaving changes nothing

@@ -30,7 +30,7 @@ class Warriors(Game[WarriorsState]):
     min_seats, max_seats = 2, 6
     options = (Option("first", 1, "The seat that goes first (\"Flip a coin, draw straws, or bicker amongst "
                                    "yourselves\"); play proceeds clockwise.", choices=(1, 2, 3, 4, 5, 6),
-                      label="First player"),)
+                      label="First player", seat=True),)
     state_type = WarriorsState
     view_type = WarriorsView
     # Every code the rules refuse with, written out (its words in refusals.py; tests/test_contract_words.py
