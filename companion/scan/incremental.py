@@ -42,8 +42,11 @@ steady table cost about a millisecond a frame.
 """
 from __future__ import annotations
 
+import copy
 import math
 import statistics
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -111,6 +114,7 @@ class IncrementalDecoder:
     photo: bool = False              # a still photo: codes of any size up to the image's (a table's are alike), and
                                      # texture sought in locally equalised blocks (a code in a bright spot's shade)
     photo_texture: bool = True       # a photo: textured patches as large as a code read are worth views and looks
+    looks_apart: bool = False        # a live camera: second looks on a worker thread, landing one frame later (see _hand_over_looks)
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
@@ -130,12 +134,18 @@ class IncrementalDecoder:
             self.ladder.zbar_early = self.photo
             self.ladder.learn_order = not self.photo
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
+        self._worker: ThreadPoolExecutor | None = None
+        self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet
+        self.look_cpu_ms: list[float] = []       # the worker's CPU for each frame's looks, in the order they landed
 
     @property
     def name(self) -> str:
         return f"{self.decoder.name}+pipeline"
 
     def reset(self) -> None:
+        if self._handed is not None:   # what the worker is doing is about the old frames: waited for, dropped
+            self._handed.future.result()
+            self._handed = None
         self._reference = None
         self._known.clear()
         self._lost.clear()
@@ -167,12 +177,72 @@ class IncrementalDecoder:
                     self.stats.carried += len(self._known)
                 if self._tile_due(self._frame):
                     self._decode_tile(gray, small)
+        self._decoded_whole = self.stats.full_decodes > full_decodes
+        if self.looks_apart and not self.photo:
+            self._land_looks(small)
+            self._fuse_still_places(gray)
+            if self._places and not (self._decoded_whole and self.look_share <= 0):
+                self._hand_over_looks(gray, small)
+            return [k.detection for k in self._known]
         if not self.photo:   # one photo: nothing to average
             self._fuse_still_places(gray)
-        self._decoded_whole = self.stats.full_decodes > full_decodes
         if self._places:
             self._look_again(gray)
         return [k.detection for k in self._known]
+
+    # --- second looks on a worker thread (a live camera) -----------------------------------------
+
+    def _hand_over_looks(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """This frame's second looks (narrowing included), exactly as ``_look_again`` would run
+        them now, run on a worker thread on a copy of what they read and change (the places,
+        each with its fused pixels, and the known codes), while this thread reads the next
+        frame; the next frame lands them (``_land_looks``), waiting for the worker if it is late.
+        So the looks run beside the frame's own work (on another core: zxing-cpp and OpenCV
+        release the GIL) and their reads arrive one frame later, whatever the machine's load:
+        what they do depends only on the frames, never on how long anything took."""
+        shadow = copy.copy(self)
+        clones = [(p, p.copy()) for p in self._places]
+        shadow._places = [c for _, c in clones]
+        shadow._known = list(self._known)
+        shadow._lost = list(self._lost)
+        shadow.stats = DecodeStats()
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="second-looks")
+        future = self._worker.submit(_run_looks, shadow, gray)
+        self._handed = _Handover(future, shadow, clones, {id(k) for k in self._known}, small)
+
+    def _land_looks(self, small: np.ndarray) -> None:
+        """What the last frame's looks did, applied to this frame's state: the places they
+        looked at keep their schedule, those they read or narrowed go, and the codes they read and
+        the places they found count where nothing changed since that frame (where something did,
+        this frame's own decode has read it afresh)."""
+        handed, self._handed = self._handed, None
+        if handed is None:
+            return
+        self.look_cpu_ms.append(handed.future.result())
+        shadow = handed.shadow
+        for name in ("second_looks", "second_look_reads", "deferred"):
+            setattr(self.stats, name, getattr(self.stats, name) + getattr(shadow.stats, name))
+        self._saved_px = shadow._saved_px
+
+        def still(box: Box) -> bool:
+            return not self._changed(box, handed.small, small)
+
+        left = {id(p) for p in shadow._places}
+        cloned = {id(c) for _, c in handed.clones}
+        for original, clone in handed.clones:
+            if original not in self._places:   # something changed there meanwhile
+                continue
+            if id(clone) in left:
+                original.take_schedule(clone)
+            else:
+                self._places.remove(original)
+        for p in shadow._places:
+            if id(p) not in cloned and still(p.box):
+                self._note_place(p.box, better=p.narrowed, noted=p)
+        fresh = [k for k in shadow._known if id(k) not in handed.known and still(k.box)]
+        if fresh:
+            self._remember(fresh, replaced=[])
 
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
@@ -273,8 +343,11 @@ class IncrementalDecoder:
         it cuts lies whole in a neighbour (noted there), and one already noted keeps its schedule."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
-        if tile:
+        still_known: list[Detection] = []
+        if tile:   # painted on a copy: the frame itself is the worker's to read (a full-width tile is no copy)
+            crop = crop.copy() if np.shares_memory(crop, gray) else crop
             self._paint_out_places(crop, box)
+            still_known = self._paint_out_known(crop, box, small)
         if not self.can_look_again:
             return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
@@ -290,7 +363,7 @@ class IncrementalDecoder:
         sides = (False,) * 4 if self.look_at_edges else (cx0 == 0, cy0 == 0, cx1 >= small.shape[1], cy1 >= small.shape[0])
         if tile:
             sides = (True,) * 4
-        flat = painted_out(small[cy0:cy1, cx0:cx1], found, c, (cx0 * c, cy0 * c))
+        flat = painted_out(small[cy0:cy1, cx0:cx1], found + still_known, c, (cx0 * c, cy0 * c))
         contrast = self._texture_contrast
         if self.photo:
             flat, contrast = _EQUALISE.apply(flat), PHOTO_TEXTURE_CONTRAST
@@ -332,9 +405,36 @@ class IncrementalDecoder:
                 view = crop[part[1] - y0:part[3] - y0, part[0] - x0:part[2] - x0]
                 view[:] = int(cv2.mean(view)[0])
 
-    def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0, located: bool = False) -> None:
+    def _paint_out_known(self, crop: np.ndarray, box: Box, small: np.ndarray) -> list[Detection]:
+        """Nor does it read again the codes known there whose place did not change since they were
+        read (they stay known whatever the tile reads): each is painted its mean grey, with a
+        module's rim. A blurred code read by a deconvolution is located and failed by zxing-cpp
+        on the raw tile again: a tile over a dozen of them cost 14-17 ms here. Returned: those codes."""
+        painted = []
+        x0, y0, x1, y1 = box
+        c = self.cell
+        # the blocks of the tile that changed since they were last decoded, once for all its codes
+        moved = cv2.absdiff(self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)],
+                            small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]) > self.threshold
+        inside = [k for k in self._known if overlap(k.box, box)]
+        for k, quad in zip(inside, _corners([k.detection for k in inside]).tolist()):
+            a, b, e, f = k.box
+            if moved[max(b - y0, 0) // c:max(f - y0, 0) // c + 1, max(a - x0, 0) // c:max(e - x0, 0) // c + 1].any():
+                continue
+            mx, my = sum(q[0] for q in quad) / 4, sum(q[1] for q in quad) / 4
+            rim = [(round(mx + (qx - mx) * 1.12) - x0, round(my + (qy - my) * 1.12) - y0) for qx, qy in quad]
+            xs, ys = [r[0] for r in rim], [r[1] for r in rim]
+            around = crop[max(min(ys), 0):max(ys) + 1, max(min(xs), 0):max(xs) + 1]
+            if around.size:
+                cv2.fillConvexPoly(crop, np.array(rim, np.int32), int(cv2.mean(around)[0]))
+                painted.append(k.detection)
+        return painted
+
+    def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0, located: bool = False,
+                    noted: Place | None = None) -> None:
         """A place to look at again; one already noted there keeps its fused frames, unless this
-        box is ``better`` (found by a code's fine texture, where the one noted was a guess)."""
+        box is ``better`` (found by a code's fine texture, where the one noted was a guess).
+        ``noted``: that place itself, as the worker's looks left it (its schedule kept)."""
         for place in list(self._places):
             if not overlap(place.box, box):
                 continue
@@ -346,7 +446,7 @@ class IncrementalDecoder:
             if better and shared >= 0.8 * area(place.box):  # this box holds it, and more
                 self._places.remove(place)
         if len(self._places) < self.max_places:
-            self._places.append(Place(box, codes_read_inside, located))
+            self._places.append(noted or Place(box, codes_read_inside, located))
             self._places[-1].narrowed = better
 
     def _forget_changed_places(self, small: np.ndarray) -> None:
@@ -519,6 +619,24 @@ class IncrementalDecoder:
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
         self._known = kept + fresh
+
+
+@dataclass
+class _Handover:
+    """A frame's second looks, handed to the worker: what it runs on, and what it had then."""
+
+    future: Future
+    shadow: IncrementalDecoder              # the decoder's copy the looks change
+    clones: list[tuple[Place, Place]]       # each place, and the copy the looks see
+    known: set[int]                         # the known codes then (ids): the rest are the looks' reads
+    small: np.ndarray                       # the frame's block means: what changed since is checked on landing
+
+
+def _run_looks(shadow: IncrementalDecoder, gray: np.ndarray) -> float:
+    """The worker's job: a frame's second looks on the decoder's copy; its CPU in ms."""
+    cpu = time.thread_time()
+    shadow._look_again(gray)
+    return (time.thread_time() - cpu) * 1000
 
 
 def _tile(n: int, count: int, w: int, h: int, overlap: float) -> Box:

@@ -107,7 +107,8 @@ class ScanPipeline(WatchedSource):
                  on_events: Callable[[list[tuple[str, dict]]], None] | None = None):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
-        self.decoder = IncrementalDecoder(self.base_decoder) if incremental else None
+        # second looks on a worker thread beside the frame's own decode (incremental.py: _hand_over_looks)
+        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)

@@ -15,6 +15,7 @@ is looked at every frame at first, then every 2, 4, 8 and at most every 16 frame
 """
 from __future__ import annotations
 
+import copy
 import functools
 import importlib.util
 import math
@@ -337,6 +338,18 @@ class Place:
             return
         self.frames += 1
         cv2.accumulateWeighted(crop, self._mean, 1.0 / min(self.frames, most))
+
+    def copy(self) -> "Place":
+        """A copy the worker's looks may change while this one goes on fusing frames."""
+        twin = copy.copy(self)
+        twin._mean = None if self._mean is None else self._mean.copy()
+        return twin
+
+    def take_schedule(self, twin: "Place") -> None:
+        """What a copy's looks changed: where the next look goes on, how often it is looked at,
+        and whether it was narrowed or searched."""
+        for name in ("tries", "rung", "piece", "last_try", "codes_read_inside", "narrowed", "searched"):
+            setattr(self, name, getattr(twin, name))
 
     def view(self, gray: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = self.box
