@@ -136,7 +136,7 @@ class IncrementalDecoder:
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
         self._worker: ThreadPoolExecutor | None = None
         self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet
-        self.look_cpu_ms: list[float] = []       # the worker's CPU for each frame's looks, in the order they landed
+        self.look_cpu_ms: dict[int, float] = {}  # the worker's CPU (ms) for each frame's looks, by frame (a bench reads it)
 
     @property
     def name(self) -> str:
@@ -192,6 +192,13 @@ class IncrementalDecoder:
 
     # --- second looks on a worker thread (a live camera) -----------------------------------------
 
+    def finish_looks(self) -> list[Detection]:
+        """Wait for the looks handed over on the last frame and land them now (a clip that ends:
+        a bench, a test): every code believed in view once they have."""
+        if self._handed is not None:
+            self._land_looks(self._handed.small)
+        return [k.detection for k in self._known]
+
     def _hand_over_looks(self, gray: np.ndarray, small: np.ndarray) -> None:
         """This frame's second looks (narrowing included), exactly as ``_look_again`` would run
         them now, run on a worker thread on a copy of what they read and change (the places,
@@ -209,7 +216,7 @@ class IncrementalDecoder:
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="second-looks")
         future = self._worker.submit(_run_looks, shadow, gray)
-        self._handed = _Handover(future, shadow, clones, {id(k) for k in self._known}, small)
+        self._handed = _Handover(future, shadow, clones, {id(k) for k in self._known}, small, self._frame)
 
     def _land_looks(self, small: np.ndarray) -> None:
         """What the last frame's looks did, applied to this frame's state: the places they
@@ -219,7 +226,7 @@ class IncrementalDecoder:
         handed, self._handed = self._handed, None
         if handed is None:
             return
-        self.look_cpu_ms.append(handed.future.result())
+        self.look_cpu_ms[handed.frame] = handed.future.result()
         shadow = handed.shadow
         for name in ("second_looks", "second_look_reads", "deferred"):
             setattr(self.stats, name, getattr(self.stats, name) + getattr(shadow.stats, name))
@@ -630,6 +637,7 @@ class _Handover:
     clones: list[tuple[Place, Place]]       # each place, and the copy the looks see
     known: set[int]                         # the known codes then (ids): the rest are the looks' reads
     small: np.ndarray                       # the frame's block means: what changed since is checked on landing
+    frame: int
 
 
 def _run_looks(shadow: IncrementalDecoder, gray: np.ndarray) -> float:
