@@ -132,7 +132,7 @@ class IncrementalDecoder:
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
         if self.ladder is not None:
             self.ladder.zbar_early = self.photo
-            self.ladder.learn_order = not self.photo
+            self.ladder.learn_order = self.ladder.sharpen_first = not self.photo
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
         self._worker: ThreadPoolExecutor | None = None
         self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet

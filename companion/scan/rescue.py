@@ -50,11 +50,12 @@ LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0 3x
 
 # What a rung costs per pixel it hands its reader, relative to zxing-cpp's, view included
 # (measured here on the live bench's still tables, CPU time per weighted pixel of each rung over
-# 30-frame clips: ZBar 12x, CLAHE and zxing-cpp on the view 4x, an unsharp mask 3-4x (3: at 4
-# the short blurred clips read a tenth fewer tags in their first frames), a Wiener filter 2x
-# per pixel of its upscaled view, which zxing-cpp reads fast: so a weighted pixel costs about
-# 5-8 ns here, whatever the rung, as a whole 1080p frame's decode, 7-16 ms, does)
-RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 3.0, "evened": 4.5, "contrast": 4.0}
+# 30-frame clips: ZBar 12x, CLAHE and zxing-cpp on the view 4x, an unsharp mask 3-4x, 2x since
+# it is taken before upscaling (_sharpened_first: at 3 the blurred still table was read whole 2
+# frames later), a Wiener filter 2x per pixel of its upscaled view, which zxing-cpp reads fast:
+# so a weighted pixel costs about 5-8 ns here, whatever the rung, as a whole 1080p frame's
+# decode, 7-16 ms, does). Only a live table's budget counts them (a photo's looks have none).
+RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 2.0, "evened": 4.5, "contrast": 4.0}
 
 
 def rung_cost(name: str, pixels: int, scale: float) -> float:
@@ -86,6 +87,18 @@ def _sharpened(region: np.ndarray, scale: float) -> np.ndarray:
     big = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     soft = cv2.GaussianBlur(big, (0, 0), 0.9 * scale)
     return cv2.addWeighted(big, 3.5, soft, -2.5, 0)  # unsharp mask: restores module edges
+
+
+def _sharpened_first(region: np.ndarray, scale: float) -> np.ndarray:
+    """_sharpened for a live table: the unsharp mask taken before upscaling, in floats (an
+    upscale is linear, so this is the mask of the upscaled crop with a blur ``scale`` times wider,
+    within a grey level or two). The blur runs on 1/scale^2 of the pixels: the 3x view of a
+    code-sized crop costs a half to a quarter as much. (Photos keep _sharpened: their figures
+    were measured with it.)"""
+    lo = region.astype(np.float32)
+    lo = cv2.addWeighted(lo, 3.5, cv2.GaussianBlur(lo, (0, 0), 0.9), -2.5, 0)
+    big = cv2.resize(lo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return np.clip(big, 0, 255).astype(np.uint8)
 
 
 def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: float = 3.0) -> np.ndarray:
@@ -158,10 +171,10 @@ def photo_views(gray: np.ndarray, zxing, zbar=None):
 _PHOTO_EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 
 
-def _evened(region: np.ndarray) -> np.ndarray:
+def _evened(region: np.ndarray, sharpened=_sharpened) -> np.ndarray:
     """Contrast stretched locally (a shadow or a lamp's falloff across the code), then 2x."""
     clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(2, 2))
-    return _sharpened(clahe.apply(region), 2.0)
+    return sharpened(clahe.apply(region), 2.0)
 
 
 class Ladder:
@@ -174,6 +187,7 @@ class Ladder:
         self._pyzbar = None
         self.zbar_early = False
         self.learn_order = False  # the rungs that read on this camera first (a live table: IncrementalDecoder)
+        self.sharpen_first = False  # sharpened before upscaling (a live table: cheaper, see _sharpened_first)
         self.reads_by_rung: dict[str, int] = {}
         self.hints: list[np.ndarray] = []
         self._misses: list[np.ndarray] = []
@@ -181,20 +195,21 @@ class Ladder:
     def rungs(self):
         """(name, scale, view, reader) from the cheapest to the dearest."""
         zx = self.zxing
+        sharpened = _sharpened_first if self.sharpen_first else _sharpened
         out = [("zxing histogram", 1.0, lambda r: r, zx.decode_hard),
                ("zxing local contrast", 1.0, _local_contrast, zx.decode),
-               ("zxing 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self._decode_noting_misses),
+               ("zxing 2x sharpened", 2.0, lambda r: sharpened(r, 2.0), self._decode_noting_misses),
                ("zxing deconvolved 1.0 3x", 3.0, lambda r: _deconvolved(r, 1.0), zx.decode),
-               ("zxing 1.5x sharpened", 1.5, lambda r: _sharpened(r, 1.5), zx.decode)]
+               ("zxing 1.5x sharpened", 1.5, lambda r: sharpened(r, 1.5), zx.decode)]
         if self.has_zbar:
-            zbar = [("zbar", 1.0, lambda r: r, self.zbar), ("zbar 2x sharpened", 2.0, lambda r: _sharpened(r, 2.0), self.zbar)]
+            zbar = [("zbar", 1.0, lambda r: r, self.zbar), ("zbar 2x sharpened", 2.0, lambda r: sharpened(r, 2.0), self.zbar)]
             # a photo's unread code is mostly a large one with its own trouble, which ZBar reads as
             # it is (a table's are small and soft: the sharpened zxing rungs come first there)
             out = out[:2] + zbar + out[2:] if self.zbar_early else out + zbar
-        out += [("zxing evened 2x", 2.0, _evened, zx.decode),
+        out += [("zxing evened 2x", 2.0, lambda r: _evened(r, sharpened), zx.decode),
                 ("zxing deconvolved 0.7 3x", 3.0, lambda r: _deconvolved(r, 0.7), zx.decode),
                 ("zxing deconvolved 1.3 3x", 3.0, lambda r: _deconvolved(r, 1.3), zx.decode),
-                ("zxing 3x sharpened", 3.0, lambda r: _sharpened(r, 3.0), zx.decode)]
+                ("zxing 3x sharpened", 3.0, lambda r: sharpened(r, 3.0), zx.decode)]
         return out
 
     def zbar(self, image: np.ndarray) -> list[Detection]:
