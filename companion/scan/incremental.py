@@ -333,12 +333,16 @@ class IncrementalDecoder:
             return
         found: list[_Known] = []
         c = self.cell
+        # a code the regions take in whole but whose own place did not change (a neighbour of the
+        # card that moved) stays known if their decode misses it, as in a tile: a blurred code read
+        # by a second look is not read again by a plain decode, and was lost for a frame or more
+        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)
+                    and self._changed(k.box, self._reference, small)]
         for box in boxes:
             self.stats.regions += 1
             found += self._read(gray, box, small)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
-        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)]
         self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
