@@ -11,6 +11,8 @@
 # has its own of everything. "auto" (the default) is "system" when the system's python3 has picamera2.
 # COMPANION_SETUP=runtime installs only the Debian packages the service needs (no browser, no AVR
 # toolchain, no broker): scripts/check-arm64.sh uses it.
+# COMPANION_PIP_EXTRAS: the project's extras pip installs with it ("test" unless set; empty for the
+# service alone: tests/test_setup_camera_stack.py, which only imports and runs the service).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,10 +73,11 @@ if [ "$CAMERA_STACK" = system ]; then
   "$PYTHON" scripts/system_pins.py > .venv/system-constraints.txt
   constraints=(-c .venv/system-constraints.txt)
 fi
-stamp=.venv/.installed-$({ cat pyproject.toml; cat .venv/system-constraints.txt 2>/dev/null || true; } | sha1sum | cut -c1-12)
+stamp=.venv/.installed-$({ cat pyproject.toml; cat .venv/system-constraints.txt 2>/dev/null || true; echo "${COMPANION_PIP_EXTRAS-test}"; } | sha1sum | cut -c1-12)
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q "${constraints[@]}" -e ".[test]"
+  extras=${COMPANION_PIP_EXTRAS-test}
+  .venv/bin/python -m pip install -q "${constraints[@]}" -e ".${extras:+[$extras]}"
   touch "$stamp"
 fi
 

@@ -16,6 +16,10 @@ unset PYTHONDONTWRITEBYTECODE
 # players' pace, kill -9 waits for each restart, a served page for its browser), and a third worker
 # computes meanwhile. `--maxschedchunk 1`: tests go to a worker one at a time as it frees up, the
 # longest first (tests/conftest.py's LONGEST), instead of a first block of a quarter of the suite each.
+# One thread each for OpenCV's and OpenBLAS's own pools: 3 workers already share 2 cores, and a pool of
+# 2 threads per process spent a quarter more CPU for the same frames (threads waiting on each other).
+# Results do not depend on it (each operation gives the same output on any number of threads).
+export OPENCV_FOR_THREADS_NUM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 echo "load before the tests (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 .venv/bin/python -m pytest -n 3 --maxschedchunk 1 "$@" || status=$?

@@ -46,7 +46,7 @@ def table(request, tmp_path, monkeypatch):
 
 
 def serious(page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
+    """axe-core's serious and critical findings on the page as it is (its script added already)."""
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
@@ -59,13 +59,18 @@ def serious(page) -> list[str]:
 def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser, tmp_path):
     game, service, url = table
     problems = []
-    for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
-        page = None
-        for path in PAGES:  # visited in turn in one tab per screen
-            page = open_page(browser, url, path, viewport, service, page)
+    page = None
+    for path in PAGES:  # visited in turn in one tab, as a person would
+        page = open_page(browser, url, path, TABLET, service, page)
+        page.add_script_tag(path=str(AXE))
+        # Then the phone: the same page turned to its width (no script reads the width, so the layout
+        # is the one a phone loading the page gets: test_pages_browser reads the scripts for that).
+        for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
             found = serious(page)
             problems += [f"{path} ({name}): {p}" for p in found]
             if found:  # the page to look at beside the message (nothing else reads the picture)
                 page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.png"), full_page=True)
-        page.close()
+        page.set_viewport_size(TABLET)  # the next page opens on the tablet
+    page.close()
     assert not problems, "\n".join(problems)

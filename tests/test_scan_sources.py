@@ -186,3 +186,34 @@ def test_camera_sizes_are_width_x_height():
     for bad in ("1920", "1920x", "big", "10x10"):
         with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
             sources.parse_size(bad)
+
+
+def test_a_still_virtual_table_renders_the_frames_it_would_render_afresh_and_a_change_shows():
+    # The virtual table keeps a still scene's frame through the lens and adds only each frame's noise
+    # (most frames of a demo game are of a still table). That must never show a stale table: every
+    # frame equals the one composed afresh, before and after cards and hands come and go.
+    from companion.scan.virtual_camera import Look
+
+    def frames(afresh: bool) -> list[np.ndarray]:
+        table = VirtualTable(640, 360, seed=3, look=Look(jpeg_quality=80))
+        for i in range(3):
+            table.place_code(f"CARD-{i}", (250 + i * 120, 300), 10 * i, label=f"card {i}")
+        shown, hand = [], 0
+        for k in range(10):
+            if afresh:
+                table._scene += 1  # a new scene every frame: nothing kept
+            if k == 2:
+                hand = table.add_hand((300, 300))
+            if k == 4:
+                table.move_hand(hand, (330, 310), 5)
+            if k == 6:
+                table.remove_hand(hand)
+            if k == 8:
+                table.remove("CARD-1")
+            shown.append(table.render())
+        return shown
+
+    kept, afresh = frames(False), frames(True)
+    assert all(np.array_equal(a, b) for a, b in zip(kept, afresh, strict=True))
+    assert not np.array_equal(kept[7], kept[8])  # the card taken away is gone from the next frame
+    assert not np.array_equal(kept[0], kept[1])  # and a still table's frames still differ by their noise

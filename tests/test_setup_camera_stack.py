@@ -76,7 +76,8 @@ def venv_made_by_setup(system_stack, tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if not said.exists():
             project = project_copy(shared / "project")
-            env = {**os.environ, "PYTHON": SYSTEM_PYTHON, "COMPANION_CAMERA_STACK": "system", "COMPANION_SETUP": "runtime"}
+            env = {**os.environ, "PYTHON": SYSTEM_PYTHON, "COMPANION_CAMERA_STACK": "system", "COMPANION_SETUP": "runtime",
+                   "COMPANION_PIP_EXTRAS": ""}  # the service alone: these tests import and run it, no test tools
             env.pop("VIRTUAL_ENV", None)
             done = subprocess.run(["bash", "scripts/setup.sh"], cwd=project, env=env, capture_output=True, text=True,
                                   timeout=1800)

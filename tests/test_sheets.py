@@ -271,10 +271,14 @@ def test_every_game_with_cards_says_where_its_cards_show_name_and_value():
             assert "name" in shown, f"{game} {kind}: no name on its face"
 
 
-def sticker_on_card(sheet: sheets.Sheet, placed: sheets.Placed) -> tuple[float, float, float, float]:
-    """The patch actually drawn for this card (its dashed cut line), in mm from the card's top-left corner."""
+def sticker_on_card(sheet: sheets.Sheet, placed: sheets.Placed, drawn: dict | None = None) -> tuple[float, float, float, float]:
+    """The patch actually drawn for this card (its dashed cut line), in mm from the card's top-left corner.
+    ``drawn``: each page's items already drawn, by page (a whole deck's check draws each page once)."""
     index = next(i for i, page in enumerate(sheet.pages) if placed in page)
-    cuts = [item for item in sheets.page_items(sheet, index)
+    drawn = {} if drawn is None else drawn
+    if index not in drawn:
+        drawn[index] = sheets.page_items(sheet, index)
+    cuts = [item for item in drawn[index]
             if isinstance(item, sheets.Box) and item.dashed
             and placed.x <= item.x < placed.x + sheet.layout.size[0] and placed.y <= item.y < placed.y + sheet.layout.size[1]]
     assert len(cuts) == 1
@@ -294,10 +298,11 @@ def test_the_default_sticker_leaves_name_and_value_readable_and_reads_at_the_rec
     assert geometry.pixels_per_module(geometry.Camera(), sheet.module_mm) >= geometry.MIN_PIXELS_PER_MODULE
     assert sheet.warnings == []
     w, h = deck.size
+    drawn: dict = {}
     for page in sheet.pages:
         for placed in page:
             face = deck.of(catalog[placed.ref.card].kind)
-            x, y, pw, ph = sticker_on_card(sheet, placed)
+            x, y, pw, ph = sticker_on_card(sheet, placed, drawn)
             assert 0 < x and x + pw < w and 0 < y and y + ph < h, f"{placed.label}: patch outside the card"
             vertical, horizontal = face.corner.split("-")
             assert (y + ph > h - 5) if vertical == "bottom" else (y < 5), f"{placed.label}: not at the {face.corner}"

@@ -81,6 +81,11 @@ def project(h: np.ndarray, points) -> np.ndarray:
 
 def apply_look(frame, look: Look, gain, glare, noise, frame_no: int) -> np.ndarray:
     """What the camera makes of a sharp rendered frame: blur, light, glare, noise, JPEG."""
+    return apply_sensor(apply_optics(frame, look, gain, glare), look, noise, frame_no)
+
+
+def apply_optics(frame, look: Look, gain, glare) -> np.ndarray:
+    """The part of the look that is the same in every frame of a still scene: blur, light, glare."""
     if look.blur_sigma > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), look.blur_sigma)
     if gain is not None:
@@ -89,6 +94,14 @@ def apply_look(frame, look: Look, gain, glare, noise, frame_no: int) -> np.ndarr
         frame = cv2.convertScaleAbs(frame, alpha=look.exposure)
     if glare is not None:
         frame = cv2.add(frame, glare)
+    return frame
+
+
+def apply_sensor(frame, look: Look, noise, frame_no: int) -> np.ndarray:
+    """The part of the look that changes from frame to frame: sensor noise, then JPEG. A new array
+    (``frame`` itself is not changed: the table keeps its optics from one frame to the next)."""
+    if not noise and not look.jpeg_quality:
+        return frame.copy()
     if noise:
         # a different window of a field larger than the frame each time: noise that does not
         # repeat from frame to frame (what averaging frames of a still table relies on)

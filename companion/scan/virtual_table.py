@@ -34,7 +34,7 @@ import numpy as np
 from card_tags.payload import CardRef, encode
 
 from companion.scan import calibration
-from companion.scan.virtual_camera import (GLARE_WASHOUT, MAT_MM, Camera, Look, apply_look, glare_spot, light_gain,
+from companion.scan.virtual_camera import (GLARE_WASHOUT, MAT_MM, Camera, Look, apply_optics, apply_sensor, glare_spot, light_gain,
                              mat_homography, noise_fields, project)
 from companion.scan.virtual_cards import (CARD_MM, CARD_PX_PER_MM, DAMAGE_KINDS, TAG_MM, Hand, PlacedCard, card_label,
                             card_outline_mm, card_transform, hand_shapes, qr_matrix, render_card, tag_outline_mm)
@@ -74,6 +74,9 @@ class VirtualTable:
         self._card_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._rng = np.random.default_rng(seed)
         self._noise: list[tuple[np.ndarray, np.ndarray]] = []
+        # What is on the table changes the scene's number; the last scene's frame through the lens is kept.
+        self._scene = 0
+        self._still: tuple[int, np.ndarray | None] = (-1, None)
         self.camera = camera or Camera()
         self.look = look or Look()
         # A card's private tag where the table printed one (card_tags/private.py), else its readable tag.
@@ -99,32 +102,38 @@ class VirtualTable:
                      float(angle_deg), damage, int(self._rng.integers(1 << 30)))
         with self._lock:
             self._items[key or text] = item
+            self._scene += 1
 
     def remove(self, ref_or_key) -> bool:
         key = (self.payloads.get(ref_or_key) or encode(ref_or_key)) if isinstance(ref_or_key, CardRef) else ref_or_key
         with self._lock:
+            self._scene += 1
             return self._items.pop(key, None) is not None
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
             self._hands.clear()
+            self._scene += 1
 
     def add_hand(self, mat_xy, angle_deg: float = 0.0, scale: float = 1.0) -> int:
         with self._lock:
             hand_id = self._next_hand
             self._next_hand += 1
             self._hands[hand_id] = Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), float(scale))
+            self._scene += 1
             return hand_id
 
     def move_hand(self, hand_id: int, mat_xy, angle_deg: float) -> None:
         with self._lock:
             hand = self._hands[hand_id]
             self._hands[hand_id] = Hand((float(mat_xy[0]), float(mat_xy[1])), float(angle_deg), hand.scale)
+            self._scene += 1
 
     def remove_hand(self, hand_id: int) -> None:
         with self._lock:
             self._hands.pop(hand_id, None)
+            self._scene += 1
 
     def placed(self) -> list[tuple[str, CardRef | None, tuple[float, float], float]]:
         with self._lock:
@@ -176,22 +185,32 @@ class VirtualTable:
         with self._lock:
             items = list(self._items.values())
             hands = list(self._hands.values())
-            h, look, frame_no = self._h, self.look, self._frame_no
+            h, look, frame_no, scene = self._h, self.look, self._frame_no, self._scene
             self._frame_no += 1
-            frame = self._background.copy()
             gain, glare, noise = self._gain, self._glare, self._noise
-        for item in items:
-            self._draw_card(frame, item, h)
-        hand_mask = None
-        if hands:
-            hand_mask = np.zeros((self.height, self.width), np.uint8)
-            for hand in hands:
-                for poly in hand_shapes(hand):
-                    cv2.fillPoly(hand_mask, [np.round(project(h, poly) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-            frame[hand_mask > 127] = (120, 150, 200)
-        frame = apply_look(frame, look, gain, glare, noise, frame_no)
+            still = self._still if self._still[0] == scene else None
+        hand_mask = self._hand_mask(hands, h) if hands else None
+        if still is None:
+            # A new scene: compose it and put it through the lens. A still one (most frames of a game)
+            # reuses that, byte for byte, and only gets this frame's sensor noise.
+            frame = self._background.copy()
+            for item in items:
+                self._draw_card(frame, item, h)
+            if hand_mask is not None:
+                frame[hand_mask > 127] = (120, 150, 200)
+            still = (scene, apply_optics(frame, look, gain, glare))
+            with self._lock:
+                self._still = still
+        frame = apply_sensor(still[1], look, noise, frame_no)
         truths = [self._truth(item, h, hand_mask, items[i + 1:]) for i, item in enumerate(items)] if truth else []
         return frame, truths
+
+    def _hand_mask(self, hands: list[Hand], h: np.ndarray) -> np.ndarray:
+        hand_mask = np.zeros((self.height, self.width), np.uint8)
+        for hand in hands:
+            for poly in hand_shapes(hand):
+                cv2.fillPoly(hand_mask, [np.round(project(h, poly) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        return hand_mask
 
     def _draw_card(self, frame: np.ndarray, item: PlacedCard, h: np.ndarray) -> None:
         face, mask = self._card_texture(item, h)
@@ -259,6 +278,7 @@ class VirtualTable:
 
     def _rebuild(self) -> None:
         """Recompute what depends only on the camera and the look (called under the lock)."""
+        self._scene += 1
         self._h = mat_homography(self.width, self.height, self.camera, self.mat_mm)
         centre = (self.mat_mm[0] / 2, self.mat_mm[1] / 2)
         self._scale = self.px_per_module(centre) * 21 / TAG_MM
