@@ -425,12 +425,12 @@ class IncrementalDecoder:
         x0, y0, x1, y1 = box
         c = self.cell
         # the blocks of the tile that changed since they were last decoded, once for all its codes
-        moved = cv2.absdiff(self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)],
-                            small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]) > self.threshold
+        bx, by = x0 // c, y0 // c
+        moved = cv2.absdiff(self._reference[by:-(-y1 // c), bx:-(-x1 // c)], small[by:-(-y1 // c), bx:-(-x1 // c)]) > self.threshold
         inside = [k for k in self._known if overlap(k.box, box)]
         for k, quad in zip(inside, _corners([k.detection for k in inside]).tolist()):
-            a, b, e, f = k.box
-            if moved[max(b - y0, 0) // c:max(f - y0, 0) // c + 1, max(a - x0, 0) // c:max(e - x0, 0) // c + 1].any():
+            a, b, e, f = k.box   # its blocks, as _changed takes them
+            if moved[max(max(b, 0) // c - by, 0):-(-f // c) - by, max(max(a, 0) // c - bx, 0):-(-e // c) - bx].any():
                 continue
             mx, my = sum(q[0] for q in quad) / 4, sum(q[1] for q in quad) / 4
             rim = [(round(mx + (qx - mx) * 1.12) - x0, round(my + (qy - my) * 1.12) - y0) for qx, qy in quad]
