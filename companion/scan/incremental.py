@@ -337,7 +337,7 @@ class IncrementalDecoder:
         # card that moved) stays known if their decode misses it, as in a tile: a blurred code read
         # by a second look is not read again by a plain decode, and was lost for a frame or more
         replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)
-                    and self._changed(k.box, self._reference, small)]
+                    and self._code_changed(k.detection, self._reference, small)]
         for box in boxes:
             self.stats.regions += 1
             found += self._read(gray, box, small)
@@ -470,6 +470,21 @@ class IncrementalDecoder:
         x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), box[2], box[3]
         a, b = then[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)], now[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         return not a.size or int(cv2.absdiff(a, b).max()) > self.threshold
+
+    def _code_changed(self, code: Detection, then: np.ndarray, now: np.ndarray) -> bool:
+        """Whether a block the code itself covers changed (not merely its box: a tilted code's box
+        takes in a neighbouring card's edge, which moves when that card does)."""
+        c = self.cell
+        centre = code.corners.mean(axis=0)
+        quad = (centre + (code.corners - centre) * 0.9) / c - 0.5   # its modules, in blocks (block i's centre at i)
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        moved = cv2.absdiff(then[y0:y1, x0:x1], now[y0:y1, x0:x1]) > self.threshold
+        if not moved.size:
+            return True
+        inside = np.zeros(moved.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round((quad - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        return bool((moved & inside.astype(bool)).any())
 
     def _fuse_still_places(self, gray: np.ndarray) -> None:
         for p in self._places:
