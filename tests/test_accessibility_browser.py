@@ -46,7 +46,10 @@ def table(request, tmp_path, monkeypatch):
 
 
 def serious(page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is (its script added already)."""
+    """axe-core's serious and critical findings on the page as it is (axe-core's script is added to a
+    page once: the test below runs it again after turning the page to a phone's width)."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
@@ -62,7 +65,6 @@ def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser,
     page = None
     for path in PAGES:  # visited in turn in one tab, as a person would
         page = open_page(browser, url, path, TABLET, service, page)
-        page.add_script_tag(path=str(AXE))
         # Then the phone: the same page turned to its width (no script reads the width, so the layout
         # is the one a phone loading the page gets: test_pages_browser reads the scripts for that).
         for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
