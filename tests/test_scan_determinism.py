@@ -50,7 +50,7 @@ def test_second_looks_on_the_worker_thread_read_what_looks_in_place_read_one_fra
     """The live pipeline hands each frame's second looks to a worker thread (so that no frame
     waits for them) and takes their reads on the next frame: a blurred 1080p table, whose tags
     only second looks read, is read as the looks run in the frame read it, a frame later."""
-    frames = blurred_still_table(10, 1920, 1080)
+    frames = blurred_still_table(12, 1920, 1080)
     in_place, _ = reads_per_frame(frames, IncrementalDecoder(make_decoder("zxing")))
     apart, _ = reads_per_frame(frames)
     assert len(in_place[-2]) == 20 and not in_place[0]
