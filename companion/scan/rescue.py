@@ -54,7 +54,7 @@ LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0 3x
 # it is taken before upscaling (_sharpened_first: at 3 the blurred still table was read whole 2
 # frames later), a Wiener filter 2x per pixel of its upscaled view, which zxing-cpp reads fast:
 # so a weighted pixel costs about 5-8 ns here, whatever the rung, as a whole 1080p frame's
-# decode, 7-16 ms, does). Only a live table's budget counts them (a photo's looks have none).
+# decode, 7-16 ms, does). A budget counts them: a live table's (`companion scan`'s photo reader gives its looks none).
 RUNG_COST = {"zbar": 12.0, "deconvolved": 2.0, "sharpened": 2.0, "evened": 4.5, "contrast": 4.0}
 
 
