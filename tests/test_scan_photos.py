@@ -16,6 +16,7 @@ import pytest
 from card_tags import payload as tag_payload
 from companion.scan.decoders import make_decoder
 from companion.scan.scanfiles import read_codes
+from tests.once import once_per_run
 
 PHOTOS = Path(__file__).parent / "data" / "photo_like"
 TRUTH = json.loads((PHOTOS / "truth.json").read_text())
@@ -29,13 +30,18 @@ def pipeline_reads(gray) -> set[str]:
     return {d.text for d, _ in read_codes(gray, [make_decoder("zxing", thorough=True)])}
 
 
-@pytest.fixture(scope="module")
-def results():
+def read_every_photo() -> dict:
     out = {}
     for name, printed in TRUTH.items():
         gray = cv2.imread(str(PHOTOS / name), cv2.IMREAD_GRAYSCALE)
         out[name] = (set(printed), reads("zxing", gray), reads("pyzbar", gray), pipeline_reads(gray))
     return out
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """Each photo's printed codes and what each reader reads of it: read once in the run."""
+    return once_per_run(tmp_path_factory, "scan-photos", read_every_photo)
 
 
 def test_the_pipeline_reads_every_code_either_decoder_reads_on_every_photo(results):

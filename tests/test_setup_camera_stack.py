@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.once import run_folder
+
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_PYTHON = "/usr/bin/python3"
 STAND_INS = ("python3-venv", "python3-numpy", "python3-bottleneck")
@@ -58,19 +60,11 @@ def project_copy(dest: Path) -> Path:
     return dest
 
 
-def this_runs_folder(tmp_path_factory, name: str) -> Path:
-    """A folder of this pytest run that every xdist worker sees (the workers' temporary folders share
-    a parent, the run's own: never a folder left by an earlier run)."""
-    base = tmp_path_factory.getbasetemp()
-    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
-
-
 @pytest.fixture(scope="module")
 def venv_made_by_setup(system_stack, tmp_path_factory):
     """The venv setup makes in the system camera stack mode: made once per run, not once per xdist
     worker that gets one of these tests (about 28 s of CPU each); the others wait for it."""
-    shared = this_runs_folder(tmp_path_factory, "camera-stack-setup")
-    shared.mkdir(exist_ok=True)
+    shared = run_folder(tmp_path_factory, "camera-stack-setup")
     said = shared / "setup-said.txt"  # setup's exit status, then its output
     with open(shared / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
