@@ -2,7 +2,9 @@
 swing with everyone else's load: `pytest -p tests.cpu_durations --cpu-durations=30 ...` prints the 30
 tests and modules that used the most CPU (this process's threads, the subprocesses it waited for,
 and its live descendants such as the browser, read from /proc). Works with pytest-xdist: each worker's figures travel to
-the controller in the test reports."""
+the controller in the test reports. It undercounts Chromium: the whole suite's per-test figures added
+up to 588 s of CPU where /proc/stat showed the 2 cores busy 822 core-seconds for the same run, about 350
+of them Chromium's (docs/benchmarks.md); read the machine's figure for the whole."""
 from __future__ import annotations
 
 import os
