@@ -16,11 +16,12 @@ unset PYTHONDONTWRITEBYTECODE
 # every test module's asserts itself (9 s of CPU a worker, 3 s with them kept). Collected once first, the
 # workers load what it wrote. (A failure here is the run's own to report: it collects the same modules.)
 .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 || true
-# 4 workers on 2 cores: the long tests wait as much as they compute (the browser demo plays at its
-# players' pace, kill -9 waits for each restart, a served page for its browser), and the other workers
-# compute meanwhile (with 3, the suite used 1.34 cores of 2 on average). `--maxschedchunk 1`: tests go to a worker one at a time as it frees up, the
-# longest first (tests/conftest.py's LONGEST), instead of a first block of a quarter of the suite each.
-# One thread each for OpenCV's and OpenBLAS's own pools: 3 workers already share 2 cores, and a pool of
+# 4 workers on 2 cores: the suite keeps both cores busy (idle 19-29 of 845 core-seconds measured from
+# /proc/stat with 4), so more workers would gain nothing (3 against 4 was not measured once the suite's
+# other cuts were in; with 3 before them, it also used the cores whole). `--maxschedchunk 1`:
+# tests go to a worker one at a time as it frees up, the longest first (tests/conftest.py's LONGEST),
+# instead of a first block of a quarter of the suite each.
+# One thread each for OpenCV's and OpenBLAS's own pools: the workers already share 2 cores, and a pool of
 # 2 threads per process spent a quarter more CPU for the same frames (threads waiting on each other).
 # Results do not depend on it (each operation gives the same output on any number of threads).
 export OPENCV_FOR_THREADS_NUM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
