@@ -17,8 +17,8 @@ unset PYTHONDONTWRITEBYTECODE
 # workers load what it wrote. (A failure here is the run's own to report: it collects the same modules.)
 .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null 2>&1 || true
 # 4 workers on 2 cores: the suite keeps both cores busy (idle 19-29 of 845 core-seconds measured from
-# /proc/stat with 4), so more workers would gain nothing (3 against 4 was not measured once the suite's
-# other cuts were in; with 3 before them, it also used the cores whole). `--maxschedchunk 1`:
+# /proc/stat with 4), so more workers would gain nothing (3 against 4 was not measured on the cores
+# busy: the figure of 1.34 cores used with 3 came from per-process CPU, which misses Chromium). `--maxschedchunk 1`:
 # tests go to a worker one at a time as it frees up, the longest first (tests/conftest.py's LONGEST),
 # instead of a first block of a quarter of the suite each.
 # One thread each for OpenCV's and OpenBLAS's own pools: the workers already share 2 cores, and a pool of
