@@ -56,3 +56,15 @@ def test_second_looks_on_the_worker_thread_read_what_looks_in_place_read_one_fra
     assert len(in_place[-2]) == 20 and not in_place[0]
     for frame, read in enumerate(in_place[:-1]):
         assert set(apart[frame + 1]) >= set(read), f"frame {frame + 1}"
+
+
+def test_the_reads_do_not_depend_on_how_many_threads_run_the_second_looks():
+    """A frame's looks are cut into shares by a fixed rule, each with its part of the budget and
+    its own copy of the ladder's learning: one worker thread (a 2-core machine) or three (a Pi 4)
+    run the same shares, so the same table gives the same reads frame by frame."""
+    frames = blurred_still_table(12)
+    one, looks_one = reads_per_frame(frames, ScanPipeline(None, "zxing", look_workers=1).decoder)
+    three, looks_three = reads_per_frame(frames, ScanPipeline(None, "zxing", look_workers=3).decoder)
+    assert looks_one > 0 and len(one[-1]) > len(one[0])
+    assert three == one
+    assert looks_three == looks_one

@@ -41,7 +41,7 @@ import numpy as np
 from card_tags.payload import CardRef
 
 from companion.bench.photo_labels import is_corner_labelled
-from companion.bench.scan_figures import FIGURES, load, print_steady, steady_state
+from companion.bench.scan_figures import FIGURES, LOOK_WORKERS, load, print_steady, steady_state
 from companion.bench.scan_figures import run_and_print as print_figures
 from companion.bench.scan_scenes import CONDITIONS, Scene, Score, scene_seed, clip_frames, run_backend, run_pipeline
 from companion.scan.decoders import make_decoder
@@ -85,6 +85,9 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
                       help="also play N rendered hand crossings with dropped frames "
                            "(1000 took 5 minutes here on a quiet core, 26 on a busy one)")
+    scan.add_argument("--look-workers", type=int, default=0, metavar="N",
+                      help="the pipeline's second looks on N worker threads (default: the cores the run may use, less "
+                           "one: 1 here, pinned to one core; a Pi 4: 3); the reads do not depend on N, the CPU per worker does")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")
     scan.add_argument("--only", default="", metavar="NAMES",
                       help=f"only these figures, comma-separated ({', '.join(FIGURES)}); implies --figures-only")
@@ -117,6 +120,7 @@ def cmd_bench_scan(args) -> int:
         print(f"companion bench scan: --photos {missing[0]} is not a folder", file=sys.stderr)
         return 2
     pinned = pin_to_one_core()
+    LOOK_WORKERS["n"] = args.look_workers
     started = time.time()
     print(f"companion bench scan: seed {args.seed}; {platform.machine()}, {os.cpu_count()} cores, {pinned}, "
           f"OpenCV {cv2.__version__} on 1 thread; {args.frames} frame(s) per backend and a {args.clip}-frame clip "

@@ -120,7 +120,9 @@ class IncrementalDecoder:
     photo: bool = False              # a still photo: codes of any size up to the image's (a table's are alike), and
                                      # texture sought in locally equalised blocks (a code in a bright spot's shade)
     photo_texture: bool = True       # a photo: textured patches as large as a code read are worth views and looks
-    looks_apart: bool = False        # a live camera: second looks on a worker thread, landing one frame later (see _hand_over_looks)
+    looks_apart: bool = False        # a live camera: second looks on worker threads, landing one frame later (see _hand_over_looks)
+    look_shares: int = 3             # a live table's looks a frame, cut into this many shares by a fixed rule (see _shares)...
+    look_workers: int = 1            # ...run by this many worker threads (looks_apart): the reads do not depend on it
     stats: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self):
@@ -140,17 +142,19 @@ class IncrementalDecoder:
             self.ladder.zbar_early = self.photo
             self.ladder.learn_order = self.ladder.sharpen_first = not self.photo
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
-        self._worker: ThreadPoolExecutor | None = None
+        self._workers: list[ThreadPoolExecutor] = []
         self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet
-        self.look_cpu_ms: dict[int, float] = {}  # the worker's CPU (ms) for each frame's looks, by frame (a bench reads it)
+        self.look_cpu_ms: dict[int, float] = {}    # each frame's looks: the busiest worker's CPU (ms), by frame (a bench reads it)
+        self.look_total_ms: dict[int, float] = {}  # ...and all the workers' together
 
     @property
     def name(self) -> str:
         return f"{self.decoder.name}+pipeline"
 
     def reset(self) -> None:
-        if self._handed is not None:   # what the worker is doing is about the old frames: waited for, dropped
-            self._handed.future.result()
+        if self._handed is not None:   # what the workers are doing is about the old frames: waited for, dropped
+            for future in self._handed.futures:
+                future.result()
             self._handed = None
         self._reference = None
         self._known.clear()
@@ -192,8 +196,13 @@ class IncrementalDecoder:
             return [k.detection for k in self._known]
         if not self.photo:   # one photo: nothing to average
             self._fuse_still_places(gray)
-        if self._places:
+        if self._places and (self.photo or self.look_shares <= 1):
             self._look_again(gray)
+        elif self._places and not (self._decoded_whole and self.look_share <= 0):   # a live table: its shares, here and now
+            shares = self._shares()
+            for shadow, _ in shares:
+                _run_looks([shadow], gray)
+            self._land(shares, small, small)
         return [k.detection for k in self._known]
 
     # --- second looks on a worker thread (a live camera) -----------------------------------------
@@ -206,56 +215,92 @@ class IncrementalDecoder:
         return [k.detection for k in self._known]
 
     def _hand_over_looks(self, gray: np.ndarray, small: np.ndarray) -> None:
-        """This frame's second looks (narrowing included), exactly as ``_look_again`` would run
-        them now, run on a worker thread on a copy of what they read and change (the places,
-        each with its fused pixels, and the known codes), while this thread reads the next
-        frame; the next frame lands them (``_land_looks``), waiting for the worker if it is late.
-        So the looks run beside the frame's own work (on another core: zxing-cpp and OpenCV
-        release the GIL) and their reads arrive one frame later, whatever the machine's load:
-        what they do depends only on the frames, never on how long anything took."""
-        shadow = copy.copy(self)
-        clones = [(p, p.copy()) for p in self._places]
-        shadow._places = [c for _, c in clones]
-        shadow._known = list(self._known)
-        shadow._lost = list(self._lost)
-        shadow.stats = DecodeStats()
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="second-looks")
-        future = self._worker.submit(_run_looks, shadow, gray)
-        self._handed = _Handover(future, shadow, clones, {id(k) for k in self._known}, small, self._frame)
+        """This frame's second looks (narrowing included), exactly as they would run now, run on
+        worker threads on a copy of what they read and change (the places, each with its fused
+        pixels, and the known codes), while this thread reads the next frame; the next frame lands
+        them (``_land_looks``), waiting for the workers if they are late. So the looks run beside
+        the frame's own work (on other cores: zxing-cpp and OpenCV release the GIL) and their
+        reads arrive one frame later, whatever the machine's load: what they do depends only on
+        the frames, never on how long anything took. The looks are cut into ``look_shares``
+        shares (``_shares``), share j run by worker j mod ``look_workers``: each worker's CPU a
+        frame is about its shares' part of the budget, and the reads are the same whatever the
+        number of workers."""
+        shares = self._shares()
+        workers = max(1, min(self.look_workers, len(shares)))
+        if len(self._workers) != workers:
+            self._workers = [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"second-looks-{n}") for n in range(workers)]
+        futures = [w.submit(_run_looks, [shadow for shadow, _ in shares[n::workers]], gray) for n, w in enumerate(self._workers)]
+        self._handed = _Handover(futures, shares, {id(k) for k in self._known}, small, self._frame)
+
+    def _shares(self) -> list[tuple[IncrementalDecoder, list[tuple[Place, Place]]]]:
+        """This frame's looks as ``look_shares`` shares, by a fixed rule: the places in the order
+        looks take them (least tried first), dealt out in turn. Each share is a copy of the
+        decoder holding copies of its places (and their fused pixels), the known codes, its part
+        of every budget (looks, slow retries' savings, narrowing, looks at most) and a copy of the
+        ladder's learning; ``_land`` puts them together again. What a share does depends only on
+        the frames, so the reads are the same however many threads run the shares, in any order."""
+        k = max(1, self.look_shares)
+        order = sorted(self._places, key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
+        shares = []
+        for j in range(k):
+            clones = [(p, p.copy()) for p in order[j::k]]
+            shadow = copy.copy(self)
+            shadow._places = [c for _, c in clones]
+            shadow._known = list(self._known)
+            shadow._lost = list(self._lost)
+            shadow.stats = DecodeStats()
+            shadow.ladder = self.ladder.share() if self.ladder is not None else None
+            for name in ("look_share", "look_share_after", "look_floor_px", "slow_share", "slow_savings", "narrow_share"):
+                setattr(shadow, name, getattr(self, name) / k)
+            shadow._saved_px = self._saved_px / k
+            shadow.max_looks = -(-self.max_looks // k)
+            shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms = [], None, {}, {}
+            shares.append((shadow, clones))
+        return shares
 
     def _land_looks(self, small: np.ndarray) -> None:
-        """What the last frame's looks did, applied to this frame's state: the places they
-        looked at keep their schedule, those they read or narrowed go, and the codes they read and
-        the places they found count where nothing changed since that frame (where something did,
-        this frame's own decode has read it afresh)."""
+        """What the last frame's looks did, applied to this frame's state (``_land``)."""
         handed, self._handed = self._handed, None
         if handed is None:
             return
-        self.look_cpu_ms[handed.frame] = handed.future.result()
-        shadow = handed.shadow
-        for name in ("second_looks", "second_look_reads", "deferred"):
-            setattr(self.stats, name, getattr(self.stats, name) + getattr(shadow.stats, name))
-        self._saved_px = shadow._saved_px
+        cpu = [f.result() for f in handed.futures]
+        self.look_cpu_ms[handed.frame] = max(cpu)
+        self.look_total_ms[handed.frame] = sum(cpu)
+        self._land(handed.shares, handed.small, small, handed.known)
+
+    def _land(self, shares: list, then: np.ndarray, small: np.ndarray, known: set[int] | None = None) -> None:
+        """Shares' looks applied to the decoder: the places they looked at keep their schedule,
+        those they read or narrowed go, and the codes they read and the places they found count
+        where nothing changed since the frame they looked at (where something did, this frame's
+        own decode has read it afresh); their learning and savings are added up."""
+        known = {id(k) for k in self._known} if known is None else known
 
         def still(box: Box) -> bool:
-            return not self._changed(box, handed.small, small)
+            return not self._changed(box, then, small)
 
-        left = {id(p) for p in shadow._places}
-        cloned = {id(c) for _, c in handed.clones}
-        for original, clone in handed.clones:
-            if original not in self._places:   # something changed there meanwhile
-                continue
-            if id(clone) in left:
-                original.take_schedule(clone)
-            else:
-                self._places.remove(original)
-        for p in shadow._places:
-            if id(p) not in cloned and still(p.box):
-                self._note_place(p.box, better=p.narrowed, noted=p)
-        fresh = [k for k in shadow._known if id(k) not in handed.known and still(k.box)]
+        fresh: list[_Known] = []
+        self._saved_px = 0.0
+        for shadow, clones in shares:
+            for name in ("second_looks", "second_look_reads", "deferred"):
+                setattr(self.stats, name, getattr(self.stats, name) + getattr(shadow.stats, name))
+            self._saved_px += shadow._saved_px
+            if self.ladder is not None:
+                self.ladder.learn_from(shadow.ladder)
+            left = {id(p) for p in shadow._places}
+            cloned = {id(c) for _, c in clones}
+            for original, clone in clones:
+                if original not in self._places:   # something changed there meanwhile
+                    continue
+                if id(clone) in left:
+                    original.take_schedule(clone)
+                else:
+                    self._places.remove(original)
+            for p in shadow._places:
+                if id(p) not in cloned and still(p.box):
+                    self._note_place(p.box, better=p.narrowed, noted=p)
+            fresh += [k for k in shadow._known if id(k) not in known and still(k.box)]
         if fresh:
-            self._remember(fresh, replaced=[])
+            self._remember(_unique_known(fresh), replaced=[])
 
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
@@ -657,20 +702,20 @@ class IncrementalDecoder:
 
 @dataclass
 class _Handover:
-    """A frame's second looks, handed to the worker: what it runs on, and what it had then."""
+    """A frame's second looks, handed to the workers: what they run on, and what it had then."""
 
-    future: Future
-    shadow: IncrementalDecoder              # the decoder's copy the looks change
-    clones: list[tuple[Place, Place]]       # each place, and the copy the looks see
+    futures: list[Future]                   # one a worker: its CPU (ms) for its shares
+    shares: list                            # each share's decoder copy, and its places with their copies
     known: set[int]                         # the known codes then (ids): the rest are the looks' reads
     small: np.ndarray                       # the frame's block means: what changed since is checked on landing
     frame: int
 
 
-def _run_looks(shadow: IncrementalDecoder, gray: np.ndarray) -> float:
-    """The worker's job: a frame's second looks on the decoder's copy; its CPU in ms."""
+def _run_looks(shadows: list[IncrementalDecoder], gray: np.ndarray) -> float:
+    """A worker's job: a frame's looks for its shares, one after the other; their CPU in ms."""
     cpu = time.thread_time()
-    shadow._look_again(gray)
+    for shadow in shadows:
+        shadow._look_again(gray)
     return (time.thread_time() - cpu) * 1000
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -96,6 +97,12 @@ def classify(text: str, game: str, private: dict | None = None) -> tuple[str, st
     return "card", f"{ref.key} of {game}", ref
 
 
+def default_look_workers() -> int:
+    """Second looks' worker threads: the cores this process may use, less the frame thread's."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores - 1)
+
+
 class ScanPipeline(WatchedSource):
     """See the module docstring. ``homography`` (frame px -> mat mm) skips marker calibration."""
 
@@ -104,11 +111,13 @@ class ScanPipeline(WatchedSource):
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
                  calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None,
-                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None):
+                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None, look_workers: int | None = None):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
-        # second looks on a worker thread beside the frame's own decode (incremental.py: _hand_over_looks)
-        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True) if incremental else None
+        # second looks on worker threads beside the frame's own decode (incremental.py: _hand_over_looks):
+        # by default one a core besides the frame's own (a Pi 4: 3; the reads do not depend on it)
+        workers = look_workers or default_look_workers()
+        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)

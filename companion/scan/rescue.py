@@ -189,8 +189,25 @@ class Ladder:
         self.learn_order = False  # the rungs that read on this camera first (a live table: IncrementalDecoder)
         self.sharpen_first = False  # sharpened before upscaling (a live table: cheaper, see _sharpened_first)
         self.reads_by_rung: dict[str, int] = {}
+        self._learned_from: dict[str, int] = {}   # a share's copy: the learning it started from
         self.hints: list[np.ndarray] = []
         self._misses: list[np.ndarray] = []
+
+    def share(self) -> "Ladder":
+        """A copy for one share of a frame's looks (incremental.py: _shares): the same readers,
+        what has read so far, its own learning from now on (``learn_from`` adds it back)."""
+        twin = copy.copy(self)
+        twin.reads_by_rung = dict(self.reads_by_rung)
+        twin._learned_from = dict(self.reads_by_rung)
+        twin.hints, twin._misses = [], []
+        return twin
+
+    def learn_from(self, twin: "Ladder") -> None:
+        """What a share's copy read, by rung, added to this ladder's learning."""
+        before = twin._learned_from
+        for name, n in twin.reads_by_rung.items():
+            if n > before.get(name, 0):
+                self.reads_by_rung[name] = self.reads_by_rung.get(name, 0) + n - before.get(name, 0)
 
     def rungs(self):
         """(name, scale, view, reader) from the cheapest to the dearest."""
