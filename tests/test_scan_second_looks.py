@@ -117,7 +117,7 @@ def test_the_camera_s_defocus_is_learned_from_what_read_and_tried_first():
     assert sigmas_in_order()[:2] == ["1.3", "1.3"]
     crop, _ = small_blurred_tag()
     got, _ = ladder.look(crop, (0, 0), slow=True)             # so a still place's look reads by it first
-    assert got and ladder.reads_by_rung["zxing deconvolved 1.3 3x"] == 1
+    assert got and ladder.reads_by_rung["zxing deconvolved 1.3"] == 1
 
 
 def two_cards_side_by_side():
@@ -174,7 +174,7 @@ def test_a_dear_look_at_a_large_place_runs_part_by_part_over_frames_and_still_re
     place[360 - crop.shape[0]:, 360 - crop.shape[1]:] = crop      # the tag in the bottom-right corner
     ladder = Ladder(make_decoder("zxing"))
     ladder.learn_order = True
-    ladder.reads_by_rung = {"zxing deconvolved 1.3 3x": 3}        # what reads on this (blurred) camera
+    ladder.reads_by_rung = {"zxing deconvolved 1.3": 3}        # what reads on this (blurred) camera
     budget = 400_000.0                                             # weighted pixels: a fifth of the whole place's rung
     rung = piece = frames = 0
     got: list = []

@@ -141,6 +141,7 @@ class IncrementalDecoder:
         if self.ladder is not None:
             self.ladder.zbar_early = self.photo
             self.ladder.learn_order = self.ladder.sharpen_first = not self.photo
+            self.ladder.deconvolve_scale = 3.0 if self.photo else 2.0
         self.ignore: list[Box] = []   # places never worth a second look (the calibration markers)
         self._workers: list[ThreadPoolExecutor] = []
         self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet
