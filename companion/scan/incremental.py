@@ -132,6 +132,8 @@ class IncrementalDecoder:
         self._places: list[Place] = []
         self._frame = 0
         self._saved_px = 0.0   # what slow retries may still spend, in weighted pixels (see _look_again)
+        self._narrow_over = True   # the first place narrowed a frame may overrun the allowance (see _narrow_places)...
+        self._narrow_whole = self.narrow_share   # ...and in the other shares of a frame's looks, one within the whole allowance
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
@@ -200,7 +202,7 @@ class IncrementalDecoder:
         if self._places and (self.photo or self.look_shares <= 1):
             self._look_again(gray)
         elif self._places and not (self._decoded_whole and self.look_share <= 0):   # a live table: its shares, here and now
-            shares = self._shares()
+            shares = self._shares(*gray.shape[:2])
             for shadow, _ in shares:
                 _run_looks([shadow], gray)
             self._land(shares, small, small)
@@ -226,22 +228,29 @@ class IncrementalDecoder:
         shares (``_shares``), share j run by worker j mod ``look_workers``: each worker's CPU a
         frame is about its shares' part of the budget, and the reads are the same whatever the
         number of workers."""
-        shares = self._shares()
+        shares = self._shares(*gray.shape[:2])
         workers = max(1, min(self.look_workers, len(shares)))
         if len(self._workers) != workers:
             self._workers = [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"second-looks-{n}") for n in range(workers)]
         futures = [w.submit(_run_looks, [shadow for shadow, _ in shares[n::workers]], gray) for n, w in enumerate(self._workers)]
         self._handed = _Handover(futures, shares, {id(k) for k in self._known}, small, self._frame)
 
-    def _shares(self) -> list[tuple[IncrementalDecoder, list[tuple[Place, Place]]]]:
+    def _shares(self, gray_h: int, gray_w: int) -> list[tuple[IncrementalDecoder, list[tuple[Place, Place]]]]:
         """This frame's looks as ``look_shares`` shares, by a fixed rule: the places in the order
-        looks take them (least tried first), dealt out in turn. Each share is a copy of the
+        they are looked at (least tried first; a place too large to narrow within a share's
+        allowance first of all: only the first share may narrow one), dealt out in turn. Each share is a copy of the
         decoder holding copies of its places (and their fused pixels), the known codes, its part
         of every budget (looks, slow retries' savings, narrowing, looks at most) and a copy of the
         ladder's learning; ``_land`` puts them together again. What a share does depends only on
         the frames, so the reads are the same however many threads run the shares, in any order."""
         k = max(1, self.look_shares)
-        order = sorted(self._places, key=lambda p: (p.tries, not p.located, -p.rung, area(p.box)))
+        tag_px = self._tag_px()
+
+        def rank(p: Place) -> tuple:   # a large place to narrow first (the first share's), then as looks take them
+            large = area(grown(p.box, 0.5 * tag_px, (gray_h, gray_w))) > self.narrow_share * gray_h * gray_w
+            return (not (large and self._to_narrow(p, tag_px)[0]), p.tries, not p.located, -p.rung, area(p.box))
+
+        order = sorted(self._places, key=rank)
         shares = []
         for j in range(k):
             clones = [(p, p.copy()) for p in order[j::k]]
@@ -255,6 +264,9 @@ class IncrementalDecoder:
                 setattr(shadow, name, getattr(self, name) / k)
             shadow._saved_px = self._saved_px / k
             shadow.max_looks = -(-self.max_looks // k)
+            # only the first share may narrow a place over its allowance (its first: so that no place waits
+            # forever), as the looks in one piece did: three at once made the frame after a cold one 3x dearer
+            shadow._narrow_over = j == 0
             shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms = [], None, {}, {}
             shares.append((shadow, clones))
         return shares
@@ -630,27 +642,22 @@ class IncrementalDecoder:
         allowance = self.narrow_share * gray.size   # counted in pixels, so the same frames narrow the same places
         waiting, due = [], []
         for p in self._places:
-            inside = [k.detection for k in self._known if overlap(k.box, p.box)]
-            # a place joining several codes none of which is read yet (a cluster of blurred cards) is
-            # narrowed too, once, after its first look (the cheap splitting rungs read what reads at
-            # once) and after the places with codes read: a look at each code costs less than a look
-            # at all of them at once. One over HUGE_PLACE codes square is narrowed before its first
-            # look: zxing-cpp's 2x sharpened read of a cluster of a dozen blurred cards tries every
-            # code it locates there (56 of them: 28-39 ms here, the looks' dearest single call)
-            first = ((p.tries > 0 or area(p.box) > (HUGE_PLACE * tag_px) ** 2) and not p.narrowed and not p.searched
-                     and not self.photo and not inside and _joins_several_codes(p.box, tag_px))
-            if len(inside) != p.codes_read_inside or first:
+            narrow, first, inside = self._to_narrow(p, tag_px)
+            if narrow:
                 due.append((first, p, inside))
         for first, p, inside in sorted(due, key=lambda d: d[0]):
             if p not in self._places:   # replaced by a better one
                 continue
             # looked for a little beyond the place: a code it cuts is then found whole
             x0, y0, x1, y1 = grown(p.box, 0.5 * tag_px, gray.shape)
-            if allowance <= 0:   # over this frame's allowance (the first place always fits): the next frame
+            size = (x1 - x0) * (y1 - y0)
+            # over this frame's allowance (the first place always fits, and one that overruns the rest; in the
+            # other shares of a frame's looks only what fits): the next frame
+            if allowance <= 0 or (size > allowance and not self._narrow_over and size > self._narrow_whole * gray.size):
                 if not first:    # (one never narrowed is looked at as it is meanwhile: the splitting rungs)
                     waiting.append(p)
                 continue
-            allowance -= (x1 - x0) * (y1 - y0)
+            allowance -= size
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
                        code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
             if first and not patches:   # no code's fine texture stands out (a dim room): looked at as it is
@@ -665,6 +672,22 @@ class IncrementalDecoder:
         return waiting
 
     # --- helpers ------------------------------------------------------------------------------------
+
+    def _to_narrow(self, p: Place, tag_px: float) -> tuple[bool, bool, list[Detection]]:
+        """Whether a place is due to be narrowed (codes were read in it since it last was, or it
+        joins several codes none of which is read), whether it is of the second kind, and the codes
+        read in it."""
+        inside = [k.detection for k in self._known if overlap(k.box, p.box)]
+        # a place joining several codes none of which is read yet (a cluster of blurred cards) is
+        # narrowed too, once, after its first look (the cheap splitting rungs read what reads at
+        # once) and after the places with codes read: a look at each code costs less than a look
+        # at all of them at once. One over HUGE_PLACE codes square is narrowed before its first
+        # look: zxing-cpp's 2x sharpened read of a cluster of a dozen blurred cards tries every
+        # code it locates there (56 of them: 28-39 ms here, the looks' dearest single call)
+        first = ((p.tries > 0 or area(p.box) > (HUGE_PLACE * tag_px) ** 2) and not p.narrowed and not p.searched
+                 and not self.photo and not inside and _joins_several_codes(p.box, tag_px))
+        return len(inside) != p.codes_read_inside or first, first, inside
+
 
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
