@@ -168,7 +168,7 @@ def print_steady(s: dict) -> None:
           f"the 30 frames after the cold one: median {z['median']:.2f}, p99 {z['p99']:.2f}, worst {z['worst']:.2f} ms; "
           f"zxing-cpp alone on the whole frame (same run): {s['zxing_whole_frame_cpu_ms']:.2f} ms; load {s['load']}")
     w = s["looks_cpu_ms"]
-    print(f"    (the frame thread's CPU; the second looks' worker thread, worst frame: steady {w['worst']:.2f} ms, "
+    print(f"    (the frame thread's CPU; the second looks' busiest worker thread, worst frame: steady {w['worst']:.2f} ms, "
           f"after the cold one {w['settling_worst']:.2f} ms; the CPU per frame above counts both threads)")
 
 

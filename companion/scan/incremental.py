@@ -40,10 +40,12 @@ textured places looked at.
 Known codes whose boxes were not touched are carried over unchanged: that is what makes a
 steady table cost about a millisecond a frame.
 
-On a live camera (``looks_apart``, the pipeline's) the second looks of steps 3-4 run on a worker
-thread beside the next frame's own decode, on a copy of the places and known codes, and land on
-that next frame: the same budget and the same reads, one frame later, whatever the load; the
-frame thread keeps the decode of what changed, a tile of the whole-frame pass, and the fusing.
+On a live table a frame's second looks (steps 3-4) are cut into ``look_shares`` shares by a fixed
+rule, each with its part of the budget (``_shares``); on a live camera (``looks_apart``, the
+pipeline's) they run on ``look_workers`` worker threads beside the next frame's own decode, on
+copies of the places and known codes, and land on that next frame: the same reads one frame
+later, whatever the load and however many workers; the frame thread keeps the decode of what
+changed, a tile of the whole-frame pass, and the fusing.
 """
 from __future__ import annotations
 
