@@ -267,7 +267,7 @@ class IncrementalDecoder:
             for name in ("look_share", "look_share_after", "look_floor_px", "slow_share", "slow_savings", "narrow_share"):
                 setattr(shadow, name, getattr(self, name) / k)
             shadow._saved_px = self._saved_px / k
-            shadow.max_looks = -(-self.max_looks // k)
+            shadow.max_looks = self.max_looks // k + (j < self.max_looks % k)   # together, max_looks
             # only the first share may narrow a place over its allowance (its first: so that no place waits
             # forever), as the looks in one piece did: three at once made the frame after a cold one 3x dearer
             shadow._narrow_over = j == 0
