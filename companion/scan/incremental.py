@@ -212,7 +212,7 @@ class IncrementalDecoder:
             self._land(shares, small, small)
         return [k.detection for k in self._known]
 
-    # --- second looks on a worker thread (a live camera) -----------------------------------------
+    # --- second looks in shares, on worker threads (a live camera) ---------------------------------
 
     def finish_looks(self) -> list[Detection]:
         """Wait for the looks handed over on the last frame and land them now (a clip that ends:
@@ -242,11 +242,12 @@ class IncrementalDecoder:
     def _shares(self, gray_h: int, gray_w: int) -> list[tuple[IncrementalDecoder, list[tuple[Place, Place]]]]:
         """This frame's looks as ``look_shares`` shares, by a fixed rule: the places in the order
         they are looked at (least tried first; a place too large to narrow within a share's
-        allowance first of all: only the first share may narrow one), dealt out in turn. Each share is a copy of the
-        decoder holding copies of its places (and their fused pixels), the known codes, its part
-        of every budget (looks, slow retries' savings, narrowing, looks at most) and a copy of the
-        ladder's learning; ``_land`` puts them together again. What a share does depends only on
-        the frames, so the reads are the same however many threads run the shares, in any order."""
+        allowance first of all: only the first share may narrow one), dealt out in turn. Each
+        share is a copy of the decoder holding copies of its places (and their fused pixels), the
+        known codes, its part of every budget (looks, slow retries' savings, narrowing, looks at
+        most) and a copy of the ladder's learning; ``_land`` puts them together again. What a
+        share does depends only on the frames, so the reads are the same however many threads
+        run the shares, in any order."""
         k = max(1, self.look_shares)
         tag_px = self._tag_px()
 
@@ -270,7 +271,7 @@ class IncrementalDecoder:
             shadow.max_looks = self.max_looks // k + (j < self.max_looks % k)   # together, max_looks
             # only the first share may narrow a place over its allowance (its first: so that no place waits
             # forever), as the looks in one piece did: three at once made the frame after a cold one 3x dearer
-            shadow._narrow_over = j == 0
+            shadow._narrow_over, shadow._narrow_whole = j == 0, self.narrow_share
             shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms = [], None, {}, {}
             shares.append((shadow, clones))
         return shares
@@ -572,7 +573,7 @@ class IncrementalDecoder:
         else:
             budget = max(self.look_floor_px, self.look_share_after * whole)
         piece_cost = budget   # no rung's part costs more than a frame's looks: a dearer one is split (rescue.parts)
-        if self.looks_apart or self.look_shares > 1:
+        if not self.photo:
             # a place narrowed over the allowance (a cluster of a dozen cards after a cold frame, 5-7 ms
             # here) is paid from this frame's looks: the share that narrowed it looks less this frame
             budget -= NARROW_COST * self._narrowed_over
