@@ -670,7 +670,7 @@ class IncrementalDecoder:
             self._narrowed_over += max(0.0, size - max(allowance, 0.0))
             allowance -= size
             patches = [(a + x0, b + y0, e + x0, f + y0) for a, b, e, f in
-                       code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0))]
+                       code_patches(gray[y0:y1, x0:x1], self.cell, tag_px, inside, (x0, y0), per_block=not self.photo)]
             if first and not patches:   # no code's fine texture stands out (a dim room): looked at as it is
                 p.searched = True
                 continue

@@ -19,6 +19,7 @@ import copy
 import functools
 import importlib.util
 import math
+import threading
 
 import cv2
 import numpy as np
@@ -113,21 +114,40 @@ def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: 
     h, w = region.shape
     pad = int(np.ceil(3 * sigma)) + 2
     rows, cols = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
-    padded = cv2.copyMakeBorder(region, pad, rows - h - pad, pad, cols - w - pad, cv2.BORDER_REFLECT).astype(np.float32)
-    spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+    spectrum = _spectrum(region, pad, rows, cols)
     restored = cv2.idft(spectrum * _wiener(rows, cols, sigma, noise), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
     big = cv2.resize(restored[pad:pad + h, pad:pad + w], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     return np.clip(big, 0, 255).astype(np.uint8)
 
 
-@functools.lru_cache(maxsize=64)
+_LAST_SPECTRUM = threading.local()
+
+
+def _spectrum(region: np.ndarray, pad: int, rows: int, cols: int) -> np.ndarray:
+    """The DFT of ``region`` mirrored by ``pad`` at its edges to rows x cols. The deconvolved rungs
+    one after the other on the same crop (a place's first climb takes two or three defocuses)
+    share it: the last one each thread took is kept (a third of a deconvolved view's CPU)."""
+    last = getattr(_LAST_SPECTRUM, "value", None)
+    if last is not None and last[0] is region and last[1] == (pad, rows, cols):
+        return last[2]
+    h, w = region.shape
+    padded = cv2.copyMakeBorder(region, pad, rows - h - pad, pad, cols - w - pad, cv2.BORDER_REFLECT).astype(np.float32)
+    spectrum = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+    _LAST_SPECTRUM.value = (region, (pad, rows, cols), spectrum)
+    return spectrum
+
+
+@functools.lru_cache(maxsize=256)
 def _wiener(rows: int, cols: int, sigma: float, noise: float) -> np.ndarray:
-    """The Wiener filter for a Gaussian defocus, in cv2.dft's layout (real and imaginary parts)."""
-    fy = np.fft.fftfreq(rows)[:, None]
-    fx = np.fft.fftfreq(cols)[None, :]
-    psf = np.exp(-2 * np.pi ** 2 * sigma ** 2 * (fx ** 2 + fy ** 2))   # a Gaussian's transfer function
-    gain = (psf / (psf * psf + noise)).astype(np.float32)
-    return np.dstack([gain, gain])
+    """The Wiener filter for a Gaussian defocus, in cv2.dft's layout (real and imaginary parts).
+    A Gaussian's transfer function is the product of one along each axis: two short exponentials
+    and their outer product (a fifth of the CPU of the 2D one on a code-sized crop; a live table's
+    places come in many sizes, and a quarter of the deconvolved views computed a new filter)."""
+    k = -2 * np.pi ** 2 * sigma ** 2
+    fy, fx = np.fft.fftfreq(rows), np.fft.fftfreq(cols)
+    psf = np.outer(np.exp(k * fy * fy).astype(np.float32), np.exp(k * fx * fx).astype(np.float32))
+    gain = psf / (psf * psf + np.float32(noise))
+    return cv2.merge([gain, gain])
 
 
 def _local_contrast(region: np.ndarray) -> np.ndarray:

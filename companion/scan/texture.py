@@ -102,7 +102,7 @@ def _code_quads(codes: list[Detection], cell: int, origin: tuple[int, int], grow
 
 
 def code_patches(pixels: np.ndarray, cell: int, tag_px: float, codes: list[Detection],
-                 origin: tuple[int, int], share: float = 0.3) -> list[Box]:
+                 origin: tuple[int, int], share: float = 0.3, per_block: bool = False) -> list[Box]:
     """Patches of a place's own pixels (``origin``: their top-left in the frame) with a code's
     fine texture, the codes read there (``codes``) left out; in the pixels' coordinates.
 
@@ -112,12 +112,17 @@ def code_patches(pixels: np.ndarray, cell: int, tag_px: float, codes: list[Detec
     else on a table (20 times the 99th percentile of the rest, blurred, tilted or dim). How far
     depends on the light and the focus, so the bar is ``share`` of what the codes read in the
     same place show (of the place's brightest blocks if none is read yet). A card's corner or
-    a letter of its label makes a lone block or two: an opening and a minimum size remove them."""
+    a letter of its label makes a lone block or two: an opening and a minimum size remove them.
+    ``per_block`` (a live table): the smaller eigenvalue of each block's own structure tensor
+    instead (``_block_min_eigen``: a sixth of the CPU, see there)."""
     rows, cols = pixels.shape[0] // cell, pixels.shape[1] // cell
     if rows < 2 or cols < 2:
         return []
-    eigen = cv2.cornerMinEigenVal(pixels, 5, 3)
-    blocks = cv2.resize(eigen[:rows * cell, :cols * cell], (cols, rows), interpolation=cv2.INTER_AREA)
+    if per_block:
+        blocks = _block_min_eigen(pixels[:rows * cell, :cols * cell], cell)
+    else:
+        eigen = cv2.cornerMinEigenVal(pixels, 5, 3)
+        blocks = cv2.resize(eigen[:rows * cell, :cols * cell], (cols, rows), interpolation=cv2.INTER_AREA)
     read = np.zeros((rows, cols), np.uint8)
     for quad in (_code_quads(codes, cell, origin, READ_RIM) if codes else []):
         cv2.fillConvexPoly(read, quad, 1)
@@ -130,6 +135,22 @@ def code_patches(pixels: np.ndarray, cell: int, tag_px: float, codes: list[Detec
     m = int(round(tag_px * 0.15))
     return [(max(x * cell - m, 0), max(y * cell - m, 0), min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell))
             for x, y, w, h in _blobs(textured) if w >= smallest and h >= smallest]
+
+
+def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
+    """The smaller eigenvalue of each cell x cell block's structure tensor (the gradients'
+    products averaged over the block): large where a block's edges run both ways (a code's
+    modules), near zero where they run one way (an outline). cv2.cornerMinEigenVal takes it per
+    pixel over a 5 x 5 window and the blocks average that: 25 ns a pixel here, 5.8 ms on the
+    500 x 470 cluster a blurred table's cold frame leaves; this takes the block's own, 1.0 ms."""
+    gx = cv2.Sobel(pixels, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(pixels, cv2.CV_32F, 0, 1, ksize=3)
+    size = (pixels.shape[1] // cell, pixels.shape[0] // cell)
+    xx = cv2.resize(cv2.multiply(gx, gx), size, interpolation=cv2.INTER_AREA)
+    xy = cv2.resize(cv2.multiply(gx, gy), size, interpolation=cv2.INTER_AREA)
+    yy = cv2.resize(cv2.multiply(gy, gy), size, interpolation=cv2.INTER_AREA)
+    half = (xx - yy) * 0.5
+    return (xx + yy) * 0.5 - np.sqrt(half * half + xy * xy)
 
 
 def _median(values: np.ndarray) -> float:
