@@ -95,11 +95,11 @@ def _sharpened_first(region: np.ndarray, scale: float) -> np.ndarray:
     upscale is linear, so this is the mask of the upscaled crop with a blur ``scale`` times wider,
     within a grey level or two). The blur runs on 1/scale^2 of the pixels: the 3x view of a
     code-sized crop costs a half to a quarter as much. (Photos keep _sharpened: their figures
-    were measured with it.)"""
+    were measured with it.) Clipped to grey levels before the upscale, which then runs on 8 bits
+    (within 0.2 grey levels on average; a third of the float upscale on a 160 px crop)."""
     lo = region.astype(np.float32)
     lo = cv2.addWeighted(lo, 3.5, cv2.GaussianBlur(lo, (0, 0), 0.9), -2.5, 0)
-    big = cv2.resize(lo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    return np.clip(big, 0, 255).astype(np.uint8)
+    return cv2.resize(np.clip(lo, 0, 255).astype(np.uint8), None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
 
 
 def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: float = 3.0,
