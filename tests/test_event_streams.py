@@ -172,7 +172,7 @@ def test_a_page_whose_stream_went_silent_says_it_is_reconnecting_and_shows_what_
     looking live. Once the Wi-Fi is back, it shows the result that came meanwhile."""
     with served(tmp_path) as (service, _, port), chromium() as browser:
         wifi = FreezingProxy(port)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.tab({"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{wifi.port}/")
         page.wait_for_selector("#game-title:has-text('Stratego')")
         assert page.is_hidden("#connection")
