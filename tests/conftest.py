@@ -129,9 +129,10 @@ def toy_game() -> Iterator[str]:
         yield game
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser():
-    """The session's Chromium, lent to a module's tests (tests/browser.py)."""
+    """The session's Chromium, lent to a test (tests/browser.py): what the test opened is closed or
+    given back when it ends, so that no page of an earlier test stays open beside the next."""
     from tests.browser import chromium
 
     with chromium() as lent:

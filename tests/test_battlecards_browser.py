@@ -25,7 +25,7 @@ def site(tmp_path):
 
 def test_the_tablet_shows_the_battle_and_its_odds(site, tmp_path):
     service, url, browser = site
-    page = browser.new_page(viewport=TABLET)
+    page = browser.tab(TABLET)
     page.goto(url + "/")
     page.wait_for_selector("#bp-board .bp-battle")
     state = service.session.state
@@ -54,7 +54,7 @@ def test_the_tablet_shows_the_battle_and_its_odds(site, tmp_path):
 def test_a_phone_shows_its_reserve_hand_and_kept_cards(site, tmp_path):
     service, url, browser = site
     seat = next(s for s, a in service.session.state.armies.items() if a.kept)
-    page = browser.new_page(viewport=PHONE)
+    page = browser.tab(PHONE)
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, seat))
     page.wait_for_selector("#reveal")
     assert page.locator("#bp-seat").count() == 0  # the hand shows only while its player holds the button
@@ -93,7 +93,7 @@ def test_the_tablet_shows_both_theatres_piles_with_four_players(tmp_path):
     for zone, key in (("center", "WSPY#1"), ("center", "WREINF#1"), ("reader:2", "BSPIT#5"), ("reader:2", "BSPIT#6")):
         assert session.submit("card_seen", {"zone": zone, "card": key}).ok
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport=TABLET)
+        page = browser.tab(TABLET)
         page.goto(url + "/")
         page.wait_for_selector("#bp-board .bp-pile[data-theatre='western']")
         assert "Pacific CONFLICT deck: 54 cards" in page.inner_text("#bp-board .bp-pile[data-theatre='pacific']")

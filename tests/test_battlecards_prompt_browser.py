@@ -17,7 +17,7 @@ def table(tmp_path):
     service = Service(tmp_path / "data")
     service.start_game("battlecards-pacific", [{"seat": 1, "name": "Aiko"}, {"seat": 2, "name": "Bill"}])
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url + "/")
         yield service, page
 

@@ -24,7 +24,7 @@ def table(request, tmp_path, browser):
     service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
     service.start_game("bom-battle", SEATS, getattr(request, "param", {}))
     with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
+        page = browser.tab(TABLET)
         page.goto(url + "/")
         yield service, page
 
@@ -97,6 +97,6 @@ def test_a_finished_game_names_its_winner_and_asks_for_nothing(tmp_path, browser
     view = session.public_view()
     winner = next(s["name"] for s in view["seats"] if s["seat"] == view["winner"])
     with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
+        page = browser.tab(TABLET)
         page.goto(url + "/")
         shows_prompt(page, service, winner, unsaid=("lay your play", "turn", "fix", "resolve"))

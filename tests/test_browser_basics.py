@@ -3,7 +3,7 @@ import pytest
 
 import companion.rules
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import PHONE, TABLET, chromium, hold_pin, serving
 from tests.tally_game import Tally
 
 
@@ -37,6 +37,28 @@ def test_the_pin_typed_once_is_used_for_changes(site):
     page.wait_for_selector("li.chapter.undone")
 
 
+def test_a_tab_lent_to_the_next_test_holds_nothing_of_the_last(site):
+    """Tests reuse the tabs earlier tests gave back (tests/browser.py: a new one costs Chromium about
+    0.9 s of CPU), emptied: no PIN held, no storage, no page. A change from one is refused, as from
+    a tablet that never had the PIN."""
+    service, url, _ = site
+    with chromium() as browser:
+        first = browser.tab(TABLET)
+        hold_pin(first, url, service.pin)
+        first.goto(url + "/history")
+        first.evaluate("() => { localStorage.setItem('left', 'behind'); sessionStorage.setItem('left', 'behind'); }")
+    with chromium() as browser:
+        again = browser.tab(PHONE)
+        assert again is first, "the tab given back is lent again"
+        assert again.url == "about:blank" and again.context.cookies() == [] and again.viewport_size == PHONE
+        again.goto(url + "/history")
+        assert again.evaluate("localStorage.length + sessionStorage.length") == 0
+        again.click("#undo")
+        again.wait_for_selector("#notice.error")
+        assert "needs the table PIN" in again.inner_text("#notice")
+    assert [e["kind"] for e in service.session.history()] == ["start"]
+
+
 def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path):
     """"Faith: Multiply the original point value of any gold CHARACTER card under 1000 (100-900)
     by 10." Korihor is black: the tablet says why, and Resolve is refused with that reason."""
@@ -48,7 +70,7 @@ def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path
     session.submit("card_seen", {"zone": "seat:2", "card": "GO300#1"}, "camera")
     before = session.state
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url)
         problem = page.wait_for_selector("article.seat[data-seat='1'] .problem")
         assert "Faith" in problem.inner_text() and "gold" in problem.inner_text()
@@ -64,7 +86,7 @@ def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
     """New game: choose the game, the players clockwise and the variants; the table then shows it."""
     service = Service(tmp_path / "data")
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url + "/setup")
         page.fill("#pin", service.pin)
         page.select_option("#game", "stratego")

@@ -42,7 +42,7 @@ def play_and_watch(tmp_path, browser):
     service = Service(tmp_path / "data", settle_seconds=0.12)
     players = start_demo(service, seats=3, seed=SEED, pace=0.03, fps=30, games=1)
     with serving(service) as url:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url)
         page.wait_for_selector("#result:not([hidden])", timeout=120_000)
         first = page.inner_text("#result-say")

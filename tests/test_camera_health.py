@@ -76,7 +76,7 @@ def camera_service(tmp_path, table: VirtualTable) -> tuple[Service, FaultySource
 def test_the_table_page_shows_a_banner_while_the_camera_delivers_no_frames_and_drops_it_on_recovery(tmp_path):
     service, source = camera_service(tmp_path, VirtualTable(640, 360, seed=3))
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page = browser.tab({"width": 1024, "height": 768})
         page.goto(url + "/")
         wait_for(lambda: service.pipeline.stats()["frames"] > 5, "the camera running")
         assert page.is_hidden("#camera-alerts")
@@ -93,7 +93,7 @@ def test_the_devices_page_has_a_camera_line_with_size_rate_age_and_focus(tmp_pat
     service, _ = camera_service(tmp_path, VirtualTable(640, 360, seed=3))
     with serving(service) as url, chromium() as browser:
         wait_for(lambda: service.pipeline.stats()["focus"] is not None, "the markers in view")
-        page = browser.new_page(viewport={"width": 1024, "height": 900})
+        page = browser.tab({"width": 1024, "height": 900})
         page.goto(url + "/devices")
         page.wait_for_selector("#health [data-check='camera']")
         line = page.inner_text("#health [data-check='camera']")

@@ -26,7 +26,7 @@ def faces(page, where: str) -> list[str]:
 
 
 def seat_page(browser, url, service, seat, viewport=PHONE):
-    page = browser.new_page(viewport=viewport)
+    page = browser.tab(viewport)
     page.goto(f"{url}/seat/{service.seat_token(service.session.game_id, seat)}")
     page.wait_for_selector("#seat-view .seat, #seat-view .panel")
     return page
@@ -49,7 +49,7 @@ def bom_battle_1(tmp_path):
 @pytest.mark.parametrize("name,viewport", [("tablet", TABLET), ("phone", PHONE)])
 def test_a_battle_result_on_the_table_shows_a_face_for_each_card(bom_battle_1, browser, tmp_path, name, viewport):
     service, url = bom_battle_1
-    page = browser.new_page(viewport=viewport)
+    page = browser.tab(viewport)
     page.goto(url + "/")
     page.wait_for_selector("#result-faces .card-face")
     assert "Noah" in page.inner_text("#result-say")
@@ -97,7 +97,7 @@ def test_a_stratego_combat_shows_both_pieces_in_their_colours(tmp_path, browser)
     names = {c.attrs["rank"]: c.name for c in session.ruleset.catalog.cards.values()}
     want = [f"{names[combat[side]['rank']]}, {colour[combat[side]['seat']]} {combat[side]['rank']}" for side in ("attacker", "defender")]
     with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
+        page = browser.tab(TABLET)
         page.goto(url + "/")
         page.wait_for_selector("#result-faces .card-face")
         assert faces(page, "#result-faces") == want
@@ -128,7 +128,7 @@ def test_a_phone_shows_its_own_identity_card_only_while_revealed_and_no_one_else
     with revealed(ben):
         ben.wait_for_selector(".own-cards .card-face")
         assert faces(ben, ".own-cards") == ["SUPERHERO"], "Ben sees his card, never Ann's"
-    table = browser.new_page(viewport=TABLET)
+    table = browser.tab(TABLET)
     table.goto(url + "/")
     table.wait_for_selector("#seats article")
     assert "VILLAIN" not in table.content() and "SUPERHERO" not in table.content()

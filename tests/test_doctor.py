@@ -122,7 +122,7 @@ def test_the_devices_page_warns_in_words_when_the_pi_throttles(tmp_path):
     checks = {c["name"]: c for c in service.devices()["health"]}
     assert checks["power"]["status"] == FAIL and checks["temperature"]["status"] == WARN
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.tab({"width": 390, "height": 844})
         page.goto(url + "/devices")
         page.wait_for_selector("#health .check.fail[data-check='power']")
         assert "under-voltage now" in page.inner_text("#health [data-check='power']")

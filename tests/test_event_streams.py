@@ -172,7 +172,7 @@ def test_a_page_whose_stream_went_silent_says_it_is_reconnecting_and_shows_what_
     looking live. Once the Wi-Fi is back, it shows the result that came meanwhile."""
     with served(tmp_path) as (service, _, port), chromium() as browser:
         wifi = FreezingProxy(port)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.tab({"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{wifi.port}/")
         page.wait_for_selector("#game-title:has-text('Stratego')")
         assert page.is_hidden("#connection")
@@ -206,3 +206,26 @@ def test_a_stream_the_table_stopped_feeding_ends_instead_of_looking_live(tmp_pat
         assert b"event: devices" not in chunk, "the dropped stream went on as if it were live"
     reply.close()
     service.stop()
+
+
+def test_a_server_whose_loop_ends_as_it_is_stopped_stops_without_an_error(tmp_path, monkeypatch):
+    """Stopping the server wakes its loop; the loop may see the stop and close everything first (its poll
+    ends every second on its own). Then the wake finds its socket closed: the stop still ends cleanly
+    (it raised "Bad file descriptor" into whoever stopped the server, one run in a few hundred)."""
+    from waitress.server import BaseWSGIServer
+
+    service = Service(tmp_path)
+    server = make_server(create_app(service), "127.0.0.1", 0)
+    loop = threading.Thread(target=server.serve_forever, daemon=True)
+    loop.start()
+    wake = BaseWSGIServer.pull_trigger
+
+    def wake_once_the_loop_has_ended(self):
+        loop.join(60)  # the loop saw the stop on its own and closed its sockets, the wake's among them
+        assert not loop.is_alive()
+        wake(self)
+
+    monkeypatch.setattr(BaseWSGIServer, "pull_trigger", wake_once_the_loop_has_ended)
+    service.stop()
+    server.shutdown()
+    assert not loop.is_alive()

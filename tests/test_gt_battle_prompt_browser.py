@@ -14,7 +14,7 @@ def table(tmp_path):
     service = Service(tmp_path / "data")
     service.start_game("gt-battle", [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)], {"target": 1})
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url + "/")
         yield service, page
 

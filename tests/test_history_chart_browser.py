@@ -47,7 +47,7 @@ def battles_and_final_cards(service, game_id):
 def test_a_finished_game_is_charted_one_line_per_seat(finished, browser, tmp_path, name, viewport):
     service, url, game_id = finished
     battles, final = battles_and_final_cards(service, game_id)
-    page = browser.new_page(viewport=viewport)
+    page = browser.tab(viewport)
     page.goto(f"{url}/history?game={game_id}")
     page.wait_for_selector("#history-chart .seat-line")
     lines = page.eval_on_selector_all("#history-chart .seat-line", """(ls) => ls.map((l) => ({
@@ -67,7 +67,7 @@ def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, bro
     """Battle 1 of the log: Ann's Zemnarihah (black oval 900), Ben's Noah (black diamond 1000) and
     Cal's Heth (black oval 100), each drawn from the catalog beside the words."""
     service, url, game_id = finished
-    page = browser.new_page(viewport=TABLET)
+    page = browser.tab(TABLET)
     page.goto(f"{url}/history?game={game_id}")
     page.wait_for_selector(".chapter .card-face")
     first = page.locator(".chapter", has_text="Battle 1").last

@@ -91,7 +91,7 @@ def open_page(browser, url, path, viewport, service, page=None):
     from an earlier call, at this viewport), that tab goes there instead: a test looking at every page
     visits them in turn in one tab, as a person would, rather than starting a browser tab per page."""
     if page is None:
-        page = browser.new_page(viewport=viewport)
+        page = browser.tab(viewport)
         hold_pin(page, url, service.pin)
     assert page.viewport_size == viewport
     if path == "seat":  # a new phone for seat 1: the table releases the seat for it first
@@ -197,7 +197,7 @@ def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(own
 def test_without_a_game_the_table_offers_no_game_buttons(own_table, browser):
     _, service, url = own_table
     service.session = None
-    page = browser.new_page(viewport=TABLET)
+    page = browser.tab(TABLET)
     page.goto(url + "/")
     page.wait_for_selector("#seats a[href='/setup']")
     for button in ("#resolve", "#undo", "#seat-links"):
@@ -294,7 +294,7 @@ def test_history_lists_battles_with_sightings_folded_and_earlier_games(table, br
 @pytest.mark.parametrize("table", ["bom-battle"], indirect=True)
 def test_an_export_without_the_pin_is_refused(table, browser):
     _, service, url = table
-    page = browser.new_page(viewport=PHONE)
+    page = browser.tab(PHONE)
     page.goto(url + "/history")
     page.wait_for_selector(".chapter")
     page.click("#export")

@@ -21,7 +21,7 @@ import pytest
 from card_tags import payload, sheets
 from card_tags.private import kept_hidden
 from companion.service import Service, write_table_secrets
-from tests.browser import chromium, revealed, serving
+from tests.browser import revealed, serving
 from tests.test_battlecards_game import _to_a_battle
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.test_stratego_support import army
@@ -68,12 +68,6 @@ def battlecards(service: Service) -> None:
 
 
 GAMES = {"stratego": stratego, "gt-battle": gather_together, "warriors": warriors, "battlecards-pacific": battlecards}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as shared:
-        yield shared
 
 
 @pytest.fixture(params=sorted(GAMES))
@@ -132,8 +126,7 @@ def test_hidden_information_stays_hidden_in_the_room(table, browser, tmp_path):
     assert secrets, f"{game}: seat 1 must know something seat 2 and the table do not"
 
     # -- the shared tablet: the PIN typed once, masked, then held as a lock, never drawn --------------
-    tablet_context = browser.new_context(viewport=TABLET)
-    tablet = tablet_context.new_page()
+    tablet = browser.tab(TABLET)
     tablet.goto(url + "/")
     tablet.wait_for_selector("#seats article")
     assert tablet.get_attribute("#pin", "type") == "password"
@@ -152,14 +145,13 @@ def test_hidden_information_stays_hidden_in_the_room(table, browser, tmp_path):
     tablet.wait_for_selector("#seat-names .seat-name")
     assert tablet.locator("#seat-codes figure").count() == 0
     first = seat_token_from_code(tablet, 1)
-    ann = browser.new_context(viewport=PHONE).new_page()
+    ann = browser.tab(PHONE)
     ann.goto(f"{url}/seat/{first}")
     ann.wait_for_selector("#reveal", state="visible")
     tablet.wait_for_selector("#seat-code figure", state="detached")  # opened by a phone: the code hides
     tablet.wait_for_selector("#seat-names li.claimed[data-seat='1']")
 
-    ben_context = browser.new_context(viewport=PHONE)
-    ben = ben_context.new_page()
+    ben = browser.tab(PHONE)
     ben.goto(f"{url}/seat/{first}")  # Ben photographed Ann's code
     ben.wait_for_selector("#seat-view .problem")
     assert "already open on another phone" in ben.inner_text("#seat-view")
@@ -188,7 +180,7 @@ def test_hidden_information_stays_hidden_in_the_room(table, browser, tmp_path):
     # -- the table releases Ann's seat: another phone may take it -------------------------------------
     tablet.click("#seat-names li[data-seat='1'] button:text-is('Release')")
     tablet.wait_for_selector("#seat-names li[data-seat='1']:not(.claimed)")
-    new_phone = browser.new_context(viewport=PHONE).new_page()
+    new_phone = browser.tab(PHONE)
     new_phone.goto(f"{url}/seat/{first}")
     new_phone.wait_for_selector("#reveal", state="visible")
     ann.reload()
@@ -215,5 +207,3 @@ def test_hidden_information_stays_hidden_in_the_room(table, browser, tmp_path):
     drawn = svg.text()
     assert all(f">{p.label}<" in drawn for p in sheet.pages[0] if p.ref.card in hidden), "the sheet downloaded is it"
     assert "Key, the same for each colour" not in drawn  # the printed key of ranks is gone
-    for context in (tablet_context, ben_context):
-        context.close()

@@ -22,7 +22,7 @@ def test_the_calibration_page_shows_markers_and_codes_and_wants_the_pin(tmp_path
     service = SimpleNamespace(pipeline=pipeline, pin="2468", stop=pipeline.stop, start_background=lambda: None)
     pipeline.start()
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(f"{url}/calibration")
         page.wait_for_function("document.querySelector('#cal-status').textContent.includes('needs the table PIN')",
                                timeout=120_000)

@@ -200,7 +200,7 @@ def test_the_svg_reads_back_too(tmp_path):
     sheet = sheets.build(load_game("battlecards-pacific"), "round-40")
     svg = sheets.to_svg(sheet, 0).replace('width="210mm" height="297mm"', 'width="1240" height="1754"', 1)
     with chromium() as browser:  # the session's one Chromium: a second Playwright in one process fails
-        page = browser.new_page(viewport={"width": 1240, "height": 1754})
+        page = browser.tab({"width": 1240, "height": 1754})
         page.set_content(f'<html><body style="margin:0">{svg}</body></html>')
         png = page.screenshot(full_page=True)
     image = np.array(Image.open(io.BytesIO(png)).convert("L"))

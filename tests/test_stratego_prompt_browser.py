@@ -17,7 +17,7 @@ def table(tmp_path, browser):
     service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
     service.start_game("stratego", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], {})
     with serving(service) as url:
-        page = browser.new_page(viewport=TABLET)
+        page = browser.tab(TABLET)
         page.goto(url + "/")
         yield service, page
 

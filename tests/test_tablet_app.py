@@ -18,7 +18,7 @@ SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]
 def test_the_manifest_lets_a_tablet_add_the_dashboard_to_its_home_screen(tmp_path):
     service = Service(tmp_path)
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url)
         href = page.get_attribute("link[rel=manifest]", "href")
         with urllib.request.urlopen(url + href) as reply:
@@ -38,7 +38,7 @@ def test_the_manifest_lets_a_tablet_add_the_dashboard_to_its_home_screen(tmp_pat
 def test_the_screen_is_kept_awake_while_a_game_runs_and_let_go_after(tmp_path):
     service = Service(tmp_path)
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url)
         page.wait_for_function("document.body.dataset.wakeLock === 'off'")  # no game: the screen may sleep
         session = service.start_game("stratego", SEATS)
@@ -58,7 +58,7 @@ def test_the_stream_comes_back_after_a_drop_and_shows_what_was_missed(tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     service.start_game("stratego", SEATS)
     with chromium() as browser:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.tab({"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{port}/")
         page.wait_for_selector("#game-title:has-text('Stratego')")
         assert page.is_hidden("#connection")

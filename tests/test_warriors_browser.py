@@ -41,7 +41,7 @@ def site(tmp_path):
 
 def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site, tmp_path):
     service, url, browser = site
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.tab({"width": 1280, "height": 800})
     page.goto(url + "/")
     page.wait_for_selector("#wr-order")
     page.fill("#pin", service.pin)
@@ -71,7 +71,7 @@ def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site,
 
 def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_path):
     service, url, browser = site
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = browser.tab({"width": 390, "height": 844})
     page.goto(url + "/seat/" + service.seat_token(service.session.game_id, 1))
     page.wait_for_selector("#reveal")
     assert "Abinadi" not in page.inner_text("body")  # the hand shows only while Ann holds the button
@@ -101,7 +101,7 @@ def test_the_game_over_box_names_the_games_winner_not_the_last_challenges(tmp_pa
     store.close()
     service = Service(tmp_path / "data")
     with serving(service) as url, chromium() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page = browser.tab({"width": 1280, "height": 800})
         page.goto(url + "/")
         page.wait_for_selector("#result-label >> text=Game over")
         said = page.inner_text("#result-say")

@@ -311,7 +311,10 @@ def _waitress_loop(server, app_streams: streams.Streams | None) -> tuple[Callabl
         if done.is_set():  # the loop has ended already (Ctrl-C, SIGTERM in its thread)
             return
         if running.is_set():
-            server.pull_trigger()  # wake the loop from its poll
+            try:
+                server.pull_trigger()  # wake the loop from its poll
+            except OSError:  # the loop saw `stop` between the check above and here, and closed the trigger
+                pass
             done.wait(10)
         else:  # bound but never served: nothing else holds the socket
             server.close()
