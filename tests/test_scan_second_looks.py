@@ -133,19 +133,21 @@ def two_cards_side_by_side():
     return gray, left, right
 
 
-def test_a_code_s_fine_texture_is_found_and_a_card_s_outline_is_not():
+@pytest.mark.parametrize("per_block", [False, True], ids=["per pixel (photos)", "per block (a live table)"])
+def test_a_code_s_fine_texture_is_found_and_a_card_s_outline_is_not(per_block):
     """With the left tag read, what is left of a code's texture in the pixels around both
     cards is the right tag, and only it: the cards' outlines on the dark mat (as textured as a
-    code on the small copy of the frame) are edges running one way, not a code's corners."""
+    code on the small copy of the frame) are edges running one way, not a code's corners. So
+    with the texture taken per pixel (a photo's) and per block (a live table's, a sixth of the CPU)."""
     gray, left, right = two_cards_side_by_side()
-    (patch,) = code_patches(gray, 8, left.side_px(), [left], (0, 0))
+    (patch,) = code_patches(gray, 8, left.side_px(), [left], (0, 0), per_block=per_block)
     x0, y0, x1, y1 = box_around(right.corners, 0)
     px0, py0, px1, py1 = patch
     assert px0 <= x0 + 8 and py0 <= y0 + 8 and px1 >= x1 - 8 and py1 >= y1 - 8   # the right tag, whole (to a block)
     # and not its card around it: the card reaches 0.6 of a tag below the tag (its label)
     margin = 0.4 * right.side_px()
     assert x0 - margin <= px0 and y0 - margin <= py0 and px1 <= x1 + margin and py1 <= y1 + margin
-    assert code_patches(gray, 8, left.side_px(), [left, right], (0, 0)) == []     # both read: nothing left
+    assert code_patches(gray, 8, left.side_px(), [left, right], (0, 0), per_block=per_block) == []   # both read: nothing left
 
 
 def test_a_place_joining_several_codes_narrows_to_what_is_left_unread():
