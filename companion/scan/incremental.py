@@ -20,7 +20,7 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    weighted by what it costs: rescue.RUNG_COST), so that the same frames give the same reads
    on a quiet machine and a loaded one: none on a frame decoded whole (``look_share``: a cold
    frame costs about one decoder call and reads what it reads), and on the cheap frames after
-   it ``look_share_after`` of the frame's pixels (0.8 of as much again), at least ``look_floor_px``;
+   it ``look_share_after`` of the frame's pixels (as much again), at least ``look_floor_px``;
    a rung that would overrun waits for the next frame. The places a cold frame leaves are so
    read over the next frames, at about the cost of one decoder call a frame, until they are
    read or slow down;
@@ -108,8 +108,8 @@ class IncrementalDecoder:
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
     look_share: float = 0.0          # second looks on a frame decoded whole: this share of the frame's pixels
-    look_share_after: float = 0.8    # ...on the cheap frames after it (regions or nothing decoded): this share
-                                     # (1.0 before the weighted pixel got cheaper: 0.8 reads as soon, docs/scanning.md)...
+    look_share_after: float = 1.0    # ...on the cheap frames after it (regions or nothing decoded): this share
+                                     # (0.8: the 6-frame blurred clip lost a card for 2 frames, docs/scanning.md)...
     look_floor_px: float = 50_000    # ...and at least this many (weighted) pixels
     slow_share: float = 0.25         # slow retries of still places: on average this share a frame...
     slow_savings: float = 2.0        # ...saved up to this many whole-frame decodes (a big place's dear rungs)
