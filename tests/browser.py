@@ -52,8 +52,10 @@ class PatientBrowser:
         A new tab costs Chromium about 0.9 s of CPU here (a browser context is nothing, a renderer
         process and its first page are most of it): reusing them saves a quarter of the browser
         tests' CPU."""
-        while _spare_tabs:
-            context, page = _spare_tabs.pop()
+        size = (viewport["width"], viewport["height"])
+        spare = _spare_tabs.setdefault(size, [])
+        while spare:
+            context, page = spare.pop()
             if not page.is_closed():
                 break
             context.close()
@@ -61,8 +63,7 @@ class PatientBrowser:
             context = self._browser.new_context(viewport=viewport)
             context.set_default_timeout(PATIENCE_MS)
             page = context.new_page()
-        page.set_viewport_size(viewport)
-        self._tabs.append((context, page))
+        self._tabs.append((size, context, page))
         return page
 
     def new_page(self, *args, **kwargs):
@@ -82,10 +83,11 @@ class PatientBrowser:
             except Exception:  # a context whose pages crashed is gone already
                 pass
         self._opened.clear()
-        for context, page in self._tabs:
+        for size, context, page in self._tabs:
             try:
                 _empty(context, page)
-                _spare_tabs.append((context, page))
+                page.set_viewport_size({"width": size[0], "height": size[1]})  # as it was made
+                _spare_tabs.setdefault(size, []).append((context, page))
             except Exception:  # closed by the test, or crashed: not lent again
                 try:
                     context.close()
@@ -107,7 +109,10 @@ def _empty(context, page) -> None:
     context.clear_permissions()
 
 
-_spare_tabs: list = []  # (context, page): tabs given back, emptied, for the next test's tab()
+# Tabs given back, emptied, for the next test's tab(), by the size their context was made at: Chromium's
+# headless window is that size, and a tab made at a tablet's size then turned to a phone's took its
+# full-page screenshots differently (a phone's held reveal button let go during the capture).
+_spare_tabs: dict[tuple[int, int], list] = {}
 _shared: dict = {}  # "playwright", "browser": one Chromium for the whole test session
 
 

@@ -47,10 +47,11 @@ def test_a_tab_lent_to_the_next_test_holds_nothing_of_the_last(site):
         hold_pin(first, url, service.pin)
         first.goto(url + "/history")
         first.evaluate("() => { localStorage.setItem('left', 'behind'); sessionStorage.setItem('left', 'behind'); }")
+        first.set_viewport_size(PHONE)  # turned, as the phone-width test turns its tab
     with chromium() as browser:
-        again = browser.tab(PHONE)
+        again = browser.tab(TABLET)
         assert again is first, "the tab given back is lent again"
-        assert again.url == "about:blank" and again.context.cookies() == [] and again.viewport_size == PHONE
+        assert again.url == "about:blank" and again.context.cookies() == [] and again.viewport_size == TABLET
         again.goto(url + "/history")
         assert again.evaluate("localStorage.length + sessionStorage.length") == 0
         again.click("#undo")
