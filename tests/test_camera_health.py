@@ -110,7 +110,10 @@ def test_doctor_asks_the_running_companion_for_its_camera_instead_of_opening_it(
         assert "1280x720" in checks[0].says and "fps delivered" in checks[0].says
         opens = source.opens
         source.mode = "raise"
-        wait_for(lambda: doctor.camera_check(service.pipeline.stats()).status == FAIL, "the camera failing")
+        # Failing for the alert's time: from then on every answer says so. (Before, the service reopening
+        # the camera between two failures, a frame's age under the alert's, is rightly not yet a failure.)
+        wait_for(lambda: (service.pipeline.stats()["last_frame_age_s"] or 0) >= doctor.NO_FRAMES_ALERT_S,
+                 "the camera failing for the alert's time")
         check = doctor.run(tmp_path, None, url=url)[0]
         assert check.status == FAIL and "camera stopped delivering frames" in check.says
         assert source.opens >= opens   # the service reopens it; the doctor opened nothing itself
