@@ -703,7 +703,6 @@ class IncrementalDecoder:
                  and not self.photo and not inside and _joins_several_codes(p.box, tag_px))
         return len(inside) != p.codes_read_inside or first, first, inside
 
-
     def _tag_px(self) -> float:
         sides = [k.side for k in self._known]
         return float(statistics.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
