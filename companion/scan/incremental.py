@@ -194,6 +194,10 @@ class IncrementalDecoder:
                 else:
                     self.stats.carried += len(self._known)
                 if self._tile_due(self._frame):
+                    # the last frame's looks land first: the tile then paints out and notes against what they
+                    # left, as it does after looks in the frame (the tile before them read other places, whose
+                    # order and margins then dealt other shares: the worker read other codes than in the frame)
+                    self._land_apart(small)
                     self._decode_tile(gray, small)
         self._decoded_whole = self.stats.full_decodes > full_decodes
         if self.looks_apart and not self.photo:
@@ -276,6 +280,11 @@ class IncrementalDecoder:
             shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms = [], None, {}, {}
             shares.append((shadow, clones))
         return shares
+
+    def _land_apart(self, small: np.ndarray) -> None:
+        """A live camera's: the last frame's looks landed now (before this frame's tile)."""
+        if self.looks_apart and not self.photo:
+            self._land_looks(small)
 
     def _land_looks(self, small: np.ndarray) -> None:
         """What the last frame's looks did, applied to this frame's state (``_land``)."""
