@@ -50,6 +50,33 @@ def test_second_looks_on_the_worker_thread_read_what_looks_in_place_read_one_fra
     """The live pipeline hands each frame's second looks to a worker thread (so that no frame
     waits for them) and takes their reads on the next frame: a blurred 1080p table, whose tags
     only second looks read, is read as the looks run in the frame read it, a frame later."""
+    assert_worker_reads_what_in_place_reads_a_frame_later()
+
+
+def test_the_whole_frame_pass_reads_each_tile_knowing_what_looks_in_place_would_have_read(monkeypatch):
+    """What keeps the worker a frame behind the looks in the frame, however the budget falls: the
+    last frame's looks land before this frame's tile of the whole-frame pass, as looks in the frame
+    do, so each tile paints out and notes places against the same known codes and places in both
+    modes. (Landed after the tile, the worker's tile of frame 4 knew none of the 4 codes the looks
+    had read, noted a place the in-frame tile did not, the places were dealt into other shares, and
+    with the deconvolved rungs weighed 3, their measured cost, the worker read other codes.)"""
+    seen: list[tuple[int, list[str], int]] = []
+    decode_tile = IncrementalDecoder._decode_tile
+
+    def noted(decoder, gray, small):
+        seen.append((decoder._frame, sorted(k.detection.text for k in decoder._known), len(decoder._places)))
+        decode_tile(decoder, gray, small)
+
+    monkeypatch.setattr(IncrementalDecoder, "_decode_tile", noted)
+    frames = blurred_still_table(10, 1920, 1080)
+    reads_per_frame(frames, IncrementalDecoder(make_decoder("zxing")))
+    in_place, seen[:] = list(seen), []
+    reads_per_frame(frames)
+    assert len(in_place) >= 3 and any(known for _, known, _ in in_place)
+    assert seen == in_place
+
+
+def assert_worker_reads_what_in_place_reads_a_frame_later() -> None:
     frames = blurred_still_table(12, 1920, 1080)
     in_place, _ = reads_per_frame(frames, IncrementalDecoder(make_decoder("zxing")))
     apart, _ = reads_per_frame(frames)
