@@ -11,7 +11,7 @@ from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains
-from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened, parts
+from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened, parts, rung_cost
 from companion.scan.texture import code_patches
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import TAG_MM
@@ -177,7 +177,7 @@ def test_a_dear_look_at_a_large_place_runs_part_by_part_over_frames_and_still_re
     ladder = Ladder(make_decoder("zxing"))
     ladder.learn_order = True
     ladder.reads_by_rung = {"zxing deconvolved 1.3": 3}        # what reads on this (blurred) camera
-    budget = 400_000.0                                             # weighted pixels: a fifth of the whole place's rung
+    budget = rung_cost("zxing deconvolved 1.3", 360 * 360, 3.0) / 6   # weighted pixels: a sixth of the whole place's rung
     rung = piece = frames = 0
     got: list = []
     while not got and frames < 20:
