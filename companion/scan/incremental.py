@@ -194,9 +194,9 @@ class IncrementalDecoder:
                 else:
                     self.stats.carried += len(self._known)
                 if self._tile_due(self._frame):
-                    # the last frame's looks land first: the tile then paints out and notes against what they
-                    # left, as it does after looks in the frame (the tile before them read other places, whose
-                    # order and margins then dealt other shares: the worker read other codes than in the frame)
+                    # the last frame's looks land first, as looks in the frame have: the tile then paints out the
+                    # codes they read, is cut around the codes' size they show and notes places as in the frame
+                    # (before them it noted other places, which were dealt into other shares: other reads)
                     self._land_apart(small)
                     self._decode_tile(gray, small)
         self._decoded_whole = self.stats.full_decodes > full_decodes
