@@ -53,13 +53,13 @@ LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0", 
 # (measured here on the live bench's still tables, CPU time per weighted pixel of each rung over
 # 30-frame clips: ZBar 12x, CLAHE and zxing-cpp on the view 4x, an unsharp mask 3-4x, 2x since
 # it is taken before upscaling (_sharpened_first: at 3 the blurred still table was read whole 2
-# frames later), a Wiener filter 3x per pixel of its upscaled view: so a weighted pixel costs
+# frames later), a Wiener filter's rungs 3 per pixel of their upscaled view: so a weighted pixel costs
 # about 5-8 ns here, whatever the rung, as a whole 1080p frame's decode, 7-16 ms, does). The
 # deconvolved rungs were re-measured with the looks in shares (fusion and low-light clips, 3
 # workers: 18-23 ns per upscaled pixel against the 2x sharpened rung's 12-13) and weigh 3, not 2:
 # at 2 a share's budget spent on deconvolutions cost about 1.5x the CPU of one spent on the others.
 # The others measured cheaper than weighed (3x sharpened 6 ns, evened 11, ZBar 2x 58: weights 1,
-# 2, 9), but weighed so they read the blurred fusion clip a frame later: kept (docs/scanning.md,
+# 2, 9), but weighed so they read the blurred or the tilted fusion clip later: kept (docs/scanning.md,
 # "The worker a frame behind whatever the weights"). A budget counts them: a live table's
 # (`companion scan`'s photo reader gives its looks none).
 RUNG_COST = {"zbar": 12.0, "deconvolved": 3.0, "sharpened": 2.0, "evened": 4.5, "contrast": 4.0}
