@@ -20,6 +20,7 @@ import functools
 import importlib.util
 import math
 import threading
+import types
 
 import cv2
 import numpy as np
@@ -215,6 +216,20 @@ def _evened(region: np.ndarray, sharpened=_sharpened) -> np.ndarray:
     return sharpened(clahe.apply(region), 2.0)
 
 
+_NO_READER = types.SimpleNamespace(decode=None, decode_hard=None)   # _rung_order's ladder reads nothing: names only
+
+
+@functools.lru_cache(maxsize=1024)
+def _rung_order(slow: bool, big: bool, learned: bool, learn_order: bool, has_zbar: bool, zbar_early: bool,
+                reads: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """The order of a look's rungs for these flags and this learning (Ladder._ordered_rungs): the
+    names only, so that one worked-out order serves every ladder and every share's copy."""
+    ladder = Ladder(_NO_READER, use_pyzbar=False)
+    ladder.has_zbar, ladder.zbar_early, ladder.learn_order = has_zbar, zbar_early, learn_order
+    ladder.reads_by_rung = dict(reads)
+    return ladder._worked_out_order(slow, big, learned)
+
+
 class Ladder:
     """The rungs for a zxing-cpp decoder, with ZBar when pyzbar is installed."""
 
@@ -323,6 +338,34 @@ class Ladder:
         self._misses = misses
         return found
 
+    def _ordered_rungs(self, slow: bool, big: bool, learned: bool) -> list:
+        """The rungs a look climbs (see ``look``), in the order it climbs them: the order is worked
+        out once for what it depends on (a look's kind and what has read so far; about 40 us
+        each time here, a look's own overhead), the rungs are this ladder's (their readers are its methods)."""
+        names = _rung_order(slow, big, learned, self.learn_order, self.has_zbar, self.zbar_early,
+                            tuple(sorted(self.reads_by_rung.items())))
+        rungs = {r[0]: r for r in self.rungs()}
+        if slow:
+            rungs.update((r[0], r) for r in self.splitting_deconvolved())
+        return [rungs[name] for name in names]
+
+    def _worked_out_order(self, slow: bool, big: bool, learned: bool) -> tuple[str, ...]:
+        """The names of ``_ordered_rungs``, worked out (on a ladder with these flags and this learning)."""
+        rungs = self.rungs()
+        if slow:   # a big place too: a blurred table gives the splitting rungs nothing to split by
+            kind = FUSED_SPLITTING_RUNGS if big else FUSED_RUNGS
+            rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
+        elif big:
+            rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
+        elif self.learn_order:
+            rungs = sorted(rungs, key=lambda r: LIVE_ORDER.index(r[0]))
+        rungs = self._camera_defocus_first(rungs)
+        if self.learn_order:
+            rungs = self._camera_rungs_first(rungs)
+            if learned and not slow and any(self.reads_by_rung.get(r[0]) for r in rungs):
+                rungs = [r for r in rungs if self.reads_by_rung.get(r[0])]
+        return tuple(r[0] for r in rungs)
+
     def look(self, region: np.ndarray, origin: tuple[int, int], first: int = 0,
              budget: float | None = None, is_new=None, slow: bool = False,
              big: bool = False, must: bool = False, piece: int = 0, piece_cost: float | None = None,
@@ -349,19 +392,7 @@ class Ladder:
         if region.shape[0] < 8 or region.shape[1] < 8:
             return [], 0
         region = np.ascontiguousarray(region)
-        rungs = self.rungs()
-        if slow:   # a big place too: a blurred table gives the splitting rungs nothing to split by
-            kind = FUSED_SPLITTING_RUNGS if big else FUSED_RUNGS
-            rungs = sorted((r for r in rungs + self.splitting_deconvolved() if r[0] in kind), key=lambda r: kind.index(r[0]))
-        elif big:
-            rungs = [r for r in rungs if r[0] in SPLITTING_RUNGS]
-        elif self.learn_order:
-            rungs = sorted(rungs, key=lambda r: LIVE_ORDER.index(r[0]))
-        rungs = self._camera_defocus_first(rungs)
-        if self.learn_order:
-            rungs = self._camera_rungs_first(rungs)
-            if learned and not slow and any(self.reads_by_rung.get(r[0]) for r in rungs):
-                rungs = [r for r in rungs if self.reads_by_rung.get(r[0])]
+        rungs = self._ordered_rungs(slow, big, learned)
         height, width = region.shape
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
@@ -430,7 +461,7 @@ class Place:
         x0, y0, x1, y1 = self.box
         if self._mean is None or self.frames < 2:
             return gray[y0:y1, x0:x1]
-        return np.clip(self._mean + 0.5, 0, 255).astype(np.uint8)
+        return (self._mean + 0.5).astype(np.uint8)   # a mean of grey levels: within 0..255, no clip needed
 
     def due(self, frame: int, fast_tries: int, slowest: int) -> bool:
         """Every frame for the first fast_tries looks, then every 2, 4, 8... up to slowest frames."""
