@@ -1,5 +1,6 @@
 """axe-core on every page of every game, on a 10-inch tablet (1280x800) and a phone (390x844):
-nothing serious or critical (contrast, names of controls, landmarks...). The pages show a game
+nothing serious or critical (contrast, names of controls, landmarks...), and no page that scrolls
+sideways on a phone 360 to 430 px wide (reflow). The pages show a game
 in play: its demo players have played some rounds straight into the session, so results,
 greyed previous results, hands and seats are on screen. axe-core's script is vendored with its
 licence in tests/vendor/axe-core (npm package axe-core)."""
@@ -82,6 +83,16 @@ def serious(page) -> list[str]:
     return found
 
 
+def sideways(page) -> int:
+    """How far the page scrolls sideways (0 when it fits the screen)."""
+    return page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+
+
+# Phones from a small Android to a large iPhone. WCAG's reflow criterion (1.4.10): a page reads at a
+# phone's width without scrolling in two directions; axe-core does not check it, so the pass measures it.
+PHONE_WIDTHS = (PHONE["width"], 360, 430)
+
+
 @pytest.mark.parametrize("table", GAMES, indirect=True)
 def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser, tmp_path):
     game, service, url = table
@@ -95,8 +106,12 @@ def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser,
             page.set_viewport_size(viewport)
             found = serious(page)
             problems += [f"{path} ({name}): {p}" for p in found]
-            if found:  # the page to look at beside the message (nothing else reads the picture)
+            if found or name == "phone":  # the page to look at (beside a finding, or as a phone shows it)
                 page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.png"), full_page=True)
+        for width in PHONE_WIDTHS:
+            page.set_viewport_size({**PHONE, "width": width})
+            if sideways(page) > 0:
+                problems.append(f"{path} at {width} px: scrolls sideways by {sideways(page)} px (reflow)")
         page.set_viewport_size(TABLET)  # the next page opens on the tablet
     page.close()
     assert not problems, "\n".join(problems)

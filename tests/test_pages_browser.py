@@ -1,5 +1,5 @@
 """Every page as a table of players uses it, in headless Chromium: a 10-inch tablet (1280x800) and
-phones (360 to 430 px wide), for every game the registry offers (a game added later is covered
+phones (390x844), for every game the registry offers (a game added later is covered
 without touching this file). Screenshots land in the test's tmp folder; open them to look."""
 from __future__ import annotations
 
@@ -105,41 +105,17 @@ def open_page(browser, url, path, viewport, service, page=None):
     return page
 
 
-def sideways(page) -> int:
-    """How far the page scrolls sideways (0 when it fits the screen)."""
-    return page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-
-
-# The pages are laid out by their style sheet alone: no script reads the window's width (a test below
-# reads the scripts), so a page drawn at 390 px and then narrowed or widened lays out as it would loaded
-# at that width, and the phone test turns one page to each width instead of loading it three times.
-PHONE_WIDTHS = (390, 360, 430)
-
-
+# The pages are laid out by their style sheet alone: no script reads the window's width, so a page drawn
+# at a tablet's width and then turned to a phone's lays out as it would loaded there. The accessibility
+# pass (test_accessibility_browser.py) turns each page of every game to the phones' widths so, reading
+# axe-core's findings and whether the page scrolls sideways (reflow) at each.
 def test_no_script_lays_a_page_out_by_the_windows_width():
     scripts = sorted(Path(__file__).parent.parent.joinpath("web", "static").rglob("*.js"))
     assert scripts
     for script in scripts:
         found = re.findall(r"innerWidth|outerWidth|clientWidth|offsetWidth|matchMedia|screen\.width|\bresize\b",
                            script.read_text())
-        assert not found, f"{script.name} reads the width ({found}): load each width in test_no_page_scrolls_sideways_on_a_phone"
-
-
-@pytest.mark.parametrize("table", GAMES, indirect=True)
-def test_no_page_scrolls_sideways_on_a_phone(table, browser, tmp_path):
-    game, service, url = table
-    too_wide = []
-    page = None
-    for path in PAGES:
-        page = open_page(browser, url, path, {"width": PHONE_WIDTHS[0], "height": 844}, service, page)
-        page.screenshot(path=str(tmp_path / f"{game}-phone{path.replace('/', '-') or '-table'}.png"), full_page=True)
-        for width in PHONE_WIDTHS:
-            page.set_viewport_size({"width": width, "height": 844})
-            if sideways(page) > 0:
-                too_wide.append(f"{path} at {width} px: {sideways(page)} px too wide")
-        page.set_viewport_size({"width": PHONE_WIDTHS[0], "height": 844})  # the next page opens at the first width
-    page.close()
-    assert not too_wide, too_wide
+        assert not found, f"{script.name} reads the width ({found}): load each width in the accessibility pass"
 
 
 @pytest.mark.parametrize("table", GAMES, indirect=True)
