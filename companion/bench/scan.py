@@ -88,6 +88,10 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--look-workers", type=int, default=0, metavar="N",
                       help="the pipeline's second looks on N worker threads (default: the cores the run may use, less "
                            "one: 1 here, pinned to one core; a Pi 4: 3); the reads do not depend on N, the CPU per worker does")
+    scan.add_argument("--looks-alone", action="store_true",
+                      help="the still clips' frame thread waits for each frame's looks before the next frame, so that they "
+                           "run with none of the bench's threads beside them (as a Pi's workers on cores of their own); "
+                           "the reads are the same")
     scan.add_argument("--figures-only", action="store_true", help="skip the per-scene tables; print only the other figures")
     scan.add_argument("--only", default="", metavar="NAMES",
                       help=f"only these figures, comma-separated ({', '.join(FIGURES)}); implies --figures-only")
@@ -121,6 +125,7 @@ def cmd_bench_scan(args) -> int:
         return 2
     pinned = pin_to_one_core()
     LOOK_WORKERS["n"] = args.look_workers
+    LOOK_WORKERS["alone"] = int(args.looks_alone)
     started = time.time()
     print(f"companion bench scan: seed {args.seed}; {platform.machine()}, {os.cpu_count()} cores, {pinned}, "
           f"OpenCV {cv2.__version__} on 1 thread; {args.frames} frame(s) per backend and a {args.clip}-frame clip "

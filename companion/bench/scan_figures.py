@@ -51,7 +51,9 @@ def fmt(s: dict) -> str:
     return f"{s['median']:.2f} ms ({s['low']:.2f}-{s['high']:.2f}, {s['n']} runs)"
 
 
-LOOK_WORKERS = {"n": 0}   # --look-workers: the second looks' worker threads (0: the pipeline's default)
+# --look-workers: the second looks' worker threads (0: the pipeline's default); --looks-alone: the
+# frame thread waits for each frame's looks before the next frame (nothing of the bench's beside them)
+LOOK_WORKERS = {"n": 0, "alone": 0}
 
 
 def _pipeline(table) -> ScanPipeline:
@@ -193,6 +195,8 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
         if n:
             ms.append(elapsed)
             cpu_ms.append((time.thread_time() - cpu) * 1000)
+        if LOOK_WORKERS["alone"]:
+            decoder.wait_for_looks()
         seen = pipeline.snapshot()[1]
         score = score_frame([(s.text, tuple(s.corners.mean(axis=0))) for s in seen], truth)
         false_reads += score.false_reads
@@ -203,6 +207,7 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
     # the second looks handed over on each frame (n) ran on the worker thread: their CPU, by frame
     looks_ms = [decoder.look_cpu_ms.get(n + 1, 0.0) for n in range(1, frames)]
     all_looks_ms = [decoder.look_total_ms.get(n + 1, 0.0) for n in range(1, frames)]
+    share_ms = [decoder.look_share_ms.get(n + 1, 0.0) for n in range(1, frames)]
     both_ms = [a + b for a, b in zip(cpu_ms, looks_ms)]
     readable = [t.text for t in truth if t.readable]
     reached = next((n for n in range(frames) if all(x >= 0.99 for x in shares[n:])), None)
@@ -215,7 +220,8 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
             "frame_cpu_ms": {"median": statistics.median(cpu_ms), "p99": float(np.percentile(cpu_ms, 99)),
                              "worst": max(cpu_ms)} if cpu_ms else None,
             "looks_cpu_ms": {"median": statistics.median(looks_ms), "worst": max(looks_ms),
-                             "total": sum(all_looks_ms), "all_worst": max(all_looks_ms)} if looks_ms else None,
+                             "total": sum(all_looks_ms), "all_worst": max(all_looks_ms), "share_worst": max(share_ms),
+                             "alone": bool(LOOK_WORKERS["alone"])} if looks_ms else None,
             "look_workers": decoder.look_workers,
             "both_cpu_ms": {"worst": max(both_ms), "total": sum(both_ms)} if both_ms else None,
             "first_read": {t: first_read.get(t) for t in readable},
@@ -359,8 +365,10 @@ def _looks_line(r: dict) -> str:
     if w is None:
         return "second looks' workers: none"
     n = r["look_workers"]
+    alone = ", each frame's looks alone" if w["alone"] else ""
     return (f"second looks, {n} worker thread{'s' if n > 1 else ''}: the busiest's CPU per frame median {w['median']:.2f}, "
-            f"worst {w['worst']:.2f} ms (all workers' worst {w['all_worst']:.2f}); frame + its busiest worker: worst "
+            f"worst {w['worst']:.2f} ms (all workers' worst {w['all_worst']:.2f}; the dearest share's "
+            f"{w['share_worst']:.2f}{alone}); frame + its busiest worker: worst "
             f"{b['worst']:.2f} ms; the looks' CPU over the clip {w['total']:.0f} ms")
 
 

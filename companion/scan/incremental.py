@@ -53,7 +53,7 @@ import copy
 import math
 import statistics
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import cv2
@@ -154,6 +154,7 @@ class IncrementalDecoder:
         self._handed: _Handover | None = None   # the looks handed over on the last frame, not landed yet
         self.look_cpu_ms: dict[int, float] = {}    # each frame's looks: the busiest worker's CPU (ms), by frame (a bench reads it)
         self.look_total_ms: dict[int, float] = {}  # ...and all the workers' together
+        self.look_share_ms: dict[int, float] = {}  # ...and its dearest share's (what a worker with a core of its own spends)
 
     @property
     def name(self) -> str:
@@ -226,6 +227,12 @@ class IncrementalDecoder:
             self._land_looks(self._handed.small)
         return [k.detection for k in self._known]
 
+    def wait_for_looks(self) -> None:
+        """Wait until the looks handed over on the last frame are done, without landing them (the
+        next frame does): a bench that runs them with nothing of its own beside them."""
+        if self._handed is not None:
+            wait(self._handed.futures)
+
     def _hand_over_looks(self, gray: np.ndarray, small: np.ndarray) -> None:
         """This frame's second looks (narrowing included), exactly as they would run now, run on
         worker threads on a copy of what they read and change (the places, each with its fused
@@ -277,7 +284,7 @@ class IncrementalDecoder:
             # only the first share may narrow a place over its allowance (its first: so that no place waits
             # forever), as the looks in one piece did: three at once made the frame after a cold one 3x dearer
             shadow._narrow_over, shadow._narrow_whole = j == 0, self.narrow_share
-            shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms = [], None, {}, {}
+            shadow._workers, shadow._handed, shadow.look_cpu_ms, shadow.look_total_ms, shadow.look_share_ms = [], None, {}, {}, {}
             shares.append((shadow, clones))
         return shares
 
@@ -292,8 +299,9 @@ class IncrementalDecoder:
         if handed is None:
             return
         cpu = [f.result() for f in handed.futures]
-        self.look_cpu_ms[handed.frame] = max(cpu)
-        self.look_total_ms[handed.frame] = sum(cpu)
+        self.look_cpu_ms[handed.frame] = max(sum(shares) for shares in cpu)
+        self.look_total_ms[handed.frame] = sum(sum(shares) for shares in cpu)
+        self.look_share_ms[handed.frame] = max(ms for shares in cpu for ms in shares)
         self._land(handed.shares, handed.small, small, handed.known)
 
     def _land(self, shares: list, then: np.ndarray, small: np.ndarray, known: set[int] | None = None) -> None:
@@ -751,19 +759,21 @@ class IncrementalDecoder:
 class _Handover:
     """A frame's second looks, handed to the workers: what they run on, and what it had then."""
 
-    futures: list[Future]                   # one a worker: its CPU (ms) for its shares
+    futures: list[Future]                   # one a worker: its CPU (ms) for each of its shares
     shares: list                            # each share's decoder copy, and its places with their copies
     known: set[int]                         # the known codes then (ids): the rest are the looks' reads
     small: np.ndarray                       # the frame's block means: what changed since is checked on landing
     frame: int
 
 
-def _run_looks(shadows: list[IncrementalDecoder], gray: np.ndarray) -> float:
-    """A worker's job: a frame's looks for its shares, one after the other; their CPU in ms."""
-    cpu = time.thread_time()
+def _run_looks(shadows: list[IncrementalDecoder], gray: np.ndarray) -> list[float]:
+    """A worker's job: a frame's looks for its shares, one after the other; each one's CPU in ms."""
+    spent = []
     for shadow in shadows:
+        cpu = time.thread_time()
         shadow._look_again(gray)
-    return (time.thread_time() - cpu) * 1000
+        spent.append((time.thread_time() - cpu) * 1000)
+    return spent
 
 
 def _tile(n: int, count: int, w: int, h: int, overlap: float) -> Box:
