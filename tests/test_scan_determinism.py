@@ -95,3 +95,19 @@ def test_the_reads_do_not_depend_on_how_many_threads_run_the_second_looks():
     assert looks_one > 0 and len(one[-1]) > len(one[0])
     assert three == one
     assert looks_three == looks_one
+
+
+def test_the_reads_do_not_depend_on_whether_the_frame_thread_waits_for_the_looks():
+    """`companion bench scan --looks-alone` has the frame thread wait for each frame's looks before
+    the next frame, so that they run with nothing beside them: the reads are those of a frame
+    thread that goes straight on (the looks still land on the next frame, not when waited for)."""
+    frames = blurred_still_table(12)
+    straight, looks = reads_per_frame(frames, ScanPipeline(None, "zxing", look_workers=3).decoder)
+    decoder = ScanPipeline(None, "zxing", look_workers=3).decoder
+    waited = []
+    for gray in frames:
+        waited.append(sorted(d.text for d in decoder.decode(gray)))
+        decoder.wait_for_looks()
+    assert looks > 0 and len(straight[-1]) > len(straight[0])
+    assert waited == straight
+    assert decoder.stats.second_looks == looks
