@@ -10,8 +10,10 @@ from companion.demo.driver import start_demo
 from companion.service import Service
 from tests.browser import chromium, serving
 
-# Simulated players seeded so that this 3-seat game ends after about a hundred battles.
-SEED = 26
+# Simulated players seeded so that this 3-seat game ends soon: after 54 battles, the shortest of the
+# 3-seat games of players seeded 21 to 330 (their seed is this one plus one; seeds 20-29: 110 to 1,178
+# battles). The camera plays it in about a minute and a half.
+SEED = 311
 
 
 @contextmanager
