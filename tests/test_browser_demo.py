@@ -53,8 +53,8 @@ def play_and_watch(tmp_path, browser):
         assert re.match(r"Seat \d \((Ann|Ben|Cal)\) wins", first), first
         page.screenshot(path=str(tmp_path / "first-battle.jpg"))
 
-        # A guard, not a budget: about a hundred battles take 2-3 minutes on two quiet cores and over 4
-        # at load 20 (the virtual camera renders every frame), so the wait ends on the game's end.
+        # A guard, not a budget: the 54 battles take about a minute and a half on two quiet cores and
+        # longer under load (the virtual camera renders every frame), so the wait ends on the game's end.
         page.wait_for_function("document.querySelector('#game-meta').textContent.includes('Game over')",
                                timeout=900_000, polling=500)
         page.screenshot(path=str(tmp_path / "game-over.jpg"))
