@@ -107,7 +107,7 @@ def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser,
             found = serious(page)
             problems += [f"{path} ({name}): {p}" for p in found]
             if found or name == "phone":  # the page to look at (beside a finding, or as a phone shows it)
-                page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.png"), full_page=True)
+                page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.jpg"), full_page=True)
         for width in PHONE_WIDTHS:
             page.set_viewport_size({**PHONE, "width": width})
             if sideways(page) > 0:

@@ -22,7 +22,7 @@ def test_a_change_without_the_pin_is_refused_in_the_browser(site, tmp_path):
     page.click("#undo")
     page.wait_for_selector("#notice.error")
     assert "needs the table PIN" in page.inner_text("#notice")
-    page.screenshot(path=str(tmp_path / "pin-refused.png"))
+    page.screenshot(path=str(tmp_path / "pin-refused.jpg"))
     assert [e["kind"] for e in service.session.history()] == ["start"]
 
 
@@ -79,7 +79,7 @@ def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path
         page.click("#resolve")
         page.wait_for_selector("#notice.error")
         assert "Faith" in page.inner_text("#notice")
-        page.screenshot(path=str(tmp_path / "illegal-play.png"))
+        page.screenshot(path=str(tmp_path / "illegal-play.jpg"))
     assert session.state == before
 
 
@@ -97,7 +97,7 @@ def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
         inputs[0].fill("Ann")
         inputs[1].fill("Ben")
         page.select_option("select[name='reveal']", label="Defeated or scout")
-        page.screenshot(path=str(tmp_path / "setup.png"))
+        page.screenshot(path=str(tmp_path / "setup.jpg"))
         page.click("button[type=submit]")
         page.wait_for_url(url + "/")
         page.wait_for_function("document.querySelector('#game-title').textContent.includes('Stratego')")

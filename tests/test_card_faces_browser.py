@@ -57,7 +57,7 @@ def test_a_battle_result_on_the_table_shows_a_face_for_each_card(bom_battle_1, b
     width = page.eval_on_selector("#result-faces", "(f) => f.getBoundingClientRect().right")
     assert width <= viewport["width"], "the faces fit the screen"
     assert not serious(page)
-    page.screenshot(path=str(tmp_path / f"bom-result-{name}.png"), full_page=True)
+    page.screenshot(path=str(tmp_path / f"bom-result-{name}.jpg"), full_page=True)
     # the next battle's first card: the result greys out as "previous" and keeps its faces
     service.session.submit("card_seen", {"zone": "seat:1", "card": "GD700#1"}, "camera")
     page.wait_for_selector("#result.stale")
@@ -121,7 +121,7 @@ def test_a_phone_shows_its_own_identity_card_only_while_revealed_and_no_one_else
         ann.wait_for_selector(".own-cards .card-face")
         assert faces(ann, ".own-cards") == ["VILLAIN"]
         assert not serious(ann)
-        ann.screenshot(path=str(tmp_path / "gt-seat-revealed.png"), full_page=True)
+        ann.screenshot(path=str(tmp_path / "gt-seat-revealed.jpg"), full_page=True)
     ann.wait_for_selector("body[data-revealed='no']")
     assert faces(ann, "#seat-view") == []
     ben = seat_page(browser, url, service, 2)

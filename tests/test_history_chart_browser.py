@@ -60,7 +60,7 @@ def test_a_finished_game_is_charted_one_line_per_seat(finished, browser, tmp_pat
     chart = page.eval_on_selector("#history-chart svg.game-chart-svg", "(s) => s.getBoundingClientRect().width")
     assert 0 < chart <= viewport["width"], "the chart fits the screen"
     assert not serious(page)
-    page.locator("#history-chart").screenshot(path=str(tmp_path / f"history-chart-{name}.png"))
+    page.locator("#history-chart").screenshot(path=str(tmp_path / f"history-chart-{name}.jpg"))
 
 
 def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, browser, tmp_path):
@@ -75,5 +75,5 @@ def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, bro
     assert faces == ["Zemnarihah, black oval 900", "Noah, black diamond 1000", "Heth, black oval 100"]
     second = page.locator(".chapter", has_text="Battle 2").last
     assert second.locator(".card-face").count() == 6, "characters and the power cards played with them"
-    first.screenshot(path=str(tmp_path / "battle-1-faces.png"))
-    second.screenshot(path=str(tmp_path / "battle-2-faces.png"))
+    first.screenshot(path=str(tmp_path / "battle-1-faces.jpg"))
+    second.screenshot(path=str(tmp_path / "battle-2-faces.jpg"))

@@ -72,6 +72,6 @@ def test_the_stream_comes_back_after_a_drop_and_shows_what_was_missed(tmp_path):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         page.wait_for_selector("#connection", state="hidden", timeout=60_000)
         page.wait_for_selector("#game-meta:has-text('Game over')", timeout=60_000)
-        page.screenshot(path=str(tmp_path / "reconnected-phone.png"))
+        page.screenshot(path=str(tmp_path / "reconnected-phone.jpg"))
     service.stop()
     server.shutdown()
