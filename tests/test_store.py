@@ -1,5 +1,6 @@
 """The game log on disk: durable appends, and files that are not ours refused by name."""
 import sqlite3
+import threading
 
 import pytest
 
@@ -57,3 +58,44 @@ def test_a_damaged_database_is_refused_never_replaced(tmp_path):
     with pytest.raises(StoreError) as err:
         Store(path)
     assert str(path) in str(err.value)
+
+
+def test_a_page_reading_the_log_while_the_table_writes_and_checkpoints_sees_no_damage(tmp_path):
+    """The history page, an export and the referee read the one connection while the camera's events
+    are appended and the log is checkpointed (every 256 events, at a game's end). A read caught by a
+    checkpoint was told "the database is damaged (database table is locked)", and the checkpoint
+    raised out of the append of an event already committed; at shutdown, closing under a read did
+    the same. Every read, append and the close now take their turn on the connection."""
+    store = Store(tmp_path / "companion.db")
+    game = store.new_game("bom-battle")
+    for n in range(1, 200):
+        store.append(game, "card_seen", {"zone": "seat:1", "card": f"X#{n}"}, "camera")
+    failures: list[str] = []
+    appended = threading.Event()
+
+    def page() -> None:
+        reads = 0
+        while not appended.is_set() or reads < 20:
+            try:
+                assert len(store.events(game)) >= 199
+            except (StoreError, sqlite3.Error) as exc:
+                failures.append(f"read: {exc}")
+                return
+            reads += 1
+
+    readers = [threading.Thread(target=page) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    try:
+        for n in range(200, 264):
+            store.append(game, "card_seen", {"zone": "seat:1", "card": f"X#{n}"}, "camera")
+            store.checkpoint()  # as every 256 events and at a game's end
+    except (StoreError, sqlite3.Error) as exc:
+        failures.append(f"append: {exc}")
+    finally:
+        appended.set()
+        for reader in readers:
+            reader.join()
+    store.close()
+    assert failures == []
+    assert len(Store(tmp_path / "companion.db").events(game)) == 263

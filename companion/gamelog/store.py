@@ -226,10 +226,13 @@ class Store:
 
     @contextlib.contextmanager
     def _reading(self):
-        """Damage that PRAGMA quick_check does not see (an index that does not match its table,
+        """A read takes its turn on the connection: a checkpoint while another thread's statement is
+        open fails with "database table is locked" (and that read said the database was damaged).
+        Damage that PRAGMA quick_check does not see (an index that does not match its table,
         bytes that are not UTF-8 in a text column) shows only when a row is read: said in words."""
         try:
-            yield
+            with self._lock:
+                yield
         except sqlite3.DatabaseError as exc:
             what = "text that is not UTF-8" if "decode" in str(exc) else str(exc)
             raise StoreError(f"{self.path}: the database is damaged ({what}); nothing was changed in it: move "
@@ -293,7 +296,7 @@ class Store:
                 busy = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
                 if busy:
                     log.info("%s: checkpoint postponed (a reader holds the WAL)", self.path)
-            except sqlite3.OperationalError as exc:
+            except sqlite3.DatabaseError as exc:  # best effort: never the caller's failure (an append already committed)
                 log.warning("%s: checkpoint postponed (%s)", self.path, exc)
             finally:
                 self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
@@ -349,13 +352,14 @@ class Store:
         """The seqs of a game's stored snapshots, latest first."""
         with self._lock:
             self._snapshot_table()
-        rows = self.db.execute("SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq DESC", (game_id,))
+            rows = self.db.execute("SELECT seq FROM snapshots WHERE game_id = ? ORDER BY seq DESC", (game_id,)).fetchall()
         return [r[0] for r in rows]
 
     def load_snapshot(self, game_id: int, seq: int) -> tuple[str, str, str, str] | None:
         """(fingerprint, state, entries, digest) of one stored snapshot."""
-        return self.db.execute("SELECT fingerprint, state, entries, digest FROM snapshots WHERE game_id = ? AND seq = ?",
-                               (game_id, seq)).fetchone()
+        with self._lock:
+            return self.db.execute("SELECT fingerprint, state, entries, digest FROM snapshots WHERE game_id = ? AND seq = ?",
+                                   (game_id, seq)).fetchone()
 
     def drop_snapshots(self, game_id: int, from_seq: int = 0, to_seq: int | None = None) -> None:
         """Forget a game's snapshots from ``from_seq`` on (up to ``to_seq`` included, if given)."""
@@ -366,7 +370,8 @@ class Store:
 
     def close(self) -> None:
         self.checkpoint()
-        self.db.close()
+        with self._lock:  # not under a statement another thread still runs
+            self.db.close()
 
 
 def _encode(data: dict[str, Any]) -> str:
