@@ -31,6 +31,7 @@ from companion.gamelog.fold import fold
 from companion.gamelog.session import public_view
 from companion.gamelog.store import Store
 
+
 @dataclass
 class CrashReport:
     kills: int = 0
@@ -80,11 +81,12 @@ def start_demo(data: Path) -> tuple[multiprocessing.process.BaseProcess, int]:
     proc.start()
     writer.close()  # the demo holds the only writing end: its death ends the reading
     said = ""
-    while "\n" not in said:
-        try:
-            said += reader.recv()
-        except EOFError:
-            break
+    with reader:
+        while "\n" not in said:
+            try:
+                said += reader.recv()
+            except EOFError:
+                break
     match = re.search(r"http://[^:]+:(\d+)/", said)
     if not match:
         proc.kill()
