@@ -49,14 +49,18 @@ PRELOAD = ["companion.commands", "companion.demo.driver", "companion.web.server"
 
 
 class _Lines(io.TextIOBase):
-    """A demo's standard output, sent line by line to the process that started it."""
+    """A demo's standard output, sent to the process that started it until it stops listening (it
+    reads the dashboard's address only)."""
 
     def __init__(self, conn) -> None:
         super().__init__()
         self.conn = conn
 
     def write(self, text: str) -> int:
-        self.conn.send(text)
+        try:
+            self.conn.send(text)
+        except OSError:  # the starter has its address and closed the pipe: the rest goes nowhere
+            pass
         return len(text)
 
 
