@@ -143,12 +143,15 @@ def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
     modules), near zero where they run one way (an outline). cv2.cornerMinEigenVal takes it per
     pixel over a 5 x 5 window and the blocks average that: 25 ns a pixel here, 5.8 ms on the
     500 x 470 cluster a blurred table's cold frame leaves; this takes the block's own, 1.0 ms."""
-    gx = cv2.Sobel(pixels, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(pixels, cv2.CV_32F, 0, 1, ksize=3)
+    # the gradients of 8-bit pixels are whole numbers within +-1020: in 16 bits they are exact and
+    # half the memory of floats, and their products (under 2^24) exact in floats, so the blocks are
+    # the same as from float gradients, for about 0.55 of the CPU
+    gx = cv2.Sobel(pixels, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(pixels, cv2.CV_16S, 0, 1, ksize=3)
     size = (pixels.shape[1] // cell, pixels.shape[0] // cell)
-    xx = cv2.resize(cv2.multiply(gx, gx), size, interpolation=cv2.INTER_AREA)
-    xy = cv2.resize(cv2.multiply(gx, gy), size, interpolation=cv2.INTER_AREA)
-    yy = cv2.resize(cv2.multiply(gy, gy), size, interpolation=cv2.INTER_AREA)
+    xx = cv2.resize(cv2.multiply(gx, gx, dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA)
+    xy = cv2.resize(cv2.multiply(gx, gy, dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA)
+    yy = cv2.resize(cv2.multiply(gy, gy, dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA)
     half = (xx - yy) * 0.5
     return (xx + yy) * 0.5 - np.sqrt(half * half + xy * xy)
 
