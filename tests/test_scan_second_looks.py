@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from card_tags.payload import CardRef
-from companion.scan.decoders import make_decoder
+from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains
@@ -223,3 +223,43 @@ def test_moving_one_card_leaves_its_blurred_neighbours_read():
     after = {d.text for d in decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))}
     assert decoder.stats.last_dirty_fraction < 0.45            # a region around the card was decoded, not the frame
     assert after >= read - {moved}
+
+
+def test_a_place_smaller_than_a_code_first_climbs_only_the_rungs_that_read_on_this_camera():
+    """A live table whose tags have been read by the 2x sharpened rung: a speck two thirds of a
+    code wide (no code in it) is looked at by that rung alone, where a code-sized place's first
+    look climbs the whole ladder, and a photo's small place too."""
+    def first_look(size: int, photo: bool = False) -> int:
+        gray = np.full((360, 640), 200, np.uint8)
+        rng = np.random.default_rng(7)
+        gray[100:100 + size, 300:300 + size] = rng.integers(0, 256, (size, size), dtype=np.uint8)   # texture, no code
+        decoder = IncrementalDecoder(make_decoder("zxing"), photo=photo, **NO_TIME_BUDGET)
+        decoder.ladder.reads_by_rung = {"zxing 2x sharpened": 5}
+        corners = np.array([[20, 20], [72, 20], [72, 72], [20, 72]], dtype=np.float32)     # a code read, 52 px
+        decoder._remember(_known_of([Detection("BCP1:GD100#1", corners)]), replaced=[])
+        decoder._places = [Place((300, 100, 300 + size, 100 + size))]
+        decoder._look_again(gray)
+        return decoder.ladder.ran
+
+    assert first_look(36) == 1                 # 0.7 of a code: the rung that reads on this camera
+    assert first_look(60) > 5                  # a code-sized place: the whole ladder
+    assert first_look(36, photo=True) > 5      # a photo's codes come in every size
+
+
+def test_the_blocks_texture_from_16_bit_gradients_is_the_float_gradients_to_the_last_bit():
+    """The narrowing's texture per block is taken from 16-bit gradients (exact for 8-bit
+    pixels): the same values as from float gradients, on a blurred table's crop and on noise."""
+    from companion.scan.texture import _block_min_eigen
+
+    def from_floats(pixels, cell):
+        gx, gy = cv2.Sobel(pixels, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(pixels, cv2.CV_32F, 0, 1, ksize=3)
+        size = (pixels.shape[1] // cell, pixels.shape[0] // cell)
+        xx, xy, yy = (cv2.resize(cv2.multiply(a, b), size, interpolation=cv2.INTER_AREA) for a, b in ((gx, gx), (gx, gy), (gy, gy)))
+        half = (xx - yy) * 0.5
+        return (xx + yy) * 0.5 - np.sqrt(half * half + xy * xy)
+
+    crop, _ = small_blurred_tag()
+    noise = np.random.default_rng(5).integers(0, 256, (96, 160), dtype=np.uint8)
+    extremes = np.kron(np.indices((12, 20)).sum(axis=0) % 2 * 255, np.ones((8, 8))).astype(np.uint8)   # 0/255 blocks
+    for pixels in (crop[:crop.shape[0] // 8 * 8, :crop.shape[1] // 8 * 8], noise, extremes):
+        assert np.array_equal(_block_min_eigen(np.ascontiguousarray(pixels), 8), from_floats(np.ascontiguousarray(pixels), 8))
