@@ -51,23 +51,3 @@ def test_zxing_reports_codes_it_located_but_could_not_read():
 def test_an_unknown_decoder_name_lists_the_choices():
     with pytest.raises(ValueError, match="zxing, pyzbar, opencv"):
         make_decoder("zbar")
-
-
-def test_zbar_reads_with_its_kept_scanner_what_pyzbar_reads_with_a_new_one_in_every_thread():
-    """ZBar's scanner is made once a thread (pyzbar makes one an image): what it reads, the
-    corners and the text, is what pyzbar's own decode reads, image after image, and each worker
-    thread reading at once gets the same."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from pyzbar import pyzbar
-
-    ref = card("GD500")
-    gray, _ = frame_with([ref], px_per_mm=2.2)
-    images = [gray, np.full((120, 160), 200, np.uint8), np.random.default_rng(3).integers(0, 256, (90, 70), dtype=np.uint8),
-              np.ascontiguousarray(gray[::2, ::2]), gray]
-    decoder = make_decoder("pyzbar")
-    expected = [pyzbar.decode(image, symbols=[pyzbar.ZBarSymbol.QRCODE]) for image in images]
-    assert expected[0] and [d.text for d in decoder.decode(gray)] == [encode(ref)]
-    assert [decoder._scan(image) for image in images] == expected
-    with ThreadPoolExecutor(3) as pool:
-        assert list(pool.map(lambda i: decoder._scan(images[i % len(images)]), range(30))) == expected * 6

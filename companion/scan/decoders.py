@@ -14,8 +14,6 @@ Y plane, or a converted BGR frame): colour adds nothing to a black-and-white cod
 """
 from __future__ import annotations
 
-import threading
-from ctypes import c_void_p, cast
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -142,12 +140,7 @@ def _distinct_regions(misses: list[np.ndarray], found: list[Detection]) -> list[
 
 
 class PyzbarDecoder:
-    """ZBar through pyzbar, restricted to QR codes.
-
-    pyzbar's ``decode`` makes a new ZBar scanner for every image and sets its configuration symbol
-    by symbol: about 0.11 ms of each call here, most of a ZBar look at a small place (0.15 ms on a
-    28 px crop). Each thread keeps one scanner, set up once (``_Scanner``); the image, its scan and
-    the reading of its symbols are pyzbar's own, so the results are the same."""
+    """ZBar through pyzbar, restricted to QR codes."""
 
     name = "pyzbar"
 
@@ -156,11 +149,10 @@ class PyzbarDecoder:
 
         self._pyzbar = pyzbar
         self._symbols = None if thorough else [pyzbar.ZBarSymbol.QRCODE]
-        self._scanners = threading.local()
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         found = []
-        for result in self._scan(_as_gray(gray)):
+        for result in self._pyzbar.decode(_as_gray(gray), symbols=self._symbols):
             if result.type not in ("QRCODE", "SQCODE") and self._symbols is not None:
                 continue
             points = np.array([[p.x, p.y] for p in result.polygon], dtype=np.float32)
@@ -171,47 +163,6 @@ class PyzbarDecoder:
                                   dtype=np.float32)
             found.append(Detection(_zbar_text(result.data), points))
         return found
-
-    def _scan(self, image: np.ndarray) -> list:
-        """pyzbar's ``decode(image, symbols)``, on this thread's scanner."""
-        scanner = getattr(self._scanners, "scanner", None)
-        if scanner is None:
-            scanner = self._scanners.scanner = _Scanner(self._symbols)
-        return scanner.scan(image)
-
-
-class _Scanner:
-    """One thread's ZBar image scanner, configured as pyzbar's ``decode`` configures a new one for
-    every image (every symbol type but those asked for off), destroyed with the thread's state."""
-
-    def __init__(self, symbols: list | None):
-        from pyzbar import pyzbar, wrapper
-
-        self._zbar, self._pyzbar = wrapper, pyzbar
-        self._handle = wrapper.zbar_image_scanner_create()
-        if symbols:
-            for symbol in set(wrapper.ZBarSymbol).difference(symbols):
-                wrapper.zbar_image_scanner_set_config(self._handle, symbol, wrapper.ZBarConfig.CFG_ENABLE, 0)
-            for symbol in symbols:
-                wrapper.zbar_image_scanner_set_config(self._handle, symbol, wrapper.ZBarConfig.CFG_ENABLE, 1)
-
-    def scan(self, image: np.ndarray) -> list:
-        z, pyzbar = self._zbar, self._pyzbar
-        pixels = np.ascontiguousarray(image, dtype=np.uint8).tobytes()
-        height, width = image.shape[:2]
-        img = z.zbar_image_create()
-        try:
-            z.zbar_image_set_format(img, pyzbar._FOURCC["L800"])
-            z.zbar_image_set_size(img, width, height)
-            z.zbar_image_set_data(img, cast(pixels, c_void_p), len(pixels), None)
-            if z.zbar_scan_image(self._handle, img) < 0:
-                raise pyzbar.PyZbarError("Unsupported image format")
-            return list(pyzbar._decode_symbols(pyzbar._symbols_for_image(img)))
-        finally:
-            z.zbar_image_destroy(img)
-
-    def __del__(self):
-        self._zbar.zbar_image_scanner_destroy(self._handle)
 
 
 def _zbar_text(data: bytes) -> str:
