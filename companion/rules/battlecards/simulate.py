@@ -62,6 +62,10 @@ def _spread(by_number: Sequence[int]) -> list[int]:
     return [n for n, c in enumerate(by_number) for _ in range(c)]
 
 
+Fired = tuple[int, int, int, int, int]   # a state that fires: (its place, the place on a hit, on a miss, attack, defense)
+Over = tuple[int, bool]                  # a state where the battle is over: (its place, whether the aggressor won)
+
+
 class Moves:
     """Where each card turned sends a play-out, from every state it can be in (alive set, step of the round,
     whether the round's Kept Cards still count), the states numbered as they are met. A play-out is held as its
@@ -95,40 +99,47 @@ class Moves:
         self.won = np.concatenate([self.won, np.zeros(more, dtype=bool)])
 
     def work_out(self, places: NDArray[np.int64]) -> None:
-        """The moves from these places (each a state not worked out yet)."""
+        """The moves from these places (each a state not worked out yet). Each state's shot is the policy's,
+        worked out in Python; their rows are then written together, a few NumPy calls for all of them."""
+        fired: list[Fired] = []
+        over: list[Over] = []
         for place in np.unique(places).tolist():
             mask, step, first = self.states[place // self.cards]
-            self._work_out(place, mask, step, first)
+            self._work_out(place, mask, step, first, fired, over)
+        span = np.arange(self.cards)
+        if fired:
+            at, hit, miss, attack, defense = (np.array(column, dtype=np.int64) for column in zip(*fired))
+            hits = (defense[:, None] < span) & (span <= attack[:, None])
+            self.moves[at[:, None] + span] = np.where(hits, hit[:, None], miss[:, None])
+            self.fighting[at] = True
+        if over:
+            at, won = np.array([o[0] for o in over], dtype=np.int64), np.array([o[1] for o in over], dtype=bool)
+            self.moves[at[:, None] + span] = at[:, None]
+            self.won[at] = won
 
-    def _work_out(self, place: int, mask: int, step: int, first: bool) -> None:
+    def _work_out(self, place: int, mask: int, step: int, first: bool, fired: list[Fired], over: list[Over]) -> None:
         if first:
-            over = self.now.outcome(mask)
-            if over is not None:
-                return self._over(place, over)
+            ended = self.now.outcome(mask)
+            if ended is not None:
+                return over.append((place, ended == 1.0))
             for t in range(step, len(self.now.steps)):
                 shot = self.now.decision(mask, t)
                 if shot is not None:
-                    return self._fire(place, mask, shot, t + 1, True)
+                    return self._fire(place, mask, shot, t + 1, True, fired)
             step = 0           # the round with the Kept Cards is over: the next ones without them
         done = self.later.outcome(mask)
         if done is not None:
-            return self._over(place, done)
+            return over.append((place, done == 1.0))
         for j in range(self.n):
             t = (step + j) % self.n
             shot = self.later.decision(mask, t)
             if shot is not None:
-                return self._fire(place, mask, shot, (t + 1) % self.n, False)
-        return self._over(place, 0.0)    # nobody can fire: the defender holds the field
+                return self._fire(place, mask, shot, (t + 1) % self.n, False, fired)
+        over.append((place, False))    # nobody can fire: the defender holds the field
 
-    def _over(self, place: int, outcome: float) -> None:
-        self.moves[place:place + self.cards] = place
-        self.won[place] = outcome == 1.0
-
-    def _fire(self, place: int, mask: int, shot: tuple[int, int, int], after: int, first: bool) -> None:
+    def _fire(self, place: int, mask: int, shot: tuple[int, int, int], after: int, first: bool, fired: list[Fired]) -> None:
         target, attack, defense = shot
-        hit, miss = self.place(mask & ~(1 << target), after, first), self.place(mask, after, first)
-        self.moves[place:place + self.cards] = [hit if defense < card <= attack else miss for card in range(self.cards)]
-        self.fighting[place] = True
+        fired.append((place, self.place(mask & ~(1 << target), after, first), self.place(mask, after, first), attack, defense))
 
 
 def _play_out(moves: Moves, start: int, deck: NDArray[np.int8], refill: NDArray[np.int8], group: NDArray[np.int64],
