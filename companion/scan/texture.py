@@ -145,7 +145,8 @@ def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
     500 x 470 cluster a blurred table's cold frame leaves; this takes the block's own, 1.0 ms."""
     # the gradients of 8-bit pixels are whole numbers within +-1020: in 16 bits they are exact and
     # half the memory of floats, and their products (under 2^24) exact in floats, so the blocks are
-    # the same as from float gradients, for about 0.55 of the CPU
+    # the same as from float gradients, for 0.55-0.8 of the CPU (240 x 320 px: 368 against 656 us here;
+    # 464 x 496: 1.98 against 2.42 ms)
     gx = cv2.Sobel(pixels, cv2.CV_16S, 1, 0, ksize=3)
     gy = cv2.Sobel(pixels, cv2.CV_16S, 0, 1, ksize=3)
     size = (pixels.shape[1] // cell, pixels.shape[0] // cell)
