@@ -193,14 +193,31 @@ def _attach_hub(service, args) -> None:
     print(f"Publishing to the hub at {service.hub.broker} as table {service.hub.table!r}", flush=True)
 
 
+def stop_on_signals() -> None:
+    """`systemctl stop` sends SIGTERM: stop the same way as Ctrl-C (a KeyboardInterrupt out of the
+    server's loop, then the finally that closes everything). Only the first one: a second signal
+    while stopping (Ctrl-C pressed twice, a SIGTERM after the Ctrl-C) would otherwise raise in the
+    middle of the stop and skip closing the game log and the server, with a traceback."""
+    import signal
+
+    stopping = False
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise KeyboardInterrupt
+        print("Stopping already; a moment.", file=sys.stderr, flush=True)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+
+
 def _run_web(service, args, server=None) -> int:
     from companion.pi import systemd
 
-    import signal
-
     server = server or _bind(service, args)
-    # `systemctl stop` sends SIGTERM: stop the same way as Ctrl-C, through the finally below.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    stop_on_signals()
     announced = _banner(service, server, args)
     service.start_background()
     _attach_hub(service, args)

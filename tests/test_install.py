@@ -149,3 +149,28 @@ def test_the_service_started_with_the_units_command_line_tells_systemd_it_is_rea
         out, err = proc.communicate()
         notify.close()
     assert "Traceback" not in err, err
+
+
+def test_a_second_stop_signal_while_stopping_does_not_cut_the_stop_short():
+    """The first SIGTERM (or Ctrl-C) stops the service through its finally, which closes the game log
+    and the server; a second one while that runs (Ctrl-C pressed twice, a SIGTERM after it) is let
+    pass, instead of raising in the middle of the stop."""
+    from companion.commands import stop_on_signals
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    closed = []
+    try:
+        stop_on_signals()
+        try:
+            signal.raise_signal(signal.SIGTERM)
+            raise AssertionError("the first SIGTERM did not stop the serving loop")
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.raise_signal(signal.SIGTERM)     # the second, while stopping
+            signal.raise_signal(signal.SIGINT)
+            closed.append("the game log")
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+    assert closed == ["the game log"]
