@@ -142,7 +142,8 @@ def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
     products averaged over the block): large where a block's edges run both ways (a code's
     modules), near zero where they run one way (an outline). cv2.cornerMinEigenVal takes it per
     pixel over a 5 x 5 window and the blocks average that: 25 ns a pixel here, 5.8 ms on the
-    500 x 470 cluster a blurred table's cold frame leaves; this takes the block's own, 1.0 ms."""
+    500 x 470 cluster a blurred table's cold frame leaves; this takes the block's own, 1.0 ms (measured
+    with float gradients; 16-bit ones, below, cost 0.55-0.8 of that)."""
     # the gradients of 8-bit pixels are whole numbers within +-1020: in 16 bits they are exact and
     # half the memory of floats, and their products (under 2^24) exact in floats, so the blocks are
     # the same as from float gradients, for 0.55-0.8 of the CPU (240 x 320 px: 368 against 656 us here;
