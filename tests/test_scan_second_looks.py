@@ -11,7 +11,7 @@ from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder, _known_of
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.boxes import box_around, contains
-from companion.scan.rescue import Ladder, Place, _deconvolved, _sharpened, parts, rung_cost
+from companion.scan.rescue import CALL_COST, Ladder, Place, _deconvolved, _sharpened, parts, pixel_weight, rung_cost
 from companion.scan.texture import code_patches
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import TAG_MM
@@ -189,6 +189,24 @@ def test_a_dear_look_at_a_large_place_runs_part_by_part_over_frames_and_still_re
     assert frames > 1                                              # spread over frames, not all at once
     corners = got[0].corners - np.array([100 + 360 - crop.shape[1], 50 + 360 - crop.shape[0]])
     assert np.abs(corners - (tag.corners - tag.corners.min(axis=0) + 12)).max() < 3   # where it lies
+
+
+def test_each_call_of_a_rung_counts_its_fixed_cost_so_a_small_place_climbs_no_further_than_its_budget():
+    """A rung's call costs about 0.1 ms whatever its crop's size (issue 32: a tilted table's far
+    places, 26 px across, climbed rungs at 0.2-0.3 ms a call that their pixels hardly counted, and a
+    share's looks ran to 6-8 ms). A budget that the whole ladder's pixels fit in, on a small crop
+    that nothing reads, runs only the rungs whose calls fit in it too."""
+    crop, _ = small_blurred_tag()
+    small = np.ascontiguousarray(cv2.resize(crop, (26, 26), interpolation=cv2.INTER_AREA))
+    ladder = Ladder(make_decoder("zxing"), use_pyzbar=False)
+    ladder.learn_order = True
+    rungs = ladder._ordered_rungs(False, False, False)
+    budget = sum(small.size * pixel_weight(name, scale) for name, scale, _, _ in rungs)
+    got, _ = ladder.look(small, (0, 0), 0, budget)
+    assert got == []
+    assert ladder.spent <= budget
+    assert ladder.ran * CALL_COST <= ladder.spent
+    assert ladder.ran < len(rungs)
 
 
 def test_every_code_lies_whole_in_one_part_of_a_place_cut_for_a_dear_rung():

@@ -64,12 +64,26 @@ LIVE_ORDER = ("zxing histogram", "zxing 2x sharpened", "zxing deconvolved 1.0", 
 # "The worker a frame behind whatever the weights"). A budget counts them: a live table's
 # (`companion scan`'s photo reader gives its looks none).
 RUNG_COST = {"zbar": 12.0, "deconvolved": 3.0, "sharpened": 2.0, "evened": 4.5, "contrast": 4.0}
+# ...and every call of a rung costs about 0.1 ms whatever its crop's size (the view's set-up, the
+# reader's own: 100-145 us here on a 24 px crop for every rung but the histogram binariser's, whose
+# pixels weigh 2-7k), 15-25k weighted pixels at the 5-8 ns one costs on real tags. Uncounted, a
+# tilted table's small places climbed rungs at 0.2-0.3 ms a call that their pixels hardly counted,
+# and a share's CPU ran to 6-7 ms on frames its weighted pixels said cost 5. Counted as 25k, the
+# fusion clips' dearest share alone is 3.4-5.1 ms (main 4.2-6.1), blurred and tilted tables read
+# whole 1-2 frames later (docs/scanning.md, "A call's fixed cost").
+CALL_COST = 25_000.0
 
 
 def rung_cost(name: str, pixels: int, scale: float) -> float:
-    """A rung's work in zxing-cpp pixels: the deterministic unit of every second-look budget."""
+    """A rung's work on a crop of so many pixels, in zxing-cpp pixels: the deterministic unit of
+    every second-look budget. A call's fixed part, then its pixels, weighted."""
+    return CALL_COST + pixels * pixel_weight(name, scale)
+
+
+def pixel_weight(name: str, scale: float) -> float:
+    """What each pixel of a crop weighs in a rung's work (its upscaled view's pixels, weighted)."""
     weight = next((w for kind, w in RUNG_COST.items() if kind in name), 1.0)
-    return weight * pixels * scale * scale
+    return weight * scale * scale
 
 
 def parts(height: int, width: int, most_px: float | None, code_px: float) -> list[Box]:
@@ -396,7 +410,7 @@ class Ladder:
         height, width = region.shape
         for n in range(first, len(rungs)):
             name, scale, view, reader = rungs[n]
-            most = None if piece_cost is None else piece_cost / rung_cost(name, 1, scale)
+            most = None if piece_cost is None else max(piece_cost - CALL_COST, 1.0) / pixel_weight(name, scale)
             cuts = parts(height, width, most, 1.2 * code_px)
             for k in range(piece if n == first else 0, len(cuts)):
                 x0, y0, x1, y1 = cuts[k]
