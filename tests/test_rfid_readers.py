@@ -276,6 +276,21 @@ def test_rdm6300_garbage_and_bad_frames_between_good_ones(tmp_path):
         device.close()
 
 
+def test_a_pn532_timeout_the_dashboard_sees_comes_with_its_reason_before_the_reader_thread_takes_it():
+    """The dashboard reads a reader's stats from another thread. Between the driver noting a
+    timeout and the reader's thread taking its reason over, the stats already show the reason
+    (CI once saw the count without it)."""
+    from companion.rfid.pn532 import ACK_TIMEOUT
+    from companion.rfid.runner import ReaderRunner
+
+    runner = ReaderRunner(parse_reader_spec("seat=1,kind=pn532,port=/dev/null"), on_event=lambda event: None)
+    runner.driver.on_open(lambda data: None, 0.0)       # the wake-up command, never acknowledged
+    runner.driver.on_idle(ACK_TIMEOUT + 0.1)            # the driver notes the timeout...
+    stats = runner.stats()                              # ...and the dashboard asks before the thread takes it
+    assert stats["timeouts"] == 1
+    assert "did not acknowledge" in stats["last_error"]
+
+
 def test_pn532_that_stops_answering_is_woken_again(tmp_path):
     device, service, rec = single_reader("pn532", tmp_path)
     try:

@@ -199,10 +199,12 @@ class Pn532Driver(Driver):
         if p is not None:
             limit = RESPONSE_TIMEOUT if p.acked else ACK_TIMEOUT
             if now - p.sent > limit:
-                self.timeouts += 1
-                self.timed_out = p.command
+                # the reason before the count: whoever sees the count (the dashboard, from another
+                # thread) sees why too
                 self.last_error = (f"the PN532 did not {'answer' if p.acked else 'acknowledge'} command "
                                    f"{p.command:#04x} within {limit:.1f} s; waking it again")
+                self.timed_out = p.command
+                self.timeouts += 1
                 self.ready = False
                 self._wake(now)
         elif self.configured and now >= self.next_poll:

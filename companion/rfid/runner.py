@@ -179,10 +179,13 @@ class ReaderRunner:
 
     # -- dashboard ------------------------------------------------------------------------------
     def stats(self) -> dict[str, Any]:
+        # the driver's counts first, then its error not yet taken over (``_take_driver_error`` sets
+        # ours before it clears the driver's): a count the dashboard sees comes with its reason
         driver = self.driver.stats()
+        last_error = self.driver.last_error or self.last_error
         return {"name": self.config.label, "kind": self.config.kind, "port": self.config.port,
                 "device": _resolved(self.config.port), "seats": list(self.config.seats), "state": self.state,
-                "frames": driver.pop("frames"), "last_error": self.last_error,
+                "frames": driver.pop("frames"), "last_error": last_error,
                 "unplugs": self.unplugs, "reopens": self.reopens,
                 "unknown_uids": sorted(self.unknown.values(), key=lambda u: u["first_seen"]), **driver}
 
