@@ -368,7 +368,7 @@ def _looks_line(r: dict) -> str:
     alone = ", each frame's looks alone" if w["alone"] else ""
     return (f"second looks, {n} worker thread{'s' if n > 1 else ''}: the busiest's CPU per frame median {w['median']:.2f}, "
             f"worst {w['worst']:.2f} ms (all workers' worst {w['all_worst']:.2f}; the dearest share's "
-            f"{w['share_worst']:.2f}{alone}); frame + its busiest worker: worst "
+            f"{w['share_worst']:.2f}{alone}, target 6 ms: a Pi 4's worker on a core of its own); frame + its busiest worker: worst "
             f"{b['worst']:.2f} ms; the looks' CPU over the clip {w['total']:.0f} ms")
 
 
