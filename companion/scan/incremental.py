@@ -17,10 +17,11 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
    never given up while it does: every frame at first, then every 2, 4, 8, 16 frames;
 4. keeps the work per frame bounded: at most ``max_regions`` crops, and second looks only
    within a budget counted in work, not time (pixels handed to a reader, each rung's pixels
-   weighted by what it costs, and each call's fixed part: rescue.RUNG_COST, CALL_COST), so that the same frames give the same reads
-   on a quiet machine and a loaded one: none on a frame decoded whole (``look_share``: a cold
-   frame costs about one decoder call and reads what it reads), and on the cheap frames after
-   it ``look_share_after`` of the frame's pixels (as much again), at least ``look_floor_px``;
+   weighted by what it costs, and each call's fixed part: rescue.RUNG_COST, CALL_COST), so
+   that the same frames give the same reads on a quiet machine and a loaded one: none on a
+   frame decoded whole (``look_share``: a cold frame costs about one decoder call and reads
+   what it reads), and on the cheap frames after it ``look_share_after`` of the frame's pixels
+   (as much again), at least ``look_floor_px``;
    a rung that would overrun waits for the next frame. The places a cold frame leaves are so
    read over the next frames, at about the cost of one decoder call a frame, until they are
    read or slow down;
