@@ -726,9 +726,10 @@ class IncrementalDecoder:
         """Whether a place is narrower than ``small_place`` codes on a live table: a tilted table's far
         tag, or a card's corner or a letter. Its first climb then takes only the rungs that have read
         on this camera, if any have, as a place's later looks do: a table's tags are alike, and the
-        whole ladder on a 26 px speck is 11 reader calls, about 1.6 ms here for a few hundred pixels,
-        which the budget (weighted pixels) hardly counts. On the tilted fusion clip: the same reads
-        frame by frame, a tenth less CPU in its looks. A photo's places keep the whole ladder."""
+        whole ladder on a 26 px speck is 11 reader calls, about 1.6 ms here for a few hundred pixels
+        (which the budget counted as pixels only then, before each call's fixed cost: rescue.CALL_COST).
+        On the tilted fusion clip: the same reads frame by frame, a tenth less CPU in its looks. A
+        photo's places keep the whole ladder."""
         return not self.photo and _short_side(p.box) < self.small_place * tag_px
 
     def _tag_px(self) -> float:
