@@ -25,7 +25,7 @@ synth.cancel = () => {};
 @contextmanager
 def table(tmp_path, seats, options, clock=time.time):
     """A bom-battle game served to a fresh browser page the size of a tablet."""
-    service = Service(tmp_path / "data", clock=clock, settle_seconds=1e9)  # battles resolve on a tap only
+    service = Service(tmp_path / "data", clock=clock, settle_seconds=1e9, quick_settle_seconds=1e9)  # battles resolve on a tap only
     service.start_game("bom-battle", seats, options)
     with serving(service) as url, chromium() as browser:
         page = browser.new_page(viewport=TABLET)

@@ -25,7 +25,7 @@ def finished(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("history")
     events = [json.loads(line) for line in LOG.read_text().splitlines() if line and not line.startswith("//")]
     start = events[0]["data"]
-    service = Service(tmp_path / "data", settle_seconds=1e9)
+    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
     session = service.start_game(start["game"], start["seats"], start["options"])
     for e in events[1:]:
         session.submit(e["kind"], e["data"], e["source"])

@@ -74,7 +74,7 @@ GAMES = {"stratego": stratego, "gt-battle": gather_together, "warriors": warrior
 def table(request, tmp_path):
     data = tmp_path / "data"
     write_table_secrets(data, PIN, "0123456789abcdef0123456789abcdef")
-    service = Service(data, settle_seconds=1e9)
+    service = Service(data, settle_seconds=1e9, quick_settle_seconds=1e9)
     GAMES[request.param](service)
     with serving(service) as url:
         yield request.param, service, url

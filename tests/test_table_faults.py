@@ -15,7 +15,7 @@ SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "na
 
 @pytest.fixture
 def table(tmp_path):
-    service = Service(tmp_path / "data", settle_seconds=1e9)  # resolve only on a tap
+    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)  # resolve only on a tap
     service.start_game("bom-battle", SEATS)
     virtual = VirtualTable(seed=11)
     source = FaultySource(virtual)
