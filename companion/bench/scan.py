@@ -75,6 +75,8 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--json", metavar="FILE", help="also write every figure to this JSON file")
     scan.add_argument("--repeats", type=int, default=5, help="repeats of each headline timing, for its spread (default 5)")
     scan.add_argument("--still-frames", type=int, default=30, help="frames of the still-table clips (default 30)")
+    scan.add_argument("--photo-reads", type=int, default=3,
+                      help="reads of each labelled photo by each reader; its CPU is their median (default 3)")
     scan.add_argument("--photos", action="append", metavar="DIR",
                       help="a folder of images with truth.json to score per decoder, or of condition folders of photos "
                            "labelled by their codes' corners (BoofCV's layout: scored per condition, and then only that "
@@ -131,7 +133,7 @@ def cmd_bench_scan(args) -> int:
           f"OpenCV {cv2.__version__} on 1 thread; {args.frames} frame(s) per backend and a {args.clip}-frame clip "
           f"for the pipeline per scene; machine load {load()}")
     labelled = [Path(p) for p in args.photos or [] if p and is_corner_labelled(Path(p))]
-    report = {"labelled_photos": [_labelled_photos(folder, backends, args.conditions) for folder in labelled]}
+    report = {"labelled_photos": [_labelled_photos(folder, backends, args.conditions, args.photo_reads) for folder in labelled]}
     if labelled and len(labelled) == len([p for p in args.photos if p]) and not args.only:
         _finish(args, report, started)
         return 0
@@ -150,12 +152,12 @@ def _finish(args, report: dict, started: float) -> None:
     print(f"total {time.time() - started:.0f} s")
 
 
-def _labelled_photos(folder: Path, backends: list[str], conditions: str) -> dict:
+def _labelled_photos(folder: Path, backends: list[str], conditions: str, reads: int) -> dict:
     """Photos labelled by their codes' corners, per condition (scan_photos.py)."""
     from companion.bench import scan_photos
 
     wanted = [c for c in conditions.split(",") if c] or None
-    results = scan_photos.run(folder, backends, wanted)
+    results = scan_photos.run(folder, backends, wanted, reads=reads)
     summary = scan_photos.summary(results, backends)
     scan_photos.print_summary(folder, summary, backends)
     return summary
