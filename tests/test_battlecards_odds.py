@@ -3,7 +3,10 @@ and the public odds' secrecy: they use only what every player has seen."""
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -151,6 +154,23 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert result.method == "simulation" and 0 < result.error < 0.05 and result.runs > 0
     odds.forget()
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
+
+
+def test_the_first_simulated_battle_of_a_service_imports_nothing_while_the_table_waits():
+    """The first shot of the evening's first large battle waited 60-75 ms for numpy to load the modules it loads
+    lazily (numpy.ma for np.unique, numpy.random): those are loaded with the odds, at the service's start."""
+    script = ("import sys\n"
+              "from tests.test_battlecards_odds import FULL, unit, AGGRESSOR, DEFENDER\n"
+              "from companion.rules.battlecards import odds\n"
+              "six = [unit(k, AGGRESSOR) for k in ('JZERO#1', 'JAKAGI#1', 'JYAMAMOT#1')] + "
+              "[unit(k, DEFENDER) for k in ('UWILDCAT#1', 'UENTERP#1', 'UFLETCH#1')]\n"
+              "before = set(sys.modules)\n"
+              "assert odds.battle_odds(six, FULL).method == 'simulation'\n"
+              "print(sorted(m for m in set(sys.modules) - before if m.startswith('numpy')))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_simulated_battles_figures_do_not_depend_on_the_questions_asked_before():

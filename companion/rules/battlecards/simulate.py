@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
+from numpy.random import default_rng   # imported here, not by a battle's first query (numpy loads it lazily: 20 ms)
 from numpy.typing import NDArray
 
 from .count import PlayedBattle, played
@@ -35,7 +36,7 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
     plain = tuple(f.after_this_round() for f in fighters)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
     mixture = decks(cards, list(range(top)), top)
-    group = np.random.default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
+    group = default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
     deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8).reshape(len(mixture), -1)
     refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8).reshape(len(mixture), -1)
     moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole if reference is None else reference, top)
@@ -103,7 +104,7 @@ class Moves:
         worked out in Python; their rows are then written together, a few NumPy calls for all of them."""
         fired: list[Fired] = []
         over: list[Over] = []
-        for place in np.unique(places).tolist():
+        for place in sorted(set(places.tolist())):   # (np.unique imports numpy.ma: 60 ms, on the first query)
             mask, step, first = self.states[place // self.cards]
             self._work_out(place, mask, step, first, fired, over)
         span = np.arange(self.cards)
@@ -202,6 +203,6 @@ def _order(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int8] |
 @lru_cache(maxsize=8)    # a handful of shuffles per question, the same for every question: shuffling is the cost
 def _positions(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int16]:
     """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
-    rng = np.random.default_rng([seed, size, shuffles])
+    rng = default_rng([seed, size, shuffles])
     shuffled: NDArray[np.int16] = rng.permuted(np.tile(np.arange(size, dtype=np.int16), (runs, 1)), axis=1)
     return shuffled     # (numpy's stubs lose the dtype through permuted)
