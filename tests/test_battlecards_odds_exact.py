@@ -11,7 +11,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.rules.battlecards import odds
-from companion.rules.battlecards.count import PlayedBattle
+from companion.rules.battlecards.count import PlayedBattle, estimate, least_states
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
 
 TYPES = ("ground", "air", "sea")
@@ -226,6 +226,18 @@ def test_the_policy_is_the_same_whichever_alive_set_is_asked_first(fs, rng):
     rng.shuffle(questions)
     for mask, step in questions:
         assert shared.decision(mask, step) == PlayedBattle(fs, (), NUMBERS, deck).decision(mask, step)
+
+
+@settings(max_examples=80, deadline=None)
+@given(fighters(fighting=True), st.lists(st.integers(0, 4), min_size=7, max_size=7), st.data())
+def test_the_quick_floor_of_a_counts_states_never_exceeds_its_estimate(fs, refill, data):
+    """A battle is simulated without walking every smaller alive set when even a floor of the states its count
+    may need is beyond the budget: the floor must never exceed the estimate, or a battle the count fits would
+    be simulated (its odds no longer exact)."""
+    battle = PlayedBattle(fs, (), NUMBERS, (0, 1, 3, 2, 1, 3, 2))
+    mask = data.draw(st.integers(1, (1 << len(fs)) - 1))
+    floor, states = least_states(battle, mask, tuple(refill)), estimate(battle, mask, tuple(refill))
+    assert floor <= states
 
 
 # -- mid-battle: any units still fighting, any unit firing next, Kept Cards played this round, a special victory --

@@ -347,6 +347,28 @@ class Exact:
             self._solved[(mask, st)] = a + (b * self._solved[(mask, nxt)] if b else 0.0)
 
 
+def least_states(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> int:
+    """A lower bound of ``estimate``, cheap: the alive set's own term, its kinds told apart by its own shots
+    alone. The smaller alive sets' pairs (``pairs``, which walks every one of them) only split these kinds,
+    and a kind split in two multiplies its compositions, never divides them ((a + 1)(b + 1) >= a + b + 1);
+    a kind every shot here hits is split into kinds every shot here hits, which count 1 as it does."""
+    if battle.outcome(mask) is not None:
+        return 0
+    shots = [d for d in (battle.decision(mask, t) for t in range(len(battle.steps))) if d]
+    kind, kinds = kinds_of(frozenset(d[1:] for d in shots), len(refill) - 1)
+    return len(battle.steps) * _compositions(shots, kind, kinds, refill)
+
+
+def _compositions(shots: list[tuple[int, int, int]], kind: tuple[int, ...], kinds: int, refill: tuple[int, ...]) -> int:
+    """The compositions of the refill in these kinds that the count may meet: a kind every shot hits never
+    shrinks (a hit ends a state's stay at this alive set)."""
+    missed = [False] * kinds
+    for shot in shots:
+        for n, k in enumerate(kind):
+            missed[k] = missed[k] or not shot[2] < n <= shot[1]
+    return math.prod(n + 1 for n, miss in zip(fold(refill, kind, kinds), missed, strict=True) if miss)
+
+
 def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: int | None = None) -> int:
     """The states the count may need, an upper bound: for each alive set under ``mask`` still fighting, its
     steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
@@ -356,11 +378,8 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: in
         if m & mask != m or battle.outcome(m) is not None:
             continue
         kind, kinds = kinds_of(battle.pairs(m), len(refill) - 1)
-        missed = [False] * kinds
-        for shot in filter(None, (battle.decision(m, t) for t in range(len(battle.steps)))):
-            for n, k in enumerate(kind):
-                missed[k] = missed[k] or not shot[2] < n <= shot[1]
-        total += len(battle.steps) * math.prod(n + 1 for n, miss in zip(fold(refill, kind, kinds), missed, strict=True) if miss)
+        shots = [d for d in (battle.decision(m, t) for t in range(len(battle.steps))) if d]
+        total += len(battle.steps) * _compositions(shots, kind, kinds, refill)
         if limit is not None and total > limit:
             break
     return total

@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .count import Exact, estimate, fold, fold_kinds, kinds_of, played, projection, round_rest
+from .count import Exact, PlayedBattle, estimate, fold, fold_kinds, kinds_of, least_states, played, projection, round_rest
 from .question import AGGRESSOR, DEFENDER, BattleOdds, Cards, Fighter, as_cards, counts, decks, same_length
 from .simulate import simulate, table
 
@@ -97,6 +97,8 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
     now = played(fighters, must_destroy, numbers, reference)
     later = played(plain, must_destroy, numbers, reference)
     top = max(len(cards.unseen), len(cards.keepable), len(cards.discard), max(numbers, default=0) + 1)
+    if budget is not None and _beyond(later, mask, cards, top, budget):
+        return None
     kind, kinds = kinds_of(now.pairs(mask) | later.pairs(mask), top)
     groups = _mixture(cards, kind, kinds, top)
     size = 0
@@ -121,6 +123,14 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
     finally:
         sys.setrecursionlimit(limit)
     return BattleOdds(p, 1.0 - p, "exact", 0.0, size)
+
+
+def _beyond(later: PlayedBattle, mask: int, cards: Cards, top: int, budget: int) -> bool:
+    """Whether the states the count may need exceed the budget for one of the decks the public cannot rule out
+    alone, by ``least_states``: decided without the kinds of every smaller alive set (``pairs``, which cost a
+    6-unit battle's first query 5 of its 8 ms only to find it too large to count)."""
+    refill = decks(cards, tuple(range(top + 1)), top + 1)[0][2]
+    return least_states(later, mask, same_length(refill, (0,) * (top + 1))[0]) > budget
 
 
 def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int,
