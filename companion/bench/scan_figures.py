@@ -186,10 +186,14 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
     pipeline = _pipeline(table)
     pipeline.warm_up()   # as the service's start() does: the first look at ZBar is not paid on a frame
     shares, first_read, ms, cpu_ms, false_reads = [], {}, [], [], 0
+    reference: list[float] = []
     decoder = pipeline.decoder
     for n in range(frames):
         frame, truth = table.render_with_truth()
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if n == 0:
+            first_gray = gray
+            reference += _reference_ms(first_gray)
         cpu = time.thread_time()
         elapsed, _ = _timed(partial(pipeline.process, gray, now=n / 30))
         if n:
@@ -204,6 +208,7 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
         for s in seen:
             first_read.setdefault(s.text, n)
     decoder.finish_looks()
+    reference += _reference_ms(first_gray)   # before and after: the machine's speed over the clip
     # the second looks handed over on each frame (n) ran on the worker thread: their CPU, by frame
     looks_ms = [decoder.look_cpu_ms.get(n + 1, 0.0) for n in range(1, frames)]
     all_looks_ms = [decoder.look_total_ms.get(n + 1, 0.0) for n in range(1, frames)]
@@ -223,9 +228,23 @@ def still_clip(seed: int, condition: str, ppm: float, frames: int, width=1920, h
                              "total": sum(all_looks_ms), "all_worst": max(all_looks_ms), "share_worst": max(share_ms),
                              "alone": bool(LOOK_WORKERS["alone"])} if looks_ms else None,
             "look_workers": decoder.look_workers,
+            "reference_cpu_ms": statistics.median(reference),
             "both_cpu_ms": {"worst": max(both_ms), "total": sum(both_ms)} if both_ms else None,
             "first_read": {t: first_read.get(t) for t in readable},
             "reads_by_rung": dict(pipeline.decoder.ladder.reads_by_rung)}
+
+
+def _reference_ms(frame: np.ndarray, runs: int = 3) -> list[float]:
+    """The same run's measure of the machine's speed: plain zxing-cpp's one pass over a frame of the clip,
+    CPU ms, ``runs`` times. This shared machine's speed moves by a third within minutes (a fixed Python loop
+    took 356 to 536 ms), so a share's CPU is printed beside it."""
+    decoder = make_decoder("zxing")
+    found = []
+    for _ in range(runs):
+        started = time.thread_time()
+        decoder.decode(frame)
+        found.append((time.thread_time() - started) * 1000)
+    return found
 
 
 def fusion(seed: int, frames: int) -> list[dict]:
@@ -368,7 +387,9 @@ def _looks_line(r: dict) -> str:
     alone = ", each frame's looks alone" if w["alone"] else ""
     return (f"second looks, {n} worker thread{'s' if n > 1 else ''}: the busiest's CPU per frame median {w['median']:.2f}, "
             f"worst {w['worst']:.2f} ms (all workers' worst {w['all_worst']:.2f}; the dearest share's "
-            f"{w['share_worst']:.2f}{alone}, target 6 ms: a Pi 4's worker on a core of its own); frame + its busiest worker: worst "
+            f"{w['share_worst']:.2f}{alone}, target 6 ms: a Pi 4's worker on a core of its own; "
+            f"{w['share_worst'] / r['reference_cpu_ms']:.2f}x the same run's plain zxing-cpp pass over a frame, "
+            f"{r['reference_cpu_ms']:.2f} ms); frame + its busiest worker: worst "
             f"{b['worst']:.2f} ms; the looks' CPU over the clip {w['total']:.0f} ms")
 
 
