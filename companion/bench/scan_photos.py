@@ -36,7 +36,7 @@ class PhotoResult:
     photo: CornerLabelled
     texts: dict[str, list] = field(default_factory=dict)     # reader -> text read per labelled code (None: not read)
     cpu_ms: dict[str, float] = field(default_factory=dict)    # reader -> CPU ms, the median of its reads
-    first_ms: dict[str, float] = field(default_factory=dict)  # reader -> CPU ms of its first read alone    # reader -> CPU ms on this photo
+    first_ms: dict[str, float] = field(default_factory=dict)  # reader -> CPU ms of its first read alone
     errors: dict[str, str] = field(default_factory=dict)      # reader -> what it raised (counted as reading nothing)
 
 
