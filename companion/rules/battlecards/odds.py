@@ -88,7 +88,8 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
           next_step: int = 0, alive: Iterable[str] | None = None, numbers: tuple[int, ...] = tuple(range(1, 10)),
           budget: int | None = None, reference: tuple[int, ...] | None = None) -> BattleOdds | None:
     """The battle's odds counted exactly, or None when the states the count may need (``estimate``) exceed the
-    ``budget`` (no budget: counted whatever it takes)."""
+    ``budget`` (no budget: counted whatever it takes). A floor of them (``least_states``) is asked first: a battle
+    far beyond the budget is known so without walking every smaller alive set."""
     fighters, cards, must_destroy = tuple(fighters), as_cards(cards), tuple(must_destroy)
     alive = None if alive is None else tuple(alive)
     plain = tuple(f.after_this_round() for f in fighters)
