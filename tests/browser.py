@@ -11,6 +11,10 @@ from companion.web.server import make_server
 CHROMIUM = "/usr/bin/chromium"
 TABLET = {"width": 1280, "height": 800}  # a 10-inch tablet by the table
 PHONE = {"width": 390, "height": 844}
+# A service whose battles resolve on a tap only: no settle after the last card, and none of the quicker
+# one for a play the rules call complete (quick_settle_seconds applies whatever settle_seconds is; left
+# at 0.5 s, a loaded machine's auto-resolve once ended a game before the test's click).
+TAP_ONLY = {"settle_seconds": 1e9, "quick_settle_seconds": 1e9}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]
 
@@ -194,7 +198,7 @@ def prompts_through_a_demo_game(browser, data, game: str, players, max_rounds: i
     from companion.rules.demo import play_direct
     from companion.service import Service
 
-    service = Service(data, settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(data, **TAP_ONLY)
     seats, options = players.start()
     service.start_game(game, seats, options)
     checked: set[str] = set()

@@ -18,7 +18,7 @@ import companion.rules
 from companion.demo.driver import default_seats
 from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import serving
+from tests.browser import TAP_ONLY, serving
 from tests.test_pages_browser import PAGES, PHONE, TABLET, open_page
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -39,7 +39,7 @@ def play_some_rounds(game: str, session, rounds: int) -> None:
 def table(request, tmp_path, monkeypatch):
     monkeypatch.setattr(companion.pi.announce, "lan_address", lambda: "192.168.1.50")
     game = request.param
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     players = companion.rules.demo_players(game)(default_seats(game), 3)
     seats, options = players.start()
     service.start_game(game, seats, options)  # an earlier game, for the History page

@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 
 from companion.service import Service
-from tests.browser import chromium, hold_pin, serving
+from tests.browser import TAP_ONLY, chromium, hold_pin, serving
 
 TABLET = {"width": 1280, "height": 800}
 ANN_BO = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}]
@@ -25,7 +25,7 @@ synth.cancel = () => {};
 @contextmanager
 def table(tmp_path, seats, options, clock=time.time):
     """A bom-battle game served to a fresh browser page the size of a tablet."""
-    service = Service(tmp_path / "data", clock=clock, settle_seconds=1e9, quick_settle_seconds=1e9)  # battles resolve on a tap only
+    service = Service(tmp_path / "data", clock=clock, **TAP_ONLY)
     service.start_game("bom-battle", seats, options)
     with serving(service) as url, chromium() as browser:
         page = browser.new_page(viewport=TABLET)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.service import Service
-from tests.browser import serving, shows_prompt
+from tests.browser import TAP_ONLY, serving, shows_prompt
 from tests.test_pages_browser import TABLET
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "name": "Cal"}]
@@ -21,7 +21,7 @@ LOG = Path(__file__).parent / "logs" / "bom" / "basic-3-seats.jsonl"
 @pytest.fixture
 def table(request, tmp_path, browser):
     """A table of three with the options asked for; no resolve but the test's own."""
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     service.start_game("bom-battle", SEATS, getattr(request, "param", {}))
     with serving(service) as url:
         page = browser.tab(TABLET)
@@ -90,7 +90,7 @@ def test_under_secret_weapon_the_prompt_follows_the_turns_and_the_reveals(table)
 def test_a_finished_game_names_its_winner_and_asks_for_nothing(tmp_path, browser):
     events = [json.loads(line) for line in LOG.read_text().splitlines() if line and not line.startswith("//")]
     start = events[0]["data"]
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     session = service.start_game(start["game"], start["seats"], start["options"])
     for e in events[1:]:
         session.submit(e["kind"], e["data"], e["source"])

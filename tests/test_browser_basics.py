@@ -3,7 +3,7 @@ import pytest
 
 import companion.rules
 from companion.service import Service
-from tests.browser import PHONE, TABLET, chromium, hold_pin, serving
+from tests.browser import PHONE, TABLET, TAP_ONLY, chromium, hold_pin, serving
 from tests.tally_game import Tally
 
 
@@ -63,7 +63,7 @@ def test_a_tab_lent_to_the_next_test_holds_nothing_of_the_last(site):
 def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path):
     """"Faith: Multiply the original point value of any gold CHARACTER card under 1000 (100-900)
     by 10." Korihor is black: the tablet says why, and Resolve is refused with that reason."""
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     service.start_game("bom-battle", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
     session = service.session
     session.submit("card_seen", {"zone": "seat:1", "card": "BD800#1"}, "camera")  # Korihor, black 800

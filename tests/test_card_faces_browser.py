@@ -12,7 +12,7 @@ import pytest
 import companion.rules
 from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import revealed, serving
+from tests.browser import TAP_ONLY, revealed, serving
 from tests.test_accessibility_browser import serious
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.test_pages_browser import PHONE, TABLET
@@ -38,7 +38,7 @@ def bom_battle_1(tmp_path):
     Noah (black diamond 1000) and Cal's Heth (black oval 100)."""
     events = [json.loads(line) for line in BOM_LOG.read_text().splitlines() if line and not line.startswith("//")]
     start = events[0]["data"]
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     session = service.start_game(start["game"], start["seats"], start["options"])
     for e in events[1:5]:  # three cards laid, then the resolve
         session.submit(e["kind"], e["data"], e["source"])
@@ -79,7 +79,7 @@ class CombatFound(Exception):
 def test_a_stratego_combat_shows_both_pieces_in_their_colours(tmp_path, browser):
     """A combat names its two pieces by rank; their faces are the catalog's pieces of those ranks
     in the colours of the seats that fought."""
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     players = companion.rules.demo_players("stratego")(2, 3)
     seats, options = players.start()
     session = service.start_game("stratego", seats, options)
@@ -105,7 +105,7 @@ def test_a_stratego_combat_shows_both_pieces_in_their_colours(tmp_path, browser)
 
 @pytest.fixture
 def gt_table(tmp_path):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     service.start_game("gt-battle", [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)], {"target": 1})
     for seat, key in enumerate(identity_keys("VHHV"), 1):
         service.session.submit("card_seen", {"zone": f"reader:{seat}", "card": key, "hidden": True}, "rfid")

@@ -11,7 +11,7 @@ import pytest
 
 from companion.gamelog.fold import fold
 from companion.service import Service
-from tests.browser import serving
+from tests.browser import TAP_ONLY, serving
 from tests.test_accessibility_browser import serious
 from tests.test_pages_browser import PHONE, TABLET
 
@@ -25,7 +25,7 @@ def finished(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("history")
     events = [json.loads(line) for line in LOG.read_text().splitlines() if line and not line.startswith("//")]
     start = events[0]["data"]
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     session = service.start_game(start["game"], start["seats"], start["options"])
     for e in events[1:]:
         session.submit(e["kind"], e["data"], e["source"])

@@ -10,6 +10,7 @@ import pytest
 import companion.pi.announce
 from companion.web.app import create_app
 from companion.service import Service
+from tests.browser import TAP_ONLY
 from tests.test_gt_battle_support import NAMES, identity_keys
 
 GT_SEATS = [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)]
@@ -17,7 +18,7 @@ GT_SEATS = [{"seat": n, "name": NAMES[n - 1]} for n in range(1, 5)]
 
 @pytest.fixture
 def service(tmp_path):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     earlier = service.start_game("gt-battle", GT_SEATS)
     for seat, key in enumerate(identity_keys("VHHV"), 1):  # identities shown privately on the readers
         earlier.submit("card_seen", {"zone": f"reader:{seat}", "card": key, "hidden": True}, "rfid")

@@ -12,7 +12,7 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import PHONE, TABLET, hold_pin, revealed, serving
+from tests.browser import PHONE, TABLET, TAP_ONLY, hold_pin, revealed, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -49,7 +49,7 @@ def play_a_little(game: str, session) -> None:
 
 def serve_table(game: str, data: Path, stack: ExitStack):
     """A served companion with the game in play (a little played) and the earlier game before it."""
-    service = Service(data, settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(data, **TAP_ONLY)
     service.start_game(game, seats(game))  # an earlier game, for the History page
     session = service.start_game(game, seats(game))
     play_a_little(game, session)

@@ -21,7 +21,7 @@ import pytest
 from card_tags import payload, sheets
 from card_tags.private import kept_hidden
 from companion.service import Service, write_table_secrets
-from tests.browser import revealed, serving
+from tests.browser import TAP_ONLY, revealed, serving
 from tests.test_battlecards_game import _to_a_battle
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.test_stratego_support import army
@@ -74,7 +74,7 @@ GAMES = {"stratego": stratego, "gt-battle": gather_together, "warriors": warrior
 def table(request, tmp_path):
     data = tmp_path / "data"
     write_table_secrets(data, PIN, "0123456789abcdef0123456789abcdef")
-    service = Service(data, settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(data, **TAP_ONLY)
     GAMES[request.param](service)
     with serving(service) as url:
         yield request.param, service, url

@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from companion.service import Service
-from tests.browser import serving, shows_prompt
+from tests.browser import TAP_ONLY, serving, shows_prompt
 from tests.test_pages_browser import TABLET
 from tests.test_stratego_support import army, key
 
 
 @pytest.fixture
 def table(tmp_path, browser):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)
+    service = Service(tmp_path / "data", **TAP_ONLY)
     service.start_game("stratego", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}], {})
     with serving(service) as url:
         page = browser.tab(TABLET)

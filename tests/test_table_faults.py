@@ -7,6 +7,7 @@ from companion.web.app import create_app
 from companion.service import Service
 from companion.wiring import attach_camera
 from companion.scan.virtual_table import VirtualTable
+from tests.browser import TAP_ONLY
 from tests.test_scan_watchdog import FaultySource
 from tests.timing import wait_for
 
@@ -15,7 +16,7 @@ SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "na
 
 @pytest.fixture
 def table(tmp_path):
-    service = Service(tmp_path / "data", settle_seconds=1e9, quick_settle_seconds=1e9)  # resolve only on a tap
+    service = Service(tmp_path / "data", **TAP_ONLY)
     service.start_game("bom-battle", SEATS)
     virtual = VirtualTable(seed=11)
     source = FaultySource(virtual)
