@@ -69,7 +69,8 @@ RUNG_COST = {"zbar": 12.0, "deconvolved": 3.0, "sharpened": 2.0, "evened": 4.5, 
 # pixels weigh 2-7k), 15-25k weighted pixels at the 5-8 ns one costs on real tags. Uncounted, a
 # tilted table's small places climbed rungs at 0.2-0.3 ms a call that their pixels hardly counted,
 # and a share's CPU ran to 6-7 ms on frames its weighted pixels said cost 5. Counted as 25k, the
-# fusion clips' dearest share alone is 3.4-5.1 ms (main 4.2-6.1), blurred and tilted tables read
+# fusion clips' dearest share alone is 3.4-5.1 ms (main 4.2-6.1; stop 44, a quiet spell of this machine, whose speed
+# moves by a third within minutes), blurred and tilted tables read
 # whole 1-2 frames later (docs/scanning.md, "A call's fixed cost").
 CALL_COST = 25_000.0
 
