@@ -28,9 +28,10 @@ if [ "$CAMERA_STACK" = auto ]; then
 fi
 case "$CAMERA_STACK" in system|pip) ;; *) echo "setup: COMPANION_CAMERA_STACK is auto, system or pip, not '$CAMERA_STACK'" >&2; exit 2 ;; esac
 
-APT_PACKAGES=(libzbar0)
+# gcc and libc6-dev: the BATTLECARDS odds' play-outs are compiled C (companion/rules/battlecards/compiled.py)
+APT_PACKAGES=(libzbar0 gcc libc6-dev)
 if [ "${COMPANION_SETUP:-full}" != runtime ]; then
-  APT_PACKAGES+=(chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make gcc pkg-config mosquitto mosquitto-clients)
+  APT_PACKAGES+=(chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make pkg-config mosquitto mosquitto-clients)
   # tests/test_setup_camera_stack.py: apt's numpy and a package compiled against its ABI
   APT_PACKAGES+=(python3-venv python3-numpy python3-bottleneck)
 fi
@@ -99,3 +100,7 @@ if [ "$CAMERA_STACK" = system ]; then
     echo "$error" | tail -3 >&2
   fi
 fi
+
+# The BATTLECARDS odds' play-outs, compiled ahead so that no table waits for the compiler (without one the
+# odds still come, from Python, slower: the command says which).
+.venv/bin/python -m companion.rules.battlecards.compiled

@@ -2,7 +2,11 @@
 model as the exact count (cards drawn without replacement from a deck the table cannot rule out, the refill
 reshuffled each time the deck runs out, the Kept Cards played counting for the rest of their round), played
 out ``SIM_RUNS`` times at once with numpy, seeded, bounded in play-outs and cards (never in time), its error
-stated. Pure: the seed is part of the question, so a replay gives the same figures."""
+stated. Pure: the seed is part of the question, so a replay gives the same figures.
+
+The play-outs run compiled (``playout.c``, built and loaded by ``compiled.py``) wherever a C compiler built
+them: working out the policy in each state met, in Python (``Moves``), was most of a large battle's query.
+The shuffles are drawn here either way, so the two give the same figures (tests/test_battlecards_playout.py)."""
 from __future__ import annotations
 
 import math
@@ -14,6 +18,7 @@ import numpy as np
 from numpy.random import default_rng   # imported here, not by a battle's first query (numpy loads it lazily: 20 ms)
 from numpy.typing import NDArray
 
+from . import compiled as compiled_
 from .count import PlayedBattle, played
 from .question import BattleOdds, Cards, Fighter, as_cards, decks
 
@@ -24,13 +29,14 @@ SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is
 
 def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str], mask: int,
              runs: int = SIM_RUNS, seed: int = SIM_SEED, numbers: tuple[int, ...] = tuple(range(1, 10)),
-             next_step: int = 0, reference: tuple[int, ...] | None = None) -> BattleOdds:
+             next_step: int = 0, reference: tuple[int, ...] | None = None, compiled: bool | None = None) -> BattleOdds:
     """Seeded play-outs of the same model as the exact count, all ``runs`` of them at once: each a deck drawn
     from those the public cannot rule out, shuffled, its cards turned in that order, then the refill shuffled
     each time the deck runs out. The work is bounded in cards, never in time: ``runs`` x at most SIM_ROUNDS
     rounds of shots; a play-out undecided by then is not counted (``runs`` says how many were). The error
     stated: the standard error of the play-outs decided plus the share cut off (the most it could move the
-    figure)."""
+    figure). ``compiled``: whether the play-outs run compiled (``compiled.py``; by default whenever they are
+    built, else in Python): the same figures either way."""
     cards = as_cards(cards)
     fighters = tuple(fighters)
     plain = tuple(f.after_this_round() for f in fighters)
@@ -39,18 +45,34 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
     group = default_rng(seed).choice(len(mixture), size=runs, p=_weights(mixture))
     deck = np.array([_spread(d) for _, d, _ in mixture], dtype=np.int8).reshape(len(mixture), -1)
     refill = np.array([_spread(r) for _, _, r in mixture], dtype=np.int8).reshape(len(mixture), -1)
-    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole if reference is None else reference, top)
+    if compiled is None:
+        compiled = _compiled_available(len(fighters))
+    moves = table(fighters, plain, tuple(must_destroy), tuple(numbers), cards.whole if reference is None else reference, top,
+                  compiled)
     start = moves.place(mask, min(next_step, moves.n), moves.now is not moves.later)
-    wins, decided, cut = _play_out(moves, start, deck, refill, group, SIM_ROUNDS * max(moves.n, 1) + 1, seed)
+    most = SIM_ROUNDS * max(moves.n, 1) + 1
+    if isinstance(moves, Moves):
+        wins, decided, cut = _play_out(moves, start, deck, refill, group, most, seed)
+    else:
+        wins, decided, cut = _play_out_compiled(moves, start, deck, refill, group, most, seed)
     p = wins / decided if decided else 0.0
     error = math.sqrt(p * (1 - p) / max(decided, 1)) + cut / runs
     return BattleOdds(p, 1 - p, "simulation", error, 0, decided)
 
 
+def _compiled_available(units: int) -> bool:
+    return units <= compiled_.MOST_UNITS and compiled_.library() is not None
+
+
 @lru_cache(maxsize=8)    # one per battle: the next query of the same battle finds the states it met numbered
 def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destroy: tuple[str, ...],
-          numbers: tuple[int, ...], reference: tuple[int, ...], top: int) -> Moves:
-    return Moves(played(fighters, must_destroy, numbers, reference), played(plain, must_destroy, numbers, reference), top)
+          numbers: tuple[int, ...], reference: tuple[int, ...], top: int,
+          compiled: bool = False) -> Moves | compiled_.CompiledMoves:
+    now, later = played(fighters, must_destroy, numbers, reference), played(plain, must_destroy, numbers, reference)
+    lib = compiled_.library() if compiled else None
+    if compiled and lib is None:
+        raise RuntimeError("the compiled play-outs are not built (no C compiler?)")
+    return compiled_.CompiledMoves(lib, now, later, top) if lib is not None else Moves(now, later, top)
 
 
 def _weights(mixture: Sequence[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]) -> NDArray[np.float64]:
@@ -177,6 +199,30 @@ def _play_out(moves: Moves, start: int, deck: NDArray[np.int8], refill: NDArray[
     if not refill.shape[1] and at == len(cards):
         return wins, runs, 0     # with no card left to turn the defender holds the field
     return wins, runs - int(fighting.sum()), int(fighting.sum())
+
+
+def _play_out_compiled(moves: compiled_.CompiledMoves, start: int, deck: NDArray[np.int8], refill: NDArray[np.int8],
+                       group: NDArray[np.int64], most: int, seed: int) -> tuple[int, int, int]:
+    """``_play_out`` with its loop over the cards compiled (``playout.c``): the same shuffles (``_order``), drawn
+    here and handed over a deck at a time, so the same play-outs and figures."""
+    runs = len(group)
+    state = np.full(runs, start, dtype=np.int32)
+    group32 = group.astype(np.int32)
+    decks, order, at, shuffles, t = deck, _order(runs, deck.shape[1], seed, 0), 0, 0, 0
+    while t < most:
+        if at == len(order):   # "flip the corresponding discard stack over and reshuffle the cards"
+            if not refill.shape[1]:
+                break
+            shuffles += 1
+            decks, order, at = refill, _order(runs, refill.shape[1], seed, shuffles), 0
+        turned, stopped = moves.run(state, decks, group32, order[at:], t, most, runs // SIM_TAIL)
+        at, t = at + turned, t + turned
+        if stopped:
+            break
+    wins, fighting = moves.tally(state)
+    if not refill.shape[1] and at == len(order):
+        return wins, runs, 0     # with no card left to turn the defender holds the field
+    return wins, runs - fighting, fighting
 
 
 def _in_order(decks: NDArray[np.int8], group: NDArray[np.int64], seed: int, shuffles: int) -> NDArray[np.int8]:

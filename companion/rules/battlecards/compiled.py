@@ -1,0 +1,200 @@
+"""The simulation's play-outs compiled (``playout.c``), built with the system's C compiler the first time they
+are needed and loaded with ctypes, as Klipper builds its host helpers: no Python headers, no build step in pip.
+``scripts/setup.sh`` builds them ahead (``python -m companion.rules.battlecards.compiled``), so a table never
+waits for the compiler. Without a compiler the simulation runs in Python (``simulate.Moves``): the same
+figures, slower (tests/test_battlecards_playout.py compares the two).
+
+The library is named by a digest of its source and the machine, so an edited source or another CPU (the same
+tree seen from an arm64 root) never loads a stale build; it is written next to this file when the folder is
+writable, else in the user's cache (``$XDG_CACHE_HOME/companion``)."""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .count import PlayedBattle
+from .question import AGGRESSOR
+
+log = logging.getLogger(__name__)
+
+SOURCE = Path(__file__).with_name("playout.c")
+FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+MOST_UNITS = 63          # an alive set is one 64-bit word (its top bit a key's): a larger battle is played out in Python
+
+
+def _library_name() -> str:
+    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:16]
+    return f"playout-{platform.machine()}-{digest}.so"
+
+
+def _build_dirs() -> list[Path]:
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "companion"
+    return [SOURCE.parent / "_build", cache]
+
+
+def build() -> Path | None:
+    """The library, built if no build of this source is found; None (and a warning logged) without a C
+    compiler or a folder to write it in. Written under a temporary name and renamed, so two processes building
+    at once never load half a file."""
+    name = _library_name()
+    for folder in _build_dirs():
+        if (folder / name).is_file():
+            return folder / name
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        log.warning("no C compiler (cc): BATTLECARDS simulations run in Python, slower")
+        return None
+    for folder in _build_dirs():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, partial = tempfile.mkstemp(prefix=".playout-", suffix=".so", dir=folder)
+            os.close(handle)
+        except OSError:
+            continue
+        done = subprocess.run([compiler, *FLAGS, "-o", partial, str(SOURCE)], capture_output=True, text=True)
+        if done.returncode != 0:
+            os.unlink(partial)
+            log.warning("the compiled play-outs did not build (%s): BATTLECARDS simulations run in Python, slower",
+                        done.stderr.strip()[-500:])
+            return None
+        os.replace(partial, folder / name)
+        return folder / name
+    log.warning("no folder to build the compiled play-outs in: BATTLECARDS simulations run in Python, slower")
+    return None
+
+
+_I32, _I64, _U64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64
+_P32, _P64, _P8 = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int8)
+
+
+@lru_cache(maxsize=1)
+def library() -> ctypes.PyDLL | None:
+    """The loaded library, or None when it cannot be built (the Python play-outs are used)."""
+    path = build()
+    if path is None:
+        return None
+    # PyDLL, not CDLL: the calls hold the GIL, as the Python play-outs did, so two of the service's threads
+    # asking the odds of one battle never run the same engine at once (a state table grows by realloc).
+    lib = ctypes.PyDLL(str(path))
+    lib.playout_new.restype = ctypes.c_void_p
+    lib.playout_new.argtypes = [_P32, _I64, _P32, _I64, _I32]
+    lib.playout_free.restype = None
+    lib.playout_free.argtypes = [ctypes.c_void_p]
+    lib.playout_place.restype = _I32
+    lib.playout_place.argtypes = [ctypes.c_void_p, _U64, _I32, _I32]
+    lib.playout_states.restype = _I64
+    lib.playout_states.argtypes = [ctypes.c_void_p]
+    lib.playout_run.restype = _I64
+    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, ctypes.c_void_p, _I32, _I64, _I64, _I64,
+                                 _I64, _P32, _P32]
+    lib.playout_tally.restype = _I64
+    lib.playout_tally.argtypes = [ctypes.c_void_p, _P32, _I64, _P64]
+    return lib
+
+
+def blob(battle: PlayedBattle) -> NDArray[np.int32]:
+    """A PlayedBattle's fields as playout.c's ``unpack`` reads them, every one an int32."""
+    n, fighters = len(battle.fighters), battle.fighters
+    volley = []
+    for step, (phase, side, _) in enumerate(battle.steps):
+        j = step - 1
+        while j >= 0 and battle.steps[j][:2] == (phase, side):
+            j -= 1
+        volley.append(j + 1)
+    prefix = np.concatenate([[0], np.cumsum(battle.reference, dtype=np.int64)]) if battle.reference else np.zeros(1)
+    fields: list[list[int]] = [
+        [n, len(battle.steps), int(bool(battle.must_destroy)), len(battle.reference), len(battle.numbers)],
+        [0 if s == AGGRESSOR else 1 for s in battle.side],
+        [int(bool(f.phases)) for f in fighters],
+        [int(f.type in battle.must_destroy) for f in fighters],
+        [f.support_attack for f in fighters], [f.support_defense for f in fighters],
+        [shooter for _, _, shooter in battle.steps], volley,
+        [_signed(bits & 0xFFFFFFFF) for bits in battle.step_relevant], [_signed(bits >> 32) for bits in battle.step_relevant],
+        *_lists(battle.attack_support), *_lists(battle.defense_support), *_lists(battle.enemies),
+        [int(battle.base[i][j] is not None) for i in range(n) for j in range(n)],
+        [(battle.base[i][j] or (0, 0))[0] for i in range(n) for j in range(n)],
+        [(battle.base[i][j] or (0, 0))[1] for i in range(n) for j in range(n)],
+        [int(c) for c in prefix], list(battle.numbers)]
+    return np.array([v for field in fields for v in field], dtype=np.int32)
+
+
+def _signed(word: int) -> int:
+    """A 32-bit word as the int32 that holds it."""
+    return word - (1 << 32) if word >= 1 << 31 else word
+
+
+def _lists(lists: list[list[int]]) -> tuple[list[int], list[int]]:
+    """Lists of unit indices as offsets (one more than the lists) and their items end to end."""
+    offsets = [0]
+    for items in lists:
+        offsets.append(offsets[-1] + len(items))
+    return offsets, [i for items in lists for i in items]
+
+
+class CompiledMoves:
+    """simulate.Moves compiled: the states a battle's play-outs have met, numbered, with where each card turned
+    sends a play-out, kept between the questions of one battle (simulate.table)."""
+
+    def __init__(self, lib: ctypes.PyDLL, now: PlayedBattle, later: PlayedBattle, cards: int):
+        self.lib, self.now, self.later, self.n, self.cards = lib, now, later, len(later.steps), cards
+        first, then = blob(now), blob(later)
+        self.handle = lib.playout_new(first.ctypes.data_as(_P32), len(first), then.ctypes.data_as(_P32), len(then), cards)
+        if not self.handle:
+            raise MemoryError("the compiled play-outs could not allocate a battle")
+
+    def __del__(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.playout_free(self.handle)
+            self.handle = None
+
+    def place(self, mask: int, step: int, first: bool) -> int:
+        found = self.lib.playout_place(self.handle, mask, step, int(first))
+        if found < 0:
+            raise MemoryError("the compiled play-outs ran out of memory")
+        return int(found)
+
+    def states(self) -> int:
+        return int(self.lib.playout_states(self.handle))
+
+    def run(self, state: NDArray[np.int32], decks: NDArray[np.int8], group: NDArray[np.int32],
+            order: NDArray[np.int8] | NDArray[np.int16], t: int, most: int, tail: int) -> tuple[int, bool]:
+        """Turn the cards of each play-out's deck (``decks[group]``) in its order (``order``: one row a card
+        turn, one column a play-out) from turn ``t``: (rows turned, whether it stopped early: at turn ``most``,
+        or with no more than ``tail`` play-outs fighting)."""
+        assert decks.dtype == np.int8 and group.dtype == np.int32 and order.dtype in (np.int8, np.int16)
+        assert decks.flags.c_contiguous and order.flags.c_contiguous and order.shape[1] == len(state) == len(group)
+        stopped, active = ctypes.c_int32(0), np.empty(len(state), dtype=np.int32)
+        turned = self.lib.playout_run(self.handle, state.ctypes.data_as(_P32), len(state), decks.ctypes.data_as(_P8),
+                                      decks.shape[1], group.ctypes.data_as(_P32), order.ctypes.data,
+                                      int(order.dtype == np.int16), order.shape[0], t, most, tail,
+                                      active.ctypes.data_as(_P32), ctypes.byref(stopped))
+        if turned < 0:
+            raise MemoryError("the compiled play-outs ran out of memory")
+        return int(turned), bool(stopped.value)
+
+    def tally(self, state: NDArray[np.int32]) -> tuple[int, int]:
+        """(The aggressor's wins, the play-outs still fighting)."""
+        wins = ctypes.c_int64(0)
+        left = self.lib.playout_tally(self.handle, state.ctypes.data_as(_P32), len(state), ctypes.byref(wins))
+        if left < 0:
+            raise MemoryError("the compiled play-outs ran out of memory")
+        return int(wins.value), int(left)
+
+
+if __name__ == "__main__":     # scripts/setup.sh: build ahead, and say where (or why not)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    built = build()
+    print(f"compiled play-outs: {built}" if built else "compiled play-outs: not built (the Python ones will run)")
+    sys.exit(0)

@@ -1,0 +1,443 @@
+/* The play-outs of a simulated battle, compiled (simulate.py's second implementation of the same model).
+
+   Why it exists: the simulation's cost is working out the policy in each state a play-out meets for the first
+   time (which unit fires, at which target, with which support), about 18,000 states in the first query of an
+   18-unit battle: 180-330 ms in Python, well over the 5 ms a query the odds are allowed (issue 30). Here each
+   state costs a fraction of a microsecond.
+
+   What it must do: exactly what simulate.py's Moves and _play_out do with the same shuffled cards, so the
+   figures do not depend on which implementation ran (tests/test_battlecards_playout.py compares the two on
+   random battles). The policy is count.PlayedBattle's: the names below are its names. The shuffles are
+   drawn by numpy in Python and handed over, one deck's orders at a time.
+
+   A state is (alive set, step of the round, whether the round's Kept Cards still count), numbered as met;
+   next[state * cards + card] is the state a card turned sends a play-out to. Built by companion/rules/
+   battlecards/compiled.py with the system's C compiler (no Python headers: it is loaded with ctypes). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One battle as the odds play it: a PlayedBattle flattened (compiled.py's blob(), every field an int32). */
+typedef struct {
+    int32_t n, steps, must_destroy, reach_len, numbers_len;
+    const int32_t *side;            /* 0 the aggressor's, 1 the defender's */
+    const int32_t *fires;           /* the unit has a phase to fire in */
+    const int32_t *must;            /* its type is one the aggressor must destroy */
+    const int32_t *support_attack, *support_defense;
+    const int32_t *shooter, *volley;    /* of each step: its shooter, the first step of its volley */
+    const int32_t *relevant_lo, *relevant_hi;   /* of each step: the units its decision depends on (two halves) */
+    const int32_t *att_off, *att;       /* each unit's attack supporters, best first */
+    const int32_t *def_off, *def;       /* each unit's guards (defense supporters), best first */
+    const int32_t *enemy_off, *enemy;   /* each unit's enemies, in the order it considers them */
+    const int32_t *base_ok, *base_a, *base_d;   /* n x n: the shooter's Attack, the target's Defense */
+    const int32_t *prefix;          /* prefix[k]: the reference's cards with an Action Number under k */
+    const int32_t *numbers;         /* the Action Numbers the deck holds (a stalemate: none can hit) */
+} battle;
+
+static const int32_t *take(const int32_t **cursor, int64_t count) {
+    const int32_t *here = *cursor;
+    *cursor += count;
+    return here;
+}
+
+static void unpack(battle *b, const int32_t *blob) {
+    const int32_t *c = blob + 5;
+    b->n = blob[0]; b->steps = blob[1]; b->must_destroy = blob[2]; b->reach_len = blob[3]; b->numbers_len = blob[4];
+    int32_t n = b->n;
+    b->side = take(&c, n); b->fires = take(&c, n); b->must = take(&c, n);
+    b->support_attack = take(&c, n); b->support_defense = take(&c, n);
+    b->shooter = take(&c, b->steps); b->volley = take(&c, b->steps);
+    b->relevant_lo = take(&c, b->steps); b->relevant_hi = take(&c, b->steps);
+    b->att_off = take(&c, n + 1); b->att = take(&c, b->att_off[n]);
+    b->def_off = take(&c, n + 1); b->def = take(&c, b->def_off[n]);
+    b->enemy_off = take(&c, n + 1); b->enemy = take(&c, b->enemy_off[n]);
+    b->base_ok = take(&c, (int64_t)n * n); b->base_a = take(&c, (int64_t)n * n); b->base_d = take(&c, (int64_t)n * n);
+    b->prefix = take(&c, b->reach_len + 1);
+    b->numbers = take(&c, b->numbers_len);
+}
+
+#define ALIVE(mask, i) (((mask) >> (i)) & 1u)
+
+static int best_supporter(const battle *b, uint64_t mask, int shooter, uint64_t used) {
+    for (int k = b->att_off[shooter]; k < b->att_off[shooter + 1]; k++) {
+        int j = b->att[k];
+        if (ALIVE(mask, j) && !ALIVE(used, j)) return j;
+    }
+    return -1;
+}
+
+/* The Attack and Defense of a shot, or 0 when it is not legal (no values, or an Attack under the Defense). */
+static int values(const battle *b, uint64_t mask, int shooter, int target, int support, int32_t *a, int32_t *d) {
+    int64_t at = (int64_t)shooter * b->n + target;
+    if (!b->base_ok[at]) return 0;
+    *a = b->base_a[at] + (support >= 0 ? b->support_attack[support] : 0);
+    *d = b->base_d[at];
+    for (int k = b->def_off[target]; k < b->def_off[target + 1]; k++) {
+        int g = b->def[k];
+        if (ALIVE(mask, g)) { *d += b->support_defense[g]; break; }
+    }
+    return *a >= *d;
+}
+
+static int32_t reach(const battle *b, int32_t a, int32_t d) {   /* the reference's cards in (d, a] */
+    int32_t hi = a + 1, lo = d + 1;
+    hi = hi < 0 ? 0 : (hi > b->reach_len ? b->reach_len : hi);
+    lo = lo < 0 ? 0 : (lo > b->reach_len ? b->reach_len : lo);
+    return hi > lo ? b->prefix[hi] - b->prefix[lo] : 0;
+}
+
+/* The likeliest hit: its target (or -1 when there is no legal target), its Attack and Defense. */
+static int best_shot(const battle *b, uint64_t mask, int shooter, uint64_t used, int32_t *attack, int32_t *defense) {
+    int support = best_supporter(b, mask, shooter, used), best = -1;
+    int32_t best_reach = -1, a, d;
+    for (int k = b->enemy_off[shooter]; k < b->enemy_off[shooter + 1]; k++) {
+        int target = b->enemy[k];
+        if (!ALIVE(mask, target) || !values(b, mask, shooter, target, support, &a, &d)) continue;
+        int32_t r = reach(b, a, d);
+        if (r > best_reach) { best = target; best_reach = r; *attack = a; *defense = d; }
+    }
+    return best;
+}
+
+/* The supporters the shooters before this step in its volley used (the policy: each its best first). */
+static uint64_t used_support(const battle *b, uint64_t mask, int step) {
+    uint64_t used = 0;
+    int32_t a, d;
+    for (int k = b->volley[step]; k < step; k++) {
+        int s = b->shooter[k];
+        if (b->att_off[s] == b->att_off[s + 1]) continue;    /* no supporter to use: its shot does not matter here */
+        if (ALIVE(mask, s) && best_shot(b, mask, s, used, &a, &d) >= 0) {
+            int support = best_supporter(b, mask, s, used);
+            if (support >= 0) used |= (uint64_t)1 << support;
+        }
+    }
+    return used;
+}
+
+static int decision(const battle *b, uint64_t mask, int step, int32_t *attack, int32_t *defense) {
+    int s = b->shooter[step];
+    if (!ALIVE(mask, s)) return -1;
+    return best_shot(b, mask, s, used_support(b, mask, step), attack, defense);
+}
+
+static int stalemate(const battle *b, uint64_t mask) {
+    int32_t a, d;
+    for (int i = 0; i < b->n; i++) {
+        if (!ALIVE(mask, i) || !b->fires[i]) continue;
+        int support = best_supporter(b, mask, i, 0);
+        for (int k = b->enemy_off[i]; k < b->enemy_off[i + 1]; k++) {
+            int t = b->enemy[k];
+            if (!ALIVE(mask, t) || !values(b, mask, i, t, support, &a, &d)) continue;
+            for (int m = 0; m < b->numbers_len; m++)
+                if (d < b->numbers[m] && b->numbers[m] <= a) return 0;
+        }
+    }
+    return 1;
+}
+
+enum { GOES_ON = -1, DEFENDER_WON = 0, AGGRESSOR_WON = 1 };
+
+static int outcome(const battle *b, uint64_t mask) {
+    int defenders = 0, aggressors = 0, targets = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (!ALIVE(mask, i)) continue;
+        if (b->side[i]) { defenders++; targets += b->must[i]; } else aggressors++;
+    }
+    if (!defenders) return AGGRESSOR_WON;
+    if (!aggressors) return DEFENDER_WON;
+    if (b->must_destroy && !targets) return AGGRESSOR_WON;
+    if (stalemate(b, mask)) return DEFENDER_WON;   /* "the aggressor MUST withdraw his forces" */
+    return GOES_ON;
+}
+
+/* -- the states and where each card sends a play-out ------------------------------------------------- */
+enum { UNKNOWN = 0, FIGHTING = 1, WON = 2, LOST = 3 };
+
+typedef struct {
+    uint64_t mask;
+    int32_t step_first;             /* step * 2 + first */
+    int32_t state;                  /* -1: empty */
+} slot;
+
+/* A decision memoised (count.PlayedBattle.decision's memo): its key is the alive set of the units the step's
+   decision depends on, so alive sets that differ elsewhere share it (4 calls in 5 in an 18-unit battle). */
+typedef struct {
+    uint64_t key;
+    int32_t step, target, attack, defense;     /* target -2: an empty slot; -1: no shot */
+} shot_slot;
+
+typedef struct {
+    shot_slot *slot;
+    int64_t count, slots;
+} shot_memo;
+
+typedef struct {
+    battle now, later;
+    shot_memo shots[2];             /* the decisions of the rounds after the first ([0]) and of the first ([1]) */
+    int32_t *blobs;                 /* the two battles' fields, owned */
+    int32_t cards;
+    int64_t count, cap;             /* states numbered, room for */
+    uint64_t *mask;
+    int32_t *step;
+    int8_t *first, *status;
+    int32_t *next;                  /* cap x cards */
+    int64_t slots;                  /* the hash table of states: a power of two, at most half full */
+    slot *slot;                     /* its key beside its number (one memory read a probe) */
+    int64_t ended_count, ended_slots;   /* each alive set's outcome, with and without the Kept Cards: a state */
+    uint64_t *ended_key;                /* after a miss has its alive set, so 5 states in 6 ask an outcome known */
+    int8_t *ended;                      /* (key: the alive set, its top bit the Kept Cards: at most 63 units) */
+} engine;
+
+static uint64_t key_hash(uint64_t mask, int32_t step_first) {   /* MurmurHash3's finaliser: every bit mixed */
+    uint64_t h = mask ^ (uint64_t)step_first * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 33; h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33; h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
+}
+
+static int grow_slots(engine *e) {
+    int64_t slots = e->slots ? e->slots * 2 : 1024;
+    slot *table = malloc(sizeof(slot) * slots);
+    if (!table) return 0;
+    for (int64_t h = 0; h < slots; h++) table[h].state = -1;
+    for (int64_t h = 0; h < e->slots; h++) {
+        if (e->slot[h].state < 0) continue;
+        uint64_t at = key_hash(e->slot[h].mask, e->slot[h].step_first) & (slots - 1);
+        while (table[at].state >= 0) at = (at + 1) & (slots - 1);
+        table[at] = e->slot[h];
+    }
+    free(e->slot);
+    e->slot = table;
+    e->slots = slots;
+    return 1;
+}
+
+static int grow_states(engine *e) {
+    int64_t cap = e->cap ? e->cap * 2 : 1024;
+    uint64_t *mask = realloc(e->mask, sizeof(uint64_t) * cap);
+    if (mask) e->mask = mask;
+    int32_t *step = realloc(e->step, sizeof(int32_t) * cap);
+    if (step) e->step = step;
+    int8_t *first = realloc(e->first, cap);
+    if (first) e->first = first;
+    int8_t *status = realloc(e->status, cap);
+    if (status) e->status = status;
+    int32_t *next = realloc(e->next, sizeof(int32_t) * cap * e->cards);
+    if (next) e->next = next;
+    if (!mask || !step || !first || !status || !next) return 0;
+    e->cap = cap;
+    return 1;
+}
+
+/* A state's number, numbering it if it is new (its moves are worked out when a play-out is there); -1 when
+   memory runs out. */
+static int32_t place(engine *e, uint64_t mask, int32_t step, int8_t first) {
+    if (2 * (e->count + 1) > e->slots && !grow_slots(e)) return -1;
+    int32_t step_first = step * 2 + first;
+    uint64_t h = key_hash(mask, step_first) & (e->slots - 1);
+    for (; e->slot[h].state >= 0; h = (h + 1) & (e->slots - 1))
+        if (e->slot[h].mask == mask && e->slot[h].step_first == step_first) return e->slot[h].state;
+    if (e->count == e->cap && !grow_states(e)) return -1;
+    int32_t s = (int32_t)e->count++;
+    e->mask[s] = mask; e->step[s] = step; e->first[s] = first; e->status[s] = UNKNOWN;
+    e->slot[h] = (slot){mask, step_first, s};
+    return s;
+}
+
+static int over(engine *e, int32_t s, int won) {
+    for (int c = 0; c < e->cards; c++) e->next[(int64_t)s * e->cards + c] = s;
+    e->status[s] = won ? WON : LOST;
+    return 1;
+}
+
+static int fire(engine *e, int32_t s, uint64_t mask, int target, int32_t attack, int32_t defense, int32_t after,
+                int8_t first) {
+    int32_t hit = place(e, mask & ~((uint64_t)1 << target), after, first);
+    int32_t miss = place(e, mask, after, first);
+    if (hit < 0 || miss < 0) return 0;
+    for (int c = 0; c < e->cards; c++) e->next[(int64_t)s * e->cards + c] = (defense < c && c <= attack) ? hit : miss;
+    e->status[s] = FIGHTING;
+    return 1;
+}
+
+static int grow_ended(engine *e) {
+    int64_t slots = e->ended_slots ? e->ended_slots * 2 : 1024;
+    uint64_t *key = malloc(sizeof(uint64_t) * slots);
+    int8_t *ended = malloc(slots);
+    if (!key || !ended) { free(key); free(ended); return 0; }
+    memset(key, 0, sizeof(uint64_t) * slots);    /* 0: an empty slot (no battle is asked of no unit at all) */
+    for (int64_t i = 0; i < e->ended_slots; i++) {
+        if (!e->ended_key[i]) continue;
+        uint64_t h = key_hash(e->ended_key[i], 0) & (slots - 1);
+        while (key[h]) h = (h + 1) & (slots - 1);
+        key[h] = e->ended_key[i];
+        ended[h] = e->ended[i];
+    }
+    free(e->ended_key); free(e->ended);
+    e->ended_key = key; e->ended = ended; e->ended_slots = slots;
+    return 1;
+}
+
+/* outcome(), memoised per alive set and battle (with or without the Kept Cards); -2 when memory ran out. */
+static int ended(engine *e, uint64_t mask, int first) {
+    if (!mask) return outcome(first ? &e->now : &e->later, mask);
+    if (2 * (e->ended_count + 1) > e->ended_slots && !grow_ended(e)) return -2;
+    uint64_t key = mask | (uint64_t)(first != 0) << 63;
+    uint64_t h = key_hash(key, 0) & (e->ended_slots - 1);
+    for (; e->ended_key[h]; h = (h + 1) & (e->ended_slots - 1))
+        if (e->ended_key[h] == key) return e->ended[h];
+    e->ended_key[h] = key;
+    e->ended_count++;
+    return e->ended[h] = (int8_t)outcome(first ? &e->now : &e->later, mask);
+}
+
+static int grow_shots(shot_memo *m) {
+    int64_t slots = m->slots ? m->slots * 2 : 1024;
+    shot_slot *table = malloc(sizeof(shot_slot) * slots);
+    if (!table) return 0;
+    for (int64_t h = 0; h < slots; h++) table[h].target = -2;
+    for (int64_t h = 0; h < m->slots; h++) {
+        if (m->slot[h].target == -2) continue;
+        uint64_t at = key_hash(m->slot[h].key, m->slot[h].step) & (slots - 1);
+        while (table[at].target != -2) at = (at + 1) & (slots - 1);
+        table[at] = m->slot[h];
+    }
+    free(m->slot);
+    m->slot = table;
+    m->slots = slots;
+    return 1;
+}
+
+/* decision(), memoised; -2 when memory ran out. */
+static int decided(engine *e, int first, uint64_t mask, int step, int32_t *attack, int32_t *defense) {
+    const battle *b = first ? &e->now : &e->later;
+    shot_memo *m = &e->shots[first != 0];
+    if (2 * (m->count + 1) > m->slots && !grow_shots(m)) return -2;
+    uint64_t key = mask & ((uint64_t)(uint32_t)b->relevant_hi[step] << 32 | (uint32_t)b->relevant_lo[step]);
+    uint64_t h = key_hash(key, step) & (m->slots - 1);
+    for (; m->slot[h].target != -2; h = (h + 1) & (m->slots - 1)) {
+        if (m->slot[h].key == key && m->slot[h].step == step) {
+            *attack = m->slot[h].attack; *defense = m->slot[h].defense;
+            return m->slot[h].target;
+        }
+    }
+    int32_t a = 0, d = 0;
+    int target = decision(b, mask, step, &a, &d);
+    m->slot[h] = (shot_slot){key, step, target, a, d};
+    m->count++;
+    *attack = a; *defense = d;
+    return target;
+}
+
+/* simulate.Moves._work_out: the round with the Kept Cards played first, then the rounds without them. */
+static int work_out(engine *e, int32_t s) {
+    uint64_t mask = e->mask[s];
+    int32_t step = e->step[s], a, d;
+    if (e->first[s]) {
+        int now = ended(e, mask, 1);
+        if (now == -2) return 0;
+        if (now != GOES_ON) return over(e, s, now);
+        for (int t = step; t < e->now.steps; t++) {
+            int target = decided(e, 1, mask, t, &a, &d);
+            if (target == -2) return 0;
+            if (target >= 0) return fire(e, s, mask, target, a, d, t + 1, 1);
+        }
+        step = 0;
+    }
+    int done = ended(e, mask, 0);
+    if (done == -2) return 0;
+    if (done != GOES_ON) return over(e, s, done);
+    int n = e->later.steps;
+    for (int j = 0; j < n; j++) {
+        int t = (step + j) % n;
+        int target = decided(e, 0, mask, t, &a, &d);
+        if (target == -2) return 0;
+        if (target >= 0) return fire(e, s, mask, target, a, d, (t + 1) % n, 0);
+    }
+    return over(e, s, 0);    /* nobody can fire: the defender holds the field */
+}
+
+/* -- the interface (compiled.py) ------------------------------------------------------------------ */
+void *playout_new(const int32_t *now, int64_t now_len, const int32_t *later, int64_t later_len, int32_t cards) {
+    engine *e = calloc(1, sizeof(engine));
+    if (!e) return NULL;
+    e->blobs = malloc(sizeof(int32_t) * (now_len + later_len));
+    if (!e->blobs) { free(e); return NULL; }
+    memcpy(e->blobs, now, sizeof(int32_t) * now_len);
+    memcpy(e->blobs + now_len, later, sizeof(int32_t) * later_len);
+    unpack(&e->now, e->blobs);
+    unpack(&e->later, e->blobs + now_len);
+    e->cards = cards;
+    return e;
+}
+
+void playout_free(void *handle) {
+    engine *e = handle;
+    if (!e) return;
+    free(e->blobs); free(e->mask); free(e->step); free(e->first); free(e->status); free(e->next); free(e->slot);
+    free(e->ended_key); free(e->ended); free(e->shots[0].slot); free(e->shots[1].slot);
+    free(e);
+}
+
+int32_t playout_place(void *handle, uint64_t mask, int32_t step, int32_t first) {
+    return place(handle, mask, step, (int8_t)(first != 0));
+}
+
+int64_t playout_states(void *handle) {
+    return ((engine *)handle)->count;
+}
+
+/* How many play-outs are still fighting, every state they are in worked out; -1 when memory ran out. */
+static int64_t fighting(engine *e, const int32_t *state, int64_t runs) {
+    int64_t count = 0;
+    for (int64_t r = 0; r < runs; r++) {
+        if (e->status[state[r]] == UNKNOWN && !work_out(e, state[r])) return -1;
+        count += e->status[state[r]] == FIGHTING;
+    }
+    return count;
+}
+
+/* simulate._play_out's loop over one deck's cards, from card turn ``t0``: every fourth turn the play-outs still
+   fighting are counted, and the loop stops when no more than ``tail`` are; it stops at turn ``most``. A
+   play-out's deck is row ``group[r]`` of ``decks`` (``size`` Action Numbers each), turned in the order of its
+   column of ``order`` (``rows`` x ``runs`` positions, int8 or, when ``wide``, int16): simulate._in_order, gathered
+   here. Returns the rows turned, ``*stopped`` 1 when it stopped early; -1 when memory ran out. Only the
+   play-outs still fighting are moved (``active``, ``runs`` of room): one that is over stays where it is, in
+   Python as here, so skipping it changes nothing but the time. */
+int64_t playout_run(void *handle, int32_t *state, int64_t runs, const int8_t *decks, int64_t size,
+                    const int32_t *group, const void *order, int32_t wide, int64_t rows, int64_t t0, int64_t most,
+                    int64_t tail, int32_t *active, int32_t *stopped) {
+    engine *e = handle;
+    int64_t left = 0;
+    *stopped = 0;
+    for (int64_t r = 0; r < runs; r++) {
+        if (e->status[state[r]] == UNKNOWN && !work_out(e, state[r])) return -1;
+        if (e->status[state[r]] == FIGHTING) active[left++] = (int32_t)r;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t t = t0 + i;
+        if (t >= most || (t % 4 == 0 && left <= tail)) { *stopped = 1; return i; }
+        const int8_t *narrow_row = (const int8_t *)order + i * runs;
+        const int16_t *wide_row = (const int16_t *)order + i * runs;
+        int64_t kept = 0;
+        for (int64_t k = 0; k < left; k++) {
+            int32_t r = active[k];
+            int64_t position = wide ? wide_row[r] : narrow_row[r];
+            int32_t s = e->next[(int64_t)state[r] * e->cards + decks[group[r] * size + position]];
+            state[r] = s;
+            if (e->status[s] == UNKNOWN && !work_out(e, s)) return -1;
+            if (e->status[s] == FIGHTING) active[kept++] = r;
+        }
+        left = kept;
+    }
+    return rows;
+}
+
+/* The aggressor's wins and the play-outs still fighting; -1 when memory ran out. */
+int64_t playout_tally(void *handle, const int32_t *state, int64_t runs, int64_t *wins) {
+    engine *e = handle;
+    int64_t left = fighting(e, state, runs);
+    *wins = 0;
+    for (int64_t r = 0; r < runs; r++) *wins += e->status[state[r]] == WON;
+    return left;
+}

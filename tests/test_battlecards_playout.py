@@ -1,0 +1,104 @@
+"""The simulation's play-outs compiled (companion/rules/battlecards/playout.c) give the very figures of the
+Python ones (simulate.Moves): the same shuffles, the same policy, so the odds a table shows never depend on
+whether a C compiler was there. And without one, the odds still come, from Python."""
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+from companion.bench import battlecards_odds as bench
+from companion.rules.battlecards import compiled, odds, simulate
+from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
+
+TYPES = ("ground", "air", "sea")
+NUMBERS = tuple(range(1, 10))
+
+pytestmark = pytest.mark.skipif(compiled.library() is None, reason="no C compiler: the compiled play-outs are not built")
+
+
+def random_battle(rng: random.Random) -> tuple[tuple[Fighter, ...], tuple[str, ...]]:
+    """Up to nine units a side with random values, supporters, guards, phases and Kept Card bonuses (so the
+    first round differs from the rest), and sometimes a type the aggressor must destroy. Nearly every unit
+    fires and can hit (a battle settled before its first card would compare nothing)."""
+    found = []
+    for side in (AGGRESSOR, DEFENDER):
+        for i in range(rng.randint(1, 9)):
+            supports = tuple(rng.sample(TYPES, rng.choice((0, 0, 1, 2))))
+            found.append(Fighter(
+                f"{side[0]}{i}", side, rng.choice(TYPES),
+                tuple((t, rng.choice((None, 3, 4, 5, 6, 7, 8, 9))) for t in TYPES),
+                tuple((t, rng.choice((None, 0, 1, 2, 3, 4, 5))) for t in TYPES),
+                tuple(sorted(rng.sample((1, 2, 3, 4), rng.randint(1, 2)))),
+                rng.randint(0, 2) if supports else 0, rng.randint(0, 2) if supports else 0, supports,
+                rng.choice((0, 0, 1, 2)), rng.choice((0, 0, 1))))
+    return tuple(found), rng.choice(((), (), ("sea",), ("ground", "air")))
+
+
+def random_deck(rng: random.Random) -> Cards:
+    """A deck as a table meets it: some cards seen, some held face down, a discard pile to reshuffle."""
+    unseen = [rng.choice(NUMBERS) for _ in range(rng.randint(1, 40))]
+    keepable = sorted(set(rng.sample(unseen, min(len(unseen), rng.randint(0, 3)))))
+    hidden = rng.randint(0, min(2, len(keepable), len(unseen) - 1))
+    discard = [rng.choice(NUMBERS) for _ in range(rng.randint(0, 20))]
+    return Cards(odds.counts(unseen), hidden, odds.counts(keepable), odds.counts(discard))
+
+
+@pytest.mark.parametrize("example", range(40))
+def test_the_compiled_play_outs_give_the_python_ones_figures(example):
+    """Random battles and decks (seeded by the example's number), from a random alive set and step."""
+    rng = random.Random(example)
+    (fighters, must), cards = random_battle(rng), random_deck(rng)
+    mask = sum(1 << i for i in range(len(fighters)) if rng.random() < 0.85)     # a few units already destroyed
+    if {f.side for i, f in enumerate(fighters) if mask >> i & 1} != {AGGRESSOR, DEFENDER}:
+        mask = (1 << len(fighters)) - 1
+    asked = dict(numbers=NUMBERS, next_step=rng.randint(0, 30), runs=300, seed=rng.randint(1, 5))
+    simulate.table.cache_clear()
+    python = odds.simulate(fighters, cards, must, mask, compiled=False, **asked)
+    simulate.table.cache_clear()
+    assert odds.simulate(fighters, cards, must, mask, compiled=True, **asked) == python
+
+
+def test_an_eighteen_unit_battle_of_the_combined_sets_is_the_same_compiled():
+    """The largest battles of the benchmark (both armies grown, the allies fighting beside them), the first
+    question and the next (a card later, the states kept), as the table asks them."""
+    deck = bench.Deck(bench.load_game("battlecards-pacific"))
+    conflict = deck.copies(("battle", "keep", "draw", "intel"))
+    fighters = bench.forces(deck, "PHILIPP#1", "grown", True)
+    rest = [k for k in conflict if k != "PHILIPP#1"]
+    first = Cards(odds.counts(deck.action(k) for k in rest))
+    second = Cards(odds.counts(deck.action(k) for k in rest[1:]), discard=odds.counts([deck.action(rest[0])]))
+    asked = dict(numbers=tuple(deck.action_numbers()), reference=bench.printed(deck))
+    assert len(fighters) == 18
+    found = {}
+    for way in (False, True):
+        simulate.table.cache_clear()
+        found[way] = [odds.simulate(fighters, first, (), (1 << 18) - 1, compiled=way, **asked),
+                      odds.simulate(fighters, second, (), (1 << 18) - 1, next_step=1, compiled=way, **asked)]
+    assert found[True] == found[False]
+    assert found[True][0].method == "simulation" and found[True][0].runs > 1990
+
+
+def test_without_a_c_compiler_the_odds_come_from_python(monkeypatch, tmp_path, caplog):
+    """A Pi without gcc: nothing is built, a warning says why, and the simulation runs in Python."""
+    monkeypatch.setattr(compiled, "_build_dirs", lambda: [tmp_path / "package", tmp_path / "cache"])
+    monkeypatch.setenv("CC", "/bin/false")
+    compiled.library.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert compiled.build() is None
+            assert compiled.library() is None
+        assert "did not build" in caplog.text and "run in Python" in caplog.text
+        assert not list(tmp_path.rglob("*.so")), "a failed build leaves nothing to load"
+        six = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
+                    for s in (AGGRESSOR, DEFENDER) for i in range(3))
+        monkeypatch.setattr(compiled, "CompiledMoves", None)     # (asked for, it would fail the query)
+        odds.forget()
+        result = odds.battle_odds(six, odds.counts(n for n in NUMBERS for _ in range(6)))
+        assert result.method == "simulation" and 0 < result.aggressor < 1
+    finally:
+        compiled.library.cache_clear()
+        simulate.table.cache_clear()
+        odds.forget()
+
