@@ -8,7 +8,9 @@ import random
 
 import pytest
 
+from card_tags.catalog import load_game
 from companion.bench import battlecards_odds as bench
+from companion.rules.battlecards import Pacific
 from companion.rules.battlecards import compiled, odds, simulate
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
 
@@ -102,3 +104,16 @@ def test_without_a_c_compiler_the_odds_come_from_python(monkeypatch, tmp_path, c
         simulate.table.cache_clear()
         odds.forget()
 
+
+
+def test_a_table_opened_has_drawn_the_shuffles_its_first_battle_needs():
+    """Drawing a shuffle of 2,000 decks takes about 4 ms here: a table opening (the referee made) draws those a
+    battle goes through, so the evening's first battle does not wait for them."""
+    simulate._positions.cache_clear()
+    Pacific(load_game("battlecards-pacific"))
+    drawn = simulate._positions.cache_info().misses
+    six = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
+                for s in (AGGRESSOR, DEFENDER) for i in range(3))
+    odds.forget()
+    assert odds.battle_odds(six, odds.counts(n for n in NUMBERS for _ in range(6))).method == "simulation"
+    assert simulate._positions.cache_info().misses == drawn

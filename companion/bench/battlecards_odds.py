@@ -14,7 +14,7 @@ from typing import Any
 from card_tags.catalog import load_game
 
 from companion.rules.base import Action, Refusal, Seat
-from companion.rules.battlecards import Pacific, forecast, odds
+from companion.rules.battlecards import Pacific, compiled, forecast, odds, simulate
 from companion.rules.battlecards.cards import Deck
 from companion.rules.battlecards.count import estimate, played
 from companion.rules.battlecards.demo import DEMO
@@ -255,6 +255,9 @@ def main(seed: int = 1, with_fold: bool = True) -> int:
     numbers = tuple(deck.action_numbers())
     conflict = deck.copies(("battle", "keep", "draw", "intel"))
     print(f"load average {load()}")
+    simulate.warm_up()      # as a table does when it opens (Pacific's constructor)
+    built = compiled.library()
+    print(f"play-outs: {'compiled (' + str(built._name) + ')' if built else 'in Python (no C compiler)'}")
     duel = [fighter(deck, "JZERO#1", AGGRESSOR), fighter(deck, "UWILDCAT#1", DEFENDER)]
     full = Cards(counts(deck.action(k) for k in conflict if k != "PEARL#1"))
     base, base_cpu, result = timed(lambda: battle_odds(duel, full, numbers=numbers, reference=printed(deck)), 3)

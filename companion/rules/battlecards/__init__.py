@@ -34,7 +34,7 @@ from card_tags.catalog import Catalog
 
 from ..base import Action, Applied, Option, Outcome, Refusal, Seat, SetupError
 from ..contract import BOOL, CARD, SEAT, SEAT_ACTS, STR, Field, Game, Input, Refused, card_inputs, zone_seat
-from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, turns
+from . import aid, battle as battles, combat, forecast, liberation, raid, regroup, simulate, turns
 from .cards import SIDE_NAMES, THEATRE_OF, Deck
 from .state import Army, PacificState, Stage
 from .table import aggressor_seat, where
@@ -119,6 +119,7 @@ class Pacific(Game[PacificState]):
     def __init__(self, catalog: Catalog):
         super().__init__(catalog)
         self.deck = Deck(catalog)
+        simulate.warm_up()      # the odds' shuffles and compiled play-outs, before the first battle asks them
 
     def new_state(self, seats: list[Seat], options: dict[str, Any]) -> PacificState:
         options = combined_options(seats, options)

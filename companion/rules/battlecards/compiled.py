@@ -30,12 +30,15 @@ from .question import AGGRESSOR
 log = logging.getLogger(__name__)
 
 SOURCE = Path(__file__).with_name("playout.c")
+# Read once, with the module: the library built is always the one this module's declarations below describe,
+# even when the file changes under a running service (an update), which would otherwise load a mismatched one.
+SOURCE_TEXT = SOURCE.read_bytes()
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
 MOST_UNITS = 63          # an alive set is one 64-bit word (its top bit a key's): a larger battle is played out in Python
 
 
 def _library_name() -> str:
-    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(FLAGS).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(SOURCE_TEXT + " ".join(FLAGS).encode()).hexdigest()[:16]
     return f"playout-{platform.machine()}-{digest}.so"
 
 
@@ -46,8 +49,7 @@ def _build_dirs() -> list[Path]:
 
 def build() -> Path | None:
     """The library, built if no build of this source is found; None (and a warning logged) without a C
-    compiler or a folder to write it in. Written under a temporary name and renamed, so two processes building
-    at once never load half a file."""
+    compiler or a folder to write it in."""
     name = _library_name()
     for folder in _build_dirs():
         if (folder / name).is_file():
@@ -59,24 +61,38 @@ def build() -> Path | None:
     for folder in _build_dirs():
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            handle, partial = tempfile.mkstemp(prefix=".playout-", suffix=".so", dir=folder)
-            os.close(handle)
         except OSError:
             continue
-        done = subprocess.run([compiler, *FLAGS, "-o", partial, str(SOURCE)], capture_output=True, text=True)
-        if done.returncode != 0:
-            os.unlink(partial)
-            log.warning("the compiled play-outs did not build (%s): BATTLECARDS simulations run in Python, slower",
-                        done.stderr.strip()[-500:])
-            return None
-        os.replace(partial, folder / name)
-        return folder / name
+        return _compile(compiler, folder, name)
     log.warning("no folder to build the compiled play-outs in: BATTLECARDS simulations run in Python, slower")
     return None
 
 
+def _compile(compiler: str, folder: Path, name: str) -> Path | None:
+    """Compile the source read with this module into ``folder/name``: written under temporary names and
+    renamed, so two processes building at once never load half a file."""
+    with tempfile.TemporaryDirectory(prefix=".playout-", dir=folder) as work:
+        source, partial = Path(work) / "playout.c", Path(work) / name
+        source.write_bytes(SOURCE_TEXT)
+        try:
+            done = subprocess.run([compiler, *FLAGS, "-o", str(partial), str(source)], capture_output=True, text=True)
+            failed = done.stderr.strip()[-500:] if done.returncode else ""
+        except OSError as error:
+            failed = str(error)
+        if failed or not partial.is_file():
+            log.warning("the compiled play-outs did not build (%s): BATTLECARDS simulations run in Python, slower",
+                        failed)
+            return None
+        os.replace(partial, folder / name)
+    for stale in folder.glob(f"playout-{platform.machine()}-*.so"):   # earlier sources' builds for this CPU
+        if stale.name != name:
+            stale.unlink(missing_ok=True)     # (a process that loaded one keeps it: the mapping outlives the name)
+    return folder / name
+
+
 _I32, _I64, _U64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64
-_P32, _P64, _P8 = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int8)
+_P32, _P64 = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64)
+_P16, _P8 = ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(ctypes.c_int8)
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +105,7 @@ def library() -> ctypes.PyDLL | None:
     # asking the odds of one battle never run the same engine at once (a state table grows by realloc).
     lib = ctypes.PyDLL(str(path))
     lib.playout_new.restype = ctypes.c_void_p
-    lib.playout_new.argtypes = [_P32, _I64, _P32, _I64, _I32]
+    lib.playout_new.argtypes = [_P32, _I64, _P32, _I64]
     lib.playout_free.restype = None
     lib.playout_free.argtypes = [ctypes.c_void_p]
     lib.playout_place.restype = _I32
@@ -97,8 +113,8 @@ def library() -> ctypes.PyDLL | None:
     lib.playout_states.restype = _I64
     lib.playout_states.argtypes = [ctypes.c_void_p]
     lib.playout_run.restype = _I64
-    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, ctypes.c_void_p, _I32, _I64, _I64, _I64,
-                                 _I64, _P32, _P32]
+    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, _P16, _I64, _I64, _I64, _I64, _P32, _P32,
+                                _P32]
     lib.playout_tally.restype = _I64
     lib.playout_tally.argtypes = [ctypes.c_void_p, _P32, _I64, _P64]
     return lib
@@ -147,10 +163,10 @@ class CompiledMoves:
     """simulate.Moves compiled: the states a battle's play-outs have met, numbered, with where each card turned
     sends a play-out, kept between the questions of one battle (simulate.table)."""
 
-    def __init__(self, lib: ctypes.PyDLL, now: PlayedBattle, later: PlayedBattle, cards: int):
-        self.lib, self.now, self.later, self.n, self.cards = lib, now, later, len(later.steps), cards
+    def __init__(self, lib: ctypes.PyDLL, now: PlayedBattle, later: PlayedBattle):
+        self.lib, self.now, self.later, self.n = lib, now, later, len(later.steps)
         first, then = blob(now), blob(later)
-        self.handle = lib.playout_new(first.ctypes.data_as(_P32), len(first), then.ctypes.data_as(_P32), len(then), cards)
+        self.handle = lib.playout_new(first.ctypes.data_as(_P32), len(first), then.ctypes.data_as(_P32), len(then))
         if not self.handle:
             raise MemoryError("the compiled play-outs could not allocate a battle")
 
@@ -168,18 +184,20 @@ class CompiledMoves:
     def states(self) -> int:
         return int(self.lib.playout_states(self.handle))
 
-    def run(self, state: NDArray[np.int32], decks: NDArray[np.int8], group: NDArray[np.int32],
-            order: NDArray[np.int8] | NDArray[np.int16], t: int, most: int, tail: int) -> tuple[int, bool]:
-        """Turn the cards of each play-out's deck (``decks[group]``) in its order (``order``: one row a card
-        turn, one column a play-out) from turn ``t``: (rows turned, whether it stopped early: at turn ``most``,
-        or with no more than ``tail`` play-outs fighting)."""
-        assert decks.dtype == np.int8 and group.dtype == np.int32 and order.dtype in (np.int8, np.int16)
-        assert decks.flags.c_contiguous and order.flags.c_contiguous and order.shape[1] == len(state) == len(group)
-        stopped, active = ctypes.c_int32(0), np.empty(len(state), dtype=np.int32)
-        turned = self.lib.playout_run(self.handle, state.ctypes.data_as(_P32), len(state), decks.ctypes.data_as(_P8),
-                                      decks.shape[1], group.ctypes.data_as(_P32), order.ctypes.data,
-                                      int(order.dtype == np.int16), order.shape[0], t, most, tail,
-                                      active.ctypes.data_as(_P32), ctypes.byref(stopped))
+    def run(self, at: NDArray[np.int32], decks: NDArray[np.int8], group: NDArray[np.int32],
+            shuffled: NDArray[np.int16], t: int, most: int, tail: int) -> tuple[int, bool]:
+        """Turn the cards of each play-out's deck (``decks[group]``) from turn ``t``, in the order of the
+        positions under the deck's size in its row of ``shuffled`` (simulate._order's rule): (cards turned,
+        whether it stopped early: at turn ``most``, or with no more than ``tail`` play-outs fighting)."""
+        runs = len(at)
+        assert decks.dtype == np.int8 and group.dtype == np.int32 and shuffled.dtype == np.int16
+        assert decks.flags.c_contiguous and shuffled.flags.c_contiguous and shuffled.shape[0] == runs == len(group)
+        assert shuffled.shape[1] >= decks.shape[1]
+        stopped, scratch = ctypes.c_int32(0), np.empty(2 * runs, dtype=np.int32)
+        turned = self.lib.playout_run(self.handle, at.ctypes.data_as(_P32), runs, decks.ctypes.data_as(_P8),
+                                      decks.shape[1], group.ctypes.data_as(_P32), shuffled.ctypes.data_as(_P16),
+                                      shuffled.shape[1], t, most, tail, scratch.ctypes.data_as(_P32),
+                                      scratch[runs:].ctypes.data_as(_P32), ctypes.byref(stopped))
         if turned < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
         return int(turned), bool(stopped.value)

@@ -10,8 +10,8 @@
    random battles). The policy is count.PlayedBattle's: the names below are its names. The shuffles are
    drawn by numpy in Python and handed over, one deck's orders at a time.
 
-   A state is (alive set, step of the round, whether the round's Kept Cards still count), numbered as met;
-   next[state * cards + card] is the state a card turned sends a play-out to. Built by companion/rules/
+   A state is (alive set, step of the round, whether the round's Kept Cards still count), numbered as met,
+   with the state a card turned sends a play-out to on a hit and on a miss. Built by companion/rules/
    battlecards/compiled.py with the system's C compiler (no Python headers: it is loaded with ctypes). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,12 +152,24 @@ static int outcome(const battle *b, uint64_t mask) {
 
 /* -- the states and where each card sends a play-out ------------------------------------------------- */
 enum { UNKNOWN = 0, FIGHTING = 1, WON = 2, LOST = 3 };
+enum { NOT_ASKED = 2 };     /* a block's outcome not worked out yet (else GOES_ON, DEFENDER_WON, AGGRESSOR_WON) */
 
+/* Where a card sends a play-out from a state, once worked out: to ``hit`` on an Action Number in
+   (defense, attack], else to ``miss``; a state where the battle is over sends it nowhere. Twelve bytes, so a
+   card turned reads one record, and the records of one alive set lie together. */
+typedef struct {
+    int32_t hit, miss;
+    int8_t attack, defense, status, unused;
+} state;
+
+/* An alive set met, with or without the round's Kept Cards: its *block* of states, one a step of the round
+   (``width`` of them), numbered together: state = block x width + step. A miss (the same units, the next
+   step) is the next record, with no look-up; only a hit (a unit fewer) looks its block up. */
 typedef struct {
     uint64_t mask;
-    int32_t step_first;             /* step * 2 + first */
-    int32_t state;                  /* -1: empty */
-} slot;
+    int32_t block;                  /* -1: an empty slot */
+    int32_t first;
+} block_slot;
 
 /* A decision memoised (count.PlayedBattle.decision's memo): its key is the alive set of the units the step's
    decision depends on, so alive sets that differ elsewhere share it (4 calls in 5 in an 18-unit battle). */
@@ -173,23 +185,19 @@ typedef struct {
 
 typedef struct {
     battle now, later;
-    shot_memo shots[2];             /* the decisions of the rounds after the first ([0]) and of the first ([1]) */
     int32_t *blobs;                 /* the two battles' fields, owned */
-    int32_t cards;
-    int64_t count, cap;             /* states numbered, room for */
-    uint64_t *mask;
-    int32_t *step;
-    int8_t *first, *status;
-    int32_t *next;                  /* cap x cards */
-    int64_t slots;                  /* the hash table of states: a power of two, at most half full */
-    slot *slot;                     /* its key beside its number (one memory read a probe) */
-    int64_t ended_count, ended_slots;   /* each alive set's outcome, with and without the Kept Cards: a state */
-    uint64_t *ended_key;                /* after a miss has its alive set, so 5 states in 6 ask an outcome known */
-    int8_t *ended;                      /* (key: the alive set, its top bit the Kept Cards: at most 63 units) */
+    int32_t width;                  /* states a block: the steps of a round and one more (the round just over) */
+    int64_t blocks, cap;            /* blocks numbered, room for */
+    uint64_t *mask;                 /* of each block: its alive set, */
+    int8_t *first, *outcome;        /* whether the Kept Cards count, the battle's outcome there (or NOT_ASKED) */
+    state *states;                  /* cap x width */
+    int64_t slots;                  /* the hash table of blocks: a power of two, at most half full */
+    block_slot *slot;
+    shot_memo shots[2];             /* the decisions of the rounds after the first ([0]) and of the first ([1]) */
 } engine;
 
-static uint64_t key_hash(uint64_t mask, int32_t step_first) {   /* MurmurHash3's finaliser: every bit mixed */
-    uint64_t h = mask ^ (uint64_t)step_first * 0x9E3779B97F4A7C15ull;
+static uint64_t key_hash(uint64_t mask, int32_t salt) {   /* MurmurHash3's finaliser: every bit mixed */
+    uint64_t h = mask ^ (uint64_t)salt * 0x9E3779B97F4A7C15ull;
     h ^= h >> 33; h *= 0xFF51AFD7ED558CCDull;
     h ^= h >> 33; h *= 0xC4CEB9FE1A85EC53ull;
     return h ^ (h >> 33);
@@ -197,13 +205,13 @@ static uint64_t key_hash(uint64_t mask, int32_t step_first) {   /* MurmurHash3's
 
 static int grow_slots(engine *e) {
     int64_t slots = e->slots ? e->slots * 2 : 1024;
-    slot *table = malloc(sizeof(slot) * slots);
+    block_slot *table = malloc(sizeof(block_slot) * slots);
     if (!table) return 0;
-    for (int64_t h = 0; h < slots; h++) table[h].state = -1;
+    for (int64_t h = 0; h < slots; h++) table[h].block = -1;
     for (int64_t h = 0; h < e->slots; h++) {
-        if (e->slot[h].state < 0) continue;
-        uint64_t at = key_hash(e->slot[h].mask, e->slot[h].step_first) & (slots - 1);
-        while (table[at].state >= 0) at = (at + 1) & (slots - 1);
+        if (e->slot[h].block < 0) continue;
+        uint64_t at = key_hash(e->slot[h].mask, e->slot[h].first) & (slots - 1);
+        while (table[at].block >= 0) at = (at + 1) & (slots - 1);
         table[at] = e->slot[h];
     }
     free(e->slot);
@@ -212,83 +220,67 @@ static int grow_slots(engine *e) {
     return 1;
 }
 
-static int grow_states(engine *e) {
-    int64_t cap = e->cap ? e->cap * 2 : 1024;
+static int grow_blocks(engine *e) {
+    int64_t cap = e->cap ? e->cap * 2 : 512;
     uint64_t *mask = realloc(e->mask, sizeof(uint64_t) * cap);
     if (mask) e->mask = mask;
-    int32_t *step = realloc(e->step, sizeof(int32_t) * cap);
-    if (step) e->step = step;
     int8_t *first = realloc(e->first, cap);
     if (first) e->first = first;
-    int8_t *status = realloc(e->status, cap);
-    if (status) e->status = status;
-    int32_t *next = realloc(e->next, sizeof(int32_t) * cap * e->cards);
-    if (next) e->next = next;
-    if (!mask || !step || !first || !status || !next) return 0;
+    int8_t *outcome = realloc(e->outcome, cap);
+    if (outcome) e->outcome = outcome;
+    state *states = realloc(e->states, sizeof(state) * cap * e->width);
+    if (states) e->states = states;
+    if (!mask || !first || !outcome || !states) return 0;
     e->cap = cap;
     return 1;
 }
 
-/* A state's number, numbering it if it is new (its moves are worked out when a play-out is there); -1 when
-   memory runs out. */
+/* The block of an alive set, numbering it if it is new (its states not worked out); -1 when memory runs out. */
+static int32_t block(engine *e, uint64_t mask, int8_t first) {
+    if (2 * (e->blocks + 1) > e->slots && !grow_slots(e)) return -1;
+    uint64_t h = key_hash(mask, first) & (e->slots - 1);
+    for (; e->slot[h].block >= 0; h = (h + 1) & (e->slots - 1))
+        if (e->slot[h].mask == mask && e->slot[h].first == first) return e->slot[h].block;
+    if (e->blocks == e->cap && !grow_blocks(e)) return -1;
+    int32_t b = (int32_t)e->blocks++;
+    e->mask[b] = mask; e->first[b] = first; e->outcome[b] = NOT_ASKED;
+    memset(e->states + (int64_t)b * e->width, 0, sizeof(state) * e->width);    /* every state UNKNOWN */
+    e->slot[h] = (block_slot){mask, b, first};
+    return b;
+}
+
+/* A state's number; -1 when memory runs out. */
 static int32_t place(engine *e, uint64_t mask, int32_t step, int8_t first) {
-    if (2 * (e->count + 1) > e->slots && !grow_slots(e)) return -1;
-    int32_t step_first = step * 2 + first;
-    uint64_t h = key_hash(mask, step_first) & (e->slots - 1);
-    for (; e->slot[h].state >= 0; h = (h + 1) & (e->slots - 1))
-        if (e->slot[h].mask == mask && e->slot[h].step_first == step_first) return e->slot[h].state;
-    if (e->count == e->cap && !grow_states(e)) return -1;
-    int32_t s = (int32_t)e->count++;
-    e->mask[s] = mask; e->step[s] = step; e->first[s] = first; e->status[s] = UNKNOWN;
-    e->slot[h] = (slot){mask, step_first, s};
-    return s;
+    int32_t b = block(e, mask, first);
+    return b < 0 ? -1 : b * e->width + step;
 }
 
 static int over(engine *e, int32_t s, int won) {
-    for (int c = 0; c < e->cards; c++) e->next[(int64_t)s * e->cards + c] = s;
-    e->status[s] = won ? WON : LOST;
+    e->states[s].status = won ? WON : LOST;
     return 1;
+}
+
+static int8_t clamp(int32_t value) {    /* an Attack or Defense against Action Numbers 0..127 (int8 decks) */
+    return (int8_t)(value < -1 ? -1 : value > 127 ? 127 : value);
 }
 
 static int fire(engine *e, int32_t s, uint64_t mask, int target, int32_t attack, int32_t defense, int32_t after,
                 int8_t first) {
+    int32_t b = s / e->width;
     int32_t hit = place(e, mask & ~((uint64_t)1 << target), after, first);
-    int32_t miss = place(e, mask, after, first);
+    int32_t miss = e->first[b] == first ? b * e->width + after : place(e, mask, after, first);
     if (hit < 0 || miss < 0) return 0;
-    for (int c = 0; c < e->cards; c++) e->next[(int64_t)s * e->cards + c] = (defense < c && c <= attack) ? hit : miss;
-    e->status[s] = FIGHTING;
+    state *x = &e->states[s];      /* (after place(), which may have moved the states) */
+    x->hit = hit; x->miss = miss;
+    x->attack = clamp(attack); x->defense = clamp(defense);
+    x->status = FIGHTING;
     return 1;
 }
 
-static int grow_ended(engine *e) {
-    int64_t slots = e->ended_slots ? e->ended_slots * 2 : 1024;
-    uint64_t *key = malloc(sizeof(uint64_t) * slots);
-    int8_t *ended = malloc(slots);
-    if (!key || !ended) { free(key); free(ended); return 0; }
-    memset(key, 0, sizeof(uint64_t) * slots);    /* 0: an empty slot (no battle is asked of no unit at all) */
-    for (int64_t i = 0; i < e->ended_slots; i++) {
-        if (!e->ended_key[i]) continue;
-        uint64_t h = key_hash(e->ended_key[i], 0) & (slots - 1);
-        while (key[h]) h = (h + 1) & (slots - 1);
-        key[h] = e->ended_key[i];
-        ended[h] = e->ended[i];
-    }
-    free(e->ended_key); free(e->ended);
-    e->ended_key = key; e->ended = ended; e->ended_slots = slots;
-    return 1;
-}
-
-/* outcome(), memoised per alive set and battle (with or without the Kept Cards); -2 when memory ran out. */
-static int ended(engine *e, uint64_t mask, int first) {
-    if (!mask) return outcome(first ? &e->now : &e->later, mask);
-    if (2 * (e->ended_count + 1) > e->ended_slots && !grow_ended(e)) return -2;
-    uint64_t key = mask | (uint64_t)(first != 0) << 63;
-    uint64_t h = key_hash(key, 0) & (e->ended_slots - 1);
-    for (; e->ended_key[h]; h = (h + 1) & (e->ended_slots - 1))
-        if (e->ended_key[h] == key) return e->ended[h];
-    e->ended_key[h] = key;
-    e->ended_count++;
-    return e->ended[h] = (int8_t)outcome(first ? &e->now : &e->later, mask);
+/* A block's outcome in its own battle (with or without the Kept Cards), memoised on the block. */
+static int block_outcome(engine *e, int32_t b) {
+    if (e->outcome[b] == NOT_ASKED) e->outcome[b] = (int8_t)outcome(e->first[b] ? &e->now : &e->later, e->mask[b]);
+    return e->outcome[b];
 }
 
 static int grow_shots(shot_memo *m) {
@@ -331,11 +323,10 @@ static int decided(engine *e, int first, uint64_t mask, int step, int32_t *attac
 
 /* simulate.Moves._work_out: the round with the Kept Cards played first, then the rounds without them. */
 static int work_out(engine *e, int32_t s) {
-    uint64_t mask = e->mask[s];
-    int32_t step = e->step[s], a, d;
-    if (e->first[s]) {
-        int now = ended(e, mask, 1);
-        if (now == -2) return 0;
+    int32_t b = s / e->width, step = s % e->width, a, d;
+    uint64_t mask = e->mask[b];
+    if (e->first[b]) {
+        int now = block_outcome(e, b);
         if (now != GOES_ON) return over(e, s, now);
         for (int t = step; t < e->now.steps; t++) {
             int target = decided(e, 1, mask, t, &a, &d);
@@ -344,8 +335,7 @@ static int work_out(engine *e, int32_t s) {
         }
         step = 0;
     }
-    int done = ended(e, mask, 0);
-    if (done == -2) return 0;
+    int done = e->first[b] ? outcome(&e->later, mask) : block_outcome(e, b);
     if (done != GOES_ON) return over(e, s, done);
     int n = e->later.steps;
     for (int j = 0; j < n; j++) {
@@ -358,7 +348,7 @@ static int work_out(engine *e, int32_t s) {
 }
 
 /* -- the interface (compiled.py) ------------------------------------------------------------------ */
-void *playout_new(const int32_t *now, int64_t now_len, const int32_t *later, int64_t later_len, int32_t cards) {
+void *playout_new(const int32_t *now, int64_t now_len, const int32_t *later, int64_t later_len) {
     engine *e = calloc(1, sizeof(engine));
     if (!e) return NULL;
     e->blobs = malloc(sizeof(int32_t) * (now_len + later_len));
@@ -367,15 +357,15 @@ void *playout_new(const int32_t *now, int64_t now_len, const int32_t *later, int
     memcpy(e->blobs + now_len, later, sizeof(int32_t) * later_len);
     unpack(&e->now, e->blobs);
     unpack(&e->later, e->blobs + now_len);
-    e->cards = cards;
+    e->width = (e->now.steps > e->later.steps ? e->now.steps : e->later.steps) + 1;
     return e;
 }
 
 void playout_free(void *handle) {
     engine *e = handle;
     if (!e) return;
-    free(e->blobs); free(e->mask); free(e->step); free(e->first); free(e->status); free(e->next); free(e->slot);
-    free(e->ended_key); free(e->ended); free(e->shots[0].slot); free(e->shots[1].slot);
+    free(e->blobs); free(e->mask); free(e->first); free(e->outcome); free(e->states); free(e->slot);
+    free(e->shots[0].slot); free(e->shots[1].slot);
     free(e);
 }
 
@@ -383,61 +373,68 @@ int32_t playout_place(void *handle, uint64_t mask, int32_t step, int32_t first) 
     return place(handle, mask, step, (int8_t)(first != 0));
 }
 
-int64_t playout_states(void *handle) {
-    return ((engine *)handle)->count;
+int64_t playout_states(void *handle) {     /* the alive sets met (each a block of states) */
+    return ((engine *)handle)->blocks;
 }
 
 /* How many play-outs are still fighting, every state they are in worked out; -1 when memory ran out. */
-static int64_t fighting(engine *e, const int32_t *state, int64_t runs) {
+static int64_t fighting(engine *e, const int32_t *at, int64_t runs) {
     int64_t count = 0;
     for (int64_t r = 0; r < runs; r++) {
-        if (e->status[state[r]] == UNKNOWN && !work_out(e, state[r])) return -1;
-        count += e->status[state[r]] == FIGHTING;
+        if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) return -1;
+        count += e->states[at[r]].status == FIGHTING;
     }
     return count;
 }
 
 /* simulate._play_out's loop over one deck's cards, from card turn ``t0``: every fourth turn the play-outs still
    fighting are counted, and the loop stops when no more than ``tail`` are; it stops at turn ``most``. A
-   play-out's deck is row ``group[r]`` of ``decks`` (``size`` Action Numbers each), turned in the order of its
-   column of ``order`` (``rows`` x ``runs`` positions, int8 or, when ``wide``, int16): simulate._in_order, gathered
-   here. Returns the rows turned, ``*stopped`` 1 when it stopped early; -1 when memory ran out. Only the
-   play-outs still fighting are moved (``active``, ``runs`` of room): one that is over stays where it is, in
-   Python as here, so skipping it changes nothing but the time. */
-int64_t playout_run(void *handle, int32_t *state, int64_t runs, const int8_t *decks, int64_t size,
-                    const int32_t *group, const void *order, int32_t wide, int64_t rows, int64_t t0, int64_t most,
-                    int64_t tail, int32_t *active, int32_t *stopped) {
+   play-out's deck is row ``group[r]`` of ``decks`` (``size`` Action Numbers each), turned in the order of the
+   positions under ``size`` in its row of ``shuffled`` (``runs`` rows of ``width`` positions: simulate._order's
+   rule, followed here). Returns the cards turned (``size`` unless it stopped early, ``*stopped`` 1); -1 when
+   memory ran out. Only the play-outs still fighting are moved (``active``, ``runs`` of room; ``cursor``, as
+   many, where each is in its row): one that is over stays where it is, in Python as here, so skipping it
+   changes nothing but the time. */
+int64_t playout_run(void *handle, int32_t *at, int64_t runs, const int8_t *decks, int64_t size,
+                    const int32_t *group, const int16_t *shuffled, int64_t width, int64_t t0, int64_t most,
+                    int64_t tail, int32_t *active, int32_t *cursor, int32_t *stopped) {
     engine *e = handle;
     int64_t left = 0;
     *stopped = 0;
     for (int64_t r = 0; r < runs; r++) {
-        if (e->status[state[r]] == UNKNOWN && !work_out(e, state[r])) return -1;
-        if (e->status[state[r]] == FIGHTING) active[left++] = (int32_t)r;
+        if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) return -1;
+        if (e->states[at[r]].status == FIGHTING) active[left++] = (int32_t)r;
+        cursor[r] = 0;
     }
-    for (int64_t i = 0; i < rows; i++) {
+    for (int64_t i = 0; i < size; i++) {
         int64_t t = t0 + i;
         if (t >= most || (t % 4 == 0 && left <= tail)) { *stopped = 1; return i; }
-        const int8_t *narrow_row = (const int8_t *)order + i * runs;
-        const int16_t *wide_row = (const int16_t *)order + i * runs;
-        int64_t kept = 0;
-        for (int64_t k = 0; k < left; k++) {
+        for (int64_t k = 0; k < left; k++) {     /* every play-out fighting turns its card, */
             int32_t r = active[k];
-            int64_t position = wide ? wide_row[r] : narrow_row[r];
-            int32_t s = e->next[(int64_t)state[r] * e->cards + decks[group[r] * size + position]];
-            state[r] = s;
-            if (e->status[s] == UNKNOWN && !work_out(e, s)) return -1;
-            if (e->status[s] == FIGHTING) active[kept++] = r;
+            const int16_t *row = shuffled + r * width;
+            int32_t position = row[cursor[r]++];
+            while (position >= size) position = row[cursor[r]++];
+            int card = decks[group[r] * size + position];
+            const state *x = &e->states[at[r]];
+            at[r] = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
+            __builtin_prefetch(&e->states[at[r]]);     /* (read below: the reads of many play-outs overlap) */
+        }
+        int64_t kept = 0;
+        for (int64_t k = 0; k < left; k++) {     /* then those still fighting are kept */
+            int32_t r = active[k];
+            if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) return -1;
+            if (e->states[at[r]].status == FIGHTING) active[kept++] = r;
         }
         left = kept;
     }
-    return rows;
+    return size;
 }
 
 /* The aggressor's wins and the play-outs still fighting; -1 when memory ran out. */
-int64_t playout_tally(void *handle, const int32_t *state, int64_t runs, int64_t *wins) {
+int64_t playout_tally(void *handle, const int32_t *at, int64_t runs, int64_t *wins) {
     engine *e = handle;
-    int64_t left = fighting(e, state, runs);
+    int64_t left = fighting(e, at, runs);
     *wins = 0;
-    for (int64_t r = 0; r < runs; r++) *wins += e->status[state[r]] == WON;
+    for (int64_t r = 0; r < runs; r++) *wins += e->states[at[r]].status == WON;
     return left;
 }

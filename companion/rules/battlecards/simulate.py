@@ -60,6 +60,18 @@ def simulate(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_des
     return BattleOdds(p, 1 - p, "simulation", error, 0, decided)
 
 
+WARM_SHUFFLES = 8     # the shuffles an 18-unit battle of the combined sets goes through: 6
+
+
+def warm_up() -> None:
+    """What every simulated battle needs, made when a table opens, not while its first battle waits: the
+    compiled play-outs loaded (built if need be) and the first shuffles of a deck of up to 64 cards drawn
+    (about 4 ms each here)."""
+    compiled_.library()
+    for shuffles in range(WARM_SHUFFLES):
+        _positions(SIM_RUNS, 64, SIM_SEED, shuffles)
+
+
 def _compiled_available(units: int) -> bool:
     return units <= compiled_.MOST_UNITS and compiled_.library() is not None
 
@@ -72,7 +84,7 @@ def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destro
     lib = compiled_.library() if compiled else None
     if compiled and lib is None:
         raise RuntimeError("the compiled play-outs are not built (no C compiler?)")
-    return compiled_.CompiledMoves(lib, now, later, top) if lib is not None else Moves(now, later, top)
+    return compiled_.CompiledMoves(lib, now, later) if lib is not None else Moves(now, later, top)
 
 
 def _weights(mixture: Sequence[tuple[Fraction, tuple[int, ...], tuple[int, ...]]]) -> NDArray[np.float64]:
@@ -203,24 +215,25 @@ def _play_out(moves: Moves, start: int, deck: NDArray[np.int8], refill: NDArray[
 
 def _play_out_compiled(moves: compiled_.CompiledMoves, start: int, deck: NDArray[np.int8], refill: NDArray[np.int8],
                        group: NDArray[np.int64], most: int, seed: int) -> tuple[int, int, int]:
-    """``_play_out`` with its loop over the cards compiled (``playout.c``): the same shuffles (``_order``), drawn
-    here and handed over a deck at a time, so the same play-outs and figures."""
+    """``_play_out`` with its loop over the cards compiled (``playout.c``): the same shuffles (``_positions``),
+    drawn here and handed over a deck at a time, each deck's order taken from them by ``_order``'s rule, so the
+    same play-outs and figures."""
     runs = len(group)
-    state = np.full(runs, start, dtype=np.int32)
+    at = np.full(runs, start, dtype=np.int32)
     group32 = group.astype(np.int32)
-    decks, order, at, shuffles, t = deck, _order(runs, deck.shape[1], seed, 0), 0, 0, 0
+    decks, turned, shuffles, t = deck, 0, 0, 0
     while t < most:
-        if at == len(order):   # "flip the corresponding discard stack over and reshuffle the cards"
+        if turned == decks.shape[1]:   # "flip the corresponding discard stack over and reshuffle the cards"
             if not refill.shape[1]:
                 break
-            shuffles += 1
-            decks, order, at = refill, _order(runs, refill.shape[1], seed, shuffles), 0
-        turned, stopped = moves.run(state, decks, group32, order[at:], t, most, runs // SIM_TAIL)
-        at, t = at + turned, t + turned
+            decks, shuffles = refill, shuffles + 1
+        turned, stopped = moves.run(at, decks, group32, _shuffled(runs, decks.shape[1], seed, shuffles), t, most,
+                                    runs // SIM_TAIL)
+        t += turned
         if stopped:
             break
-    wins, fighting = moves.tally(state)
-    if not refill.shape[1] and at == len(order):
+    wins, fighting = moves.tally(at)
+    if not refill.shape[1] and turned == decks.shape[1]:
         return wins, runs, 0     # with no card left to turn the defender holds the field
     return wins, runs - fighting, fighting
 
@@ -236,17 +249,21 @@ def _in_order(decks: NDArray[np.int8], group: NDArray[np.int64], seed: int, shuf
 
 @lru_cache(maxsize=64)   # the decks of a game come in a few dozen sizes, and each is put in order for every question
 def _order(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int8] | NDArray[np.int16]:
-    """``runs`` uniformly random orders of the positions 0..size-1, one column each, drawn from the positions of
-    a larger deck shuffled once (``_positions``): the positions under the deck's size, in their shuffled order,
-    are a shuffle of it."""
-    positions = _positions(runs, max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
+    """``runs`` uniformly random orders of the positions 0..size-1, one column each: the positions under the
+    deck's size in a shuffle of a larger deck (``_shuffled``), in their shuffled order, are a shuffle of it."""
+    positions = _shuffled(runs, size, seed, shuffles)
     order = positions[positions < size].reshape(runs, size).T
     if size <= 128:     # kept small: 64 of them
         return np.ascontiguousarray(order, dtype=np.int8)
     return np.ascontiguousarray(order, dtype=np.int16)
 
 
-@lru_cache(maxsize=8)    # a handful of shuffles per question, the same for every question: shuffling is the cost
+def _shuffled(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int16]:
+    """The shuffles a deck of ``size`` cards is put in order by: of a deck of at least 64, a power of two."""
+    return _positions(runs, max(64, 1 << max(size - 1, 0).bit_length()), seed, shuffles)
+
+
+@lru_cache(maxsize=16)   # a handful of shuffles per question, the same for every question: shuffling is the cost
 def _positions(runs: int, size: int, seed: int, shuffles: int) -> NDArray[np.int16]:
     """``runs`` shuffles of the positions 0..size-1, seeded by the question's seed and the shuffle's number."""
     rng = default_rng([seed, size, shuffles])
