@@ -329,6 +329,7 @@ static int work_out(engine *e, int32_t s) {
         int now = block_outcome(e, b);
         if (now != GOES_ON) return over(e, s, now);
         for (int t = step; t < e->now.steps; t++) {
+            if (!ALIVE(mask, e->now.shooter[t])) continue;    /* (decision() says so, without the memo's look-up) */
             int target = decided(e, 1, mask, t, &a, &d);
             if (target == -2) return 0;
             if (target >= 0) return fire(e, s, mask, target, a, d, t + 1, 1);
@@ -340,6 +341,7 @@ static int work_out(engine *e, int32_t s) {
     int n = e->later.steps;
     for (int j = 0; j < n; j++) {
         int t = (step + j) % n;
+        if (!ALIVE(mask, e->later.shooter[t])) continue;
         int target = decided(e, 0, mask, t, &a, &d);
         if (target == -2) return 0;
         if (target >= 0) return fire(e, s, mask, target, a, d, (t + 1) % n, 0);
