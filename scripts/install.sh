@@ -61,8 +61,9 @@ if [ "$ACTION" = uninstall ]; then
   exit 0
 fi
 
-# 1. System packages: Python, zbar for pyzbar, and on a Pi the camera library (from Raspberry Pi OS).
-PACKAGES=(python3 python3-venv python3-pip libzbar0)
+# 1. System packages: Python, zbar for pyzbar, a C compiler for the BATTLECARDS odds' play-outs
+# (companion/rules/battlecards/compiled.py), and on a Pi the camera library (from Raspberry Pi OS).
+PACKAGES=(python3 python3-venv python3-pip libzbar0 gcc libc6-dev)
 if [ "$PI" = yes ]; then PACKAGES+=(python3-picamera2 python3-numpy); fi
 run apt-get update -qq
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}"
@@ -75,7 +76,8 @@ run usermod -a -G video,dialout "$USER_NAME"
 
 # 3. The project and its venv. picamera2 comes from the system, so on a Pi the venv sees it.
 run mkdir -p "$PREFIX"
-run tar --exclude=./.venv --exclude=./data --exclude=./.git -cf /tmp/companion-install.tar .
+run tar --exclude=./.venv --exclude=./data --exclude=./.git --exclude=./companion/rules/battlecards/_build \
+  -cf /tmp/companion-install.tar .
 run tar -xf /tmp/companion-install.tar -C "$PREFIX"
 run rm -f /tmp/companion-install.tar
 if [ "$PI" = yes ]; then
@@ -93,6 +95,8 @@ if [ "$PI" = yes ]; then
   CONSTRAINTS=(-c "$PREFIX/.venv/system-constraints.txt")
 fi
 run "$PREFIX/.venv/bin/pip" install -q "${CONSTRAINTS[@]}" -e "$PREFIX"  # editable: web/ is read from $PREFIX
+# the odds' play-outs compiled now, into $PREFIX (readable by the service), not at the first battle
+run "$PREFIX/.venv/bin/python" -m companion.rules.battlecards.compiled
 
 # 4. The data folder (the game log, the PIN), readable by the service's user only.
 run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$DATA"
