@@ -264,9 +264,8 @@ static int8_t clamp(int32_t value) {    /* an Attack or Defense against Action N
     return (int8_t)(value < -1 ? -1 : value > 127 ? 127 : value);
 }
 
-static int fire(engine *e, int32_t s, uint64_t mask, int target, int32_t attack, int32_t defense, int32_t after,
-                int8_t first) {
-    int32_t b = s / e->width;
+static int fire(engine *e, int32_t b, int32_t s, uint64_t mask, int target, int32_t attack, int32_t defense,
+                int32_t after, int8_t first) {
     int32_t hit = place(e, mask & ~((uint64_t)1 << target), after, first);
     int32_t miss = e->first[b] == first ? b * e->width + after : place(e, mask, after, first);
     if (hit < 0 || miss < 0) return 0;
@@ -332,7 +331,7 @@ static int work_out(engine *e, int32_t s) {
             if (!ALIVE(mask, e->now.shooter[t])) continue;    /* (decision() says so, without the memo's look-up) */
             int target = decided(e, 1, mask, t, &a, &d);
             if (target == -2) return 0;
-            if (target >= 0) return fire(e, s, mask, target, a, d, t + 1, 1);
+            if (target >= 0) return fire(e, b, s, mask, target, a, d, t + 1, 1);
         }
         step = 0;
     }
@@ -340,11 +339,11 @@ static int work_out(engine *e, int32_t s) {
     if (done != GOES_ON) return over(e, s, done);
     int n = e->later.steps;
     for (int j = 0; j < n; j++) {
-        int t = (step + j) % n;
+        int t = step + j < n ? step + j : step + j - n;     /* (step <= n) */
         if (!ALIVE(mask, e->later.shooter[t])) continue;
         int target = decided(e, 0, mask, t, &a, &d);
         if (target == -2) return 0;
-        if (target >= 0) return fire(e, s, mask, target, a, d, (t + 1) % n, 0);
+        if (target >= 0) return fire(e, b, s, mask, target, a, d, t + 1 < n ? t + 1 : 0, 0);
     }
     return over(e, s, 0);    /* nobody can fire: the defender holds the field */
 }
