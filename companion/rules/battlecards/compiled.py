@@ -113,8 +113,7 @@ def library() -> ctypes.PyDLL | None:
     lib.playout_states.restype = _I64
     lib.playout_states.argtypes = [ctypes.c_void_p]
     lib.playout_run.restype = _I64
-    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, _P16, _I64, _I64, _I64, _I64, _P32, _P32,
-                                _P32]
+    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, _P16, _I64, _I64, _I64, _I64, _P32]
     lib.playout_tally.restype = _I64
     lib.playout_tally.argtypes = [ctypes.c_void_p, _P32, _I64, _P64]
     return lib
@@ -193,11 +192,10 @@ class CompiledMoves:
         assert decks.dtype == np.int8 and group.dtype == np.int32 and shuffled.dtype == np.int16
         assert decks.flags.c_contiguous and shuffled.flags.c_contiguous and shuffled.shape[0] == runs == len(group)
         assert shuffled.shape[1] >= decks.shape[1]
-        stopped, scratch = ctypes.c_int32(0), np.empty(2 * runs, dtype=np.int32)
+        stopped = ctypes.c_int32(0)
         turned = self.lib.playout_run(self.handle, at.ctypes.data_as(_P32), runs, decks.ctypes.data_as(_P8),
                                       decks.shape[1], group.ctypes.data_as(_P32), shuffled.ctypes.data_as(_P16),
-                                      shuffled.shape[1], t, most, tail, scratch.ctypes.data_as(_P32),
-                                      scratch[runs:].ctypes.data_as(_P32), ctypes.byref(stopped))
+                                      shuffled.shape[1], t, most, tail, ctypes.byref(stopped))
         if turned < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
         return int(turned), bool(stopped.value)

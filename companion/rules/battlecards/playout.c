@@ -388,47 +388,58 @@ static int64_t fighting(engine *e, const int32_t *at, int64_t runs) {
     return count;
 }
 
+/* A play-out still fighting, as the loop over the cards holds it: where it is, the next of its shuffled
+   positions, its deck. Kept together, so a card turned reads one record and no array by run number. */
+typedef struct {
+    int32_t run, at;
+    const int16_t *next;
+    const int8_t *deck;
+} runner;
+
 /* simulate._play_out's loop over one deck's cards, from card turn ``t0``: every fourth turn the play-outs still
    fighting are counted, and the loop stops when no more than ``tail`` are; it stops at turn ``most``. A
    play-out's deck is row ``group[r]`` of ``decks`` (``size`` Action Numbers each), turned in the order of the
    positions under ``size`` in its row of ``shuffled`` (``runs`` rows of ``width`` positions: simulate._order's
    rule, followed here). Returns the cards turned (``size`` unless it stopped early, ``*stopped`` 1); -1 when
-   memory ran out. Only the play-outs still fighting are moved (``active``, ``runs`` of room; ``cursor``, as
-   many, where each is in its row): one that is over stays where it is, in Python as here, so skipping it
-   changes nothing but the time. */
+   memory ran out. Only the play-outs still fighting are moved (``live``): one that is over stays where it is,
+   in Python as here, so skipping it changes nothing but the time. */
 int64_t playout_run(void *handle, int32_t *at, int64_t runs, const int8_t *decks, int64_t size,
                     const int32_t *group, const int16_t *shuffled, int64_t width, int64_t t0, int64_t most,
-                    int64_t tail, int32_t *active, int32_t *cursor, int32_t *stopped) {
+                    int64_t tail, int32_t *stopped) {
     engine *e = handle;
-    int64_t left = 0;
+    runner *live = malloc(sizeof(runner) * (runs ? runs : 1));
+    if (!live) return -1;
+    int64_t left = 0, turned = size;
     *stopped = 0;
     for (int64_t r = 0; r < runs; r++) {
-        if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) return -1;
-        if (e->states[at[r]].status == FIGHTING) active[left++] = (int32_t)r;
-        cursor[r] = 0;
+        if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) { free(live); return -1; }
+        if (e->states[at[r]].status == FIGHTING)
+            live[left++] = (runner){(int32_t)r, at[r], shuffled + r * width, decks + group[r] * size};
     }
     for (int64_t i = 0; i < size; i++) {
         int64_t t = t0 + i;
-        if (t >= most || (t % 4 == 0 && left <= tail)) { *stopped = 1; return i; }
+        if (t >= most || (t % 4 == 0 && left <= tail)) { *stopped = 1; turned = i; break; }
         for (int64_t k = 0; k < left; k++) {     /* every play-out fighting turns its card, */
-            int32_t r = active[k];
-            const int16_t *row = shuffled + r * width;
-            int32_t position = row[cursor[r]++];
-            while (position >= size) position = row[cursor[r]++];
-            int card = decks[group[r] * size + position];
-            const state *x = &e->states[at[r]];
-            at[r] = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
-            __builtin_prefetch(&e->states[at[r]]);     /* (read below: the reads of many play-outs overlap) */
+            runner *u = &live[k];
+            int32_t position;
+            do position = *u->next++; while (position >= size);
+            int card = u->deck[position];
+            const state *x = &e->states[u->at];
+            u->at = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
+            __builtin_prefetch(&e->states[u->at]);     /* (read below: the reads of many play-outs overlap) */
         }
         int64_t kept = 0;
         for (int64_t k = 0; k < left; k++) {     /* then those still fighting are kept */
-            int32_t r = active[k];
-            if (e->states[at[r]].status == UNKNOWN && !work_out(e, at[r])) return -1;
-            if (e->states[at[r]].status == FIGHTING) active[kept++] = r;
+            runner u = live[k];
+            if (e->states[u.at].status == UNKNOWN && !work_out(e, u.at)) { free(live); return -1; }
+            if (e->states[u.at].status == FIGHTING) live[kept++] = u;
+            else at[u.run] = u.at;
         }
         left = kept;
     }
-    return size;
+    for (int64_t k = 0; k < left; k++) at[live[k].run] = live[k].at;
+    free(live);
+    return turned;
 }
 
 /* The aggressor's wins and the play-outs still fighting; -1 when memory ran out. */
