@@ -76,7 +76,7 @@ def _compile(compiler: str, folder: Path, name: str) -> Path | None:
         source.write_bytes(SOURCE_TEXT)
         try:
             done = subprocess.run([compiler, *FLAGS, "-o", str(partial), str(source)], capture_output=True, text=True)
-            failed = done.stderr.strip()[-500:] if done.returncode else ""
+            failed = (done.stderr.strip()[-500:] or f"{compiler} exited with {done.returncode}") if done.returncode else ""
         except OSError as error:
             failed = str(error)
         if failed or not partial.is_file():
