@@ -117,3 +117,21 @@ def test_a_table_opened_has_drawn_the_shuffles_its_first_battle_needs():
     odds.forget()
     assert odds.battle_odds(six, odds.counts(n for n in NUMBERS for _ in range(6))).method == "simulation"
     assert simulate._positions.cache_info().misses == drawn
+
+
+def test_a_build_removed_before_it_is_loaded_is_built_again(monkeypatch, tmp_path):
+    """An update beside a running service: a process building the new source removes the old build, maybe
+    between another's finding it and loading it. That one builds it again rather than failing a battle."""
+    monkeypatch.setattr(compiled, "_build_dirs", lambda: [tmp_path])
+    built, calls = compiled.build, []
+
+    def racing():
+        path = built()
+        if not calls:
+            path.unlink()        # gone between the build and the load
+        calls.append(path)
+        return path
+
+    monkeypatch.setattr(compiled, "build", racing)
+    lib = compiled._load()
+    assert lib is not None and len(calls) == 2 and calls[1].is_file()

@@ -98,12 +98,9 @@ _P16, _P8 = ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(ctypes.c_int8)
 @lru_cache(maxsize=1)
 def library() -> ctypes.PyDLL | None:
     """The loaded library, or None when it cannot be built (the Python play-outs are used)."""
-    path = build()
-    if path is None:
+    lib = _load()
+    if lib is None:
         return None
-    # PyDLL, not CDLL: the calls hold the GIL, as the Python play-outs did, so two of the service's threads
-    # asking the odds of one battle never run the same engine at once (a state table grows by realloc).
-    lib = ctypes.PyDLL(str(path))
     lib.playout_new.restype = ctypes.c_void_p
     lib.playout_new.argtypes = [_P32, _I64, _P32, _I64]
     lib.playout_free.restype = None
@@ -117,6 +114,23 @@ def library() -> ctypes.PyDLL | None:
     lib.playout_tally.restype = _I64
     lib.playout_tally.argtypes = [ctypes.c_void_p, _P32, _I64, _P64]
     return lib
+
+
+def _load() -> ctypes.PyDLL | None:
+    """The library loaded, built first if need be; built again once if it went between its build and its
+    loading (a process building another source's removes this one: an update beside a running service)."""
+    for _ in range(2):
+        path = build()
+        if path is None:
+            return None
+        try:
+            # PyDLL, not CDLL: the calls hold the GIL, as the Python play-outs did, so two of the service's
+            # threads asking the odds of one battle never run the same engine at once (its tables grow by realloc)
+            return ctypes.PyDLL(str(path))
+        except OSError as error:
+            failed = error
+    log.warning("the compiled play-outs did not load (%s): BATTLECARDS simulations run in Python, slower", failed)
+    return None
 
 
 def blob(battle: PlayedBattle) -> NDArray[np.int32]:
