@@ -96,7 +96,7 @@ if [ "$PI" = yes ]; then
 fi
 run "$PREFIX/.venv/bin/pip" install -q "${CONSTRAINTS[@]}" -e "$PREFIX"  # editable: web/ is read from $PREFIX
 # the odds' play-outs compiled now, into $PREFIX (readable by the service), not at the first battle
-run "$PREFIX/.venv/bin/python" -m companion.rules.battlecards.compiled
+run "$PREFIX/.venv/bin/python" -c 'from companion.rules.battlecards.compiled import main; main()'
 
 # 4. The data folder (the game log, the PIN), readable by the service's user only.
 run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$DATA"

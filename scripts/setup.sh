@@ -103,4 +103,4 @@ fi
 
 # The BATTLECARDS odds' play-outs, compiled ahead so that no table waits for the compiler (without one the
 # odds still come, from Python, slower: the command says which).
-.venv/bin/python -m companion.rules.battlecards.compiled
+.venv/bin/python -c 'from companion.rules.battlecards.compiled import main; main()'

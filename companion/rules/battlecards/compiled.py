@@ -1,6 +1,6 @@
 """The simulation's play-outs compiled (``playout.c``), built with the system's C compiler the first time they
 are needed and loaded with ctypes, as Klipper builds its host helpers: no Python headers, no build step in pip.
-``scripts/setup.sh`` builds them ahead (``python -m companion.rules.battlecards.compiled``), so a table never
+``scripts/setup.sh`` builds them ahead (``main``), so a table never
 waits for the compiler. Without a compiler the simulation runs in Python (``simulate.Moves``): the same
 figures, slower (tests/test_battlecards_playout.py compares the two).
 
@@ -16,7 +16,6 @@ import os
 import platform
 import shutil
 import subprocess
-import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -223,8 +222,10 @@ class CompiledMoves:
         return int(wins.value), int(left)
 
 
-if __name__ == "__main__":     # scripts/setup.sh: build ahead, and say where (or why not)
+def main() -> int:
+    """scripts/setup.sh and install.sh: build ahead, and say where (or why not). Not ``python -m`` this module:
+    the package imports it first, and runpy warns."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     built = build()
     print(f"compiled play-outs: {built}" if built else "compiled play-outs: not built (the Python ones will run)")
-    sys.exit(0)
+    return 0
