@@ -100,6 +100,15 @@ copy_project() {  # the project as committed plus what is not yet: every tracked
     tar -C "$ROOT/opt/companion" -xf -
 }
 timed "copying the project" copy_project
+# gcc (the BATTLECARDS odds' play-outs, built by setup) finds cc1, collect2, its crt files and libc's by
+# access(), one of the calls proot leaves untranslated (above): it would look on the host, where no aarch64
+# gcc is. The host gets links to the root's folders for the run (where it has none of its own), so the
+# look finds the root's files; every exec and open is translated to the same files.
+host_links=()
+for folder in /usr/lib/gcc/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu; do
+  if [ ! -e "$folder" ] && [ -d "$ROOT$folder" ]; then ln -s "$ROOT$folder" "$folder" && host_links+=("$folder"); fi
+done
+trap 'rm -f "${host_links[@]}"' EXIT
 # only what the service and this subset need: no browser, no AVR toolchain, no broker
 timed "scripts/setup.sh (emulated: pip installs the aarch64 wheels)" in_root env COMPANION_SETUP=runtime bash scripts/setup.sh
 in_root .venv/bin/python - <<'EOF'
