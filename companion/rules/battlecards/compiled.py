@@ -1,8 +1,8 @@
 """The simulation's play-outs compiled (``playout.c``), built with the system's C compiler the first time they
 are needed and loaded with ctypes, as Klipper builds its host helpers: no Python headers, no build step in pip.
-``scripts/setup.sh`` builds them ahead (``main``), so a table never
-waits for the compiler. Without a compiler the simulation runs in Python (``simulate.Moves``): the same
-figures, slower (tests/test_battlecards_playout.py compares the two).
+``scripts/setup.sh`` and ``install.sh`` build them ahead (``main``), so a table never waits for the compiler.
+Without a compiler the simulation runs in Python (``simulate.Moves``): the same figures, slower
+(tests/test_battlecards_playout.py compares the two).
 
 The library is named by a digest of its source and the machine, so an edited source or another CPU (the same
 tree seen from an arm64 root) never loads a stale build; it is written next to this file when the folder is
@@ -33,7 +33,7 @@ SOURCE = Path(__file__).with_name("playout.c")
 # even when the file changes under a running service (an update), which would otherwise load a mismatched one.
 SOURCE_TEXT = SOURCE.read_bytes()
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
-MOST_UNITS = 63          # an alive set is one 64-bit word (its top bit a key's): a larger battle is played out in Python
+MOST_UNITS = 64          # an alive set is one 64-bit word: a larger battle is played out in Python
 
 
 def _library_name() -> str:
