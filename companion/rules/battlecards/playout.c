@@ -8,10 +8,11 @@
    What it must do: exactly what simulate.py's Moves and _play_out do with the same shuffled cards, so the
    figures do not depend on which implementation ran (tests/test_battlecards_playout.py compares the two on
    random battles). The policy is count.PlayedBattle's: the names below are its names. The shuffles are
-   drawn by numpy in Python and handed over, one deck's orders at a time.
+   drawn by numpy in Python and handed over, one deck's shuffled positions at a time.
 
    A state is (alive set, step of the round, whether the round's Kept Cards still count), numbered as met,
-   with the state a card turned sends a play-out to on a hit and on a miss. Built by companion/rules/
+   with the state a card turned sends a play-out to on a hit and on a miss (the states of one alive set in
+   one block). Built by companion/rules/
    battlecards/compiled.py with the system's C compiler (no Python headers: it is loaded with ctypes). */
 #include <stdint.h>
 #include <stdlib.h>
