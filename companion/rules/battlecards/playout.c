@@ -12,8 +12,8 @@
 
    A state is (alive set, step of the round, whether the round's Kept Cards still count), numbered as met,
    with the state a card turned sends a play-out to on a hit and on a miss (the states of one alive set in
-   one block). Built by companion/rules/
-   battlecards/compiled.py with the system's C compiler (no Python headers: it is loaded with ctypes). */
+   one block). Built by companion/rules/battlecards/compiled.py with the system's C compiler (no Python
+   headers: it is loaded with ctypes). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
