@@ -177,7 +177,8 @@ class CompiledMoves:
 
     def __init__(self, lib: ctypes.PyDLL, now: PlayedBattle, later: PlayedBattle):
         self.lib, self.now, self.later, self.n = lib, now, later, len(later.steps)
-        first, then = blob(now), blob(later)
+        first = blob(now)
+        then = first if later is now else blob(later)     # (no Kept Card played: one battle)
         self.handle = lib.playout_new(first.ctypes.data_as(_P32), len(first), then.ctypes.data_as(_P32), len(then))
         if not self.handle:
             raise MemoryError("the compiled play-outs could not allocate a battle")
