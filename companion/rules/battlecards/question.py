@@ -36,6 +36,8 @@ class Fighter:
 
     def after_this_round(self) -> Fighter:
         """The unit in the rounds after this one: the Kept Cards played count "for the rest of this round" only."""
+        if not (self.bonus_attack or self.bonus_defense):
+            return self        # (no Kept Card: the same unit, without a copy for each of a battle's units)
         return replace(self, bonus_attack=0, bonus_defense=0)
 
 
