@@ -106,8 +106,6 @@ def library() -> ctypes.PyDLL | None:
     lib.playout_free.argtypes = [ctypes.c_void_p]
     lib.playout_place.restype = _I32
     lib.playout_place.argtypes = [ctypes.c_void_p, _U64, _I32, _I32]
-    lib.playout_states.restype = _I64
-    lib.playout_states.argtypes = [ctypes.c_void_p]
     lib.playout_run.restype = _I64
     lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, _P16, _I64, _I64, _I64, _I64, _P32]
     lib.playout_tally.restype = _I64
@@ -193,9 +191,6 @@ class CompiledMoves:
         if found < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
         return int(found)
-
-    def states(self) -> int:
-        return int(self.lib.playout_states(self.handle))
 
     def run(self, at: NDArray[np.int32], decks: NDArray[np.int8], group: NDArray[np.int32],
             shuffled: NDArray[np.int16], t: int, most: int, tail: int) -> tuple[int, bool]:

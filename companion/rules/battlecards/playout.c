@@ -375,10 +375,6 @@ int32_t playout_place(void *handle, uint64_t mask, int32_t step, int32_t first) 
     return place(handle, mask, step, (int8_t)(first != 0));
 }
 
-int64_t playout_states(void *handle) {     /* the alive sets met (each a block of states) */
-    return ((engine *)handle)->blocks;
-}
-
 /* How many play-outs are still fighting, every state they are in worked out; -1 when memory ran out. */
 static int64_t fighting(engine *e, const int32_t *at, int64_t runs) {
     int64_t count = 0;
