@@ -33,10 +33,11 @@ class PlayedBattle:
                                         and fighters[i].type in fighters[j].supports),
                                        key=lambda j: -fighters[j].support_defense) for i in range(n)]
         self.base: list[list[tuple[int, int] | None]] = [[None] * n for _ in range(n)]
+        attack, defense = [dict(f.attack) for f in fighters], [dict(f.defense) for f in fighters]   # (once, not a pair)
         for i, f in enumerate(fighters):
             for j in self.enemies[i]:
                 t = fighters[j]
-                a, d = f.att(t.type), t.dfn(f.type)
+                a, d = attack[i].get(t.type), defense[j].get(f.type)
                 if a is not None and d is not None:
                     self.base[i][j] = (a + f.bonus_attack, d + t.bonus_defense)
         # The units a shooter's best shot depends on: its targets, their guards (defense support) and its own
