@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -90,8 +91,8 @@ def _compile(compiler: str, folder: Path, name: str) -> Path | None:
 
 
 _I32, _I64, _U64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint64
-_P32, _P64 = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64)
-_P16, _P8 = ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(ctypes.c_int8)
+_P32, _P64 = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64)   # (a C function's results)
+_ARRAY = ctypes.c_void_p    # an array's data, as ``_address`` gives it (data_as() cost 0.2 ms of a query)
 
 
 @lru_cache(maxsize=1)
@@ -101,15 +102,15 @@ def library() -> ctypes.PyDLL | None:
     if lib is None:
         return None
     lib.playout_new.restype = ctypes.c_void_p
-    lib.playout_new.argtypes = [_P32, _I64, _P32, _I64]
+    lib.playout_new.argtypes = [_ARRAY, _I64, _ARRAY, _I64]
     lib.playout_free.restype = None
     lib.playout_free.argtypes = [ctypes.c_void_p]
     lib.playout_place.restype = _I32
     lib.playout_place.argtypes = [ctypes.c_void_p, _U64, _I32, _I32]
     lib.playout_run.restype = _I64
-    lib.playout_run.argtypes = [ctypes.c_void_p, _P32, _I64, _P8, _I64, _P32, _P16, _I64, _I64, _I64, _I64, _P32]
+    lib.playout_run.argtypes = [ctypes.c_void_p, _ARRAY, _I64, _ARRAY, _I64, _ARRAY, _ARRAY, _I64, _I64, _I64, _I64, _P32]
     lib.playout_tally.restype = _I64
-    lib.playout_tally.argtypes = [ctypes.c_void_p, _P32, _I64, _P64]
+    lib.playout_tally.argtypes = [ctypes.c_void_p, _ARRAY, _I64, _P64]
     return lib
 
 
@@ -139,6 +140,7 @@ def blob(battle: PlayedBattle) -> NDArray[np.int32]:
         while j >= 0 and battle.steps[j][:2] == (phase, side):
             j -= 1
         volley.append(j + 1)
+    pairs = [pair for row in battle.base for pair in row]     # n x n, row by row
     prefix = np.concatenate([[0], np.cumsum(battle.reference, dtype=np.int64)]) if battle.reference else np.zeros(1)
     fields: list[list[int]] = [
         [n, len(battle.steps), int(bool(battle.must_destroy)), len(battle.reference), len(battle.numbers)],
@@ -149,9 +151,8 @@ def blob(battle: PlayedBattle) -> NDArray[np.int32]:
         [shooter for _, _, shooter in battle.steps], volley,
         [_signed(bits & 0xFFFFFFFF) for bits in battle.step_relevant], [_signed(bits >> 32) for bits in battle.step_relevant],
         *_lists(battle.attack_support), *_lists(battle.defense_support), *_lists(battle.enemies),
-        [int(battle.base[i][j] is not None) for i in range(n) for j in range(n)],
-        [(battle.base[i][j] or (0, 0))[0] for i in range(n) for j in range(n)],
-        [(battle.base[i][j] or (0, 0))[1] for i in range(n) for j in range(n)],
+        [int(pair is not None) for pair in pairs], [(pair or (0, 0))[0] for pair in pairs],
+        [(pair or (0, 0))[1] for pair in pairs],
         [int(c) for c in prefix], list(battle.numbers)]
     return np.array([v for field in fields for v in field], dtype=np.int32)
 
@@ -177,7 +178,7 @@ class CompiledMoves:
         self.lib, self.now, self.later, self.n = lib, now, later, len(later.steps)
         first = blob(now)
         then = first if later is now else blob(later)     # (no Kept Card played: one battle)
-        self.handle = lib.playout_new(first.ctypes.data_as(_P32), len(first), then.ctypes.data_as(_P32), len(then))
+        self.handle = lib.playout_new(_address(first, np.int32), len(first), _address(then, np.int32), len(then))
         if not self.handle:
             raise MemoryError("the compiled play-outs could not allocate a battle")
 
@@ -198,12 +199,11 @@ class CompiledMoves:
         positions under the deck's size in its row of ``shuffled`` (simulate._order's rule): (cards turned,
         whether it stopped early: at turn ``most``, or with no more than ``tail`` play-outs fighting)."""
         runs = len(at)
-        assert decks.dtype == np.int8 and group.dtype == np.int32 and shuffled.dtype == np.int16
-        assert decks.flags.c_contiguous and shuffled.flags.c_contiguous and shuffled.shape[0] == runs == len(group)
-        assert shuffled.shape[1] >= decks.shape[1]
+        if not (shuffled.shape[0] == runs == len(group) and shuffled.shape[1] >= decks.shape[1]):
+            raise ValueError("the play-outs, their decks and their shuffles do not match")
         stopped = ctypes.c_int32(0)
-        turned = self.lib.playout_run(self.handle, at.ctypes.data_as(_P32), runs, decks.ctypes.data_as(_P8),
-                                      decks.shape[1], group.ctypes.data_as(_P32), shuffled.ctypes.data_as(_P16),
+        turned = self.lib.playout_run(self.handle, _address(at, np.int32), runs, _address(decks, np.int8),
+                                      decks.shape[1], _address(group, np.int32), _address(shuffled, np.int16),
                                       shuffled.shape[1], t, most, tail, ctypes.byref(stopped))
         if turned < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
@@ -212,10 +212,17 @@ class CompiledMoves:
     def tally(self, state: NDArray[np.int32]) -> tuple[int, int]:
         """(The aggressor's wins, the play-outs still fighting)."""
         wins = ctypes.c_int64(0)
-        left = self.lib.playout_tally(self.handle, state.ctypes.data_as(_P32), len(state), ctypes.byref(wins))
+        left = self.lib.playout_tally(self.handle, _address(state, np.int32), len(state), ctypes.byref(wins))
         if left < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
         return int(wins.value), int(left)
+
+
+def _address(array: NDArray[Any], dtype: type[np.generic]) -> int:
+    """An array's data for playout.c: refused unless it holds ``dtype`` end to end (C reads it as such)."""
+    if array.dtype != dtype or not array.flags.c_contiguous:
+        raise ValueError(f"the compiled play-outs read {np.dtype(dtype).name} arrays, end to end")
+    return int(array.ctypes.data)
 
 
 def main() -> int:
