@@ -157,11 +157,15 @@ enum { NOT_ASKED = 2 };     /* a block's outcome not worked out yet (else GOES_O
 
 /* Where a card sends a play-out from a state, once worked out: to ``hit`` on an Action Number in
    (defense, attack], else to ``miss``; a state where the battle is over sends it nowhere. Twelve bytes, so a
-   card turned reads one record, and the records of one alive set lie together. */
+   card turned reads one record, and the records of one alive set lie together. The hit's state is looked up
+   when a play-out first hits there (most states are met by one play-out, which misses about half the time):
+   until then ``hit`` is UNRESOLVED(after, first), the step and round it leads to, and ``target`` the unit. */
 typedef struct {
     int32_t hit, miss;
-    int8_t attack, defense, status, unused;
+    int8_t attack, defense, status, target;
 } state;
+
+#define UNRESOLVED(after, first) (-1 - 2 * (after) - (first))
 
 /* An alive set met, with or without the round's Kept Cards: its *block* of states, one a step of the round
    (``width`` of them), numbered together: state = block x width + step. A miss (the same units, the next
@@ -267,14 +271,22 @@ static int8_t clamp(int32_t value) {    /* an Attack or Defense against Action N
 
 static int fire(engine *e, int32_t b, int32_t s, uint64_t mask, int target, int32_t attack, int32_t defense,
                 int32_t after, int8_t first) {
-    int32_t hit = place(e, mask & ~((uint64_t)1 << target), after, first);
     int32_t miss = e->first[b] == first ? b * e->width + after : place(e, mask, after, first);
-    if (hit < 0 || miss < 0) return 0;
+    if (miss < 0) return 0;
     state *x = &e->states[s];      /* (after place(), which may have moved the states) */
-    x->hit = hit; x->miss = miss;
+    x->hit = UNRESOLVED(after, first); x->miss = miss;
     x->attack = clamp(attack); x->defense = clamp(defense);
-    x->status = FIGHTING;
+    x->status = FIGHTING; x->target = (int8_t)target;
     return 1;
+}
+
+/* The state a hit at ``s`` leads to, looked up (numbered if new) the first time a play-out hits there; -1 when
+   memory runs out. */
+static int32_t hit_state(engine *e, int32_t s) {
+    int32_t code = -1 - e->states[s].hit, b = s / e->width;
+    int32_t hit = place(e, e->mask[b] & ~((uint64_t)1 << e->states[s].target), code / 2, (int8_t)(code % 2));
+    if (hit >= 0) e->states[s].hit = hit;
+    return hit;
 }
 
 /* A block's outcome in its own battle (with or without the Kept Cards), memoised on the block. */
@@ -422,7 +434,9 @@ int64_t playout_run(void *handle, int32_t *at, int64_t runs, const int8_t *decks
             do position = *u->next++; while (position >= size);
             int card = u->deck[position];
             const state *x = &e->states[u->at];
-            u->at = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
+            int32_t next = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
+            if (next < 0 && (next = hit_state(e, u->at)) < 0) { free(live); return -1; }
+            u->at = next;
             __builtin_prefetch(&e->states[u->at]);     /* (read below: the reads of many play-outs overlap) */
         }
         int64_t kept = 0;
