@@ -276,6 +276,10 @@ class Exact:
             self._shots[key] = (target, tuple(hit), after, done, proj, self.space(after)[1])
         return self._shots[key]
 
+    def states(self) -> int:
+        """The states counted so far (what ``estimate`` bounds)."""
+        return len(self._lin)
+
     def lin(self, mask: int, s: int, r: tuple[int, ...]) -> tuple[float, float, int]:
         key = (mask, s, r)
         found = self._lin.get(key)
@@ -295,6 +299,7 @@ class Exact:
             return 0.0, 1.0, t
         _, hit, after_mask, after_done, proj, after_kinds = self.shot(mask, t)
         after, a, b, g = (t + 1) % self.n, 0.0, 0.0, -1
+        missed = self.next_draw(mask, after)    # (the step that fires next after a miss: see value; t at the latest)
         for k, left in enumerate(r):
             if not left:
                 continue
@@ -307,12 +312,16 @@ class Exact:
                     assert proj is not None, "a shot whose battle goes on maps its kinds on"
                     a += p * self.value(after_mask, after, fold_kinds(rest, proj, after_kinds))
             else:
-                a2, b2, g2 = self.lin(mask, after, r[:k] + (left - 1,) + r[k + 1:])
+                a2, b2, g2 = self.lin(mask, missed if missed is not None else after, r[:k] + (left - 1,) + r[k + 1:])
                 a, b = a + p * a2, b + p * b2
                 g = g2 if b2 else g
         return a, b, g
 
     def value(self, mask: int, s: int, r: tuple[int, ...]) -> float:
+        # counted from the step that fires next, not the step asked (the count is the same from any step before
+        # it): an alive set then holds a state for each of its shooters, however many units the battle began with
+        fires = self.next_draw(mask, s) if self.b.outcome(mask) is None else None
+        s = s if fires is None else fires
         a, b, g = self.lin(mask, s, r)
         return a + b * self.at_refill(mask, g) if b else a
 
@@ -357,7 +366,7 @@ def least_states(battle: PlayedBattle, mask: int, refill: tuple[int, ...]) -> in
         return 0
     shots = [d for d in (battle.decision(mask, t) for t in range(len(battle.steps))) if d]
     kind, kinds = kinds_of(frozenset(d[1:] for d in shots), len(refill) - 1)
-    return len(battle.steps) * _compositions(shots, kind, kinds, refill)
+    return len(shots) * _compositions(shots, kind, kinds, refill)
 
 
 def _compositions(shots: list[tuple[int, int, int]], kind: tuple[int, ...], kinds: int, refill: tuple[int, ...]) -> int:
@@ -372,7 +381,7 @@ def _compositions(shots: list[tuple[int, int, int]], kind: tuple[int, ...], kind
 
 def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: int | None = None) -> int:
     """The states the count may need, an upper bound: for each alive set under ``mask`` still fighting, its
-    steps x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
+    steps that fire x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
     Past ``limit`` the rest are not added up (the largest alive sets first: they weigh most)."""
     total = 0
     for m in range(mask, -1, -1):
@@ -380,7 +389,7 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: in
             continue
         kind, kinds = kinds_of(battle.pairs(m), len(refill) - 1)
         shots = [d for d in (battle.decision(m, t) for t in range(len(battle.steps))) if d]
-        total += len(battle.steps) * _compositions(shots, kind, kinds, refill)
+        total += len(shots) * _compositions(shots, kind, kinds, refill)     # (a state a step that fires: see value)
         if limit is not None and total > limit:
             break
     return total
