@@ -156,6 +156,28 @@ def test_a_battle_too_large_to_count_is_simulated_seeded_with_its_error():
     assert odds.battle_odds(six, FULL) == result          # seeded: the same figure every time
 
 
+def test_a_large_battle_down_to_one_unit_a_side_is_counted_exactly_as_the_duel_alone():
+    """Late in a battle too large to count, its odds are counted again once few units are left fighting: with
+    only the Zero and the Wildcat left of eight units, the duel by hand above (3/4 on the deck 4, 6, 8, 9)."""
+    eight = [unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1", "JVAL#1")] + \
+            [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1", "UDAUNTL#1")]
+    deck = odds.counts([4, 6, 8, 9])
+    assert odds.battle_odds(eight, deck).method == "simulation"     # all eight fighting: too many to count
+    late = odds.battle_odds(eight, deck, alive=["JZERO#1", "UWILDCAT#1"])
+    assert late.method == "exact" and late.aggressor == pytest.approx(3 / 4, abs=1e-12)
+
+
+def test_a_duel_left_of_a_twelve_unit_battle_costs_the_count_what_the_duel_alone_does():
+    """The count's states are an alive set's shooters' steps, not the battle's: a duel left of twelve units, on
+    a full deck, is counted (as the duel alone is), with the duel's odds."""
+    twelve = [unit(k, AGGRESSOR) for k in ("JZERO#1", "JAKAGI#1", "JYAMAMOT#1", "JVAL#1", "JKATE#1", "JBETTY#1")] + \
+             [unit(k, DEFENDER) for k in ("UWILDCAT#1", "UENTERP#1", "UFLETCH#1", "UDAUNTL#1", "UHELLCAT#1", "UAVENGER#1")]
+    alone = odds.battle_odds([unit("JZERO#1", AGGRESSOR), unit("UWILDCAT#1", DEFENDER)], FULL)
+    late = odds.battle_odds(twelve, FULL, alive=["JZERO#1", "UWILDCAT#1"])
+    assert alone.method == late.method == "exact"
+    assert late.aggressor == pytest.approx(alone.aggressor, abs=1e-12)
+
+
 def test_the_first_simulated_battle_of_a_service_imports_nothing_while_the_table_waits():
     """The first shot of the evening's first large battle waited 60-75 ms for numpy to load the modules it loads
     lazily (numpy.ma for np.unique, numpy.random): those are loaded with the odds, at the service's start."""

@@ -41,7 +41,7 @@ __all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_od
            "simulate"]
 
 STATE_LIMIT = 2_000         # the estimated states beyond which a battle is simulated (a query stays near 5 ms)
-EXACT_UNITS = 6             # beyond this many units the states are not even estimated: the battle is simulated
+EXACT_UNITS = 6             # beyond this many units still fighting the states are not even estimated: simulated
 
 
 def shot_chance(cards: Cards | Sequence[int], attack: int, defense: int) -> Fraction:
@@ -77,7 +77,7 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
                  next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...],
                  reference: tuple[int, ...] | None) -> BattleOdds:
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
-    if len(fighters) <= EXACT_UNITS:
+    if bin(mask).count("1") <= EXACT_UNITS:     # (the units still fighting: a large battle near its end is counted)
         found = count(fighters, cards, must_destroy, next_step, alive, numbers, STATE_LIMIT, reference)
         if found is not None:
             return found
