@@ -1,8 +1,9 @@
-"""The simulation's play-outs compiled (``playout.c``), built with the system's C compiler the first time they
-are needed and loaded with ctypes, as Klipper builds its host helpers: no Python headers, no build step in pip.
+"""The simulation's play-outs (``playout.c``) and the exact count (``exact.c``) compiled, built with the system's C
+compiler the first time they are needed and loaded with ctypes, as Klipper builds its host helpers: no Python
+headers, no build step in pip.
 ``scripts/setup.sh`` and ``install.sh`` build them ahead (``main``), so a table never waits for the compiler.
-Without a compiler the simulation runs in Python (``simulate.Moves``): the same figures, slower
-(tests/test_battlecards_playout.py compares the two).
+Without a compiler the simulation runs in Python (``simulate.Moves``) and the count too (``count.Exact``): the
+same figures, slower (tests/test_battlecards_playout.py and test_battlecards_exact_compiled.py compare them).
 
 The library is named by a digest of its source and the machine, so an edited source or another CPU (the same
 tree seen from an arm64 root) never loads a stale build; it is written next to this file when the folder is
@@ -19,32 +20,33 @@ import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .count import PlayedBattle
+from .count import Exact, PlayedBattle
 from .question import AGGRESSOR
 
 log = logging.getLogger(__name__)
 
-SOURCE = Path(__file__).with_name("playout.c")
+SOURCES = tuple(Path(__file__).with_name(name) for name in ("playout.c", "exact.c"))
 # Read once, with the module: the library built is always the one this module's declarations below describe,
-# even when the file changes under a running service (an update), which would otherwise load a mismatched one.
-SOURCE_TEXT = SOURCE.read_bytes()
-FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+# even when a file changes under a running service (an update), which would otherwise load a mismatched one.
+SOURCE_TEXTS = tuple(source.read_bytes() for source in SOURCES)
+# (-ffp-contract=off: no fused multiply-add, so the count's sums are Python's to the last bit on every CPU)
+FLAGS = ("-O2", "-shared", "-fPIC", "-std=c99", "-ffp-contract=off")
 MOST_UNITS = 64          # an alive set is one 64-bit word: a larger battle is played out in Python
 
 
 def _library_name() -> str:
-    digest = hashlib.sha256(SOURCE_TEXT + " ".join(FLAGS).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(SOURCE_TEXTS) + " ".join(FLAGS).encode()).hexdigest()[:16]
     return f"playout-{platform.machine()}-{digest}.so"
 
 
 def _build_dirs() -> list[Path]:
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "companion"
-    return [SOURCE.parent / "_build", cache]
+    return [SOURCES[0].parent / "_build", cache]
 
 
 def build() -> Path | None:
@@ -72,10 +74,11 @@ def _compile(compiler: str, folder: Path, name: str) -> Path | None:
     """Compile the source read with this module into ``folder/name``: written under temporary names and
     renamed, so two processes building at once never load half a file."""
     with tempfile.TemporaryDirectory(prefix=".playout-", dir=folder) as work:
-        source, partial = Path(work) / "playout.c", Path(work) / name
-        source.write_bytes(SOURCE_TEXT)
+        partial, sources = Path(work) / name, [Path(work) / source.name for source in SOURCES]
+        for source, text in zip(sources, SOURCE_TEXTS, strict=True):
+            source.write_bytes(text)
         try:
-            done = subprocess.run([compiler, *FLAGS, "-o", str(partial), str(source)], capture_output=True, text=True)
+            done = subprocess.run([compiler, *FLAGS, "-o", str(partial), *map(str, sources)], capture_output=True, text=True)
             failed = (done.stderr.strip()[-500:] or f"{compiler} exited with {done.returncode}") if done.returncode else ""
         except OSError as error:
             failed = str(error)
@@ -111,6 +114,14 @@ def library() -> ctypes.PyDLL | None:
     lib.playout_run.argtypes = [ctypes.c_void_p, _ARRAY, _I64, _ARRAY, _I64, _ARRAY, _ARRAY, _I64, _I64, _I64, _I64, _P32]
     lib.playout_tally.restype = _I64
     lib.playout_tally.argtypes = [ctypes.c_void_p, _ARRAY, _I64, _P64]
+    lib.exact_new.restype = ctypes.c_void_p
+    lib.exact_new.argtypes = [_ARRAY, _I64, _I64]
+    lib.exact_free.restype = None
+    lib.exact_free.argtypes = [ctypes.c_void_p]
+    lib.exact_value.restype = _I32
+    lib.exact_value.argtypes = [ctypes.c_void_p, _I32, _I32, _ARRAY, ctypes.POINTER(ctypes.c_double)]
+    lib.exact_states.restype = _I64
+    lib.exact_states.argtypes = [ctypes.c_void_p]
     return lib
 
 
@@ -216,6 +227,92 @@ class CompiledMoves:
         if left < 0:
             raise MemoryError("the compiled play-outs ran out of memory")
         return int(wins.value), int(left)
+
+
+MOST_KINDS, MOST_CARDS = 10, 63   # exact.c packs a state's cards in one word: so many kinds of so many cards,
+MOST_SETS_BITS, MOST_STEPS = 7, 127   # and its alive set and step in a byte each (at most 255 sets: 7 units)
+
+
+class CompiledExact:
+    """count.Exact compiled (exact.c): the same states and figures. The alive sets under those asked, their
+    kinds, the policy's shots and the steps that fire are worked out by the Python count (``exact``, which a
+    question that the compiled count cannot hold is handed to), and handed over once; the count over the
+    cards runs in C. The alive sets are those under every alive set asked so far (a battle's only shrink):
+    one outside them makes a new engine for them all."""
+
+    def __init__(self, lib: ctypes.CDLL | ctypes.PyDLL, exact: Exact):
+        self.lib, self.exact, self.handle, self.universe = lib, exact, None, 0
+        self.number: dict[int, int] = {}
+        self.beyond = False     # a battle exact.c cannot hold: the Python count answers every question
+        self.expected = 0       # the states the next engine is made for (``reserve``)
+
+    def __del__(self) -> None:
+        if getattr(self, "handle", None):
+            self.lib.exact_free(self.handle)
+            self.handle = None
+
+    def space(self, mask: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        return self.exact.space(mask)
+
+    def states(self) -> int:
+        return int(self.lib.exact_states(self.handle)) if self.handle else 0
+
+    def reserve(self, states: int) -> None:
+        self.expected = max(self.expected, states)
+
+    def value(self, mask: int, s: int, r: tuple[int, ...]) -> float:
+        """The aggressor's chance from ``mask`` at step ``s`` with the cards ``r`` left (by its kinds)."""
+        if mask & ~self.universe and not self.beyond:
+            self.beyond = not self._hold(mask | self.universe)
+        if self.beyond or self.handle is None or max(r, default=0) > MOST_CARDS:
+            return self.exact.value(mask, s, r)
+        cards = np.array(r, dtype=np.int32)
+        chance = ctypes.c_double(0.0)
+        if not self.lib.exact_value(self.handle, self.number[mask], s, _address(cards, np.int32), ctypes.byref(chance)):
+            raise MemoryError("the compiled count ran out of memory")
+        return chance.value
+
+    def _hold(self, universe: int) -> bool:
+        """A new engine for the alive sets under ``universe``; False (the Python count answers) where one of
+        them tells more kinds apart, or its refill holds more cards of a kind, than exact.c packs."""
+        if universe.bit_count() > MOST_SETS_BITS or not 0 < self.exact.n <= MOST_STEPS:   # (0: no unit ever fires)
+            return False
+        sets = [m for m in range(universe, -1, -1) if m & universe == m]
+        spaces = [self.exact.space(m) for m in sets]
+        if any(kinds > MOST_KINDS or max(refill, default=0) > MOST_CARDS for _, kinds, refill in spaces):
+            return False
+        if self.handle:
+            self.lib.exact_free(self.handle)
+        self.handle, self.universe = None, universe
+        self.number = {m: i for i, m in enumerate(sets)}
+        blob = self._blob(sets, spaces)
+        self.handle = self.lib.exact_new(_address(blob, np.int32), len(blob), min(self.expected, 1 << 22))
+        if not self.handle:
+            raise MemoryError("the compiled count could not allocate a battle")
+        return True
+
+    def _blob(self, sets: list[int], spaces: list[tuple[tuple[int, ...], int, tuple[int, ...]]]) -> NDArray[np.int32]:
+        """exact.c's fields: n, the sets; each set's outcome, kinds, refill and draw; then each set's shots."""
+        exact, n = self.exact, self.exact.n
+        heads: list[int] = [n, len(sets)]
+        shots: list[int] = []
+        for m, (_, kinds, refill) in zip(sets, spaces, strict=True):
+            done = exact.b.outcome(m)
+            heads += [-1 if done is None else int(done), kinds, *_padded(refill)]
+            fires = [None if done is not None else exact.next_draw(m, s) for s in range(n)]
+            heads += [-1 if t is None else t for t in fires]
+            for t in range(n):
+                if done is None and exact.b.decision(m, t) is not None:
+                    _, hit, after, after_done, proj, after_kinds = exact.shot(m, t)
+                    shots += [sum(1 << k for k, h in enumerate(hit) if h), self.number[after],
+                              -1 if after_done is None else int(after_done), after_kinds, *_padded(proj or ())]
+                else:
+                    shots += [0] * (4 + MOST_KINDS)
+        return np.array(heads + shots, dtype=np.int32)
+
+
+def _padded(values: Sequence[int]) -> list[int]:
+    return list(values) + [0] * (MOST_KINDS - len(values))
 
 
 def _address(array: NDArray[Any], dtype: type[np.generic]) -> int:

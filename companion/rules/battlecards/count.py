@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Protocol
 
 from .question import AGGRESSOR, DEFENDER, Fighter, fold
 
@@ -280,6 +281,9 @@ class Exact:
         """The states counted so far (what ``estimate`` bounds)."""
         return len(self._lin)
 
+    def reserve(self, states: int) -> None:
+        """The states a question may need (the compiled count makes its table that size; a dict grows alone)."""
+
     def lin(self, mask: int, s: int, r: tuple[int, ...]) -> tuple[float, float, int]:
         key = (mask, s, r)
         found = self._lin.get(key)
@@ -395,7 +399,17 @@ def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: in
     return total
 
 
-def round_rest(now: PlayedBattle, later: Exact, kind: tuple[int, ...], refill: tuple[int, ...], mask: int, i: int,
+class Counted(Protocol):
+    """What the rounds after the Kept Cards' round are asked of: ``Exact``, or it compiled (compiled.py)."""
+
+    def space(self, mask: int) -> Space: ...
+
+    def value(self, mask: int, s: int, r: tuple[int, ...]) -> float: ...
+
+    def reserve(self, states: int) -> None: ...
+
+
+def round_rest(now: PlayedBattle, later: Counted, kind: tuple[int, ...], refill: tuple[int, ...], mask: int, i: int,
                 r: tuple[int, ...], memo: dict[tuple[int, int, tuple[int, ...]], float]) -> float:
     """The rest of this round with the Kept Cards played in it (counted in this query's kinds), then the
     rounds without them."""

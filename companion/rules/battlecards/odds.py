@@ -35,6 +35,7 @@ from typing import Iterable, Sequence
 
 from .count import Exact, PlayedBattle, estimate, fold, fold_kinds, kinds_of, least_states, played, projection, round_rest
 from .question import AGGRESSOR, DEFENDER, BattleOdds, Cards, Fighter, as_cards, counts, decks, same_length
+from . import compiled as compiled_
 from .simulate import simulate, table
 
 __all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_odds", "count", "counts", "forget", "shot_chance",
@@ -86,7 +87,8 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
 
 def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destroy: Sequence[str] = (),
           next_step: int = 0, alive: Iterable[str] | None = None, numbers: tuple[int, ...] = tuple(range(1, 10)),
-          budget: int | None = None, reference: tuple[int, ...] | None = None) -> BattleOdds | None:
+          budget: int | None = None, reference: tuple[int, ...] | None = None,
+          compiled: bool | None = None) -> BattleOdds | None:
     """The battle's odds counted exactly, or None when the states the count may need (``estimate``) exceed the
     ``budget`` (no budget: counted whatever it takes). A floor of them (``least_states``) is asked first: a battle
     far beyond the budget is known so without walking every smaller alive set."""
@@ -102,9 +104,10 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
         return None
     kind, kinds = kinds_of(now.pairs(mask) | later.pairs(mask), top)
     groups = _mixture(cards, kind, kinds, top)
-    size = 0
+    size, sizes = 0, []
     for _, _, refill in groups:
-        size += estimate(later, mask, same_length(refill, (0,) * (top + 1))[0], None if budget is None else budget - size)
+        sizes.append(estimate(later, mask, same_length(refill, (0,) * (top + 1))[0], None if budget is None else budget - size))
+        size += sizes[-1]
         if budget is not None and size > budget:
             return None
     bonus = now.base != later.base
@@ -113,8 +116,10 @@ def count(fighters: Sequence[Fighter], cards: Cards | Sequence[int], must_destro
     sys.setrecursionlimit(max(limit, 20_000))   # a frame or two per card turned
     try:
         p = 0.0
-        for weight, deck, refill in groups:
-            exact = _engine(plain, must_destroy, numbers, reference, refill, top)
+        for (weight, deck, refill), states in zip(groups, sizes, strict=True):
+            exact = _engine(plain, must_destroy, numbers, reference, refill, top,
+                            compiled_.library() is not None if compiled is None else compiled)
+            exact.reserve(states)
             if bonus:
                 won = round_rest(now, exact, kind, fold(refill, kind, kinds), mask, step, deck, {})
             else:
@@ -150,8 +155,14 @@ def _mixture(cards: Cards, kind: tuple[int, ...], kinds: int,
 
 @lru_cache(maxsize=16)   # one per battle and refill: the next query of the same battle finds its states counted
 def _engine(plain: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers: tuple[int, ...],
-            reference: tuple[int, ...], refill: tuple[int, ...], top: int) -> Exact:
-    return Exact(played(plain, must_destroy, numbers, reference), refill, top)
+            reference: tuple[int, ...], refill: tuple[int, ...], top: int,
+            compiled: bool = False) -> Exact | compiled_.CompiledExact:
+    """The count of one battle and refill: compiled (exact.c) where it is built, the same figures either way."""
+    exact = Exact(played(plain, must_destroy, numbers, reference), refill, top)
+    lib = compiled_.library() if compiled else None
+    if compiled and lib is None:
+        raise RuntimeError("the compiled count is not built (no C compiler?)")
+    return compiled_.CompiledExact(lib, exact) if lib is not None else exact
 
 
 def forget(answers_only: bool = False) -> None:
