@@ -96,11 +96,11 @@ def test_without_a_c_compiler_the_odds_come_from_python(monkeypatch, tmp_path, c
             assert compiled.library() is None
         assert "did not build" in caplog.text and "run in Python" in caplog.text
         assert not list(tmp_path.rglob("*.so")), "a failed build leaves nothing to load"
-        six = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
-                    for s in (AGGRESSOR, DEFENDER) for i in range(3))
+        eight = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
+                      for s in (AGGRESSOR, DEFENDER) for i in range(4))     # (more than odds.EXACT_UNITS)
         monkeypatch.setattr(compiled, "CompiledMoves", None)     # (asked for, it would fail the query)
         odds.forget()
-        result = odds.battle_odds(six, odds.counts(n for n in NUMBERS for _ in range(6)))
+        result = odds.battle_odds(eight, odds.counts(n for n in NUMBERS for _ in range(6)))
         assert result.method == "simulation" and 0 < result.aggressor < 1
     finally:
         compiled.library.cache_clear()
@@ -115,10 +115,10 @@ def test_a_table_opened_has_drawn_the_shuffles_its_first_battle_needs():
     simulate._positions.cache_clear()
     Pacific(load_game("battlecards-pacific"))
     drawn = simulate._positions.cache_info().misses
-    six = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
-                for s in (AGGRESSOR, DEFENDER) for i in range(3))
+    eight = tuple(Fighter(f"{s[0]}{i}", s, "air", (("air", 6),), (("air", 3),), (1,))
+                  for s in (AGGRESSOR, DEFENDER) for i in range(4))       # (more than odds.EXACT_UNITS)
     odds.forget()
-    assert odds.battle_odds(six, odds.counts(n for n in NUMBERS for _ in range(6))).method == "simulation"
+    assert odds.battle_odds(eight, odds.counts(n for n in NUMBERS for _ in range(6))).method == "simulation"
     assert simulate._positions.cache_info().misses == drawn
 
 
