@@ -18,6 +18,7 @@ import platform
 import shutil
 import subprocess
 import tempfile
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -245,6 +246,9 @@ class CompiledExact:
         self.number: dict[int, int] = {}
         self.beyond = False     # a battle exact.c cannot hold: the Python count answers every question
         self.expected = 0       # the states the next engine is made for (``reserve``)
+        # one question at a time: a question outside the alive sets held frees the engine and makes another,
+        # which must not happen under another thread's question (the tablet's and a phone's, say)
+        self.lock = threading.RLock()
 
     def __del__(self) -> None:
         if getattr(self, "handle", None):
@@ -262,6 +266,10 @@ class CompiledExact:
 
     def value(self, mask: int, s: int, r: tuple[int, ...]) -> float:
         """The aggressor's chance from ``mask`` at step ``s`` with the cards ``r`` left (by its kinds)."""
+        with self.lock:
+            return self._value(mask, s, r)
+
+    def _value(self, mask: int, s: int, r: tuple[int, ...]) -> float:
         if mask & ~self.universe and not self.beyond:
             self.beyond = not self._hold(mask | self.universe)
         if self.beyond or self.handle is None or max(r, default=0) > MOST_CARDS:
