@@ -18,9 +18,10 @@ are counted ("kinds"). Within one set of units the draws cycle through the refil
 refill solves V = a + b·V around the cycle. The policy the odds assume: every unit fires at the target it
 is likeliest to destroy (with the cards of a whole deck), with the best support not yet used this phase;
 nobody withdraws; the Kept Cards already played count for the rest of their round, no more are played.
-The count itself (the battle as the odds play it, the kinds, the memoised states) is in ``count.py``. A
+The count itself (the battle as the odds play it, the kinds, the memoised states) is in ``count.py``, its
+loop over the cards compiled in ``exact.c`` wherever it is built (``compiled.py``: the same figures). A
 battle too large to count in the budget (``STATE_LIMIT``) is simulated (``simulate.py``): seeded, bounded in
-play-outs and cards (never in time), every play-out at once with numpy, its error stated.
+play-outs and cards (never in time), compiled likewise (``playout.c``), its error stated.
 
 The parts of a question (``Fighter``, ``Cards``, ``BattleOdds``) are in ``question.py``, the simulation in
 ``simulate.py``. ``companion bench battlecards-odds`` prints the time of a query for every battle of the set
