@@ -249,6 +249,7 @@ class CompiledExact:
         # one question at a time: a question outside the alive sets held frees the engine and makes another,
         # which must not happen under another thread's question (the tablet's and a phone's, say)
         self.lock = threading.RLock()
+        self.cards, self.chance = (ctypes.c_int32 * MOST_KINDS)(), ctypes.byref(ctypes.c_double(0.0))
 
     def __del__(self) -> None:
         if getattr(self, "handle", None):
@@ -274,11 +275,10 @@ class CompiledExact:
             self.beyond = not self._hold(mask | self.universe)
         if self.beyond or self.handle is None or max(r, default=0) > MOST_CARDS:
             return self.exact.value(mask, s, r)
-        cards = np.array(r, dtype=np.int32)
-        chance = ctypes.c_double(0.0)
-        if not self.lib.exact_value(self.handle, self.number[mask], s, _address(cards, np.int32), ctypes.byref(chance)):
+        self.cards[:len(r)] = r      # (a ctypes array kept for it: an array made a call was half its cost)
+        if not self.lib.exact_value(self.handle, self.number[mask], s, ctypes.addressof(self.cards), self.chance):
             raise MemoryError("the compiled count ran out of memory")
-        return chance.value
+        return self.chance._obj.value
 
     def _hold(self, universe: int) -> bool:
         """A new engine for the alive sets under ``universe``; False (the Python count answers) where one of

@@ -210,6 +210,7 @@ def fold_kinds(r: tuple[int, ...], proj: tuple[int, ...], kinds: int) -> tuple[i
     return tuple(out)
 
 
+@lru_cache(maxsize=256)   # asked again for every end of a round counted with its Kept Cards (round_rest)
 def projection(fine: tuple[int, ...], coarse: tuple[int, ...]) -> tuple[int, ...]:
     """Each kind of the fine grouping to its kind in the coarse one (the coarse groups whole fine kinds)."""
     rep: dict[int, int] = {}
@@ -409,6 +410,15 @@ class Counted(Protocol):
     def reserve(self, states: int) -> None: ...
 
 
+@lru_cache(maxsize=512)   # the same few shots, asked at every composition of the cards the round meets
+def _hit_kinds(kind: tuple[int, ...], kinds: int, attack: int, defense: int) -> tuple[bool, ...]:
+    """Which kinds of card a shot hits (an Action Number in (defense, attack])."""
+    hit = [False] * kinds
+    for n, k in enumerate(kind):
+        hit[k] = hit[k] or defense < n <= attack
+    return tuple(hit)
+
+
 def round_rest(now: PlayedBattle, later: Counted, kind: tuple[int, ...], refill: tuple[int, ...], mask: int, i: int,
                 r: tuple[int, ...], memo: dict[tuple[int, int, tuple[int, ...]], float]) -> float:
     """The rest of this round with the Kept Cards played in it (counted in this query's kinds), then the
@@ -421,7 +431,8 @@ def round_rest(now: PlayedBattle, later: Counted, kind: tuple[int, ...], refill:
         return done
     if i >= len(now.steps):
         kind_there, kinds_there, _ = later.space(mask)
-        return later.value(mask, 0, fold_kinds(r, projection(kind, kind_there), kinds_there))
+        memo[key] = later.value(mask, 0, fold_kinds(r, projection(kind, kind_there), kinds_there))
+        return memo[key]
     shot = now.decision(mask, i)
     if shot is None:
         return round_rest(now, later, kind, refill, mask, i + 1, r, memo)
@@ -430,9 +441,7 @@ def round_rest(now: PlayedBattle, later: Counted, kind: tuple[int, ...], refill:
     if not sum(r):
         return 0.0      # no card at all to turn: nothing can be hit
     target, attack, defense = shot
-    hit = [False] * len(r)
-    for n, k in enumerate(kind):
-        hit[k] = hit[k] or defense < n <= attack
+    hit = _hit_kinds(kind, len(r), attack, defense)
     total, p = sum(r), 0.0
     for k, left in enumerate(r):
         if left:
