@@ -249,7 +249,8 @@ class CompiledExact:
         # one question at a time: a question outside the alive sets held frees the engine and makes another,
         # which must not happen under another thread's question (the tablet's and a phone's, say)
         self.lock = threading.RLock()
-        self.cards, self.chance = (ctypes.c_int32 * MOST_KINDS)(), ctypes.byref(ctypes.c_double(0.0))
+        self.cards, self.chance = (ctypes.c_int32 * MOST_KINDS)(), ctypes.c_double(0.0)
+        self.chance_at = ctypes.byref(self.chance)
 
     def __del__(self) -> None:
         if getattr(self, "handle", None):
@@ -276,9 +277,9 @@ class CompiledExact:
         if self.beyond or self.handle is None or max(r, default=0) > MOST_CARDS:
             return self.exact.value(mask, s, r)
         self.cards[:len(r)] = r      # (a ctypes array kept for it: an array made a call was half its cost)
-        if not self.lib.exact_value(self.handle, self.number[mask], s, ctypes.addressof(self.cards), self.chance):
+        if not self.lib.exact_value(self.handle, self.number[mask], s, ctypes.addressof(self.cards), self.chance_at):
             raise MemoryError("the compiled count ran out of memory")
-        return self.chance._obj.value
+        return self.chance.value
 
     def _hold(self, universe: int) -> bool:
         """A new engine for the alive sets under ``universe``; False (the Python count answers) where one of
