@@ -45,6 +45,15 @@ def test_two_units_a_side_on_a_full_deck_count_alike():
     assert found[True] == found[False] and 0 < found[True] < 1
 
 
+def test_a_battle_asked_between_rounds_is_counted_alike():
+    """Outside combat the table asks from the step after the round's last (the next round's first): the count
+    starts there, not from a step of another alive set's (as a first build of exact.c read past a row)."""
+    deck, numbers = odds.counts([n for n in range(1, 10) for _ in range(2)]), tuple(range(1, 10))
+    for step in (4, 10 ** 6):     # 4: the round's four steps over; 10 ** 6: what the forecast asks outside combat
+        found = counted(TWO_A_SIDE, deck, step=step, numbers=numbers)
+        assert found[True] == found[False] == counted(TWO_A_SIDE, deck, step=0, numbers=numbers)[False]
+
+
 def test_a_larger_alive_set_asked_after_a_smaller_one_is_counted_alike():
     """The compiled count holds the alive sets under those asked: one outside them (the whole battle after a
     duel of it) makes a new engine for both, and both questions keep the Python count's figures."""

@@ -170,8 +170,9 @@ static int at_refill(engine *e, int32_t set, int32_t g, double *out) {
     return 1;
 }
 
-/* Exact.value: counted from the step that fires next. */
+/* Exact.value: counted from the step that fires next (s = n, the round over, is the next round's first). */
 static int value(engine *e, int32_t set, int32_t s, const int32_t *r, double *out) {
+    s %= e->n;
     if (e->alive[set].outcome == GOES_ON) {
         int32_t fires = e->draw[(int64_t)set * e->n + s];
         if (fires >= 0) s = fires;
