@@ -8,10 +8,10 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from unittest import mock
 
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.rules.battlecards import odds
-from companion.rules.battlecards.count import Exact, PlayedBattle, estimate, least_states
+from companion.rules.battlecards.count import PlayedBattle, estimate, least_states
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
 
 TYPES = ("ground", "air", "sea")
@@ -238,21 +238,6 @@ def test_the_quick_floor_of_a_counts_states_never_exceeds_its_estimate(fs, refil
     mask = data.draw(st.integers(1, (1 << len(fs)) - 1))
     floor, states = least_states(battle, mask, tuple(refill)), estimate(battle, mask, tuple(refill))
     assert floor <= states
-
-
-@settings(max_examples=80, deadline=None)
-@given(fighters(fighting=True), st.lists(st.integers(0, 3), min_size=7, max_size=7), st.data())
-def test_the_count_never_holds_more_states_than_its_estimate(fs, refill, data):
-    """Whether a battle is counted or simulated is decided by the estimate of the states its count may need (the
-    budget of a few ms): a count holding more than that could overrun it. Its states are an alive set's steps
-    that fire, from whichever step it was asked, so a duel left of a large battle costs what the duel does."""
-    battle = PlayedBattle(fs, (), NUMBERS, (0, 1, 3, 2, 1, 3, 2))
-    mask = data.draw(st.integers(1, (1 << len(fs)) - 1))
-    assume(battle.outcome(mask) is None)     # (a battle already over is one look-up, not a state counted)
-    step = data.draw(st.integers(0, len(battle.steps)))
-    exact = Exact(battle, tuple(refill), len(refill) - 1)
-    exact.value(mask, step, exact.refill(mask))
-    assert exact.states() <= estimate(battle, mask, tuple(refill))
 
 
 # -- mid-battle: any units still fighting, any unit firing next, Kept Cards played this round, a special victory --

@@ -121,8 +121,6 @@ def library() -> ctypes.PyDLL | None:
     lib.exact_free.argtypes = [ctypes.c_void_p]
     lib.exact_value.restype = _I32
     lib.exact_value.argtypes = [ctypes.c_void_p, _I32, _I32, _ARRAY, ctypes.POINTER(ctypes.c_double)]
-    lib.exact_states.restype = _I64
-    lib.exact_states.argtypes = [ctypes.c_void_p]
     return lib
 
 
@@ -259,9 +257,6 @@ class CompiledExact:
 
     def space(self, mask: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
         return self.exact.space(mask)
-
-    def states(self) -> int:
-        return int(self.lib.exact_states(self.handle)) if self.handle else 0
 
     def reserve(self, states: int) -> None:
         self.expected = max(self.expected, states)

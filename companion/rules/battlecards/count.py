@@ -278,10 +278,6 @@ class Exact:
             self._shots[key] = (target, tuple(hit), after, done, proj, self.space(after)[1])
         return self._shots[key]
 
-    def states(self) -> int:
-        """The states counted so far (what ``estimate`` bounds)."""
-        return len(self._lin)
-
     def reserve(self, states: int) -> None:
         """The states a question may need (the compiled count makes its table that size; a dict grows alone)."""
 
@@ -385,9 +381,11 @@ def _compositions(shots: list[tuple[int, int, int]], kind: tuple[int, ...], kind
 
 
 def estimate(battle: PlayedBattle, mask: int, refill: tuple[int, ...], limit: int | None = None) -> int:
-    """The states the count may need, an upper bound: for each alive set under ``mask`` still fighting, its
-    steps that fire x the compositions of the refill in its kinds (a kind every shot there hits never shrinks there).
-    Past ``limit`` the rest are not added up (the largest alive sets first: they weigh most)."""
+    """The states the count may need, estimated (the budget's measure, not a bound): for each alive set under
+    ``mask`` still fighting, its steps that fire x the compositions of the refill in its kinds, those every
+    shot there hits left out (they never shrink during a stay there; but a stay may begin with fewer of them,
+    so a count can meet more states than this: hypothesis found 531 for 519). Past ``limit`` the rest are not
+    added up (the largest alive sets first: they weigh most)."""
     total = 0
     for m in range(mask, -1, -1):
         if m & mask != m or battle.outcome(m) is not None:

@@ -292,7 +292,3 @@ void exact_free(void *handle) {
 int32_t exact_value(void *handle, int32_t set, int32_t step, const int32_t *cards, double *chance) {
     return value(handle, set, step, cards, chance);
 }
-
-int64_t exact_states(void *handle) {
-    return ((engine *)handle)->count;
-}

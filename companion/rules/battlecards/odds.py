@@ -43,7 +43,7 @@ __all__ = ["AGGRESSOR", "DEFENDER", "BattleOdds", "Cards", "Fighter", "battle_od
            "simulate"]
 
 # The estimated states beyond which a battle is simulated: the compiled count (exact.c) counts that many in about
-# 4 ms here (8,000-13,000 states met; the estimate bounds them loosely). One limit with or without a compiler, so
+# 4 ms here (8,000-13,000 states met: the estimate is loose). One limit with or without a compiler, so
 # a question gets the same figures on every machine (the Python count takes 40-140 ms there).
 STATE_LIMIT = 40_000
 EXACT_UNITS = 6             # beyond this many units still fighting the states are not even estimated: simulated
