@@ -191,6 +191,7 @@ def played(fighters: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers
     return PlayedBattle(fighters, must_destroy, numbers, reference)
 
 
+@lru_cache(maxsize=1024)   # asked of the same pairs by the estimate, the count and its compiled hand-over
 def kinds_of(pairs: frozenset[tuple[int, int]], top: int) -> tuple[tuple[int, ...], int]:
     """Action Numbers 0..top grouped into kinds: two numbers of one kind hit or miss together in every shot
     with these (Attack, Defense) pairs, so only how many cards of each kind are left matters."""
