@@ -11,7 +11,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.rules.battlecards import odds
-from companion.rules.battlecards.count import PlayedBattle, estimate, least_states
+from companion.rules.battlecards.count import PlayedBattle, estimate, least_states, subsets
 from companion.rules.battlecards.odds import AGGRESSOR, DEFENDER, Cards, Fighter
 
 TYPES = ("ground", "air", "sea")
@@ -238,6 +238,17 @@ def test_the_quick_floor_of_a_counts_states_never_exceeds_its_estimate(fs, refil
     mask = data.draw(st.integers(1, (1 << len(fs)) - 1))
     floor, states = least_states(battle, mask, tuple(refill)), estimate(battle, mask, tuple(refill))
     assert floor <= states
+
+
+@given(st.integers(0, (1 << 12) - 1))
+def test_the_alive_sets_under_a_mask_are_every_subset_largest_first(mask):
+    assert list(subsets(mask)) == [m for m in range(mask, -1, -1) if m & mask == m]
+
+
+def test_two_units_left_of_eighteen_are_four_alive_sets_not_every_number_below():
+    """The estimate and the compiled count walk the alive sets under the units still fighting: the last two of
+    an 18-unit battle (its 17th and 18th) are 4 sets, where walking the numbers below meant 2^17 (18 ms)."""
+    assert list(subsets(1 << 17 | 1 << 16)) == [1 << 17 | 1 << 16, 1 << 17, 1 << 16, 0]
 
 
 # -- mid-battle: any units still fighting, any unit firing next, Kept Cards played this round, a special victory --

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from .count import Exact, PlayedBattle
+from .count import Exact, PlayedBattle, subsets
 from .question import AGGRESSOR
 
 log = logging.getLogger(__name__)
@@ -281,7 +281,7 @@ class CompiledExact:
         them tells more kinds apart, or its refill holds more cards of a kind, than exact.c packs."""
         if universe.bit_count() > MOST_SETS_BITS or not 0 < self.exact.n <= MOST_STEPS:   # (0: no unit ever fires)
             return False
-        sets = [m for m in range(universe, -1, -1) if m & universe == m]
+        sets = list(subsets(universe))
         spaces = [self.exact.space(m) for m in sets]
         if any(kinds > MOST_KINDS or max(refill, default=0) > MOST_CARDS for _, kinds, refill in spaces):
             return False
