@@ -220,6 +220,15 @@ def projection(fine: tuple[int, ...], coarse: tuple[int, ...]) -> tuple[int, ...
     return tuple(coarse[rep[k]] for k in range(len(rep)))
 
 
+@lru_cache(maxsize=512)   # the same few shots, asked by every alive set and every composition a round meets
+def _hit_kinds(kind: tuple[int, ...], kinds: int, attack: int, defense: int) -> tuple[bool, ...]:
+    """Which kinds of card a shot hits (an Action Number in (defense, attack])."""
+    hit = [False] * kinds
+    for n, k in enumerate(kind):
+        hit[k] = hit[k] or defense < n <= attack
+    return tuple(hit)
+
+
 # -- the exact count ----------------------------------------------------------------------------------
 Space = tuple[tuple[int, ...], int, tuple[int, ...]]
 """An alive set's kinds: (kind of each Action Number, how many kinds, the refill by kind)."""
@@ -270,13 +279,11 @@ class Exact:
             assert decision is not None, "next_draw picks a step whose shooter fires"
             target, attack, defense = decision
             kind, kinds, _ = self.space(mask)
-            hit = [False] * kinds
-            for n, k in enumerate(kind):
-                hit[k] = hit[k] or defense < n <= attack
+            hit = _hit_kinds(kind, kinds, attack, defense)
             after = mask & ~(1 << target)
             done = self.b.outcome(after)
             proj = None if done is not None else projection(kind, self.space(after)[0])
-            self._shots[key] = (target, tuple(hit), after, done, proj, self.space(after)[1])
+            self._shots[key] = (target, hit, after, done, proj, self.space(after)[1])
         return self._shots[key]
 
     def reserve(self, states: int) -> None:
@@ -418,15 +425,6 @@ class Counted(Protocol):
     def value(self, mask: int, s: int, r: tuple[int, ...]) -> float: ...
 
     def reserve(self, states: int) -> None: ...
-
-
-@lru_cache(maxsize=512)   # the same few shots, asked at every composition of the cards the round meets
-def _hit_kinds(kind: tuple[int, ...], kinds: int, attack: int, defense: int) -> tuple[bool, ...]:
-    """Which kinds of card a shot hits (an Action Number in (defense, attack])."""
-    hit = [False] * kinds
-    for n, k in enumerate(kind):
-        hit[k] = hit[k] or defense < n <= attack
-    return tuple(hit)
 
 
 def round_rest(now: PlayedBattle, later: Counted, kind: tuple[int, ...], refill: tuple[int, ...], mask: int, i: int,
