@@ -101,7 +101,7 @@ _ARRAY = ctypes.c_void_p    # an array's data, as ``_address`` gives it (data_as
 
 @lru_cache(maxsize=1)
 def library() -> ctypes.PyDLL | None:
-    """The loaded library, or None when it cannot be built (the Python play-outs are used)."""
+    """The loaded library, or None when it cannot be built (the Python play-outs and count are used)."""
     lib = _load()
     if lib is None:
         return None
@@ -121,6 +121,15 @@ def library() -> ctypes.PyDLL | None:
     lib.exact_free.argtypes = [ctypes.c_void_p]
     lib.exact_value.restype = _I32
     lib.exact_value.argtypes = [ctypes.c_void_p, _I32, _I32, _ARRAY, ctypes.POINTER(ctypes.c_double)]
+    return lib
+
+
+def wanted(compiled: bool) -> ctypes.PyDLL | None:
+    """The library where ``compiled`` asks for it (None: the Python ones are asked for); an error when it is
+    asked for and not built (a caller choosing the compiled ones must not get Python's silently)."""
+    lib = library() if compiled else None
+    if compiled and lib is None:
+        raise RuntimeError("the compiled play-outs and count are not built (no C compiler?)")
     return lib
 
 

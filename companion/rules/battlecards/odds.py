@@ -86,7 +86,7 @@ def _battle_odds(fighters: tuple[Fighter, ...], cards: Cards, must_destroy: tupl
                  next_step: int, alive: tuple[str, ...] | None, numbers: tuple[int, ...],
                  reference: tuple[int, ...] | None) -> BattleOdds:
     mask = sum(1 << i for i, f in enumerate(fighters) if alive is None or f.key in alive)
-    if bin(mask).count("1") <= EXACT_UNITS:     # (the units still fighting: a large battle near its end is counted)
+    if mask.bit_count() <= EXACT_UNITS:     # (the units still fighting: a large battle near its end is counted)
         found = count(fighters, cards, must_destroy, next_step, alive, numbers, STATE_LIMIT, reference)
         if found is not None:
             return found
@@ -169,9 +169,7 @@ def _engine(plain: tuple[Fighter, ...], must_destroy: tuple[str, ...], numbers: 
             compiled: bool = False) -> Exact | compiled_.CompiledExact:
     """The count of one battle and refill: compiled (exact.c) where it is built, the same figures either way."""
     exact = Exact(played(plain, must_destroy, numbers, reference), refill, top)
-    lib = compiled_.library() if compiled else None
-    if compiled and lib is None:
-        raise RuntimeError("the compiled count is not built (no C compiler?)")
+    lib = compiled_.wanted(compiled)
     return compiled_.CompiledExact(lib, exact) if lib is not None else exact
 
 

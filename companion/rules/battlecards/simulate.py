@@ -82,9 +82,7 @@ def table(fighters: tuple[Fighter, ...], plain: tuple[Fighter, ...], must_destro
           numbers: tuple[int, ...], reference: tuple[int, ...], top: int,
           compiled: bool = False) -> Moves | compiled_.CompiledMoves:
     now, later = played(fighters, must_destroy, numbers, reference), played(plain, must_destroy, numbers, reference)
-    lib = compiled_.library() if compiled else None
-    if compiled and lib is None:
-        raise RuntimeError("the compiled play-outs are not built (no C compiler?)")
+    lib = compiled_.wanted(compiled)
     return compiled_.CompiledMoves(lib, now, later) if lib is not None else Moves(now, later, top)
 
 
