@@ -19,13 +19,15 @@ PROJECT=$(pwd)
 ROOT=${ARM64_ROOT:-/var/tmp/companion-arm64}
 SUITE=bookworm
 
-# The subset: the rules of every game (and the BATTLECARDS odds' compiled play-outs against Python's), the game log's store and session, decoding of the real
+# The subset: the rules of every game (and the BATTLECARDS odds' compiled play-outs and count against Python's), the game
+# log's store and session, decoding of the real
 # photographs in tests/data, the web app without a browser (its API, its request guards, and every
 # page and route anyone may read, crawled for every game). No browser test: the root has no Chromium,
 # and Playwright's driver wants libraries the runtime setup does not install (libatomic).
 DEFAULT_TESTS=(
   tests/test_bom_rules.py tests/test_bom_battle.py tests/test_stratego_combat.py tests/test_gt_battle_battle.py
-  tests/test_warriors_game.py tests/test_battlecards_battle.py tests/test_battlecards_playout.py tests/test_contract.py
+  tests/test_warriors_game.py tests/test_battlecards_battle.py tests/test_battlecards_playout.py
+  tests/test_battlecards_exact_compiled.py tests/test_contract.py
   tests/test_store.py tests/test_session.py tests/test_snapshots.py
   tests/test_scan_real_photos.py
   tests/test_dashboard_api.py tests/test_security_requests.py tests/test_public_surface_secrets.py

@@ -61,7 +61,7 @@ if [ "$ACTION" = uninstall ]; then
   exit 0
 fi
 
-# 1. System packages: Python, zbar for pyzbar, a C compiler for the BATTLECARDS odds' play-outs
+# 1. System packages: Python, zbar for pyzbar, a C compiler for the BATTLECARDS odds' play-outs and count
 # (companion/rules/battlecards/compiled.py), and on a Pi the camera library (from Raspberry Pi OS).
 PACKAGES=(python3 python3-venv python3-pip libzbar0 gcc libc6-dev)
 if [ "$PI" = yes ]; then PACKAGES+=(python3-picamera2 python3-numpy); fi
@@ -95,7 +95,7 @@ if [ "$PI" = yes ]; then
   CONSTRAINTS=(-c "$PREFIX/.venv/system-constraints.txt")
 fi
 run "$PREFIX/.venv/bin/pip" install -q "${CONSTRAINTS[@]}" -e "$PREFIX"  # editable: web/ is read from $PREFIX
-# the odds' play-outs compiled now, into $PREFIX (readable by the service), not at the first battle
+# the odds' play-outs and exact count compiled now, into $PREFIX (readable by the service), not at the first battle
 run "$PREFIX/.venv/bin/python" -c 'from companion.rules.battlecards.compiled import main; main()'
 
 # 4. The data folder (the game log, the PIN), readable by the service's user only.

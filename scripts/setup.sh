@@ -28,7 +28,7 @@ if [ "$CAMERA_STACK" = auto ]; then
 fi
 case "$CAMERA_STACK" in system|pip) ;; *) echo "setup: COMPANION_CAMERA_STACK is auto, system or pip, not '$CAMERA_STACK'" >&2; exit 2 ;; esac
 
-# gcc and libc6-dev: the BATTLECARDS odds' play-outs are compiled C (companion/rules/battlecards/compiled.py)
+# gcc and libc6-dev: the BATTLECARDS odds' play-outs and exact count are compiled C (companion/rules/battlecards/compiled.py)
 APT_PACKAGES=(libzbar0 gcc libc6-dev)
 if [ "${COMPANION_SETUP:-full}" != runtime ]; then
   APT_PACKAGES+=(chromium gcc-avr binutils-avr avr-libc libsimavr-dev libelf-dev make pkg-config mosquitto mosquitto-clients)
@@ -101,6 +101,6 @@ if [ "$CAMERA_STACK" = system ]; then
   fi
 fi
 
-# The BATTLECARDS odds' play-outs, compiled ahead so that no table waits for the compiler (without one the
+# The BATTLECARDS odds' play-outs and exact count, compiled ahead so that no table waits for the compiler (without one the
 # odds still come, from Python, slower: the command says which).
 .venv/bin/python -c 'from companion.rules.battlecards.compiled import main; main()'

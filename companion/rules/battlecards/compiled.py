@@ -59,7 +59,7 @@ def build() -> Path | None:
             return folder / name
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
-        log.warning("no C compiler (cc): BATTLECARDS simulations run in Python, slower")
+        log.warning("no C compiler (cc): BATTLECARDS odds (play-outs and count) run in Python, slower")
         return None
     for folder in _build_dirs():
         try:
@@ -67,7 +67,7 @@ def build() -> Path | None:
         except OSError:
             continue
         return _compile(compiler, folder, name)
-    log.warning("no folder to build the compiled play-outs in: BATTLECARDS simulations run in Python, slower")
+    log.warning("no folder to build the compiled play-outs in: BATTLECARDS odds (play-outs and count) run in Python, slower")
     return None
 
 
@@ -84,7 +84,7 @@ def _compile(compiler: str, folder: Path, name: str) -> Path | None:
         except OSError as error:
             failed = str(error)
         if failed or not partial.is_file():
-            log.warning("the compiled play-outs did not build (%s): BATTLECARDS simulations run in Python, slower",
+            log.warning("the compiled play-outs did not build (%s): BATTLECARDS odds (play-outs and count) run in Python, slower",
                         failed)
             return None
         os.replace(partial, folder / name)
@@ -146,7 +146,7 @@ def _load() -> ctypes.PyDLL | None:
             return ctypes.PyDLL(str(path))
         except OSError as error:
             failed = error
-    log.warning("the compiled play-outs did not load (%s): BATTLECARDS simulations run in Python, slower", failed)
+    log.warning("the compiled play-outs did not load (%s): BATTLECARDS odds (play-outs and count) run in Python, slower", failed)
     return None
 
 
@@ -340,5 +340,5 @@ def main() -> int:
     the package imports it first, and runpy warns."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     built = build()
-    print(f"compiled play-outs: {built}" if built else "compiled play-outs: not built (the Python ones will run)")
+    print(f"compiled play-outs and count: {built}" if built else "compiled play-outs and count: not built (the Python ones will run)")
     return 0
