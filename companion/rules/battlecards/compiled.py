@@ -316,11 +316,11 @@ class CompiledExact:
             heads += [-1 if t is None else t for t in fires]
             for t in range(n):
                 if done is None and exact.b.decision(m, t) is not None:
-                    _, hit, after, after_done, proj, after_kinds = exact.shot(m, t)
+                    _, hit, after, after_done, proj, _ = exact.shot(m, t)
                     shots += [sum(1 << k for k, h in enumerate(hit) if h), self.number[after],
-                              -1 if after_done is None else int(after_done), after_kinds, *_padded(proj or ())]
+                              -1 if after_done is None else int(after_done), *_padded(proj or ())]
                 else:
-                    shots += [0] * (4 + MOST_KINDS)
+                    shots += [0] * (3 + MOST_KINDS)
         return np.array(heads + shots, dtype=np.int32)
 
 

@@ -29,8 +29,7 @@ typedef struct {                    /* the shot at a firing step of an alive set
     int32_t hits;                   /* the kinds it hits, a bit each */
     int32_t after;                  /* the alive set after a hit (its number) */
     int32_t done;                   /* the outcome there (GOES_ON: the battle goes on) */
-    int32_t kinds;                  /* the kinds there */
-    int32_t proj[MOST_KINDS];       /* each kind here: its kind there */
+    int32_t proj[MOST_KINDS];       /* each kind here: its kind there (of the alive set's kinds there) */
 } shot;
 
 typedef struct {                    /* a state counted: (a, b, g), its value a + b X, X the value at the refill */
@@ -240,13 +239,13 @@ static int solve(engine *e, int32_t set, int32_t g) {
 void exact_free(void *handle);
 
 /* The blob: n, sets; then each set's outcome, kinds, refill (MOST_KINDS) and draw (n); then each set's shots
-   (n of them: hits, after, done, kinds, proj (MOST_KINDS)). ``expected``: the states the count may need (the
+   (n of them: hits, after, done, proj (MOST_KINDS)). ``expected``: the states the count may need (the
    estimate), so that the table is made once, not grown and copied a dozen times. */
 void *exact_new(const int32_t *blob, int64_t len, int64_t expected) {
     if (len < 2) return NULL;
     int32_t n = blob[0], sets = blob[1];
     if (n <= 0 || n > 127 || sets <= 0 || sets > 255
-        || len != 2 + (int64_t)sets * (2 + MOST_KINDS + n) + (int64_t)sets * n * (4 + MOST_KINDS))
+        || len != 2 + (int64_t)sets * (2 + MOST_KINDS + n) + (int64_t)sets * n * (3 + MOST_KINDS))
         return NULL;
     int64_t slots = 4096;
     while (slots < expected && slots < ((int64_t)1 << 24)) slots *= 2;   /* (most counts meet a quarter of it) */
@@ -274,7 +273,7 @@ void *exact_new(const int32_t *blob, int64_t len, int64_t expected) {
     }
     for (int64_t i = 0; i < (int64_t)sets * n; i++) {
         shot *x = &e->shots[i];
-        x->hits = *c++; x->after = *c++; x->done = *c++; x->kinds = *c++;
+        x->hits = *c++; x->after = *c++; x->done = *c++;
         memcpy(x->proj, c, sizeof(int32_t) * MOST_KINDS); c += MOST_KINDS;
     }
     return e;
