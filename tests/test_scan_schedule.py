@@ -18,7 +18,8 @@ from companion.scan.zones import ZoneMap
 
 def _still_table_frames(monkeypatch, frames: int):
     """A still 1080p table of 20 cards through the pipeline: per frame, whether it decoded a tile
-    of the whole-frame pass or the whole frame, and how many marker crops it searched."""
+    of the whole-frame pass, the whole frame or a tile of the cold frame's sweep, and how many
+    marker crops it searched."""
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     table, _, _ = build_table(scene)
     grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]
@@ -30,22 +31,26 @@ def _still_table_frames(monkeypatch, frames: int):
     done = []
     for n in range(frames):
         stats = pipeline.decoder.stats
-        tiles, whole, searched = stats.tiles, stats.full_decodes, sum(crops)
+        tiles, whole, cold, searched = stats.tiles, stats.full_decodes, stats.cold_tiles, sum(crops)
         pipeline.process(grays[n % len(grays)], now=n / 30)
-        done.append({"tile": stats.tiles > tiles, "whole": stats.full_decodes > whole, "marker crops": sum(crops) - searched})
+        done.append({"tile": stats.tiles > tiles, "whole": stats.full_decodes > whole, "cold": stats.cold_tiles > cold,
+                     "marker crops": sum(crops) - searched})
     return pipeline, done
 
 
 def test_the_marker_check_looks_for_one_marker_a_frame_and_never_on_a_tiles_frame(monkeypatch):
     """Three seconds of a still table: the markers are checked every second (all four found where
     expected: the calibration stays steady), one marker a frame, each on a frame without a tile;
-    and the frame after the cold one decodes no tile (it has just read the whole frame)."""
+    the cold frame is read as 8 tiles, one a frame and nothing else heavy beside each, and the
+    frame after them decodes no tile of the periodic pass (the sweep has just read the whole frame)."""
     pipeline, done = _still_table_frames(monkeypatch, 95)
     checks = [n for n, d in enumerate(done) if d["marker crops"]]
-    assert all(done[n]["marker crops"] == 1 and not done[n]["tile"] and not done[n]["whole"] for n in checks)
+    assert all(done[n]["marker crops"] == 1 and not done[n]["tile"] and not done[n]["cold"] for n in checks)
     assert len(checks) == 2 * 4   # at 1 s and 2 s (3 s is the 91st frame on: its check is under way)
     assert checks[0] >= 30
-    assert done[0]["whole"] and not done[1]["tile"] and not done[1]["whole"]
+    assert not any(d["whole"] for d in done)
+    assert [d["cold"] for d in done[:9]] == [True] * 8 + [False]
+    assert not any(d["tile"] for d in done[:9])
     assert sum(d["tile"] for d in done) >= 40   # the sweep itself still runs (one tile every 2 frames)
     assert pipeline.calibration.ready and pipeline.calibration.detail.startswith("steady (4 of 4")
 

@@ -71,18 +71,21 @@ def overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def merged(boxes: list[Box]) -> list[Box]:
-    """Merge overlapping boxes until none overlap (so no pixel is decoded twice)."""
+def snug_merged(boxes: list[Box], slack: float = 1.25) -> list[Box]:
+    """Overlapping boxes merged into their bounding box where it is at most ``slack`` times the
+    area they cover together (two boxes much alike, one mostly within the other); the others kept
+    apart, so a chain of neighbours does not become one box over all of them (their overlaps are
+    decoded twice: cheaper than the empty corners of a bounding box)."""
     boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
-    merged = True
-    while merged:
-        merged = False
+    joined = True
+    while joined:
+        joined = False
         out: list[Box] = []
         for b in boxes:
             for i, o in enumerate(out):
-                if overlap(b, o):
-                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
-                    merged = True
+                both = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
+                if overlap(b, o) and area(both) <= slack * (area(b) + area(o) - area(intersection(b, o))):
+                    out[i], joined = both, True
                     break
             else:
                 out.append(b)

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.scan.boxes import (Box, area, box_around, clipped, contains, grown, intersection, merged, mostly_within,
+from companion.scan.boxes import (Box, area, box_around, clipped, contains, grown, intersection, snug_merged, mostly_within,
                     mostly_within_any, overlap, point_in)
 from companion.scan.decoders import Detection, ZxingDecoder
 from companion.scan.occlusion import block_means
@@ -83,6 +83,7 @@ class DecodeStats:
     second_look_reads: int = 0
     carried: int = 0
     tiles: int = 0
+    cold_tiles: int = 0
     deferred: int = 0
     last_dirty_fraction: float = 0.0
 
@@ -105,6 +106,9 @@ class IncrementalDecoder:
     threshold: int = 12
     full_every: int = 30
     sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
+    cold_tile_px: float = 0.0        # a frame that must be decoded whole (the first, most of it changed): read as tiles
+                                     # of about this many pixels, one a frame (0: at once; see _begin_sweep)...
+    cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
@@ -144,6 +148,9 @@ class IncrementalDecoder:
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
+        self._cold_left: list[Box] = []   # the tiles of a frame to decode whole, still to decode (one a frame)
+        self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
+                                              # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
@@ -171,6 +178,8 @@ class IncrementalDecoder:
         self._known.clear()
         self._lost.clear()
         self._places.clear()
+        self._cold_left.clear()
+        self._stale.clear()
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
@@ -181,14 +190,14 @@ class IncrementalDecoder:
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
             self._places.clear()
-            self._decode_full(gray, small)
+            self._decode_whole(gray, small)
         else:
             dirty = (cv2.absdiff(small, self._reference) > self.threshold).astype(np.uint8)
             fraction = float(np.count_nonzero(dirty)) / dirty.size
             self.stats.last_dirty_fraction = fraction
             self._forget_changed_places(small)
             if fraction > self.full_fraction:
-                self._decode_full(gray, small)
+                self._decode_whole(gray, small)
             elif self._frame % self.full_every == 0 and self.sweep_tiles <= 1:
                 self._decode_full(gray, small, keep_still=True)
             else:
@@ -196,7 +205,10 @@ class IncrementalDecoder:
                     self._decode_regions(gray, small, dirty)
                 else:
                     self.stats.carried += len(self._known)
-                if self._tile_due(self._frame):
+                if self._cold_left:
+                    self._land_apart(small)   # as before a tile of the pass, below
+                    self._decode_cold_tile(gray, small)
+                elif self._tile_due(self._frame):
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
                     # codes they read, is cut around the codes' size they show and notes places as in the frame
                     # (before them it noted other places, which were dealt into other shares: other reads)
@@ -343,7 +355,7 @@ class IncrementalDecoder:
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
         other periodic work, the marker check, goes to a frame without one)."""
-        return self._reference is not None and self._tile_due(self._frame + 1)
+        return self._reference is not None and (bool(self._cold_left) or self._tile_due(self._frame + 1))
 
     def _tile_due(self, frame: int) -> bool:
         step = max(1, self.full_every // self.sweep_tiles)
@@ -351,12 +363,74 @@ class IncrementalDecoder:
 
     # --- the two ways of decoding ---------------------------------------------------------------
 
+    def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera) as a sweep of tiles."""
+        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo:
+            self._begin_sweep(gray, small)
+        else:
+            self._decode_full(gray, small)
+
+    def _begin_sweep(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """A frame to decode whole, read as overlapping tiles of about ``cold_tile_px``, this one now and one
+        each next frame (``_decode_cold_tile``), so that no frame pays a whole-frame decode (11-28
+        ms here at 1080p, 50-170 on a Pi 4: frames dropped). A code that changes meanwhile is read
+        by the region decode as on any frame; the codes known before stay known until the tile
+        they lie in is read (a lamp switched on moves nothing: no card seems to leave)."""
+        h, w = gray.shape[:2]
+        dark, light = _percentiles(small, (1, 99))   # as _decode_full: the texture threshold follows the light
+        self._texture_contrast = max(6.0, 0.1 * float(light - dark))
+        self._reference = small
+        self._stale = {id(k): k for k in self._known}
+        count = math.ceil(gray.size / self.cold_tile_px)
+        self._cold_left = _grid(count, w, h, max(self.cold_overlap_px, 1.5 * self._tag_px()))
+        self._decode_cold_tile(gray, small)
+
+    def _decode_cold_tile(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """The next tile of a frame to decode whole (``_begin_sweep``). Its codes known from before
+        the sweep are replaced by what it reads; after the last tile those it held in none go."""
+        h, w = gray.shape[:2]
+        box = self._cold_left.pop(0)
+        self.stats.cold_tiles += 1
+        found = self._read(gray, box, small, tile=True)
+        replaced = [k for k in self._known if contains(box, clipped(k.box, w, h))
+                    and (id(k) in self._stale or self._changed(k.box, self._reference, small))]
+        if not self._cold_left:
+            self._whole_at = self._frame
+            gone = {id(k) for k in replaced}
+            replaced += [k for k in self._known if id(k) in self._stale and id(k) not in gone]
+        for k in replaced:
+            self._stale.pop(id(k), None)
+        self._set_reference(small, box)
+        self._remember(found, replaced)
+        if not self._cold_left:
+            self._note_textured_places(small, w, h)
+
+    def _note_textured_places(self, small: np.ndarray, w: int, h: int) -> None:
+        """The end of a sweep: the frame's patches with a code's texture and no code read, as a
+        whole-frame decode notes them. A tile notes only those it holds whole, and a cluster of
+        blurred codes wider than the tiles' overlap lay whole in none (a blurred 1080p table
+        stayed at 12 tags of 20)."""
+        c = self.cell
+        flat = painted_out(small, [k.detection for k in self._known], c, (0, 0))
+        for a, b, e, f in texture_patches(flat, c, self._tag_px(), self._texture_contrast, (True,) * 4):
+            box = (a, b, min(e, w), min(f, h))
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not any(point_in(centre, i) for i in self.ignore) and not mostly_within_any([box], [k.box for k in self._known])[0]:
+                self._note_place(box)   # a place noted there by a tile stays (with its fused frames) unless this is other
+
+    def _set_reference(self, small: np.ndarray, box: Box) -> None:
+        """The blocks of a box decoded now: what later frames are compared with there."""
+        c = self.cell
+        x0, y0, x1, y1 = box
+        self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+
     def _decode_full(self, gray: np.ndarray, small: np.ndarray, keep_still: bool = False) -> None:
         """Decode the whole frame. ``keep_still``: the periodic pass over a mostly unchanged
         frame; codes whose place did not change stay known even if this one pass misses them
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         self._whole_at = self._frame
+        self._cold_left, self._stale = [], {}
         previous = self._reference
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
@@ -395,9 +469,7 @@ class IncrementalDecoder:
         self.stats.tiles += 1
         found = self._read(gray, box, small, tile=True)
         replaced = [k for k in self._known if contains(box, clipped(k.box, w, h)) and self._changed(k.box, self._reference, small)]
-        c = self.cell
-        x0, y0, x1, y1 = box
-        self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+        self._set_reference(small, box)
         self._remember(found, replaced)
 
     def _worth_other_views(self, found: list[_Known]) -> bool:
@@ -413,23 +485,26 @@ class IncrementalDecoder:
 
     def _decode_regions(self, gray: np.ndarray, small: np.ndarray, dirty: np.ndarray) -> None:
         h, w = gray.shape[:2]
-        boxes = self._dirty_boxes(dirty, w, h)
+        moved = cv2.absdiff(self._reference, small) > self.threshold
+        changed = {id(k) for k in self._known if self._code_changed(k.detection, self._reference, small, moved)}
+        boxes = self._dirty_boxes(dirty, w, h, changed)
         if len(boxes) > self.max_regions:
             self.stats.deferred += len(boxes) - self.max_regions
             boxes = sorted(boxes, key=area, reverse=True)[:self.max_regions]
         if sum(map(area, boxes)) > self.full_fraction * w * h:
-            self._decode_full(gray, small)
+            self._decode_whole(gray, small)
             return
         found: list[_Known] = []
         c = self.cell
         # a code the regions take in whole but whose own place did not change (a neighbour of the
-        # card that moved) stays known if their decode misses it, as in a tile: a blurred code read
-        # by a second look is not read again by a plain decode, and was lost for a frame or more
-        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes)
-                    and self._code_changed(k.detection, self._reference, small)]
+        # card that moved) stays known whatever their decode reads, as in a tile, and is painted out
+        # of it: a blurred code read by a second look is located and failed by zxing-cpp again
+        # (about 2 ms each here), and was lost for a frame or more when its region missed it
+        replaced = [k for k in self._known if any(contains(b, clipped(k.box, w, h)) for b in boxes) and id(k) in changed]
+        still = [k for k in self._known if id(k) not in changed and any(overlap(k.box, b) for b in boxes)]
         for box in boxes:
             self.stats.regions += 1
-            found += self._read(gray, box, small)
+            found += self._read(gray, box, small, still=still)
             x0, y0, x1, y1 = box
             self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         self._remember(_unique_known(found), replaced)
@@ -437,17 +512,22 @@ class IncrementalDecoder:
 
     # --- reading a box, and looking again --------------------------------------------------------
 
-    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray, tile: bool = False) -> list[_Known]:
+    def _read(self, gray: np.ndarray, box: Box, small: np.ndarray, tile: bool = False,
+              still: list[_Known] | None = None) -> list[_Known]:
         """Decode a box of the frame; note the places in it where a code was expected but not read.
         ``tile``: a tile of the whole-frame pass, whose neighbours overlap it: a textured patch
-        it cuts lies whole in a neighbour (noted there), and one already noted keeps its schedule."""
+        it cuts lies whole in a neighbour (noted there), and one already noted keeps its schedule.
+        ``still``: known codes that did not change, painted out (a region's: see _decode_regions)."""
         x0, y0, x1, y1 = box
         crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
         still_known: list[Detection] = []
-        if tile:   # painted on a copy: the frame itself is the worker's to read (a full-width tile is no copy)
+        if tile or still:   # painted on a copy: the frame itself is the worker's to read (a full-width tile is no copy)
             crop = crop.copy() if np.shares_memory(crop, gray) else crop
+        if tile:
             self._paint_out_places(crop, box)
             still_known = self._paint_out_known(crop, box, small)
+        elif still:
+            still_known = _paint_codes(crop, box, [k for k in still if overlap(k.box, box)])
         if not self.can_look_again:
             return _known_of([d.shifted(x0, y0) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
@@ -510,25 +590,15 @@ class IncrementalDecoder:
         read (they stay known whatever the tile reads): each is painted its mean grey, with a
         module's rim. A blurred code read by a deconvolution is located and failed by zxing-cpp
         on the raw tile again: a tile over a dozen of them cost 14-17 ms here. Returned: those codes."""
-        painted = []
         x0, y0, x1, y1 = box
         c = self.cell
         # the blocks of the tile that changed since they were last decoded, once for all its codes
         bx, by = x0 // c, y0 // c
         moved = cv2.absdiff(self._reference[by:-(-y1 // c), bx:-(-x1 // c)], small[by:-(-y1 // c), bx:-(-x1 // c)]) > self.threshold
-        inside = [k for k in self._known if overlap(k.box, box)]
-        for k, quad in zip(inside, _corners([k.detection for k in inside]).tolist()):
-            a, b, e, f = k.box   # its blocks, as _changed takes them
-            if moved[max(max(b, 0) // c - by, 0):-(-f // c) - by, max(max(a, 0) // c - bx, 0):-(-e // c) - bx].any():
-                continue
-            mx, my = sum(q[0] for q in quad) / 4, sum(q[1] for q in quad) / 4
-            rim = [(round(mx + (qx - mx) * 1.12) - x0, round(my + (qy - my) * 1.12) - y0) for qx, qy in quad]
-            xs, ys = [r[0] for r in rim], [r[1] for r in rim]
-            around = crop[max(min(ys), 0):max(ys) + 1, max(min(xs), 0):max(xs) + 1]
-            if around.size:
-                cv2.fillConvexPoly(crop, np.array(rim, np.int32), int(cv2.mean(around)[0]))
-                painted.append(k.detection)
-        return painted
+        inside = [k for k in self._known if overlap(k.box, box) and id(k) not in self._stale]   # a sweep's stale: read again
+        still = [k for k in inside if not moved[max(max(k.box[1], 0) // c - by, 0):-(-k.box[3] // c) - by,
+                                                max(max(k.box[0], 0) // c - bx, 0):-(-k.box[2] // c) - bx].any()]
+        return _paint_codes(crop, box, still)   # (their blocks, as _changed takes them)
 
     def _note_place(self, box: Box, better: bool = False, codes_read_inside: int = 0, located: bool = False,
                     noted: Place | None = None) -> None:
@@ -560,19 +630,29 @@ class IncrementalDecoder:
         a, b = then[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)], now[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
         return not a.size or int(cv2.absdiff(a, b).max()) > self.threshold
 
-    def _code_changed(self, code: Detection, then: np.ndarray, now: np.ndarray) -> bool:
+    def _code_changed(self, code: Detection, then: np.ndarray, now: np.ndarray,
+                      moved: np.ndarray | None = None) -> bool:
         """Whether a block the code itself covers changed (not merely its box: a tilted code's box
-        takes in a neighbouring card's edge, which moves when that card does)."""
+        takes in a neighbouring card's edge, which moves when that card does). ``moved``: the
+        blocks that changed, when the caller asks of several codes (compared once)."""
         c = self.cell
-        centre = code.corners.mean(axis=0)
-        quad = (centre + (code.corners - centre) * 0.9) / c - 0.5   # its modules, in blocks (block i's centre at i)
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int).clip(0)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        moved = cv2.absdiff(then[y0:y1, x0:x1], now[y0:y1, x0:x1]) > self.threshold
+        corners = code.corners.tolist()   # in plain Python: a dozen NumPy calls on 4 points cost more
+        mx, my = sum(p[0] for p in corners) / 4, sum(p[1] for p in corners) / 4
+        quad = [((mx + (x - mx) * 0.9) / c - 0.5, (my + (y - my) * 0.9) / c - 0.5) for x, y in corners]   # its modules,
+        xs, ys = [q[0] for q in quad], [q[1] for q in quad]                    # in blocks (block i's centre at i)
+        x0, y0 = max(math.floor(min(xs)), 0), max(math.floor(min(ys)), 0)
+        x1, y1 = math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+        if moved is None:
+            moved = cv2.absdiff(then[y0:y1, x0:x1], now[y0:y1, x0:x1]) > self.threshold
+        else:
+            moved = moved[y0:y1, x0:x1]
         if not moved.size:
             return True
+        if not moved.any():   # most codes: nothing changed even in their box
+            return False
         inside = np.zeros(moved.shape, np.uint8)
-        cv2.fillConvexPoly(inside, np.round((quad - (x0, y0)) * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        points = np.array([(round((x - x0) * 16), round((y - y0) * 16)) for x, y in quad], np.int32)
+        cv2.fillConvexPoly(inside, points, 1, cv2.LINE_8, 4)
         return bool((moved & inside.astype(bool)).any())
 
     def _fuse_still_places(self, gray: np.ndarray) -> None:
@@ -736,27 +816,30 @@ class IncrementalDecoder:
         sides = [k.side for k in self._known]
         return float(statistics.median(sides)) if sides else 52.0  # 21 modules at 2.5 px each
 
-    def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int) -> list[Box]:
-        """Pixel boxes to decode: dirty blocks grown by half a tag, plus known tags they touch."""
+    def _dirty_boxes(self, dirty: np.ndarray, w: int, h: int, changed: set[int]) -> list[Box]:
+        """Pixel boxes to decode: dirty blocks grown by half a tag, and every tag they cut that
+        changed (``changed``: known codes' ids) or was lost, whole, in a box of its own (one that
+        did not change stays known and is painted out: _decode_regions). Boxes are merged only
+        where that adds little (``snug_merged``): merging each cut tag into a bounding box took in
+        more tags, whose bounding box took in more (one card moved among 20 on a 1080p table: 30%
+        of the frame, 4 ms of decode where the dirty places and the tags they cut are 7%)."""
         c = self.cell
         grow = max(1, int(round(self._tag_px() * 0.6 / c)))
         spread = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(spread, connectivity=8)
         boxes = [(int(x * c), int(y * c), int((x + bw) * c), int((y + bh) * c)) for x, y, bw, bh, _ in stats[1:count]]
-        boxes = merged(boxes)
-        tags = [clipped(k.box, w, h) for k in self._known + self._lost]
-        for _ in range(8):  # a merged box may reach further tags: take those in whole too, until none is cut
-            cut = [t for t in tags if any(overlap(t, b) for b in boxes) and not any(contains(b, t) for b in boxes)]
-            if not cut:
-                break
-            boxes = merged(boxes + cut)
-        return [clipped(b, w, h) for b in boxes]
+        tags = [clipped(k.box, w, h) for k in self._known if id(k) in changed] + [clipped(k.box, w, h) for k in self._lost]
+        cut = [t for t in tags if any(overlap(t, b) for b in boxes) and not any(contains(b, t) for b in boxes)]
+        return [clipped(b, w, h) for b in snug_merged(boxes + cut)]
 
     def _remember(self, fresh: list[_Known], replaced: list[_Known]) -> None:
         """Replace the known codes in the decoded area by those read there now (``fresh``)."""
         gone = {id(k) for k in replaced}
         kept = [k for k in self._known if id(k) not in gone]
-        kept = [k for k in kept if not any(_same_code(k.detection, f.detection) for f in fresh)]
+        by_text: dict[str, list[Detection]] = {}
+        for f in fresh:
+            by_text.setdefault(f.detection.text, []).append(f.detection)
+        kept = [k for k in kept if not any(_same_code(k.detection, f) for f in by_text.get(k.detection.text, ()))]
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
             if k.detection.text not in fresh_texts:
@@ -790,12 +873,35 @@ def _run_looks(shadows: list[IncrementalDecoder], gray: np.ndarray) -> list[floa
 
 def _tile(n: int, count: int, w: int, h: int, overlap: float) -> Box:
     """The ``n``th of ``count`` tiles of a w x h frame (a grid as square as the frame allows, row
-    by row), grown by ``overlap`` pixels on each side."""
+    by row), grown by ``overlap`` / 2 pixels on each side (neighbours overlap by ``overlap``)."""
     cols = max(1, round(math.sqrt(count * w / h)))
     rows = max(1, -(-count // cols))
     r, c = divmod(n % (rows * cols), cols)
     box = (c * w // cols, r * h // rows, (c + 1) * w // cols, (r + 1) * h // rows)
     return grown(box, overlap / 2, (h, w))
+
+
+def _grid(count: int, w: int, h: int, overlap: float) -> list[Box]:
+    """Every tile of ``_tile``'s grid of ``count`` (rows x columns may be a few more)."""
+    cols = max(1, round(math.sqrt(count * w / h)))
+    rows = max(1, -(-count // cols))
+    return [_tile(n, count, w, h, overlap) for n in range(rows * cols)]
+
+
+def _paint_codes(crop: np.ndarray, box: Box, codes: list[_Known]) -> list[Detection]:
+    """Codes painted out of a crop of the frame at ``box``: each its mean grey, with a module's
+    rim (what a reader then does not read again). Returned: those painted."""
+    painted = []
+    x0, y0 = box[:2]
+    for k, quad in zip(codes, _corners([k.detection for k in codes]).tolist()):
+        mx, my = sum(q[0] for q in quad) / 4, sum(q[1] for q in quad) / 4
+        rim = [(round(mx + (qx - mx) * 1.12) - x0, round(my + (qy - my) * 1.12) - y0) for qx, qy in quad]
+        xs, ys = [r[0] for r in rim], [r[1] for r in rim]
+        around = crop[max(min(ys), 0):max(ys) + 1, max(min(xs), 0):max(xs) + 1]
+        if around.size:
+            cv2.fillConvexPoly(crop, np.array(rim, np.int32), int(cv2.mean(around)[0]))
+            painted.append(k.detection)
+    return painted
 
 
 def _short_side(box: Box) -> int:
@@ -851,7 +957,14 @@ def _corners(detections) -> np.ndarray:
 
 
 def _same_code(a: Detection, b: Detection) -> bool:
-    return a.text == b.text and np.hypot(*np.subtract(a.center, b.center)) < 0.5 * max(a.side_px(), 1)
+    """The same text, and centres closer than half a's side (in plain Python: cheaper on 4 points)."""
+    if a.text != b.text:
+        return False
+    pa, pb = a.corners.tolist(), b.corners.tolist()
+    dx = sum(p[0] for p in pa) / 4 - sum(p[0] for p in pb) / 4
+    dy = sum(p[1] for p in pa) / 4 - sum(p[1] for p in pb) / 4
+    side = sum(math.dist(pa[i], pa[i - 3]) for i in range(4)) / 4
+    return math.hypot(dx, dy) < 0.5 * max(side, 1)
 
 
 def unique_detections(detections: list[Detection]) -> list[Detection]:

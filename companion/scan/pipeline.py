@@ -54,6 +54,7 @@ RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
+COLD_TILE_PX = 260_000   # a frame to decode whole is read in tiles of about this many pixels, one a frame (1080p: 8)
 
 
 @dataclass
@@ -117,7 +118,8 @@ class ScanPipeline(WatchedSource):
         # second looks on worker threads beside the frame's own decode (incremental.py: _hand_over_looks):
         # by default one a core besides the frame's own (a Pi 4: 3; the reads do not depend on it)
         workers = look_workers or default_look_workers()
-        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers) if incremental else None
+        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers,
+                                          cold_tile_px=COLD_TILE_PX) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)
