@@ -11,7 +11,7 @@ import cv2
 from companion.bench.scan_scenes import Scene, scene_seed, build_table
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
-from companion.scan.pipeline import COLD_TILE_PX, ScanPipeline
+from companion.scan.pipeline import ScanPipeline
 
 BUSY_LOOP = "while True: pass"
 
@@ -29,11 +29,6 @@ def reads_per_frame(frames: list, decoder=None) -> tuple[list[list[str]], int]:
     decoder = decoder or ScanPipeline(None, "zxing").decoder
     reads = [sorted(d.text for d in decoder.decode(gray)) for gray in frames]
     return reads, decoder.stats.second_looks
-
-
-def looks_in_the_frame() -> IncrementalDecoder:
-    """The pipeline's decoder with its second looks run in the frame (a cold frame read in the same tiles)."""
-    return IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX)
 
 
 def test_a_blurred_still_table_gives_the_same_reads_frame_by_frame_with_both_cores_busy():
@@ -73,8 +68,8 @@ def test_the_whole_frame_pass_reads_each_tile_knowing_what_looks_in_place_would_
         decode_tile(decoder, gray, small)
 
     monkeypatch.setattr(IncrementalDecoder, "_decode_tile", noted)
-    frames = blurred_still_table(16, 1920, 1080)   # the cold frame's sweep takes the first 8
-    reads_per_frame(frames, looks_in_the_frame())
+    frames = blurred_still_table(10, 1920, 1080)
+    reads_per_frame(frames, IncrementalDecoder(make_decoder("zxing")))
     in_place, seen[:] = list(seen), []
     reads_per_frame(frames)
     assert len(in_place) >= 3 and any(known for _, known, _ in in_place)
@@ -85,7 +80,7 @@ def assert_worker_reads_what_in_place_reads_a_frame_later() -> None:
     # 14 frames: the looks in the frame read this table whole by frame 10 (7 before each reader
     # call counted its fixed cost), and the comparison wants it whole a few frames before the end
     frames = blurred_still_table(14, 1920, 1080)
-    in_place, _ = reads_per_frame(frames, looks_in_the_frame())
+    in_place, _ = reads_per_frame(frames, IncrementalDecoder(make_decoder("zxing")))
     apart, _ = reads_per_frame(frames)
     assert len(in_place[-2]) == 20 and not in_place[0]
     for frame, read in enumerate(in_place[:-1]):

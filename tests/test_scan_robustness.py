@@ -2,6 +2,8 @@
 looks again where a code was expected; the benchmark scores what it claims to."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -84,9 +86,6 @@ def test_a_card_moved_among_twenty_is_read_where_it_moved_without_reading_its_ne
     decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=260_000, sweep_tiles=1, full_every=1000)
     for gray, _ in frames[:6]:
         decoder.decode(gray)
-    for _ in range(4):   # the cold sweep (8 tiles) done
-        decoder.decode(frames[5][0])
-    assert not decoder._cold_left
     handed, reads = [], []
     decode = decoder.decoder.decode_with_misses
 
@@ -115,14 +114,29 @@ def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_s
     t.put(card("GD500"), "seat:1")
     t.seconds(0.5)
     stats = t.pipeline.decoder.stats
-    cold = stats.cold_tiles
+    cold, full = stats.cold_tiles, stats.full_decodes   # (the first frame was read at once: nothing was known)
     t.table.set_look(Look(blur_sigma=0.7, noise_sigma=3, vignette=0.7))  # the room light changes
     for _ in range(6):   # 1280x720: 6 tiles
         t.frames(1)
         assert [s.text for s in t.pipeline.snapshot()[1]] == [encode(card("GD500"))]
-    assert stats.cold_tiles == cold + 6 and stats.full_decodes == 0
+    assert stats.cold_tiles == cold + 6 and stats.full_decodes == full
     decoder = t.pipeline.decoder
     assert not decoder._stale and [k.detection.text for k in decoder._known] == [encode(card("GD500"))]
+
+
+def test_a_lamp_switched_off_over_a_blurred_table_keeps_most_of_its_cards_read_while_it_is_read_again():
+    """Small blurred tags (2.0 px a module) only second looks read. The room darkens: every block
+    changes and the frame is read again, a tile a frame. A tag the tile does not read again is
+    looked at again where it was, so at least 13 of the 20 stay read throughout and all 20 are read
+    again within 16 frames (decoded whole at once, all 20 were dropped and read again from nothing)."""
+    scene = Scene(1920, 1080, 20, "blur", 2.0, scene_seed(1, 1920, 20, "blur", 2.0))
+    table, _, _ = build_table(scene)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=260_000)
+    lit = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(14)]
+    table.set_look(replace(table.look, exposure=0.6))
+    dark = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(16)]
+    assert lit[-1] == 20 and decoder.stats.cold_tiles == 8
+    assert min(dark) >= 13 and dark[-1] == 20
 
 
 def test_a_bumped_camera_leaves_no_code_where_it_was_once_the_sweep_has_passed():
@@ -141,7 +155,7 @@ def test_a_bumped_camera_leaves_no_code_where_it_was_once_the_sweep_has_passed()
     for _ in range(6):
         decoder.decode(bumped)
     after = {d.text: d.center for d in decoder.decode(bumped)}
-    assert decoder.stats.cold_tiles == 12 and decoder.stats.full_decodes == 0
+    assert decoder.stats.cold_tiles == 6 and decoder.stats.full_decodes == 1   # the first frame at once: nothing known
     assert set(after) == set(before)
     assert all(abs(after[t][0] - before[t][0] - 60) < 3 and abs(after[t][1] - before[t][1]) < 3 for t in before)
 

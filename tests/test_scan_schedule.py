@@ -6,6 +6,8 @@ together do not. The schedule is counted in frames and pixels, never in time, so
 count what each frame did rather than time it."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -16,13 +18,14 @@ from companion.scan.texture import _median
 from companion.scan.zones import ZoneMap
 
 
-def _still_table_frames(monkeypatch, frames: int):
+def _still_table_frames(monkeypatch, frames: int, relit_at: int | None = None):
     """A still 1080p table of 20 cards through the pipeline: per frame, whether it decoded a tile
-    of the whole-frame pass, the whole frame or a tile of the cold frame's sweep, and how many
-    marker crops it searched."""
+    of the whole-frame pass or the whole frame, and how many marker crops it searched."""
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     table, _, _ = build_table(scene)
     grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]
+    table.set_look(replace(table.look, exposure=0.6))   # a lamp switched off (from relit_at on)
+    relit = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]
     crops = []
     near = calibration.detect_markers_near
     monkeypatch.setattr(calibration, "detect_markers_near", lambda gray, expected: crops.append(len(expected)) or near(gray, expected))
@@ -32,8 +35,8 @@ def _still_table_frames(monkeypatch, frames: int):
     for n in range(frames):
         stats = pipeline.decoder.stats
         tiles, whole, cold, searched = stats.tiles, stats.full_decodes, stats.cold_tiles, sum(crops)
-        pipeline.process(grays[n % len(grays)], now=n / 30)
-        done.append({"tile": stats.tiles > tiles, "whole": stats.full_decodes > whole, "cold": stats.cold_tiles > cold,
+        pipeline.process((relit if relit_at is not None and n >= relit_at else grays)[n % 3], now=n / 30)
+        done.append({"tile": stats.tiles > tiles, "whole": stats.full_decodes > whole, "sweep": stats.cold_tiles > cold,
                      "marker crops": sum(crops) - searched})
     return pipeline, done
 
@@ -41,18 +44,27 @@ def _still_table_frames(monkeypatch, frames: int):
 def test_the_marker_check_looks_for_one_marker_a_frame_and_never_on_a_tiles_frame(monkeypatch):
     """Three seconds of a still table: the markers are checked every second (all four found where
     expected: the calibration stays steady), one marker a frame, each on a frame without a tile;
-    the cold frame is read as 8 tiles, one a frame and nothing else heavy beside each, and the
-    frame after them decodes no tile of the periodic pass (the sweep has just read the whole frame)."""
+    and the frame after the cold one decodes no tile (it has just read the whole frame)."""
     pipeline, done = _still_table_frames(monkeypatch, 95)
     checks = [n for n, d in enumerate(done) if d["marker crops"]]
-    assert all(done[n]["marker crops"] == 1 and not done[n]["tile"] and not done[n]["cold"] for n in checks)
+    assert all(done[n]["marker crops"] == 1 and not done[n]["tile"] and not done[n]["whole"] for n in checks)
     assert len(checks) == 2 * 4   # at 1 s and 2 s (3 s is the 91st frame on: its check is under way)
     assert checks[0] >= 30
-    assert not any(d["whole"] for d in done)
-    assert [d["cold"] for d in done[:9]] == [True] * 8 + [False]
-    assert not any(d["tile"] for d in done[:9])
+    assert done[0]["whole"] and not done[1]["tile"] and not done[1]["whole"]
     assert sum(d["tile"] for d in done) >= 40   # the sweep itself still runs (one tile every 2 frames)
     assert pipeline.calibration.ready and pipeline.calibration.detail.startswith("steady (4 of 4")
+
+
+def test_when_the_light_changes_the_frame_is_read_again_a_tile_a_frame_and_the_markers_checked_one_a_frame(monkeypatch):
+    """A lamp is switched off over a still table: most of the frame changes, so it is read again as
+    8 tiles (1080p), one a frame, and the markers (the camera may have moved) are checked from the
+    next frame on, one a frame beside the tiles, not four at once (8-9 ms here with a tile)."""
+    pipeline, done = _still_table_frames(monkeypatch, 50, relit_at=40)
+    assert [d["sweep"] for d in done[39:49]] == [False] + [True] * 8 + [False]
+    assert not any(d["whole"] for d in done[1:])
+    assert [d["marker crops"] for d in done[40:46]] == [0, 1, 1, 1, 1, 0]
+    assert pipeline.calibration.detail.startswith("steady (4 of 4")
+    assert len(pipeline.snapshot()[1]) == 20
 
 
 def test_a_moved_marker_ends_the_check_with_a_search_of_the_whole_frame(monkeypatch):

@@ -106,8 +106,8 @@ class IncrementalDecoder:
     threshold: int = 12
     full_every: int = 30
     sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
-    cold_tile_px: float = 0.0        # a frame that must be decoded whole (the first, most of it changed): read as tiles
-                                     # of about this many pixels, one a frame (0: at once; see _begin_sweep)...
+    cold_tile_px: float = 0.0        # a frame that must be decoded whole while codes are known (most of it changed): read
+                                     # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
     cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
     full_fraction: float = 0.45
     max_regions: int = 12
@@ -149,6 +149,7 @@ class IncrementalDecoder:
         self._decoded_whole = False
         self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
         self._cold_left: list[Box] = []   # the tiles of a frame to decode whole, still to decode (one a frame)
+        self._texture_due = False         # ...and its textured places, to note on the frame after the last
         self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
                                               # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -180,6 +181,7 @@ class IncrementalDecoder:
         self._places.clear()
         self._cold_left.clear()
         self._stale.clear()
+        self._texture_due = False
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Every code believed in view in this frame (read now or carried over unchanged)."""
@@ -208,6 +210,9 @@ class IncrementalDecoder:
                 if self._cold_left:
                     self._land_apart(small)   # as before a tile of the pass, below
                     self._decode_cold_tile(gray, small)
+                elif self._texture_due:
+                    self._texture_due = False
+                    self._note_textured_places(small, *gray.shape[1::-1])
                 elif self._tile_due(self._frame):
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
                     # codes they read, is cut around the codes' size they show and notes places as in the frame
@@ -364,18 +369,23 @@ class IncrementalDecoder:
     # --- the two ways of decoding ---------------------------------------------------------------
 
     def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
-        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera) as a sweep of tiles."""
-        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo:
+        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera, codes known) as a
+        sweep of tiles. Only while codes are known: the sweep keeps them until their tile reads them
+        again, so what the players see does not wait for it. A start (nothing known yet: the first
+        frame, a camera reopened) is read at once, so that the table appears whole on its first
+        frame (swept, the 6-frame bench clips read 70-85% instead of 89-100%, low light's last
+        card 5 frames later); it is one frame once, before any battle."""
+        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._known:
             self._begin_sweep(gray, small)
         else:
             self._decode_full(gray, small)
 
     def _begin_sweep(self, gray: np.ndarray, small: np.ndarray) -> None:
         """A frame to decode whole, read as overlapping tiles of about ``cold_tile_px``, this one now and one
-        each next frame (``_decode_cold_tile``), so that no frame pays a whole-frame decode (11-28
-        ms here at 1080p, 50-170 on a Pi 4: frames dropped). A code that changes meanwhile is read
-        by the region decode as on any frame; the codes known before stay known until the tile
-        they lie in is read (a lamp switched on moves nothing: no card seems to leave)."""
+        each next frame (``_decode_cold_tile``), so that no frame pays a whole-frame decode (12-28
+        ms here at 1080p, 50-170 on a Pi 4: frames dropped mid-game). A code that changes meanwhile
+        is read by the region decode as on any frame; the codes known before stay known until the
+        tile they lie in is read (a lamp switched on moves nothing: no card seems to leave)."""
         h, w = gray.shape[:2]
         dark, light = _percentiles(small, (1, 99))   # as _decode_full: the texture threshold follows the light
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
@@ -402,11 +412,14 @@ class IncrementalDecoder:
             self._stale.pop(id(k), None)
         self._set_reference(small, box)
         self._remember(found, replaced)
-        if not self._cold_left:
-            self._note_textured_places(small, w, h)
+        read = {k.detection.text for k in found}
+        for k in replaced:   # a code the tile did not read again (one a look read): looked at again where it was
+            if k.detection.text not in read:
+                self._note_place(clipped(k.box, w, h), located=True)
+        self._texture_due = not self._cold_left   # the frame after the last tile (1-1.5 ms: not beside a tile)
 
     def _note_textured_places(self, small: np.ndarray, w: int, h: int) -> None:
-        """The end of a sweep: the frame's patches with a code's texture and no code read, as a
+        """The frame after a sweep: its patches with a code's texture and no code read, as a
         whole-frame decode notes them. A tile notes only those it holds whole, and a cluster of
         blurred codes wider than the tiles' overlap lay whole in none (a blurred 1080p table
         stayed at 12 tags of 20)."""
@@ -430,7 +443,7 @@ class IncrementalDecoder:
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         self._whole_at = self._frame
-        self._cold_left, self._stale = [], {}
+        self._cold_left, self._stale, self._texture_due = [], {}, False
         previous = self._reference
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels

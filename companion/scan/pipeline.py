@@ -148,6 +148,7 @@ class ScanPipeline(WatchedSource):
         self._hold_reason = ""
         self._calibrate_at: float | None = None
         self._check_given = homography is not None
+        self._check_now = False    # a check begun because most of the frame changed, under way
         self._looked: tuple[int, dict] = (0, {})   # (id of the frame measured, what was measured)
         self.smallest_tag: dict | None = None      # the last measured, kept while no card is in view
 
@@ -205,10 +206,18 @@ class ScanPipeline(WatchedSource):
             self._check_given = False
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
-        if self._calibrate_at is None or changed_a_lot:
-            self.calibration.update(gray, now)   # a first calibration, or the camera may have moved: at once
+        if self._calibrate_at is None:
+            self.calibration.update(gray, now)   # a first calibration: at once
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
+        elif changed_a_lot or self._check_now:
+            # the camera may have moved: checked from now on, one marker a frame even beside a tile
+            # (the four at once beside a tile of the sweep that reads the frame again: 8-9 ms here);
+            # a marker missing or moved ends the check with the whole frame searched, as update does
+            self._check_now = not self.calibration.check_step(gray, now)
+            if not self._check_now:
+                self._calibrate_at = now + self.calibrate_every_s
+                self._ignore_markers()
         elif now >= self._calibrate_at and not (self.decoder is not None and self.decoder.tile_next()):
             # the periodic check, one marker a frame, on frames without a tile of the whole-frame
             # pass: never two heavy jobs on one frame (scheduled by frame, not by how long they took)
