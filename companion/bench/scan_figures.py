@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -94,6 +95,66 @@ def cold_frames(seed: int, repeats: int) -> dict:
                                      "cpu_ratio": statistics.median(times["pipeline_cpu"]) / statistics.median(times["zxing_cpu"]),
                                      "zxing_reads": len(zx_reads), "pipeline_reads": len(pipe_reads),
                                      "readable": len(readable)}
+    return out
+
+
+def relit_frames(seed: int, repeats: int) -> dict:
+    """A table read, then the room's light changes (every block changes: the whole frame is read
+    again): the pipeline reads it as a sweep of tiles, one a frame, while the codes it knew stay
+    known (incremental.py: _decode_whole). Each frame's CPU on this thread until the sweep is done
+    (its worst, and the sweep's together) against one zxing-cpp call on the relit frame in the same
+    run, and the codes known after the sweep."""
+    from companion.bench.scan_scenes import Scene, scene_seed, build_table, random_layout_one
+
+    out = {}
+    for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
+        scene = Scene(1920, 1080, 20, condition, ppm, scene_seed(seed, 1920, 20, condition, ppm))
+        table, layout, rng = build_table(scene)
+        lit = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+        table.set_look(replace(table.look, exposure=0.6))   # a lamp switched off: 60% of the light
+        relit, truth = table.render_with_truth()
+        relit = cv2.cvtColor(relit, cv2.COLOR_BGR2GRAY)
+        ref, _, _ = layout[-1]   # then one card moves (as the per-scene clips move one)
+        table.remove(ref)
+        _, xy, angle = random_layout_one(table, layout[:-1], ref, rng)
+        table.place(ref, xy, angle)
+        moved = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+        readable = {t.text for t in truth if t.readable}
+        zxing = make_decoder("zxing")
+        times = {"zxing": [], "zxing_cpu": []}
+        worst, total, frames, before, after, moved_ms = [], [], 0, 0, 0, []
+        for _ in range(repeats):
+            _timed_both(partial(zxing.decode, relit), times, "zxing")
+            pipeline = _pipeline(table)
+            pipeline.warm_up()
+            for n in range(30):   # the table read, its looks done
+                pipeline.process(lit, now=n / 30)
+                pipeline.decoder.wait_for_looks()
+            before = len({d.text for d in pipeline.decoder.finish_looks()} & readable)
+            frame_ms = []
+            for n in range(30, 90):
+                cpu = time.thread_time()
+                pipeline.process(relit, now=n / 30)
+                frame_ms.append((time.thread_time() - cpu) * 1000)
+                pipeline.decoder.wait_for_looks()
+                if not pipeline.decoder._cold_left:
+                    break
+            frames, after = len(frame_ms), len({d.text for d in pipeline.decoder.finish_looks()} & readable)
+            worst.append(max(frame_ms))
+            total.append(sum(frame_ms))
+            for n in range(90, 100):   # settled (its places noted, a tile of the periodic pass), then a card moves
+                pipeline.process(relit, now=n / 30)
+                pipeline.decoder.wait_for_looks()
+            cpu = time.thread_time()
+            pipeline.process(moved, now=100 / 30)
+            moved_ms.append((time.thread_time() - cpu) * 1000)
+            pipeline.decoder.wait_for_looks()
+        zx = statistics.median(times["zxing_cpu"])
+        out[f"{condition} {ppm}"] = {"zxing_cpu": spread(times["zxing_cpu"]), "worst_frame_cpu": spread(worst),
+                                     "sweep_cpu": spread(total), "frames": frames,
+                                     "worst_ratio": statistics.median(worst) / zx, "sweep_ratio": statistics.median(total) / zx,
+                                     "known_before": before, "known_after": after, "readable": len(readable),
+                                     "moved_card_cpu": spread(moved_ms), "moved_ratio": statistics.median(moved_ms) / zx}
     return out
 
 
@@ -341,6 +402,14 @@ def _print_cold(args, report: dict) -> None:
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
         print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
+    report["relit"] = relit_frames(args.seed, args.repeats)
+    print("the same tables read, then the light changes (the whole frame read again as a sweep of tiles, one a frame, "
+          "the codes known staying known; CPU on the frame thread):")
+    for name, c in report["relit"].items():
+        print(f"  {name:10} {c['frames']} frames: the worst {fmt(c['worst_frame_cpu'])} ({c['worst_ratio']:.2f}x), together "
+              f"{fmt(c['sweep_cpu'])} ({c['sweep_ratio']:.2f}x), against zxing-cpp's one call on the relit frame "
+              f"{fmt(c['zxing_cpu'])}; known {c['known_before']} before, {c['known_after']} after, of {c['readable']}")
+        print(f"  {'':10} then one card moves: that frame {fmt(c['moved_card_cpu'])} ({c['moved_ratio']:.2f}x)")
 
 
 def _print_steady(args, report: dict) -> None:
