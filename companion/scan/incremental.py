@@ -6,9 +6,11 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
 1. compares a small copy of the frame (one value per ``cell`` x ``cell`` block) with the copy
    taken when each block was last decoded; blocks that changed by more than ``threshold``
    grey levels are *dirty* (sensor noise averages out over a block; a card, a hand does not);
-2. grows the dirty blocks by about half a tag, adds the box of every known or recently lost
-   tag they touch, merges overlapping boxes, and decodes only those crops, or the whole frame
-   when most of it changed (the first frame, the camera moved, the light changed);
+2. grows the dirty blocks by about half a tag, adds the box of every recently lost tag they
+   touch and every known one whose own blocks changed, merges boxes where that adds little, and
+   decodes only those crops (the unchanged known codes in them painted out), or the whole frame
+   when most of it changed: at once on a start (nothing known yet), else (``cold_tile_px``) as a
+   sweep of tiles, one a frame, the codes known staying known until their tile is read;
 3. notes *places* where a code was expected but not read: codes the decoder located but could
    not decode (zxing-cpp reports those), and patches of the small copy with a QR code's
    texture that hold no code read (not on the calibration markers, not cut by the frame's
