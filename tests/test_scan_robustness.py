@@ -14,6 +14,7 @@ from companion.bench.scan_scenes import Scene, build_table, clip_frames, score_f
 from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import make_decoder
 from companion.scan.incremental import IncrementalDecoder
+from companion.scan.pipeline import COLD_TILE_PX
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import DAMAGE_KINDS
 from companion.scan.virtual_table import TagTruth, VirtualTable, random_layout
@@ -83,7 +84,7 @@ def test_a_card_moved_among_twenty_is_read_where_it_moved_without_reading_its_ne
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     _, frames = clip_frames(scene, 12)   # the card moves on frame 6
     # (the periodic whole-frame pass put off: its tiles are not the region decode counted here)
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=260_000, sweep_tiles=1, full_every=1000)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX, sweep_tiles=1, full_every=1000)
     for gray, _ in frames[:6]:
         decoder.decode(gray)
     handed, reads = [], []
@@ -116,27 +117,32 @@ def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_s
     stats = t.pipeline.decoder.stats
     cold, full = stats.cold_tiles, stats.full_decodes   # (the first frame was read at once: nothing was known)
     t.table.set_look(Look(blur_sigma=0.7, noise_sigma=3, vignette=0.7))  # the room light changes
-    for _ in range(6):   # 1280x720: 6 tiles
+    for _ in range(12):   # 1280x720: 8 tiles, and 4 frames of the marker check (the camera may have moved)
         t.frames(1)
         assert [s.text for s in t.pipeline.snapshot()[1]] == [encode(card("GD500"))]
-    assert stats.cold_tiles == cold + 6 and stats.full_decodes == full
+    assert stats.cold_tiles == cold + 8 and stats.full_decodes == full
     decoder = t.pipeline.decoder
     assert not decoder._stale and [k.detection.text for k in decoder._known] == [encode(card("GD500"))]
 
 
 def test_a_lamp_switched_off_over_a_blurred_table_keeps_most_of_its_cards_read_while_it_is_read_again():
     """Small blurred tags (2.0 px a module) only second looks read. The room darkens: every block
-    changes and the frame is read again, a tile a frame. A tag the tile does not read again is
-    looked at again where it was, so at least 13 of the 20 stay read throughout and all 20 are read
-    again within 16 frames (decoded whole at once, all 20 were dropped and read again from nothing)."""
+    changes and the frame is read again, a tile a frame. A tag a look read is not handed to the
+    tile's plain decode (it fails them again, about 2 ms each) but looked at again where it was, so
+    at least 11 of the 20 stay read throughout and all 20 are read again from the 18th frame
+    (decoded whole at once, all 20 were dropped and read again from nothing by the 14th)."""
     scene = Scene(1920, 1080, 20, "blur", 2.0, scene_seed(1, 1920, 20, "blur", 2.0))
     table, _, _ = build_table(scene)
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=260_000)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX)
     lit = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(14)]
     table.set_look(replace(table.look, exposure=0.6))
-    dark = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(16)]
-    assert lit[-1] == 20 and decoder.stats.cold_tiles == 8
-    assert min(dark) >= 13 and dark[-1] == 20
+    failed = []   # codes zxing-cpp located and failed in the tiles: what a tile spends most on
+    decode = decoder.decoder.decode_with_misses
+    decoder.decoder.decode_with_misses = lambda crop, *a, **k: (lambda got: failed.append(len(got[1])) or got)(decode(crop, *a, **k))
+    dark = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(24)]
+    assert lit[-1] == 20 and decoder.stats.cold_tiles == 20   # 1080p: 5 x 4 tiles
+    assert min(dark) >= 11 and dark[17:] == [20] * 7
+    assert sum(failed) <= 6   # 16 when the tiles hand the codes looks read to zxing-cpp again
 
 
 def test_a_bumped_camera_leaves_no_code_where_it_was_once_the_sweep_has_passed():
@@ -145,17 +151,17 @@ def test_a_bumped_camera_leaves_no_code_where_it_was_once_the_sweep_has_passed()
     scene = Scene(1280, 720, 6, "plain", 3.0, scene_seed(1, 1280, 6, "plain", 3.0))
     _, frames = clip_frames(scene, 1)
     gray, truth = frames[0]
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=260_000)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX)
     for _ in range(8):
         decoder.decode(gray)
     before = {d.text: d.center for d in decoder.decode(gray)}
     assert set(before) == {t.text for t in truth if t.readable}
     bumped = np.full_like(gray, int(np.median(gray)))
     bumped[:, 60:] = gray[:, :-60]
-    for _ in range(6):
+    for _ in range(8):   # 1280x720: 8 tiles
         decoder.decode(bumped)
     after = {d.text: d.center for d in decoder.decode(bumped)}
-    assert decoder.stats.cold_tiles == 6 and decoder.stats.full_decodes == 1   # the first frame at once: nothing known
+    assert decoder.stats.cold_tiles == 8 and decoder.stats.full_decodes == 1   # the first frame at once: nothing known
     assert set(after) == set(before)
     assert all(abs(after[t][0] - before[t][0] - 60) < 3 and abs(after[t][1] - before[t][1]) < 3 for t in before)
 

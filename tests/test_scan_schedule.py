@@ -57,14 +57,39 @@ def test_the_marker_check_looks_for_one_marker_a_frame_and_never_on_a_tiles_fram
 
 def test_when_the_light_changes_the_frame_is_read_again_a_tile_a_frame_and_the_markers_checked_one_a_frame(monkeypatch):
     """A lamp is switched off over a still table: most of the frame changes, so it is read again as
-    8 tiles (1080p), one a frame, and the markers (the camera may have moved) are checked from the
-    next frame on, one a frame beside the tiles, not four at once (8-9 ms here with a tile)."""
-    pipeline, done = _still_table_frames(monkeypatch, 50, relit_at=40)
-    assert [d["sweep"] for d in done[39:49]] == [False] + [True] * 8 + [False]
+    20 tiles (1080p: 5 x 4), one a frame, and the markers (the camera may have moved) are checked
+    from the next frame on, one a frame, the tiles waiting meanwhile: never a marker and a tile on
+    one frame (the four markers at once beside a tile: 8-9 ms here)."""
+    pipeline, done = _still_table_frames(monkeypatch, 70, relit_at=40)
+    assert [d["sweep"] for d in done[39:66]] == [False, True] + [False] * 4 + [True] * 19 + [False, False]
     assert not any(d["whole"] for d in done[1:])
     assert [d["marker crops"] for d in done[40:46]] == [0, 1, 1, 1, 1, 0]
+    assert not any(d["marker crops"] and (d["sweep"] or d["tile"]) for d in done)
     assert pipeline.calibration.detail.startswith("steady (4 of 4")
     assert len(pipeline.snapshot()[1]) == 20
+
+
+def test_a_bumped_camera_is_calibrated_again_and_the_sweep_finished_on_that_frame(monkeypatch):
+    """The camera is knocked 40 px sideways: most of the frame changes, so the sweep begins and the
+    markers are checked on the next frame. The first marker is not where it was: the whole frame is
+    searched, the mat calibrated again, and the rest of the sweep read on that frame at once, so no
+    code stays where the new calibration would misplace it (its card seen to jump zones)."""
+    scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
+    table, _, _ = build_table(scene)
+    gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+    bumped = np.full_like(gray, int(np.median(gray)))
+    bumped[:, 40:] = gray[:, :-40]
+    pipeline = ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle")
+    for n in range(20):
+        pipeline.process(gray, now=n / 30)
+    zones = {s.text: s.zone for s in pipeline.snapshot()[1]}
+    pipeline.process(bumped, now=20 / 30)
+    decoder = pipeline.decoder
+    assert decoder._cold_left and pipeline.calibration.recalibrations == 0
+    pipeline.process(bumped, now=21 / 30)
+    assert pipeline.calibration.recalibrations == 1
+    assert not decoder._cold_left and not decoder._stale
+    assert {s.text: s.zone for s in pipeline.snapshot()[1]} == zones and len(zones) == 20
 
 
 def test_a_moved_marker_ends_the_check_with_a_search_of_the_whole_frame(monkeypatch):

@@ -99,6 +99,7 @@ class _Known:
     box: Box                         # the code's box with a margin
     side: float                      # its side in pixels
     lost_at: int | None = None       # frame number when it stopped being read (kept a while)
+    looked: bool = False             # read by a second look (a plain decode of the frame did not read it)
 
 
 @dataclass
@@ -152,6 +153,9 @@ class IncrementalDecoder:
         self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
         self._cold_left: list[Box] = []   # the tiles of a frame to decode whole, still to decode (one a frame)
         self._texture_due = False         # ...and its textured places, to note on the frame after the last
+        self._busy = False                # the caller did other heavy work on this frame (see decode)
+        self._sweep_now = False           # the rest of a sweep on the next frame at once (see finish_sweep)
+        self.read_whole = False           # this frame was decoded whole, or began a sweep (most of it changed)
         self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
                                               # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -183,10 +187,13 @@ class IncrementalDecoder:
         self._places.clear()
         self._cold_left.clear()
         self._stale.clear()
-        self._texture_due = False
+        self._texture_due = self._sweep_now = False
 
-    def decode(self, gray: np.ndarray) -> list[Detection]:
-        """Every code believed in view in this frame (read now or carried over unchanged)."""
+    def decode(self, gray: np.ndarray, busy: bool = False) -> list[Detection]:
+        """Every code believed in view in this frame (read now or carried over unchanged).
+        ``busy``: the caller did other heavy work on this frame (a marker step): a sweep's next
+        tile waits for the next frame (never two heavy jobs on one frame)."""
+        self._busy, self.read_whole = busy, False
         self._frame += 1
         self.stats.frames += 1
         small = self.last_small = block_means(gray, self.cell)
@@ -209,9 +216,14 @@ class IncrementalDecoder:
                     self._decode_regions(gray, small, dirty)
                 else:
                     self.stats.carried += len(self._known)
-                if self._cold_left:
-                    self._land_apart(small)   # as before a tile of the pass, below
-                    self._decode_cold_tile(gray, small)
+                if self._cold_left and self._sweep_now:   # the camera moved: no code left where it was
+                    self._land_apart(small)
+                    while self._cold_left:
+                        self._decode_cold_tile(gray, small)
+                elif self._cold_left:
+                    if not busy:
+                        self._land_apart(small)   # as before a tile of the pass, below
+                        self._decode_cold_tile(gray, small)
                 elif self._texture_due:
                     self._texture_due = False
                     self._note_textured_places(small, *gray.shape[1::-1])
@@ -359,6 +371,12 @@ class IncrementalDecoder:
         if fresh:
             self._remember(_unique_known(fresh), replaced=[])
 
+    def finish_sweep(self) -> None:
+        """The rest of a sweep under way read on the next frame at once: the camera moved and the
+        mat was calibrated again, so a code known from before the sweep is no longer where the new
+        calibration puts it (the tracker would see cards jump zones until their tiles came)."""
+        self._sweep_now = bool(self._cold_left)
+
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
         other periodic work, the marker check, goes to a frame without one)."""
@@ -371,12 +389,14 @@ class IncrementalDecoder:
     # --- the two ways of decoding ---------------------------------------------------------------
 
     def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
-        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera, codes known) as a
-        sweep of tiles. Only while codes are known: the sweep keeps them until their tile reads them
-        again, so what the players see does not wait for it. A start (nothing known yet: the first
-        frame, a camera reopened) is read at once, so that the table appears whole on its first
-        frame (swept, the 6-frame bench clips read 70-85% instead of 89-100%, low light's last
-        card 5 frames later); it is one frame once, before any battle."""
+        """A frame to decode whole (``read_whole``: the pipeline then checks the markers): at once,
+        or (``cold_tile_px``, a live camera, codes known) as a sweep of tiles. Only while codes are
+        known: the sweep keeps them until their tile reads them again, so what the players see does
+        not wait for it. A start (nothing known yet: the first frame, a camera reopened) is read at
+        once, so that the table appears whole on its first frame (swept, the 6-frame bench clips
+        read 70-85% instead of 89-100%, low light's last card 5 frames later); it is one frame
+        once, before any battle."""
+        self.read_whole = True
         if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._known:
             self._begin_sweep(gray, small)
         else:
@@ -395,7 +415,8 @@ class IncrementalDecoder:
         self._stale = {id(k): k for k in self._known}
         count = math.ceil(gray.size / self.cold_tile_px)
         self._cold_left = _grid(count, w, h, max(self.cold_overlap_px, 1.5 * self._tag_px()))
-        self._decode_cold_tile(gray, small)
+        if not self._busy:
+            self._decode_cold_tile(gray, small)
 
     def _decode_cold_tile(self, gray: np.ndarray, small: np.ndarray) -> None:
         """The next tile of a frame to decode whole (``_begin_sweep``). Its codes known from before
@@ -407,7 +428,7 @@ class IncrementalDecoder:
         replaced = [k for k in self._known if contains(box, clipped(k.box, w, h))
                     and (id(k) in self._stale or self._changed(k.box, self._reference, small))]
         if not self._cold_left:
-            self._whole_at = self._frame
+            self._whole_at, self._sweep_now = self._frame, False
             gone = {id(k) for k in replaced}
             replaced += [k for k in self._known if id(k) in self._stale and id(k) not in gone]
         for k in replaced:
@@ -445,7 +466,7 @@ class IncrementalDecoder:
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         self._whole_at = self._frame
-        self._cold_left, self._stale, self._texture_due = [], {}, False
+        self._cold_left, self._stale, self._texture_due, self._sweep_now = [], {}, False, False
         previous = self._reference
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
@@ -610,7 +631,9 @@ class IncrementalDecoder:
         # the blocks of the tile that changed since they were last decoded, once for all its codes
         bx, by = x0 // c, y0 // c
         moved = cv2.absdiff(self._reference[by:-(-y1 // c), bx:-(-x1 // c)], small[by:-(-y1 // c), bx:-(-x1 // c)]) > self.threshold
-        inside = [k for k in self._known if overlap(k.box, box) and id(k) not in self._stale]   # a sweep's stale: read again
+        # a sweep's stale codes are read again, but for those a look read: a plain decode fails them
+        # again (about 2 ms each for a blurred one), and they are looked at again where they were
+        inside = [k for k in self._known if overlap(k.box, box) and (id(k) not in self._stale or k.looked)]
         still = [k for k in inside if not moved[max(max(k.box[1], 0) // c - by, 0):-(-k.box[3] // c) - by,
                                                 max(max(k.box[0], 0) // c - bx, 0):-(-k.box[2] // c) - bx].any()]
         return _paint_codes(crop, box, still)   # (their blocks, as _changed takes them)
@@ -749,7 +772,10 @@ class IncrementalDecoder:
             hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
-            self._remember(_known_of(unique_detections(found)), replaced=[])
+            fresh = _known_of(unique_detections(found))
+            for k in fresh:
+                k.looked = True
+            self._remember(fresh, replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):

@@ -54,7 +54,7 @@ RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
-COLD_TILE_PX = 260_000   # a frame to decode whole is read in tiles of about this many pixels, one a frame (1080p: 8)
+COLD_TILE_PX = 130_000   # a frame to decode whole while codes are known: tiles of about this many pixels, one a frame (1080p: 20)
 
 
 @dataclass
@@ -173,8 +173,11 @@ class ScanPipeline(WatchedSource):
         now = self.clock() if now is None else now
         started = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        self._maybe_calibrate(gray, now)
-        detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
+        recalibrations = self.calibration.recalibrations
+        busy = self._maybe_calibrate(gray, now)
+        if self.calibration.recalibrations > recalibrations and self.decoder is not None:
+            self.decoder.finish_sweep()   # the camera moved: no card left where the old calibration saw it
+        detections = self.decoder.decode(gray, busy) if self.decoder else self.base_decoder.decode(gray)
         shared = self.decoder is not None and self.decoder.cell == self.motion.cell
         self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
@@ -196,10 +199,12 @@ class ScanPipeline(WatchedSource):
             self._send(kind, data)
         return events
 
-    def _maybe_calibrate(self, gray: np.ndarray, now: float) -> None:
-        # most of the last frame changed (not merely: it was the first one)
+    def _maybe_calibrate(self, gray: np.ndarray, now: float) -> bool:
+        """Calibrate or check the markers when due; whether it searched for any on this frame."""
+        # most of the last frame changed (not merely: it was the first one), or its changed places
+        # took in most of it (a camera knocked over a table of cards: 23% of the blocks, 45% in boxes)
         changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
-                         and self.decoder.stats.last_dirty_fraction > 0.45)
+                         and (self.decoder.stats.last_dirty_fraction > 0.45 or self.decoder.read_whole))
         if self._check_given:
             # a given calibration is checked against the markers a second in, not on the cold
             # first frame (the marker search costs more there than decoding the frame)
@@ -211,8 +216,8 @@ class ScanPipeline(WatchedSource):
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
         elif changed_a_lot or self._check_now:
-            # the camera may have moved: checked from now on, one marker a frame even beside a tile
-            # (the four at once beside a tile of the sweep that reads the frame again: 8-9 ms here);
+            # the camera may have moved: checked from now on, one marker a frame, the sweep that
+            # reads the frame again waiting meanwhile (the four at once beside a tile: 8-9 ms here);
             # a marker missing or moved ends the check with the whole frame searched, as update does
             self._check_now = not self.calibration.check_step(gray, now)
             if not self._check_now:
@@ -224,6 +229,9 @@ class ScanPipeline(WatchedSource):
             if self.calibration.check_step(gray, now):
                 self._calibrate_at = now + self.calibrate_every_s
                 self._ignore_markers()
+        else:
+            return False
+        return True
 
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
