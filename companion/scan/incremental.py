@@ -392,10 +392,10 @@ class IncrementalDecoder:
         """A frame to decode whole (``read_whole``: the pipeline then checks the markers): at once,
         or (``cold_tile_px``, a live camera, codes known) as a sweep of tiles. Only while codes are
         known: the sweep keeps them until their tile reads them again, so what the players see does
-        not wait for it. A start (nothing known yet: the first frame, a camera reopened) is read at
-        once, so that the table appears whole on its first frame (swept, the 6-frame bench clips
-        read 70-85% instead of 89-100%, low light's last card 5 frames later); it is one frame
-        once, before any battle."""
+        not wait for it. With nothing known (the first frame; an empty table) it is read at once,
+        so that the table appears whole on its first frame (swept, the 6-frame bench clips read
+        70-85% instead of 89-100%, low light's last card 5 frames later): the first is one frame
+        once, before any battle (a camera reopened is compared with the picture before it)."""
         self.read_whole = True
         if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._known:
             self._begin_sweep(gray, small)
