@@ -125,6 +125,23 @@ def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_s
     assert not decoder._stale and [k.detection.text for k in decoder._known] == [encode(card("GD500"))]
 
 
+def test_the_light_changing_over_an_empty_table_is_swept_too_and_a_card_laid_then_is_read_at_once():
+    """Only the first frame is decoded whole at once: the light changing over a table with no card
+    yet is read again a tile a frame too (a whole 1080p frame with nothing on it is 5-6 ms here),
+    and a card laid meanwhile is read where it changed, without waiting for its tile."""
+    t = Table(seats=2, width=1920, height=1080)
+    t.seconds(0.3)
+    stats = t.pipeline.decoder.stats
+    assert stats.full_decodes == 1 and not t.pipeline.snapshot()[1]
+    t.table.set_look(Look(blur_sigma=0.7, noise_sigma=3, vignette=0.7))  # the room light changes
+    t.frames(2)
+    assert stats.full_decodes == 1 and stats.cold_tiles >= 1 and t.pipeline.decoder._cold_left
+    t.put(card("GD500"), "seat:1")
+    t.frames(2)
+    assert t.pipeline.decoder._cold_left   # the sweep still under way
+    assert [s.text for s in t.pipeline.snapshot()[1]] == [encode(card("GD500"))]
+
+
 def test_a_lamp_switched_off_over_a_blurred_table_keeps_most_of_its_cards_read_while_it_is_read_again():
     """Small blurred tags (2.0 px a module) only second looks read. The room darkens: every block
     changes and the frame is read again, a tile a frame. A tag a look read is not handed to the

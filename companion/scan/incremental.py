@@ -9,8 +9,8 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
 2. grows the dirty blocks by about half a tag, adds the box of every recently lost tag they
    touch and every known one whose own blocks changed, merges boxes where that adds little, and
    decodes only those crops (the unchanged known codes in them painted out), or the whole frame
-   when most of it changed: at once on a start (nothing known yet), else (``cold_tile_px``) as a
-   sweep of tiles, one a frame, the codes known staying known until their tile is read;
+   when most of it changed: at once on the first frame, else (``cold_tile_px``) as a sweep of
+   tiles, one a frame, the codes known staying known until their tile is read;
 3. notes *places* where a code was expected but not read: codes the decoder located but could
    not decode (zxing-cpp reports those), and patches of the small copy with a QR code's
    texture that hold no code read (not on the calibration markers, not cut by the frame's
@@ -109,7 +109,7 @@ class IncrementalDecoder:
     threshold: int = 12
     full_every: int = 30
     sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
-    cold_tile_px: float = 0.0        # a frame that must be decoded whole while codes are known (most of it changed): read
+    cold_tile_px: float = 0.0        # a frame after the first that must be decoded whole (most of it changed): read
                                      # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
     cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
     full_fraction: float = 0.45
@@ -390,14 +390,15 @@ class IncrementalDecoder:
 
     def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
         """A frame to decode whole (``read_whole``: the pipeline then checks the markers): at once,
-        or (``cold_tile_px``, a live camera, codes known) as a sweep of tiles. Only while codes are
-        known: the sweep keeps them until their tile reads them again, so what the players see does
-        not wait for it. With nothing known (the first frame; an empty table) it is read at once,
-        so that the table appears whole on its first frame (swept, the 6-frame bench clips read
-        70-85% instead of 89-100%, low light's last card 5 frames later): the first is one frame
-        once, before any battle (a camera reopened is compared with the picture before it)."""
+        or (``cold_tile_px``, a live camera, after the first frame) as a sweep of tiles: the codes
+        known stay known until their tile reads them again, and what changes meanwhile is read by
+        the region decode, so what the players see hardly waits for it. The first frame is read at
+        once, so that the table appears whole on it (swept, the 6-frame bench clips read 70-85%
+        instead of 89-100%, low light's last card 5 frames later): one frame once, before any
+        battle (the decoder is not reset while the service runs; a camera reopened is compared
+        with the picture before it)."""
         self.read_whole = True
-        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._known:
+        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._reference is not None:
             self._begin_sweep(gray, small)
         else:
             self._decode_full(gray, small)

@@ -54,7 +54,7 @@ RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
-COLD_TILE_PX = 130_000   # a frame to decode whole while codes are known: tiles of about this many pixels, one a frame (1080p: 20)
+COLD_TILE_PX = 130_000   # a frame after the first to decode whole: tiles of about this many pixels, one a frame (1080p: 20)
 
 
 @dataclass
