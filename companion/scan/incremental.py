@@ -216,17 +216,8 @@ class IncrementalDecoder:
                     self._decode_regions(gray, small, dirty)
                 else:
                     self.stats.carried += len(self._known)
-                if self._cold_left and self._sweep_now:   # the camera moved: no code left where it was
-                    self._land_apart(small)
-                    while self._cold_left:
-                        self._decode_cold_tile(gray, small)
-                elif self._cold_left:
-                    if not busy:
-                        self._land_apart(small)   # as before a tile of the pass, below
-                        self._decode_cold_tile(gray, small)
-                elif self._texture_due:
-                    self._texture_due = False
-                    self._note_textured_places(small, *gray.shape[1::-1])
+                if self._cold_left or self._texture_due:
+                    self._advance_sweep(gray, small, busy)
                 elif self._tile_due(self._frame):
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
                     # codes they read, is cut around the codes' size they show and notes places as in the frame
@@ -370,6 +361,17 @@ class IncrementalDecoder:
             fresh += [k for k in shadow._known if id(k) not in known and still(k.box)]
         if fresh:
             self._remember(_unique_known(fresh), replaced=[])
+
+    def _advance_sweep(self, gray: np.ndarray, small: np.ndarray, busy: bool) -> None:
+        """A sweep under way: its next tile (none on a busy frame), or all the tiles left once the
+        camera moved (``finish_sweep``); on the frame after its last tile, the frame's textured places."""
+        if self._cold_left and (self._sweep_now or not busy):
+            self._land_apart(small)   # as before a tile of the periodic pass
+            for _ in range(len(self._cold_left) if self._sweep_now else 1):
+                self._decode_cold_tile(gray, small)
+        elif not self._cold_left:
+            self._texture_due = False
+            self._note_textured_places(small, *gray.shape[1::-1])
 
     def finish_sweep(self) -> None:
         """The rest of a sweep under way read on the next frame at once: the camera moved and the
