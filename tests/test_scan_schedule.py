@@ -69,11 +69,12 @@ def test_when_the_light_changes_the_frame_is_read_again_a_tile_a_frame_and_the_m
     assert len(pipeline.snapshot()[1]) == 20
 
 
-def test_a_bumped_camera_is_calibrated_again_and_the_sweep_finished_on_that_frame(monkeypatch):
-    """The camera is knocked 40 px sideways: most of the frame changes, so the sweep begins and the
-    markers are checked on the next frame. The first marker is not where it was: the whole frame is
-    searched, the mat calibrated again, and the rest of the sweep read on that frame at once, so no
-    code stays where the new calibration would misplace it (its card seen to jump zones)."""
+def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_that_frame(monkeypatch):
+    """The camera is knocked 40 px sideways: its changed places take in most of the frame, so it
+    is read again as a sweep. The periodic marker check (once a second, a marker a frame, the
+    sweep's tile waiting on those frames) finds the first marker moved: the whole frame is
+    searched, the mat calibrated again, and the rest of the sweep read on that frame at once, so
+    no code stays where the new calibration would misplace it (its card seen to jump zones)."""
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     table, _, _ = build_table(scene)
     gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
@@ -83,11 +84,14 @@ def test_a_bumped_camera_is_calibrated_again_and_the_sweep_finished_on_that_fram
     for n in range(20):
         pipeline.process(gray, now=n / 30)
     zones = {s.text: s.zone for s in pipeline.snapshot()[1]}
-    pipeline.process(bumped, now=20 / 30)
     decoder = pipeline.decoder
-    assert decoder._cold_left and pipeline.calibration.recalibrations == 0
-    pipeline.process(bumped, now=21 / 30)
-    assert pipeline.calibration.recalibrations == 1
+    pipeline.process(bumped, now=20 / 30)
+    assert decoder._cold_left and decoder.stats.last_dirty_fraction < 0.45   # a sweep, not yet a check
+    for n in range(21, 40):
+        pipeline.process(bumped, now=n / 30)
+        if pipeline.calibration.recalibrations:
+            break
+    assert pipeline.calibration.recalibrations == 1 and n == 30   # the check due at 1 s
     assert not decoder._cold_left and not decoder._stale
     assert {s.text: s.zone for s in pipeline.snapshot()[1]} == zones and len(zones) == 20
 
@@ -109,3 +113,23 @@ def test_the_texture_median_is_numpys():
     for n in range(300):
         values = rng.normal(0, 50, int(rng.integers(1, 40))).astype(np.float32 if n % 2 else np.float64)
         assert np.isclose(_median(values), float(np.median(values)), rtol=1e-6, atol=0)   # float32: to its precision
+
+
+def test_one_marker_seen_away_from_where_it_was_is_looked_for_again_before_the_table_holds():
+    """A search that finds one of the mat's markers where the calibration does not expect it, with
+    too few to calibrate again, may have read a hand or a card's print as one: the next search
+    decides. Seen again in the same place, the camera moved and the calibration is stale (every
+    event held); not seen again, nothing changes."""
+    side = 120
+    marker = cv2.copyMakeBorder(calibration.marker_image(calibration.MARKER_IDS[0], side), 30, 30, 30, 30,
+                                cv2.BORDER_CONSTANT, value=255)
+    frame = np.full((720, 1280), 200, np.uint8)
+    frame[300:300 + marker.shape[0], 600:600 + marker.shape[1]] = marker
+    empty = np.full((720, 1280), 200, np.uint8)
+    given = np.eye(3)   # the markers expected far from where this one lies
+    for second in (frame, empty):
+        cal = calibration.Calibration(fixed=given)
+        cal.update(frame, 0.0)
+        assert cal.ready and "looking again" in cal.detail
+        cal.update(second, 1.0)
+        assert cal.ready == (second is empty)

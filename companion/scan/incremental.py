@@ -86,6 +86,7 @@ class DecodeStats:
     carried: int = 0
     tiles: int = 0
     cold_tiles: int = 0
+    cold_sweeps: int = 0
     deferred: int = 0
     last_dirty_fraction: float = 0.0
 
@@ -100,6 +101,9 @@ class _Known:
     side: float                      # its side in pixels
     lost_at: int | None = None       # frame number when it stopped being read (kept a while)
     looked: bool = False             # read by a second look (a plain decode of the frame did not read it)
+
+
+SWEEP_TILES_AT_LEAST = 4   # a frame of fewer tiles is decoded whole at once (640 x 360 at 130,000 px a tile: 2-3 ms here)
 
 
 @dataclass
@@ -155,7 +159,6 @@ class IncrementalDecoder:
         self._texture_due = False         # ...and its textured places, to note on the frame after the last
         self._busy = False                # the caller did other heavy work on this frame (see decode)
         self._sweep_now = False           # the rest of a sweep on the next frame at once (see finish_sweep)
-        self.read_whole = False           # this frame was decoded whole, or began a sweep (most of it changed)
         self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
                                               # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -193,7 +196,7 @@ class IncrementalDecoder:
         """Every code believed in view in this frame (read now or carried over unchanged).
         ``busy``: the caller did other heavy work on this frame (a marker step): a sweep's next
         tile waits for the next frame (never two heavy jobs on one frame)."""
-        self._busy, self.read_whole = busy, False
+        self._busy = busy
         self._frame += 1
         self.stats.frames += 1
         small = self.last_small = block_means(gray, self.cell)
@@ -207,16 +210,17 @@ class IncrementalDecoder:
             fraction = float(np.count_nonzero(dirty)) / dirty.size
             self.stats.last_dirty_fraction = fraction
             self._forget_changed_places(small)
+            sweeps = self.stats.cold_sweeps
             if fraction > self.full_fraction:
                 self._decode_whole(gray, small)
             elif self._frame % self.full_every == 0 and self.sweep_tiles <= 1:
                 self._decode_full(gray, small, keep_still=True)
             else:
                 if fraction > 0.0:
-                    self._decode_regions(gray, small, dirty)
+                    self._decode_regions(gray, small, dirty)   # (which may begin a sweep: its first tile is this frame's)
                 else:
                     self.stats.carried += len(self._known)
-                if self._cold_left or self._texture_due:
+                if (self._cold_left and self.stats.cold_sweeps == sweeps) or self._texture_due:
                     self._advance_sweep(gray, small, busy)
                 elif self._tile_due(self._frame):
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
@@ -382,7 +386,7 @@ class IncrementalDecoder:
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
         other periodic work, the marker check, goes to a frame without one)."""
-        return self._reference is not None and (bool(self._cold_left) or self._tile_due(self._frame + 1))
+        return self._reference is not None and self._tile_due(self._frame + 1)
 
     def _tile_due(self, frame: int) -> bool:
         step = max(1, self.full_every // self.sweep_tiles)
@@ -391,16 +395,16 @@ class IncrementalDecoder:
     # --- the two ways of decoding ---------------------------------------------------------------
 
     def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
-        """A frame to decode whole (``read_whole``: the pipeline then checks the markers): at once,
-        or (``cold_tile_px``, a live camera, after the first frame) as a sweep of tiles: the codes
-        known stay known until their tile reads them again, and what changes meanwhile is read by
-        the region decode, so what the players see hardly waits for it. The first frame is read at
+        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera, after the first
+        frame) as a sweep of tiles: the codes known stay known until their tile reads them again,
+        and what changes meanwhile is read by the region decode, so what the players see hardly
+        waits for it. The first frame is read at
         once, so that the table appears whole on it (swept, the 6-frame bench clips read 70-85%
         instead of 89-100%, low light's last card 5 frames later): one frame once, before any
         battle (the decoder is not reset while the service runs; a camera reopened is compared
         with the picture before it)."""
-        self.read_whole = True
-        if self.cold_tile_px > 0 and gray.size > self.cold_tile_px and not self.photo and self._reference is not None:
+        if self.cold_tile_px > 0 and gray.size > SWEEP_TILES_AT_LEAST * self.cold_tile_px and not self.photo \
+                and self._reference is not None:
             self._begin_sweep(gray, small)
         else:
             self._decode_full(gray, small)
@@ -416,6 +420,7 @@ class IncrementalDecoder:
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         self._reference = small
         self._stale = {id(k): k for k in self._known}
+        self.stats.cold_sweeps += 1
         count = math.ceil(gray.size / self.cold_tile_px)
         self._cold_left = _grid(count, w, h, max(self.cold_overlap_px, 1.5 * self._tag_px()))
         if not self._busy:

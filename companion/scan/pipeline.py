@@ -201,10 +201,11 @@ class ScanPipeline(WatchedSource):
 
     def _maybe_calibrate(self, gray: np.ndarray, now: float) -> bool:
         """Calibrate or check the markers when due; whether it searched for any on this frame."""
-        # most of the last frame changed (not merely: it was the first one), or its changed places
-        # took in most of it (a camera knocked over a table of cards: 23% of the blocks, 45% in boxes)
+        # most of the last frame changed (not merely: it was the first one). Not when only its
+        # changed places took in most of it: a hand over the cards does that, and a check while it
+        # covers a marker found the others moved (a view with fewer than 3 then holds every event)
         changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
-                         and (self.decoder.stats.last_dirty_fraction > 0.45 or self.decoder.read_whole))
+                         and self.decoder.stats.last_dirty_fraction > 0.45)
         if self._check_given:
             # a given calibration is checked against the markers a second in, not on the cold
             # first frame (the marker search costs more there than decoding the frame)
