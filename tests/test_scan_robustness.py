@@ -13,8 +13,8 @@ from card_tags.payload import CardRef, encode
 from companion.bench.scan_scenes import Scene, build_table, clip_frames, score_frame, scene_seed
 from companion.scan.calibration import detect_markers, marker_boxes
 from companion.scan.decoders import make_decoder
-from companion.scan.incremental import IncrementalDecoder
-from companion.scan.pipeline import COLD_TILE_PX
+from companion.scan import pipeline as scan_pipeline
+from companion.scan.incremental import SWEEP_TILE_PX, IncrementalDecoder
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_cards import DAMAGE_KINDS
 from companion.scan.virtual_table import TagTruth, VirtualTable, random_layout
@@ -84,7 +84,7 @@ def test_a_card_moved_among_twenty_is_read_where_it_moved_without_reading_its_ne
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     _, frames = clip_frames(scene, 12)   # the card moves on frame 6
     # (the periodic whole-frame pass put off: its tiles are not the region decode counted here)
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX, sweep_tiles=1, full_every=1000)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=SWEEP_TILE_PX, sweep_tiles=1, full_every=1000)
     for gray, _ in frames[:6]:
         decoder.decode(gray)
     handed, reads = [], []
@@ -107,10 +107,23 @@ def test_a_card_moved_among_twenty_is_read_where_it_moved_without_reading_its_ne
     assert set(reads) == moved
 
 
-def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_stays_read():
-    """The room light changes: every block changes, so the whole frame is read again, a tile a
+def test_most_of_the_frame_changing_decodes_the_whole_frame():
+    t = Table(seats=2)
+    t.put(card("GD500"), "seat:1")
+    t.frames(2)
+    full = t.pipeline.decoder.stats.full_decodes
+    t.table.set_look(Look(blur_sigma=0.7, noise_sigma=3, vignette=0.7))  # the room light changes
+    t.frames(1)
+    assert t.pipeline.decoder.stats.full_decodes == full + 1
+    assert [s.text for s in t.pipeline.snapshot()[1]] == [encode(card("GD500"))]
+
+
+def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_stays_read(monkeypatch):
+    """(The sweep switched on: pipeline.COLD_TILE_PX.)
+    The room light changes: every block changes, so the whole frame is read again, a tile a
     frame (a whole 1080p frame at once is 11-28 ms here, 50-170 ms on a Pi 4: dropped frames).
     The card stays read all the while (nothing moved), and the tile that holds it reads it again."""
+    monkeypatch.setattr(scan_pipeline, "COLD_TILE_PX", SWEEP_TILE_PX)
     t = Table(seats=2)
     t.put(card("GD500"), "seat:1")
     t.seconds(0.5)
@@ -125,10 +138,12 @@ def test_most_of_the_frame_changing_reads_it_again_a_tile_a_frame_and_the_card_s
     assert not decoder._stale and [k.detection.text for k in decoder._known] == [encode(card("GD500"))]
 
 
-def test_the_light_changing_over_an_empty_table_is_swept_too_and_a_card_laid_then_is_read_at_once():
-    """Only the first frame is decoded whole at once: the light changing over a table with no card
+def test_the_light_changing_over_an_empty_table_is_swept_too_and_a_card_laid_then_is_read_at_once(monkeypatch):
+    """(The sweep switched on: pipeline.COLD_TILE_PX.)
+    Only the first frame is decoded whole at once: the light changing over a table with no card
     yet is read again a tile a frame too (a whole 1080p frame with nothing on it is 5-6 ms here),
     and a card laid meanwhile is read where it changed, without waiting for its tile."""
+    monkeypatch.setattr(scan_pipeline, "COLD_TILE_PX", SWEEP_TILE_PX)
     t = Table(seats=2, width=1920, height=1080)
     t.seconds(0.3)
     stats = t.pipeline.decoder.stats
@@ -150,7 +165,7 @@ def test_a_lamp_switched_off_over_a_blurred_table_keeps_most_of_its_cards_read_w
     (decoded whole at once, all 20 were dropped and read again from nothing by the 14th)."""
     scene = Scene(1920, 1080, 20, "blur", 2.0, scene_seed(1, 1920, 20, "blur", 2.0))
     table, _, _ = build_table(scene)
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=SWEEP_TILE_PX)
     lit = [len(decoder.decode(cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY))) for _ in range(14)]
     table.set_look(replace(table.look, exposure=0.6))
     failed = []   # codes zxing-cpp located and failed in the tiles: what a tile spends most on
@@ -168,7 +183,7 @@ def test_a_bumped_camera_leaves_no_code_where_it_was_once_the_sweep_has_passed()
     scene = Scene(1280, 720, 6, "plain", 3.0, scene_seed(1, 1280, 6, "plain", 3.0))
     _, frames = clip_frames(scene, 1)
     gray, truth = frames[0]
-    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=COLD_TILE_PX)
+    decoder = IncrementalDecoder(make_decoder("zxing"), cold_tile_px=SWEEP_TILE_PX)
     for _ in range(8):
         decoder.decode(gray)
     before = {d.text: d.center for d in decoder.decode(gray)}

@@ -13,6 +13,8 @@ import numpy as np
 
 from companion.bench.scan_scenes import Scene, build_table, scene_seed
 from companion.scan import calibration
+from companion.scan import pipeline as scan_pipeline
+from companion.scan.incremental import SWEEP_TILE_PX
 from companion.scan.pipeline import ScanPipeline
 from companion.scan.texture import _median
 from companion.scan.zones import ZoneMap
@@ -60,6 +62,7 @@ def test_when_the_light_changes_the_frame_is_read_again_a_tile_a_frame_and_the_m
     20 tiles (1080p: 5 x 4), one a frame, and the markers (the camera may have moved) are checked
     from the next frame on, one a frame, the tiles waiting meanwhile: never a marker and a tile on
     one frame (the four markers at once beside a tile: 8-9 ms here)."""
+    monkeypatch.setattr(scan_pipeline, "COLD_TILE_PX", SWEEP_TILE_PX)   # the sweep switched on
     pipeline, done = _still_table_frames(monkeypatch, 70, relit_at=40)
     assert [d["sweep"] for d in done[39:66]] == [False, True] + [False] * 4 + [True] * 19 + [False, False]
     assert not any(d["whole"] for d in done[1:])
@@ -75,6 +78,7 @@ def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_t
     sweep's tile waiting on those frames) finds the first marker moved: the whole frame is
     searched, the mat calibrated again, and the rest of the sweep read on that frame at once, so
     no code stays where the new calibration would misplace it (its card seen to jump zones)."""
+    monkeypatch.setattr(scan_pipeline, "COLD_TILE_PX", SWEEP_TILE_PX)   # the sweep switched on
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     table, _, _ = build_table(scene)
     gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)

@@ -403,8 +403,8 @@ def _print_cold(args, report: dict) -> None:
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
         print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
     report["relit"] = relit_frames(args.seed, args.repeats)
-    print("the same tables read, then the light changes (the whole frame read again as a sweep of tiles, one a frame, "
-          "the codes known staying known; CPU on the frame thread):")
+    print("the same tables read, then the light changes (the whole frame read again: at once, or as a sweep of tiles, "
+          "one a frame, when pipeline.COLD_TILE_PX sets one; CPU on the frame thread):")
     for name, c in report["relit"].items():
         print(f"  {name:10} {c['frames']} frames: the worst {fmt(c['worst_frame_cpu'])} ({c['worst_ratio']:.2f}x), together "
               f"{fmt(c['sweep_cpu'])} ({c['sweep_ratio']:.2f}x), against zxing-cpp's one call on the relit frame "

@@ -103,6 +103,7 @@ class _Known:
     looked: bool = False             # read by a second look (a plain decode of the frame did not read it)
 
 
+SWEEP_TILE_PX = 130_000    # the sweep's tiles as measured (20 at 1080p): see pipeline.COLD_TILE_PX, which keeps it off
 SWEEP_TILES_AT_LEAST = 4   # a frame of fewer tiles is decoded whole at once (640 x 360 at 130,000 px a tile: 2-3 ms here)
 
 

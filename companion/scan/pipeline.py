@@ -54,7 +54,11 @@ RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
-COLD_TILE_PX = 130_000   # a frame after the first to decode whole: tiles of about this many pixels, one a frame (1080p: 20)
+# A frame after the first to decode whole is read at once: read as a sweep of tiles of 130,000 px
+# (IncrementalDecoder.cold_tile_px, SWEEP_TILE_PX) its worst frame was a third to a half, but under
+# hands covering most of a 1080p frame the sweep gave 14 false card_gone in 100 crossings (0 at once;
+# docs/scanning.md, "The sweep, not kept"). Set this to SWEEP_TILE_PX to sweep.
+COLD_TILE_PX = 0
 
 
 @dataclass
