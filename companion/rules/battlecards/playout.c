@@ -405,6 +405,19 @@ typedef struct {
     const int8_t *deck;
 } runner;
 
+/* The play-outs of ``live`` still fighting, kept in order (their states worked out); those over leave their
+   place in ``at``. Their number; -1 when memory ran out. */
+static int64_t still_fighting(engine *e, runner *live, int64_t left, int32_t *at) {
+    int64_t kept = 0;
+    for (int64_t k = 0; k < left; k++) {
+        runner u = live[k];
+        if (e->states[u.at].status == UNKNOWN && !work_out(e, u.at)) return -1;
+        if (e->states[u.at].status == FIGHTING) live[kept++] = u;
+        else at[u.run] = u.at;
+    }
+    return kept;
+}
+
 /* simulate._play_out's loop over one deck's cards, from card turn ``t0``: every fourth turn the play-outs still
    fighting are counted, and the loop stops when no more than ``tail`` are; it stops at turn ``most``. A
    play-out's deck is row ``group[r]`` of ``decks`` (``size`` Action Numbers each), turned in the order of the
@@ -427,24 +440,31 @@ int64_t playout_run(void *handle, int32_t *at, int64_t runs, const int8_t *decks
     }
     for (int64_t i = 0; i < size; i++) {
         int64_t t = t0 + i;
-        if (t >= most || (t % 4 == 0 && left <= tail)) { *stopped = 1; turned = i; break; }
-        for (int64_t k = 0; k < left; k++) {     /* every play-out fighting turns its card, */
-            runner *u = &live[k];
-            int32_t position;
-            do position = *u->next++; while (position >= size);
-            int card = u->deck[position];
-            const state *x = &e->states[u->at];
-            int32_t next = (x->defense < card && card <= x->attack) ? x->hit : x->miss;
-            if (next < 0 && (next = hit_state(e, u->at)) < 0) { free(live); return -1; }
-            u->at = next;
-            __builtin_prefetch(&e->states[u->at]);     /* (read below: the reads of many play-outs overlap) */
+        if (t >= most) { *stopped = 1; turned = i; break; }
+        if (t % 4 == 0) {      /* every fourth turn: the play-outs still fighting counted */
+            if ((left = still_fighting(e, live, left, at)) < 0) { free(live); return -1; }
+            if (left <= tail) { *stopped = 1; turned = i; break; }
         }
         int64_t kept = 0;
-        for (int64_t k = 0; k < left; k++) {     /* then those still fighting are kept */
+        for (int64_t k = 0; k < left; k++) {     /* every play-out still fighting turns its card */
             runner u = live[k];
-            if (e->states[u.at].status == UNKNOWN && !work_out(e, u.at)) { free(live); return -1; }
-            if (e->states[u.at].status == FIGHTING) live[kept++] = u;
-            else at[u.run] = u.at;
+            const state *x = &e->states[u.at];   /* (prefetched when the play-out moved there) */
+            if (x->status == UNKNOWN) {
+                if (!work_out(e, u.at)) { free(live); return -1; }
+                x = &e->states[u.at];            /* (work_out may have moved the states) */
+            }
+            if (x->status != FIGHTING) { at[u.run] = u.at; continue; }
+            int32_t position;
+            do position = *u.next++; while (position >= size);
+            int card = u.deck[position];
+            /* a hit on (defense, attack] as one unsigned comparison and a select, no branch: half the cards
+               hit, so a branch on it is mispredicted about half the time */
+            int hits = (uint32_t)(card - x->defense - 1) < (uint32_t)(x->attack - x->defense);
+            int32_t next = hits ? x->hit : x->miss;
+            if (next < 0 && (next = hit_state(e, u.at)) < 0) { free(live); return -1; }
+            u.at = next;
+            __builtin_prefetch(&e->states[next]);     /* (read on the next turn: the reads of many play-outs overlap) */
+            live[kept++] = u;
         }
         left = kept;
     }
