@@ -21,6 +21,10 @@ from companion.scan.zones import ZoneMap
 
 FPS = 30.0
 LONGEST_HIDDEN_S = 1.5
+# The camera's views of the crossings: (width, height, px_per_mm). "table": the whole play area in a small
+# frame, the hand a small part of it. "close": a 1080p camera close over the cards, so that the hand covers
+# most of the frame (what makes a frame be read whole: docs/scanning.md, "The sweep").
+VIEWS = {"table": (640, 360, 1.5), "close": (1920, 1080, 4.5)}
 
 
 @dataclass
@@ -44,12 +48,12 @@ class CrossingReport:
 class _Clip:
     """One table, one pipeline, and a camera whose frames the service may drop."""
 
-    def __init__(self, seed: int, cards: int, width: int, height: int):
+    def __init__(self, seed: int, cards: int, width: int, height: int, px_per_mm: float):
         self.rng = np.random.default_rng(seed)
         self.zones = ZoneMap.for_game("bom-battle", 2)
         self.slots = [self.zones.slot("seat:1", i) for i in range(cards)]
         centre = tuple(np.mean(self.slots, axis=0))
-        self.table = VirtualTable(width, height, seed=seed, camera=Camera(px_per_mm=1.5, look_at_mm=centre),
+        self.table = VirtualTable(width, height, seed=seed, camera=Camera(px_per_mm=px_per_mm, look_at_mm=centre),
                                   look=Look(blur_sigma=0.7, noise_sigma=3.0, vignette=0.25))
         self.refs = [CardRef("bom-battle", f"GD{i + 1}00", 1) for i in range(cards)]
         for ref, xy in zip(self.refs, self.slots):
@@ -79,9 +83,10 @@ class _Clip:
 
 
 def run_crossings(count: int, seed: int = 1, take_every: int = 10, cards: int = 3,
-                  width: int = 640, height: int = 360) -> CrossingReport:
-    """Play ``count`` crossings; every ``take_every``-th one the hand takes its card away."""
-    clip = _Clip(seed, cards, width, height)
+                  view: str = "table") -> CrossingReport:
+    """Play ``count`` crossings seen in ``view`` (``VIEWS``); every ``take_every``-th one the hand takes its
+    card away."""
+    clip = _Clip(seed, cards, *VIEWS[view])
     clip.ticks(0.5)
     report = CrossingReport()
     if len([e for e in clip.events if e[1] == "card_seen"]) != cards:

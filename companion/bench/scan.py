@@ -87,6 +87,9 @@ def register_bench(bench_sub) -> None:
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
                       help="also play N rendered hand crossings with dropped frames "
                            "(1000 took 5 minutes here on a quiet core, 26 on a busy one)")
+    scan.add_argument("--crossing-view", choices=("table", "close"), default="table",
+                      help="the crossings' camera: the whole play area in 640 x 360 (default), or a 1080p camera close "
+                           "over the cards, the hand covering most of the frame (100 took about 4 minutes here)")
     scan.add_argument("--look-workers", type=int, default=0, metavar="N",
                       help="the pipeline's second looks on N worker threads (default: the cores the run may use, less "
                            "one: 1 here, pinned to one core; a Pi 4: 3); the reads do not depend on N, the CPU per worker does")
