@@ -9,7 +9,8 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
 2. grows the dirty blocks by about half a tag, adds the box of every recently lost tag they
    touch and every known one whose own blocks changed, merges boxes where that adds little, and
    decodes only those crops (the unchanged known codes in them painted out), or the whole frame
-   when most of it changed (the first frame, the camera moved, the light changed);
+   when most of it changed: at once on the first frame, else (``cold_tile_px``) as a sweep of
+   tiles, one a frame, the codes known staying known until their tile is read;
 3. notes *places* where a code was expected but not read: codes the decoder located but could
    not decode (zxing-cpp reports those), and patches of the small copy with a QR code's
    texture that hold no code read (not on the calibration markers, not cut by the frame's
@@ -84,6 +85,8 @@ class DecodeStats:
     second_look_reads: int = 0
     carried: int = 0
     tiles: int = 0
+    cold_tiles: int = 0
+    cold_sweeps: int = 0
     deferred: int = 0
     last_dirty_fraction: float = 0.0
 
@@ -97,6 +100,12 @@ class _Known:
     box: Box                         # the code's box with a margin
     side: float                      # its side in pixels
     lost_at: int | None = None       # frame number when it stopped being read (kept a while)
+    looked: bool = False             # read by a second look (a plain decode of the frame did not read it)
+    moved: bool = False              # lost: its place changed since it was last read there (see _read_lost)
+
+
+SWEEP_TILE_PX = 130_000    # the sweep's tiles (20 at 1080p: each 3.7-5.3 ms here plain), the pipeline's (pipeline.COLD_TILE_PX)
+SWEEP_TILES_AT_LEAST = 4   # a frame of fewer tiles is decoded whole at once (640 x 360 at 130,000 px a tile: 2-3 ms here)
 
 
 @dataclass
@@ -106,6 +115,9 @@ class IncrementalDecoder:
     threshold: int = 12
     full_every: int = 30
     sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
+    cold_tile_px: float = 0.0        # a frame after the first that must be decoded whole (most of it changed): read
+                                     # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
+    cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
@@ -145,7 +157,15 @@ class IncrementalDecoder:
         self._texture_contrast = 20.0
         self._decoded_whole = False
         self._whole_at = 0     # the frame last decoded whole: the sweep's tile after it would read it again
+        self._cold_left: list[int] = []   # the tiles of a frame to decode whole still to decode, one a frame (by number,
+        self._cold_count = 0              # of this many: _tile's grid)
+        self._texture_due = False         # ...and its textured places, to note on the frame after the last
+        self._busy = False                # the caller did other heavy work on this frame (see decode)
+        self._sweep_now = False           # the rest of a sweep on the next frame at once (see finish_sweep)
+        self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
+                                              # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
+        self._previous_small: np.ndarray | None = None   # ...and the last frame's (what moves now: see _read_lost)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
         if self.ladder is not None:
@@ -172,32 +192,45 @@ class IncrementalDecoder:
         self._known.clear()
         self._lost.clear()
         self._places.clear()
+        self._cold_left.clear()
+        self._stale.clear()
+        self._texture_due = self._sweep_now = False
 
-    def decode(self, gray: np.ndarray) -> list[Detection]:
-        """Every code believed in view in this frame (read now or carried over unchanged)."""
+    def decode(self, gray: np.ndarray, busy: bool = False) -> list[Detection]:
+        """Every code believed in view in this frame (read now or carried over unchanged).
+        ``busy``: the caller did other heavy work on this frame (a marker step): a sweep's next
+        tile waits for the next frame (never two heavy jobs on one frame)."""
+        self._busy = busy
         self._frame += 1
         self.stats.frames += 1
+        self._previous_small = self.last_small
         small = self.last_small = block_means(gray, self.cell)
+        if self._previous_small is not None and self._previous_small.shape == small.shape:
+            for k in self._lost:   # (a few codes, a box each)
+                k.moved = k.moved or self._changed(k.box, self._previous_small, small)
         full_decodes = self.stats.full_decodes
         if self._reference is None or self._reference.shape != small.shape:
             self.stats.last_dirty_fraction = 1.0
             self._places.clear()
-            self._decode_full(gray, small)
+            self._decode_whole(gray, small)
         else:
             dirty = (cv2.absdiff(small, self._reference) > self.threshold).astype(np.uint8)
             fraction = float(np.count_nonzero(dirty)) / dirty.size
             self.stats.last_dirty_fraction = fraction
             self._forget_changed_places(small)
+            sweeps = self.stats.cold_sweeps
             if fraction > self.full_fraction:
-                self._decode_full(gray, small)
+                self._decode_whole(gray, small)
             elif self._frame % self.full_every == 0 and self.sweep_tiles <= 1:
                 self._decode_full(gray, small, keep_still=True)
             else:
                 if fraction > 0.0:
-                    self._decode_regions(gray, small, dirty)
+                    self._decode_regions(gray, small, dirty)   # (which may begin a sweep: its first tile is this frame's)
                 else:
                     self.stats.carried += len(self._known)
-                if self._tile_due(self._frame):
+                if (self._cold_left and self.stats.cold_sweeps == sweeps) or self._texture_due:
+                    self._advance_sweep(gray, small, busy)
+                elif self._tile_due(self._frame) and not self._cold_left:   # (a sweep is a whole pass already)
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
                     # codes they read, is cut around the codes' size they show and notes places as in the frame
                     # (before them it noted other places, which were dealt into other shares: other reads)
@@ -341,10 +374,29 @@ class IncrementalDecoder:
         if fresh:
             self._remember(_unique_known(fresh), replaced=[])
 
+    def _advance_sweep(self, gray: np.ndarray, small: np.ndarray, busy: bool) -> None:
+        """A sweep under way: its next tile (none on a busy frame), or all the tiles left once the
+        camera moved (``finish_sweep``); on the frame after its last tile, the frame's textured places."""
+        if self._cold_left and (self._sweep_now or not busy):
+            self._land_apart(small)   # as before a tile of the periodic pass
+            if not self._sweep_now and self._read_lost(gray, small):
+                return    # the tile waits for the next frame
+            for _ in range(len(self._cold_left) if self._sweep_now else 1):
+                self._decode_cold_tile(gray, small)
+        elif not self._cold_left:
+            self._texture_due = False
+            self._note_textured_places(small, *gray.shape[1::-1])
+
+    def finish_sweep(self) -> None:
+        """The rest of a sweep under way read on the next frame at once: the camera moved and the
+        mat was calibrated again, so a code known from before the sweep is no longer where the new
+        calibration puts it (the tracker would see cards jump zones until their tiles came)."""
+        self._sweep_now = bool(self._cold_left)
+
     def tile_next(self) -> bool:
         """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
         other periodic work, the marker check, goes to a frame without one)."""
-        return self._reference is not None and self._tile_due(self._frame + 1)
+        return self._reference is not None and not self._cold_left and self._tile_due(self._frame + 1)
 
     def _tile_due(self, frame: int) -> bool:
         step = max(1, self.full_every // self.sweep_tiles)
@@ -352,11 +404,118 @@ class IncrementalDecoder:
 
     # --- the two ways of decoding ---------------------------------------------------------------
 
+    def _decode_whole(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """A frame to decode whole: at once, or (``cold_tile_px``, a live camera, after the first
+        frame) as a sweep of tiles: the codes known stay known until their tile reads them again,
+        and what changes meanwhile is read by the region decode, so what the players see hardly
+        waits for it. The first frame is read at
+        once, so that the table appears whole on it (swept, the 6-frame bench clips read 70-85%
+        instead of 89-100%, low light's last card 5 frames later): one frame once, before any
+        battle (the decoder is not reset while the service runs; a camera reopened is compared
+        with the picture before it)."""
+        if self.cold_tile_px > 0 and gray.size > SWEEP_TILES_AT_LEAST * self.cold_tile_px and not self.photo \
+                and self._reference is not None:
+            self._begin_sweep(gray, small)
+        else:
+            self._decode_full(gray, small)
+
+    def _begin_sweep(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """A frame to decode whole, read as overlapping tiles of about ``cold_tile_px``, this one now and one
+        each next frame (``_decode_cold_tile``), so that no frame pays a whole-frame decode (12-28
+        ms here at 1080p, 50-170 on a Pi 4: frames dropped mid-game). A code that changes meanwhile
+        is read by the region decode as on any frame; the codes known before stay known until the
+        tile they lie in is read (a lamp switched on moves nothing: no card seems to leave)."""
+        h, w = gray.shape[:2]
+        dark, light = _percentiles(small, (1, 99))   # as _decode_full: the texture threshold follows the light
+        self._texture_contrast = max(6.0, 0.1 * float(light - dark))
+        self._reference = small
+        self._stale = {id(k): k for k in self._known}
+        self.stats.cold_sweeps += 1
+        count = math.ceil(gray.size / self.cold_tile_px)
+        # begun again while under way (a hand over most of the table, frame after frame): the tiles not read yet
+        # first, then the others, so that every tile is read in turn (begun from the first again, only the first
+        # was read while the hand stayed)
+        if count != self._cold_count:
+            self._cold_left, self._cold_count = [], count
+        self._cold_left = self._cold_left + [n for n in range(_grid_size(count, w, h)) if n not in self._cold_left]
+        if not self._read_lost(gray, small) and not self._busy:
+            self._decode_cold_tile(gray, small)
+
+    def _read_lost(self, gray: np.ndarray, small: np.ndarray) -> bool:
+        """While a sweep is under way: the lost codes whose place changed since they were last read there and is
+        still now (a hand left it) read in their boxes, as a frame decoded whole would read them; up to a tile's
+        pixels (the first whatever its size), the latest lost first. A card a hand uncovered otherwise waited for
+        its tile, up to 20 frames at 1080p, and its absence counted meanwhile: a false card_gone. Where something
+        still moves (the hand) they wait: read there, they would be read on every frame of it. Whether it read
+        any (then the tile waits for the next frame)."""
+        if self._previous_small is None or self._previous_small.shape != small.shape:
+            return False
+        h, w = gray.shape[:2]
+        due = [k for k in self._lost if k.moved and not self._changed(k.box, self._previous_small, small)]
+        boxes, pixels = [], 0.0
+        for k in sorted(due, key=lambda k: -(k.lost_at or 0)):
+            box = clipped(k.box, w, h)
+            if boxes and pixels + area(box) > self.cold_tile_px:
+                break
+            k.moved = False
+            boxes.append(box)
+            pixels += area(box)
+        if not boxes:
+            return False
+        found: list[_Known] = []
+        still = [k for k in self._known if id(k) not in self._stale and any(overlap(k.box, b) for b in boxes)]
+        for box in boxes:
+            self.stats.regions += 1
+            found += self._read(gray, box, small, still=still)
+            self._set_reference(small, box)
+        self._remember(_unique_known(found), replaced=[])
+        return True
+
+    def _decode_cold_tile(self, gray: np.ndarray, small: np.ndarray) -> None:
+        """The next tile of a frame to decode whole (``_begin_sweep``). Its codes known from before
+        the sweep are replaced by what it reads; after the last tile those it held in none go."""
+        h, w = gray.shape[:2]
+        box = _tile(self._cold_left.pop(0), self._cold_count, w, h, max(self.cold_overlap_px, 1.5 * self._tag_px()))
+        self.stats.cold_tiles += 1
+        found = self._read(gray, box, small, tile=True)
+        replaced = [k for k in self._known if contains(box, clipped(k.box, w, h))
+                    and (id(k) in self._stale or self._changed(k.box, self._reference, small))]
+        if not self._cold_left:
+            self._whole_at, self._sweep_now = self._frame, False
+            gone = {id(k) for k in replaced}
+            replaced += [k for k in self._known if id(k) in self._stale and id(k) not in gone]
+        for k in replaced:
+            self._stale.pop(id(k), None)
+        self._set_reference(small, box)
+        self._remember(found, replaced)
+        read = {k.detection.text for k in found}
+        for k in replaced:   # a code the tile did not read again (one a look read): looked at again where it was
+            if k.detection.text not in read:
+                self._note_place(clipped(k.box, w, h), located=True)
+        self._texture_due = not self._cold_left   # the frame after the last tile (1-1.5 ms: not beside a tile)
+
+    def _note_textured_places(self, small: np.ndarray, w: int, h: int) -> None:
+        """The frame after a sweep: its patches with a code's texture and no code read, as a
+        whole-frame decode notes them. A tile notes only those it holds whole, and a cluster of
+        blurred codes wider than the tiles' overlap lay whole in none (a blurred 1080p table
+        stayed at 12 tags of 20)."""
+        c = self.cell
+        flat = painted_out(small, [k.detection for k in self._known], c, (0, 0))
+        for a, b, e, f in texture_patches(flat, c, self._tag_px(), self._texture_contrast, (True,) * 4):
+            box = (a, b, min(e, w), min(f, h))
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if not any(point_in(centre, i) for i in self.ignore) and not mostly_within_any([box], [k.box for k in self._known])[0]:
+                self._note_place(box)   # a place noted there by a tile stays (with its fused frames) unless this is other
+
     def _set_reference(self, small: np.ndarray, box: Box) -> None:
-        """The blocks of a box decoded now: what later frames are compared with there."""
+        """The blocks of a box decoded now: what later frames are compared with there (and the lost codes it
+        holds whole were read there now: see _read_lost)."""
         c = self.cell
         x0, y0, x1, y1 = box
         self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+        for k in self._lost:
+            if k.moved and contains(box, k.box):
+                k.moved = False
 
     def _decode_full(self, gray: np.ndarray, small: np.ndarray, keep_still: bool = False) -> None:
         """Decode the whole frame. ``keep_still``: the periodic pass over a mostly unchanged
@@ -364,6 +523,7 @@ class IncrementalDecoder:
         (a second look read them, and nothing there moved since)."""
         self.stats.full_decodes += 1
         self._whole_at = self._frame
+        self._cold_left, self._stale, self._texture_due, self._sweep_now = [], {}, False, False
         previous = self._reference
         # a code's texture is strong relative to the scene's light: in a dim room everything is
         # fainter, so the texture threshold follows the frame's range of grey levels
@@ -373,6 +533,8 @@ class IncrementalDecoder:
         if self.photo:
             found = self._read_other_views(gray, found)
         self._reference = small
+        for k in self._lost:
+            k.moved = False
         replaced = list(self._known)
         if keep_still and previous is not None:
             replaced = [k for k in replaced if self._changed(k.box, previous, small)]
@@ -425,10 +587,9 @@ class IncrementalDecoder:
             self.stats.deferred += len(boxes) - self.max_regions
             boxes = sorted(boxes, key=area, reverse=True)[:self.max_regions]
         if sum(map(area, boxes)) > self.full_fraction * w * h:
-            self._decode_full(gray, small)
+            self._decode_whole(gray, small)
             return
         found: list[_Known] = []
-        c = self.cell
         # a code the regions take in whole but whose own place did not change (a neighbour of the
         # card that moved) stays known whatever their decode reads, as in a tile, and is painted out
         # of it: a blurred code read by a second look is located and failed by zxing-cpp again
@@ -438,8 +599,7 @@ class IncrementalDecoder:
         for box in boxes:
             self.stats.regions += 1
             found += self._read(gray, box, small, still=still)
-            x0, y0, x1, y1 = box
-            self._reference[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)] = small[y0 // c:-(-y1 // c), x0 // c:-(-x1 // c)]
+            self._set_reference(small, box)
         self._remember(_unique_known(found), replaced)
         self.stats.carried += len(self._known) - len(found)
 
@@ -528,7 +688,9 @@ class IncrementalDecoder:
         # the blocks of the tile that changed since they were last decoded, once for all its codes
         bx, by = x0 // c, y0 // c
         moved = cv2.absdiff(self._reference[by:-(-y1 // c), bx:-(-x1 // c)], small[by:-(-y1 // c), bx:-(-x1 // c)]) > self.threshold
-        inside = [k for k in self._known if overlap(k.box, box)]
+        # a sweep's stale codes are read again, but for those a look read: a plain decode fails them
+        # again (about 2 ms each for a blurred one), and they are looked at again where they were
+        inside = [k for k in self._known if overlap(k.box, box) and (id(k) not in self._stale or k.looked)]
         still = [k for k in inside if not moved[max(max(k.box[1], 0) // c - by, 0):-(-k.box[3] // c) - by,
                                                 max(max(k.box[0], 0) // c - bx, 0):-(-k.box[2] // c) - bx].any()]
         return _paint_codes(crop, box, still)   # (their blocks, as _changed takes them)
@@ -667,7 +829,10 @@ class IncrementalDecoder:
             hints += self.ladder.hints
         if found:
             self._places = [p for p in self._places if p not in read]
-            self._remember(_known_of(unique_detections(found)), replaced=[])
+            fresh = _known_of(unique_detections(found))
+            for k in fresh:
+                k.looked = True
+            self._remember(fresh, replaced=[])
         # a place joining several codes: the codes zxing located in it become places of their own
         for corners in hints:
             if plausible_code(corners, tag_px * 0.6) and not any(mostly_within(box_around(corners, 0), k.box) for k in self._known):
@@ -776,7 +941,7 @@ class IncrementalDecoder:
         fresh_texts = {k.detection.text for k in fresh}
         for k in replaced:
             if k.detection.text not in fresh_texts:
-                k.lost_at = self._frame
+                k.lost_at, k.moved = self._frame, False
                 self._lost.append(k)
         self._lost = [k for k in self._lost if self._frame - (k.lost_at or 0) <= self.keep_lost_frames
                       and k.detection.text not in fresh_texts]
@@ -812,6 +977,12 @@ def _tile(n: int, count: int, w: int, h: int, overlap: float) -> Box:
     r, c = divmod(n % (rows * cols), cols)
     box = (c * w // cols, r * h // rows, (c + 1) * w // cols, (r + 1) * h // rows)
     return grown(box, overlap / 2, (h, w))
+
+
+def _grid_size(count: int, w: int, h: int) -> int:
+    """The tiles of ``_tile``'s grid of ``count``, every one (rows x columns may be a few more)."""
+    cols = max(1, round(math.sqrt(count * w / h)))
+    return cols * max(1, -(-count // cols))
 
 
 def _paint_codes(crop: np.ndarray, box: Box, codes: list[_Known]) -> list[Detection]:

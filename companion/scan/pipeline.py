@@ -39,7 +39,7 @@ from card_tags import payload as tag_payload
 from companion.scan.calibration import Calibration, marker_boxes
 from companion.scan.camera_health import marker_focus, tag_px_per_module
 from companion.scan.decoders import Detection, make_decoder
-from companion.scan.incremental import IncrementalDecoder
+from companion.scan.incremental import SWEEP_TILE_PX, IncrementalDecoder
 from companion.scan.occlusion import MotionMap
 from companion.scan.sources import FrameSource
 from companion.scan.stillness import Stillness
@@ -54,6 +54,11 @@ RECENT_IGNORED = 8
 IGNORED_MEMORY_S = 5.0
 CARD_REACH_MM = 54.0   # half a 63 x 88 mm card's diagonal
 STILL_FRAME_AGE_S = 1.0  # a camera whose last frame is older cannot say the table is still
+# A frame after the first to decode whole (most of it changed: a lamp, a hand over most of the table, a
+# bumped camera) is read as a sweep of tiles of about this many pixels, one a frame (IncrementalDecoder.
+# cold_tile_px): decoded at once it is 15-34 ms here at 1080p, 60-200 on a Pi 4 (docs/scanning.md, "The
+# sweep"). 0: at once (what the benches compare it with).
+COLD_TILE_PX = SWEEP_TILE_PX
 
 
 @dataclass
@@ -117,7 +122,8 @@ class ScanPipeline(WatchedSource):
         # second looks on worker threads beside the frame's own decode (incremental.py: _hand_over_looks):
         # by default one a core besides the frame's own (a Pi 4: 3; the reads do not depend on it)
         workers = look_workers or default_look_workers()
-        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers) if incremental else None
+        self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers,
+                                          cold_tile_px=COLD_TILE_PX) if incremental else None
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)
@@ -171,8 +177,11 @@ class ScanPipeline(WatchedSource):
         now = self.clock() if now is None else now
         started = time.perf_counter()
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        self._maybe_calibrate(gray, now)
-        detections = self.decoder.decode(gray) if self.decoder else self.base_decoder.decode(gray)
+        recalibrations = self.calibration.recalibrations
+        busy = self._maybe_calibrate(gray, now)
+        if self.calibration.recalibrations > recalibrations and self.decoder is not None:
+            self.decoder.finish_sweep()   # the camera moved: no card left where the old calibration saw it
+        detections = self.decoder.decode(gray, busy) if self.decoder else self.base_decoder.decode(gray)
         shared = self.decoder is not None and self.decoder.cell == self.motion.cell
         self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
@@ -194,8 +203,11 @@ class ScanPipeline(WatchedSource):
             self._send(kind, data)
         return events
 
-    def _maybe_calibrate(self, gray: np.ndarray, now: float) -> None:
-        # most of the last frame changed (not merely: it was the first one)
+    def _maybe_calibrate(self, gray: np.ndarray, now: float) -> bool:
+        """Calibrate or check the markers when due; whether it searched for any on this frame."""
+        # most of the last frame changed (not merely: it was the first one). Not when only its
+        # changed places took in most of it: a hand over the cards does that, and a check while it
+        # covers a marker found the others moved (a view with fewer than 3 then holds every event)
         changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
                          and self.decoder.stats.last_dirty_fraction > 0.45)
         if self._check_given:
@@ -209,9 +221,9 @@ class ScanPipeline(WatchedSource):
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
         elif changed_a_lot or self._check_now:
-            # the camera may have moved: checked from now on, one marker a frame (the four at once
-            # on one frame were about 5 ms here); a marker missing or moved ends the check with the
-            # whole frame searched, as update does
+            # the camera may have moved: checked from now on, one marker a frame, the sweep that
+            # reads the frame again waiting meanwhile (the four at once beside a tile: 8-9 ms here);
+            # a marker missing or moved ends the check with the whole frame searched, as update does
             self._check_now = not self.calibration.check_step(gray, now)
             if not self._check_now:
                 self._calibrate_at = now + self.calibrate_every_s
@@ -222,6 +234,9 @@ class ScanPipeline(WatchedSource):
             if self.calibration.check_step(gray, now):
                 self._calibrate_at = now + self.calibrate_every_s
                 self._ignore_markers()
+        else:
+            return False
+        return True
 
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
