@@ -8,6 +8,7 @@ through the real pipeline (decoder, motion map, tracker) and counts what the gam
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,11 +37,15 @@ class CrossingReport:
     take_latency_s: list[float] = field(default_factory=list)   # hand gone -> card_gone
     frames_processed: int = 0
     frames_dropped: int = 0
+    frame_cpu_ms: list[float] = field(default_factory=list)   # each processed frame's CPU on the frame thread
     details: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         out = dict(self.__dict__)
         out["median_take_latency_s"] = float(np.median(self.take_latency_s)) if self.take_latency_s else None
+        first, cpu = (self.frame_cpu_ms or [0.0])[0], self.frame_cpu_ms[1:] or [0.0]   # (the first frame is read whole)
+        out["frame_cpu_ms"] = {"first": first, "median": float(np.median(cpu)), "p99": float(np.percentile(cpu, 99)),
+                               "worst": max(cpu)}
         out["details"] = self.details[:20]
         return out
 
@@ -66,6 +71,7 @@ class _Clip:
         self.now = 0.0
         self.processed = self.dropped = 0
         self.drop_p = 0.0
+        self.frame_cpu_ms: list[float] = []
 
     def tick(self) -> None:
         """One camera frame: processed, or dropped by a busy service."""
@@ -75,7 +81,10 @@ class _Clip:
             self.dropped += 1
             return
         self.processed += 1
-        self.pipeline.process(self.table.render(), self.now)
+        frame = self.table.render()
+        cpu = time.thread_time()    # (the frame thread's: the second looks run on workers beside it)
+        self.pipeline.process(frame, self.now)
+        self.frame_cpu_ms.append((time.thread_time() - cpu) * 1000)
 
     def ticks(self, seconds: float) -> None:
         for _ in range(int(round(seconds * FPS))):
@@ -95,6 +104,7 @@ def run_crossings(count: int, seed: int = 1, take_every: int = 10, cards: int = 
         take = take_every > 0 and n % take_every == take_every - 1
         _cross(clip, n, take, report)
     report.frames_processed, report.frames_dropped = clip.processed, clip.dropped
+    report.frame_cpu_ms = clip.frame_cpu_ms
     return report
 
 

@@ -488,5 +488,8 @@ def _print_crossings(args, report: dict) -> None:
           f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
           f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
           f"median {c['median_take_latency_s']:.2f} s after the hand left")
+    cpu = c["frame_cpu_ms"]
+    print(f"  CPU a processed frame on the frame thread, after the first ({cpu['first']:.1f} ms, read whole): median "
+          f"{cpu['median']:.1f} ms, 99th percentile {cpu['p99']:.1f}, the worst {cpu['worst']:.1f} (load {os.getloadavg()[0]:.1f})")
     for line in c["details"]:
         print(f"    {line}")
