@@ -70,7 +70,7 @@ def test_a_hand_covering_most_of_a_1080p_frame_takes_nothing_away_while_the_fram
     hid it from every tile), and a sweep begun again while under way goes on with the tiles not read
     yet (begun from the first again on every frame of the hand, only the first was read). Each of these
     made a false card_gone in these six crossings."""
-    report = run_crossings(6, seed=1, take_every=0, view="close")
+    report = run_crossings(14, seed=1, view="close")
     assert report.details == [] and report.false_gone == 0
 
 

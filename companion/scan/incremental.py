@@ -166,6 +166,8 @@ class IncrementalDecoder:
                                               # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
         self._previous_small: np.ndarray | None = None   # ...and the last frame's (what moves now: see _read_lost)
+        self.lost_waiting = False   # lost codes due to be read again waited on this frame (a marker step): the
+                                    # pipeline's next marker step waits for them (their absence is counting)
         self.can_look_again = isinstance(self.decoder, ZxingDecoder)
         self.ladder = Ladder(self.decoder, self.use_pyzbar) if self.can_look_again else None
         if self.ladder is not None:
@@ -228,8 +230,11 @@ class IncrementalDecoder:
                     self._decode_regions(gray, small, dirty)   # (which may begin a sweep: its first tile is this frame's)
                 else:
                     self.stats.carried += len(self._known)
-                if (self._cold_left and self.stats.cold_sweeps == sweeps) or self._texture_due:
+                began = self.stats.cold_sweeps != sweeps   # (its first tile, or the lost codes due, read on this frame)
+                if (self._cold_left and not began) or self._texture_due:
                     self._advance_sweep(gray, small, busy)
+                elif not began and self._read_lost(gray, small, read=not busy):
+                    pass   # a lost code's place is still again after it changed: read there, the periodic tile waits
                 elif self._tile_due(self._frame) and not self._cold_left:   # (a sweep is a whole pass already)
                     # the last frame's looks land first, as looks in the frame have: the tile then paints out the
                     # codes they read, is cut around the codes' size they show and notes places as in the frame
@@ -377,6 +382,8 @@ class IncrementalDecoder:
     def _advance_sweep(self, gray: np.ndarray, small: np.ndarray, busy: bool) -> None:
         """A sweep under way: its next tile (none on a busy frame), or all the tiles left once the
         camera moved (``finish_sweep``); on the frame after its last tile, the frame's textured places."""
+        if busy and not self._sweep_now:
+            self._read_lost(gray, small, read=False)
         if self._cold_left and (self._sweep_now or not busy):
             self._land_apart(small)   # as before a tile of the periodic pass
             if not self._sweep_now and self._read_lost(gray, small):
@@ -441,17 +448,23 @@ class IncrementalDecoder:
         if not self._read_lost(gray, small) and not self._busy:
             self._decode_cold_tile(gray, small)
 
-    def _read_lost(self, gray: np.ndarray, small: np.ndarray) -> bool:
-        """While a sweep is under way: the lost codes whose place changed since they were last read there and is
-        still now (a hand left it) read in their boxes, as a frame decoded whole would read them; up to a tile's
-        pixels (the first whatever its size), the latest lost first. A card a hand uncovered otherwise waited for
-        its tile, up to 20 frames at 1080p, and its absence counted meanwhile: a false card_gone. Where something
-        still moves (the hand) they wait: read there, they would be read on every frame of it. Whether it read
-        any (then the tile waits for the next frame)."""
+    def _read_lost(self, gray: np.ndarray, small: np.ndarray, read: bool = True) -> bool:
+        """The lost codes whose place changed since they were last read there and is still now (a hand left
+        it) read in their boxes, as a frame decoded whole would read them; up to a tile's pixels (the first
+        whatever its size), the latest lost first. A sweep makes the frame it begins on everyone's reference, so
+        the place a hand left no longer shows as changed: such a card waited for its tile (up to 20 frames at
+        1080p), or after the sweep for the periodic pass (30), its absence counting meanwhile: a false
+        card_gone. Where something still moves (the hand) they wait: read there, they would be read on every
+        frame of it. Whether it read any (then the frame's tile waits for the next frame). ``read`` False (a
+        marker step's frame): none read, ``lost_waiting`` says whether any was due (the next marker step waits)."""
+        self.lost_waiting = False
         if self._previous_small is None or self._previous_small.shape != small.shape:
             return False
         h, w = gray.shape[:2]
         due = [k for k in self._lost if k.moved and not self._changed(k.box, self._previous_small, small)]
+        if not read:
+            self.lost_waiting = bool(due)
+            return False
         boxes, pixels = [], 0.0
         for k in sorted(due, key=lambda k: -(k.lost_at or 0)):
             box = clipped(k.box, w, h)
@@ -491,7 +504,7 @@ class IncrementalDecoder:
         read = {k.detection.text for k in found}
         for k in replaced:   # a code the tile did not read again (one a look read): looked at again where it was
             if k.detection.text not in read:
-                self._note_place(clipped(k.box, w, h), located=True)
+                self._note_place(clipped(k.box, w, h), better=True, located=True)   # (its box known: not narrowed)
         self._texture_due = not self._cold_left   # the frame after the last tile (1-1.5 ms: not beside a tile)
 
     def _note_textured_places(self, small: np.ndarray, w: int, h: int) -> None:
@@ -533,6 +546,7 @@ class IncrementalDecoder:
         if self.photo:
             found = self._read_other_views(gray, found)
         self._reference = small
+        self.lost_waiting = False
         for k in self._lost:
             k.moved = False
         replaced = list(self._known)

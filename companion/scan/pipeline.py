@@ -210,6 +210,8 @@ class ScanPipeline(WatchedSource):
         # covers a marker found the others moved (a view with fewer than 3 then holds every event)
         changed_a_lot = (self.decoder is not None and self.decoder.stats.frames > 1
                          and self.decoder.stats.last_dirty_fraction > 0.45)
+        if self.decoder is not None and self.decoder.lost_waiting and self._calibrate_at is not None:
+            return False   # a card a hand uncovered waited for the last marker step: read first (its absence counts)
         if self._check_given:
             # a given calibration is checked against the markers a second in, not on the cold
             # first frame (the marker search costs more there than decoding the frame)
