@@ -94,8 +94,9 @@ def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_t
     """The camera is knocked 40 px sideways: its changed places take in most of the frame, so it
     is read again as a sweep. The periodic marker check (once a second, a marker a frame, the
     sweep's tile waiting on those frames) finds the first marker moved: the whole frame is
-    searched, the mat calibrated again, and the rest of the sweep read on that frame at once, so
-    no code stays where the new calibration would misplace it (its card seen to jump zones)."""
+    searched, a twelfth a frame, the mat calibrated again once the last twelfth is, and the rest of the
+    sweep read on that frame at once, so no code stays where the new calibration would misplace it
+    (its card seen to jump zones)."""
     scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
     table, _, _ = build_table(scene)
     gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
@@ -108,25 +109,46 @@ def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_t
     decoder = pipeline.decoder
     pipeline.process(bumped, now=20 / 30)
     assert decoder._cold_left and decoder.stats.last_dirty_fraction < 0.45   # a sweep, not yet a check
-    for n in range(21, 40):
+    for n in range(21, 50):
         pipeline.process(bumped, now=n / 30)
         if pipeline.calibration.recalibrations:
             break
-    assert pipeline.calibration.recalibrations == 1 and n == 30   # the check due at 1 s
+    assert pipeline.calibration.recalibrations == 1 and n == 42   # the check due at 1 s, then 12 tiles
     assert not decoder._cold_left and not decoder._stale
     assert {s.text: s.zone for s in pipeline.snapshot()[1]} == zones and len(zones) == 20
 
 
-def test_a_moved_marker_ends_the_check_with_a_search_of_the_whole_frame(monkeypatch):
+def test_a_moved_marker_ends_the_check_with_a_search_of_the_whole_frame_a_tile_a_frame(monkeypatch):
     """When the marker checked is not where the calibration expects it (the camera was bumped),
-    the check stops there and the whole frame is searched at once, as before spreading it."""
+    the check stops there and the whole frame is searched from the next frame, a twelfth of it a
+    frame (4 x 3 tiles overlapping by one and a half markers): never the whole frame on one (8-14
+    ms here at 1080p). The last tile's frame concludes, from the markers all twelve found."""
     pipeline, _ = _still_table_frames(monkeypatch, 2)
     gray = np.zeros((1080, 1920), np.uint8)     # nothing where the markers were
-    whole = []
-    monkeypatch.setattr(calibration, "detect_markers", lambda g, *a, **k: whole.append(g.shape) or {})
-    assert pipeline.calibration.check_step(gray, now=1.0)
-    assert (1080, 1920) in whole
+    searched = []
+    monkeypatch.setattr(calibration, "detect_markers", lambda g, *a, **k: searched.append(g.shape) or {})
+    steps = [pipeline.calibration.check_step(gray, now=1.0 + n / 30) for n in range(13)]
+    assert steps == [False] * 12 + [True]
+    assert len(searched) == 13 and (1080, 1920) not in searched   # the marker's crop, then the twelve tiles
+    assert all(h * w < 0.2 * 1080 * 1920 for h, w in searched[1:])
     assert pipeline.calibration.detail.startswith("no mat markers in view")
+
+
+def test_a_search_in_tiles_finds_every_marker_a_search_of_the_whole_frame_finds():
+    """Each marker lies whole in one of the tiles whatever its place (the tiles overlap by one and a
+    half markers), and each tile is searched as the whole frame would be (downscaled alike, the same
+    smallest outline): the markers and their corners are the whole-frame search's."""
+    side = 64
+    for x, y in ((0, 0), (600, 300), (610, 330), (1280 - 84, 720 - 84), (400, 340)):
+        frame = np.full((720, 1280), 200, np.uint8)
+        frame[y + 10:y + 10 + side, x + 10:x + 10 + side] = calibration.marker_image(calibration.MARKER_IDS[1], side)
+        whole = calibration.detect_markers(frame)
+        tiled: dict = {}
+        for tile in calibration.search_tiles(1280, 720, 1.3 * side):
+            for i, c in calibration.detect_markers_in_tile(frame, tile).items():
+                tiled.setdefault(i, c)
+        assert set(whole) == set(tiled) == {calibration.MARKER_IDS[1]}
+        assert np.allclose(whole[calibration.MARKER_IDS[1]], tiled[calibration.MARKER_IDS[1]], atol=0.5)
 
 
 def test_the_texture_median_is_numpys():
