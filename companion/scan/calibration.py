@@ -224,9 +224,8 @@ class Calibration:
         the whole search (8-14 ms here at 1080p, 5-8 at 640 x 360 where no marker is in view: the
         detector walks every outline of the hands and cards). True once the last tile is searched and
         the calibration updated from the markers found in them all, as ``update`` does."""
-        h, w = gray.shape[:2]
-        if self._search is None or self._search[2] != (w, h):
-            self._search = (search_tiles(w, h, self._marker_px(w)), {}, (w, h))
+        if self._search is None or self._search[2] != gray.shape[1::-1]:
+            self._begin_search(gray)
         tiles, found, _ = self._search
         for marker_id, corners in detect_markers_in_tile(gray, tiles.pop(0)).items():
             found.setdefault(marker_id, corners)
@@ -236,6 +235,12 @@ class Calibration:
         self.last_check = time.monotonic() if now is None else now
         self._conclude(found)
         return True
+
+    def _begin_search(self, gray: np.ndarray) -> tuple[list[tuple[int, int, int, int]], dict[int, np.ndarray], tuple[int, int]]:
+        """A whole-frame search, its tiles all to search (``search_step`` takes them one a step)."""
+        h, w = gray.shape[:2]
+        self._search = (search_tiles(w, h, self._marker_px(w)), {}, (w, h))
+        return self._search
 
     def _marker_px(self, w: int) -> float:
         """A marker's side with its paper, in frame pixels: where the calibration expects them, else as in
@@ -305,8 +310,7 @@ class Calibration:
         got = detect_markers_near(gray, {marker_id: expected[marker_id]})
         if marker_id not in got or float(np.linalg.norm(got[marker_id] - expected[marker_id], axis=1).mean()) > self.tolerance_px:
             self._checking = None   # the camera may have moved: the whole frame searched, from the next frame
-            h, w = gray.shape[:2]
-            self._search = (search_tiles(w, h, self._marker_px(w)), {}, (w, h))
+            self._begin_search(gray)
             return False
         found[marker_id] = got[marker_id]
         if len(found) < len(expected):
