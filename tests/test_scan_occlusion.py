@@ -63,13 +63,15 @@ def test_hands_crossing_cards_while_frames_are_dropped_take_nothing_away():
 
 
 def test_a_hand_covering_most_of_a_1080p_frame_takes_nothing_away_while_the_frame_is_read_a_tile_a_frame():
-    """The camera close over three cards: the hand's changes take in most of the frame, so it is read
-    again as a sweep of tiles, one a frame. A card the hand uncovers is read where it lies as soon as
-    its place is still (not when its tile comes round: its absence counted meanwhile), a tile reads
-    the places noted before the sweep began (a place noted while the hand left a card, painted out,
-    hid it from every tile), and a sweep begun again while under way goes on with the tiles not read
-    yet (begun from the first again on every frame of the hand, only the first was read). Each of these
-    made a false card_gone in these six crossings."""
+    """The camera close over three cards: the hand's box waits while it moves, and where its changes,
+    still at last, take in most of the frame, the frame is read again as a sweep of tiles, one a
+    frame (2 sweeps in these crossings; 49 when the hand's box was read on every frame it moved).
+    A card the hand uncovers is read where it lies as soon as its place is still (not when its tile
+    comes round: its absence counted meanwhile), a tile reads the places noted before the sweep
+    began (a place noted while the hand left a card, painted out, hid it from every tile), and a
+    sweep begun again while under way goes on with the tiles not read yet (begun from the first
+    again on every frame of the hand, only the first was read). Each of these made a false
+    card_gone in these six crossings."""
     report = run_crossings(14, seed=1, view="close")
     assert report.details == [] and report.false_gone == 0
 
@@ -89,3 +91,4 @@ def test_the_motion_map_knows_when_anything_last_moved_over_the_table():
     assert motion.moved
     motion.update(hand, 0.3)
     assert motion.last_moved == 0.2 and not motion.moved
+

@@ -92,7 +92,8 @@ def test_no_frame_reads_two_tiles_when_a_sweep_begins_on_a_frame_due_a_tile_of_t
 
 def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_that_frame():
     """The camera is knocked 40 px sideways: its changed places take in most of the frame, so it
-    is read again as a sweep. The periodic marker check (once a second, a marker a frame, the
+    is read again as a sweep, from the first frame after the knock (on the frame it moved, a
+    place larger than a tile waits until it is still). The periodic marker check (once a second, a marker a frame, the
     sweep's tile waiting on those frames) finds the first marker moved: the whole frame is
     searched, a twelfth a frame, the mat calibrated again once the last twelfth is, and the rest of the
     sweep read on that frame at once, so no code stays where the new calibration would misplace it
@@ -108,8 +109,10 @@ def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_t
     zones = {s.text: s.zone for s in pipeline.snapshot()[1]}
     decoder = pipeline.decoder
     pipeline.process(bumped, now=20 / 30)
+    assert not decoder._cold_left and decoder.stats.moving_waits == 1   # the frame it moved on: read once still
+    pipeline.process(bumped, now=21 / 30)
     assert decoder._cold_left and decoder.stats.last_dirty_fraction < 0.45   # a sweep, not yet a check
-    for n in range(21, 50):
+    for n in range(22, 50):
         pipeline.process(bumped, now=n / 30)
         if pipeline.calibration.recalibrations:
             break
