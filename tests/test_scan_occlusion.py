@@ -2,9 +2,13 @@
 taken away still is one. (`companion bench scan --crossings 1000` plays a thousand crossings.)"""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
+from companion.bench import crossings
 from companion.bench.crossings import run_crossings
+from companion.scan.incremental import SWEEP_TILE_PX
 from companion.scan.occlusion import MotionMap
 from companion.scan.tracker import Sighting, Tracker
 from companion.scan.zones import ZoneMap
@@ -92,3 +96,49 @@ def test_the_motion_map_knows_when_anything_last_moved_over_the_table():
     motion.update(hand, 0.3)
     assert motion.last_moved == 0.2 and not motion.moved
 
+
+def test_a_table_seen_close_reads_nothing_under_a_moving_hand_and_its_large_tags_at_half_a_side():
+    """The camera close over three cards (1080p, 230 px tags: 11 px a module). A hand moving over
+    them changes a box of 800,000 px on every frame; decoded each frame, that was 2-4 ms here for
+    nothing read under the hand. Now a box larger than a sweep's tile waits while anything in it
+    moves, and is read once still; and a table of such large tags is read at half a side (modules
+    5.5 px: a quarter of the pixels). No card is reported gone meanwhile, and a card slid across the
+    table is seen where it stopped."""
+    clip = crossings._Clip(1, 3, *crossings.VIEWS["close"])
+    clip.ticks(0.5)
+    read_px: list[int] = []
+    zxing = clip.pipeline.decoder.decoder
+    plain = zxing.decode_with_misses
+
+    def counted(gray, *args, **kwargs):
+        if threading.current_thread() is threading.main_thread():   # the frame's own reads (not its looks')
+            read_px[-1] += gray.size
+        return plain(gray, *args, **kwargs)
+
+    zxing.decode_with_misses = counted
+
+    def tick() -> None:
+        read_px.append(0)
+        clip.tick()
+
+    x, y = clip.slots[1]
+    hand = clip.table.add_hand((x - 190, y - 17.5), 10.0, 1.2)
+    for i in range(20):
+        clip.table.move_hand(hand, (x - 190 + 19 * (i + 1), y - 17.5), 10.0)
+        tick()
+    moving = read_px[:]
+    clip.table.remove_hand(hand)
+    for _ in range(10):
+        tick()
+    ref, (cx, cy) = clip.refs[2], clip.slots[2]
+    before = {s.ref: s.mat_xy for s in clip.pipeline.snapshot()[1]}[ref]
+    for i in range(8):   # slid 80 mm towards the player, then left there
+        clip.table.place(ref, (cx, cy + 10 * (i + 1)), 0.0)
+        tick()
+    for _ in range(10):
+        tick()
+    assert max(moving) <= SWEEP_TILE_PX   # while the hand moves: a tile's pixels at most (a tile of the periodic pass)
+    assert max(read_px) <= 2 * SWEEP_TILE_PX   # the slid card's 860,000 px box, still at last, read as 215,000
+    assert not [e for e in clip.events if e[1] == "card_gone"]
+    seen = {s.ref: s.mat_xy for s in clip.pipeline.snapshot()[1]}
+    assert len(seen) == 3 and np.hypot(seen[ref][0] - before[0], seen[ref][1] - before[1] - 80) < 5   # mm
