@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import cv2
 import numpy as np
 
 from companion.bench import crossings
@@ -142,3 +143,16 @@ def test_a_table_seen_close_reads_nothing_under_a_moving_hand_and_its_large_tags
     assert not [e for e in clip.events if e[1] == "card_gone"]
     seen = {s.ref: s.mat_xy for s in clip.pipeline.snapshot()[1]}
     assert len(seen) == 3 and np.hypot(seen[ref][0] - before[0], seen[ref][1] - before[1] - 80) < 5   # mm
+
+
+def test_a_sliver_of_a_table_of_large_tags_is_read_as_it_is():
+    """A box of a pixel or two (a tag at the frame's edge, mostly out of view) on a table whose tags
+    are read at half a side: nothing to halve, read as it is, and nothing found there (no crash of the
+    frame thread on an empty shrink)."""
+    clip = crossings._Clip(1, 3, *crossings.VIEWS["close"])
+    clip.ticks(0.2)
+    decoder = clip.pipeline.decoder
+    gray = cv2.cvtColor(clip.table.render(), cv2.COLOR_BGR2GRAY)
+    assert decoder._read_scale() == 2
+    for box in ((0, 0, 1, 300), (0, 0, 300, 1), (1919, 500, 1920, 1080), (10, 10, 25, 400)):
+        assert decoder._read(gray, box, decoder.last_small) == []

@@ -660,10 +660,10 @@ class IncrementalDecoder:
             still_known = self._paint_out_known(crop, box, small)
         elif still:
             still_known = _paint_codes(crop, box, [k for k in still if overlap(k.box, box)])
-        scale = self._read_scale()
+        scale = self._read_scale() if min(crop.shape[:2]) >= 16 else 1   # (a sliver at the frame's edge: as it is)
         if scale > 1:   # (cut to whole blocks: OpenCV's fast path, 0.05 ms for a 500,000 px halving here)
-            h, w = crop.shape[0] // scale, crop.shape[1] // scale
-            crop = cv2.resize(crop[:h * scale, :w * scale], (w, h), interpolation=cv2.INTER_AREA)
+            rows, cols = crop.shape[0] // scale, crop.shape[1] // scale
+            crop = cv2.resize(crop[:rows * scale, :cols * scale], (cols, rows), interpolation=cv2.INTER_AREA)
         if not self.can_look_again:
             return _known_of([d.shifted(x0, y0, 1 / scale) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
