@@ -636,9 +636,7 @@ class IncrementalDecoder:
         before = self._previous_small
         if before is None or before.shape != small.shape:
             return boxes
-        moving = cv2.absdiff(before, small) > self.threshold
-        c = self.cell
-        kept = [b for b in boxes if area(b) <= SWEEP_TILE_PX or not moving[b[1] // c:-(-b[3] // c), b[0] // c:-(-b[2] // c)].any()]
+        kept = [b for b in boxes if area(b) <= SWEEP_TILE_PX or not self._changed(b, before, small)]
         self.stats.moving_waits += len(boxes) - len(kept)
         return kept
 
