@@ -181,7 +181,7 @@ def test_one_marker_seen_away_from_where_it_was_is_looked_for_again_before_the_t
         assert cal.ready == (second is empty)
 
 
-def test_a_calibrated_search_shrinks_to_its_markers_size_and_still_finds_them_at_half_that():
+def test_a_calibrated_search_shrinks_to_its_markers_size_and_still_finds_them_at_half_that(monkeypatch):
     """A camera close over the table (the calibration expects black squares of 200 px) has
     its whole-frame search's tiles shrunk to a quarter (the smallest square expected 50 px there) and
     looks at no outline smaller than 40% of a marker: the detector walked every outline of a hand in a
@@ -204,13 +204,9 @@ def test_a_calibrated_search_shrinks_to_its_markers_size_and_still_finds_them_at
         smallest.append(min_perimeter_rate * max(g.shape) / 4)   # the smallest square's side it looks at
         return plain(g, max_width, min_perimeter_rate)
 
-    calibration.detect_markers = recorded
-    try:
-        calib._begin_search(gray)
-        while not calib.search_step(gray, now=1.0):
-            pass
-    finally:
-        calibration.detect_markers = plain
+    monkeypatch.setattr(calibration, "detect_markers", recorded)
+    while not calib.search_step(gray, now=1.0):
+        pass
     assert max(shrunk) <= 0.26   # a quarter of a side (within rounding)
     assert min(smallest) >= 0.4 * 200 - 1   # no outline under 40% of the squares expected
     assert set(calib.last_markers) == set(drawn)

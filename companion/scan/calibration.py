@@ -258,8 +258,7 @@ class Calibration:
         smallest = min(squares, default=0.0)
         halvings = int(np.log2(smallest / SEARCH_MARKER_PX)) if smallest >= 2 * SEARCH_MARKER_PX else 0
         scale = min(1.0, SEARCH_WIDTH / w, 0.5 ** halvings)
-        self._search = (search_tiles(w, h, self._marker_px(w, max(squares, default=0.0))), {}, (w, h), scale, 0.4 * smallest)
-        return self._search
+        return search_tiles(w, h, self._marker_px(w, max(squares, default=0.0))), {}, (w, h), scale, 0.4 * smallest
 
     def _squares_px(self) -> list[float]:
         """The black squares' sides where the calibration expects them, in frame pixels (none without one)."""
@@ -329,7 +328,7 @@ class Calibration:
         got = detect_markers_near(gray, {marker_id: expected[marker_id]})
         if marker_id not in got or float(np.linalg.norm(got[marker_id] - expected[marker_id], axis=1).mean()) > self.tolerance_px:
             self._checking = None   # the camera may have moved: the whole frame searched, from the next frame
-            self._begin_search(gray)
+            self._search = self._begin_search(gray)
             return False
         found[marker_id] = got[marker_id]
         if len(found) < len(expected):
