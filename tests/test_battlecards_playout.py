@@ -82,7 +82,25 @@ def test_an_eighteen_unit_battle_of_the_combined_sets_is_the_same_compiled():
         found[way] = [odds.simulate(fighters, first, (), (1 << 18) - 1, compiled=way, **asked),
                       odds.simulate(fighters, second, (), (1 << 18) - 1, next_step=1, compiled=way, **asked)]
     assert found[True] == found[False]
-    assert found[True][0].method == "simulation" and found[True][0].runs > 1990
+    assert found[True][0].method == "simulation" and found[True][0].runs > simulate.LARGE_RUNS - 10
+
+
+def test_an_eighteen_unit_battle_plays_out_half_as_often_and_states_the_larger_error():
+    """The largest battles are simulated with fewer play-outs (so that their first query keeps within 5 ms,
+    measured by ``companion bench battlecards-odds``), and the error the tablet shows says so honestly: the
+    figure lies within it of a simulation eight times as long with another seed."""
+    deck = bench.Deck(bench.load_game("battlecards-pacific"))
+    conflict = deck.copies(("battle", "keep", "draw", "intel"))
+    fighters = bench.forces(deck, "SAIPAN#1", "grown", True)
+    cards = Cards(odds.counts(deck.action(k) for k in conflict if k != "SAIPAN#1"))
+    asked = dict(numbers=tuple(deck.action_numbers()), reference=bench.printed(deck))
+    odds.forget()
+    shown = odds.battle_odds(fighters, cards, **asked)
+    longer = odds.simulate(fighters, cards, (), (1 << 18) - 1, runs=8 * simulate.LARGE_RUNS, seed=7, **asked)
+    assert len(fighters) == 18 and shown.method == "simulation"
+    assert simulate.LARGE_RUNS - 10 <= shown.runs <= simulate.LARGE_RUNS < simulate.SIM_RUNS
+    assert 0.015 < shown.error < 0.02        # one standard error of 1,000 play-outs, not of 2,000
+    assert abs(shown.aggressor - longer.aggressor) < 3 * (shown.error + longer.error)
 
 
 def test_without_a_c_compiler_the_odds_come_from_python(monkeypatch, tmp_path, caplog):
