@@ -134,10 +134,10 @@ def test_the_light_changing_over_an_empty_table_is_swept_too_and_a_card_laid_the
     assert stats.full_decodes == 1 and not t.pipeline.snapshot()[1]
     t.table.set_look(Look(blur_sigma=0.7, noise_sigma=3, vignette=0.7))  # the room light changes
     t.frames(2)
-    assert stats.full_decodes == 1 and stats.cold_tiles >= 1 and t.pipeline.decoder._cold_left
+    assert stats.full_decodes == 1 and stats.cold_tiles >= 1 and t.pipeline.decoder.sweeping
     t.put(card("GD500"), "seat:1")
     t.frames(2)
-    assert t.pipeline.decoder._cold_left   # the sweep still under way
+    assert t.pipeline.decoder.sweeping   # the sweep still under way
     assert [s.text for s in t.pipeline.snapshot()[1]] == [encode(card("GD500"))]
 
 

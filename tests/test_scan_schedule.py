@@ -109,15 +109,15 @@ def test_a_bumped_camera_is_calibrated_again_and_the_rest_of_the_sweep_read_on_t
     zones = {s.text: s.zone for s in pipeline.snapshot()[1]}
     decoder = pipeline.decoder
     pipeline.process(bumped, now=20 / 30)
-    assert not decoder._cold_left and decoder.stats.moving_waits == 1   # the frame it moved on: read once still
+    assert not decoder.sweeping and decoder.stats.moving_waits == 1   # the frame it moved on: read once still
     pipeline.process(bumped, now=21 / 30)
-    assert decoder._cold_left and decoder.stats.last_dirty_fraction < 0.45   # a sweep, not yet a check
+    assert decoder.sweeping and decoder.stats.last_dirty_fraction < 0.45   # a sweep, not yet a check
     for n in range(22, 50):
         pipeline.process(bumped, now=n / 30)
         if pipeline.calibration.recalibrations:
             break
     assert pipeline.calibration.recalibrations == 1 and n == 42   # the check due at 1 s, then 12 tiles
-    assert not decoder._cold_left and not decoder._stale
+    assert not decoder.sweeping and not decoder._stale
     assert {s.text: s.zone for s in pipeline.snapshot()[1]} == zones and len(zones) == 20
 
 

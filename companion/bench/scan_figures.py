@@ -137,7 +137,7 @@ def relit_frames(seed: int, repeats: int) -> dict:
                 pipeline.process(relit, now=n / 30)
                 frame_ms.append((time.thread_time() - cpu) * 1000)
                 pipeline.decoder.wait_for_looks()
-                if not pipeline.decoder._cold_left:
+                if not pipeline.decoder.sweeping:
                     break
             frames, after = len(frame_ms), len({d.text for d in pipeline.decoder.finish_looks()} & readable)
             worst.append(max(frame_ms))

@@ -188,6 +188,11 @@ class IncrementalDecoder:
     def name(self) -> str:
         return f"{self.decoder.name}+pipeline"
 
+    @property
+    def sweeping(self) -> bool:
+        """Whether a frame decoded whole is still being read, a tile a frame (``_begin_sweep``)."""
+        return bool(self._cold_left)
+
     def reset(self) -> None:
         if self._handed is not None:   # what the workers are doing is about the old frames: waited for, dropped
             for future in self._handed.futures:
