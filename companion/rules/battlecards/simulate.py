@@ -24,9 +24,10 @@ from .question import BattleOdds, Cards, Fighter, as_cards, decks
 
 SIM_RUNS, SIM_SEED = 2_000, 1   # play-outs of a simulated battle: a standard error of at most 1.1 points
 # A battle of more units still fighting meets some 18,000 states in its first 2,000 play-outs (18 units: 6.5-7 ms
-# here); with 800 its first query keeps within the 5 ms a query (issue 30: 4.0-4.4 ms where 1,000 took 4.4-4.9,
-# in one process, alternating), at a standard error of at most 2 points, stated with it (the tablet's "±2%").
-LARGE_BATTLE, LARGE_RUNS = 12, 800
+# here); with 600 its first query keeps within the 5 ms a query with a margin (issue 30: 3.3-3.5 ms in one
+# process, where 800 took 4.0-4.1 and came to 5.2 in the benchmark on a loaded machine), at a standard error of
+# at most 2.3 points, stated with it (the tablet's "±2%").
+LARGE_BATTLE, LARGE_RUNS = 12, 600
 SIM_TAIL = 500              # stop when no more than 1 play-out in this many is still undecided
 SIM_ROUNDS = 60             # a play-out still undecided after so many rounds is not counted
 
