@@ -85,7 +85,7 @@ def test_an_eighteen_unit_battle_of_the_combined_sets_is_the_same_compiled():
     assert found[True][0].method == "simulation" and found[True][0].runs > simulate.LARGE_RUNS - 10
 
 
-def test_an_eighteen_unit_battle_plays_out_half_as_often_and_states_the_larger_error():
+def test_an_eighteen_unit_battle_is_played_out_fewer_times_and_states_the_larger_error():
     """The largest battles are simulated with fewer play-outs (so that their first query keeps within 5 ms,
     measured by ``companion bench battlecards-odds``), and the error the tablet shows says so honestly: the
     figure lies within it of a simulation ten times as long with another seed."""

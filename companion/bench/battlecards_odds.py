@@ -1,8 +1,9 @@
 """The battle odds' benchmark, ``companion bench battlecards-odds``: for every BATTLECARD of the Pacific set (and,
-combined with a Western set, its battles fought by allies) the time of one odds query (the median of 5), the first of the battle
-(nothing counted yet) and the next one (a card turned, the battle's states memoised), each battle's method
-(exact, or simulated with its error), the median and the worst by method; a 1-v-1 duel as the same run's
-baseline; the fold of a whole demo game's log with the odds and without them; the machine's load beside each."""
+combined with a Western set, its battles fought by allies) the time of one odds query (the median of 5 askings),
+the first of the battle (nothing counted yet) and the next one (a card turned, the battle's states memoised),
+each battle's method (exact, or simulated with its error), the median and the worst by method; a 1-v-1 duel as
+the same run's baseline; the fold of a whole demo game's log with the odds and without them; the machine's load
+beside each."""
 from __future__ import annotations
 
 import copy

@@ -1,8 +1,9 @@
 """The seeded simulation of a battle too large to count exactly within the budget (odds.py asks it): the same
 model as the exact count (cards drawn without replacement from a deck the table cannot rule out, the refill
 reshuffled each time the deck runs out, the Kept Cards played counting for the rest of their round), played
-out ``SIM_RUNS`` times at once, seeded, bounded in play-outs and cards (never in time), its error
-stated. Pure: the seed is part of the question, so a replay gives the same figures.
+out ``SIM_RUNS`` times at once (``LARGE_RUNS`` for a battle of more than ``LARGE_BATTLE`` units still fighting),
+seeded, bounded in play-outs and cards (never in time), its error stated. Pure: the seed is part of the question,
+so a replay gives the same figures.
 
 The play-outs run compiled (``playout.c``, built and loaded by ``compiled.py``) wherever a C compiler built
 them: working out the policy in each state met, in Python (``Moves``), was most of a large battle's query.
