@@ -1,9 +1,10 @@
 /* The play-outs of a simulated battle, compiled (simulate.py's second implementation of the same model).
 
    Why it exists: the simulation's cost is working out the policy in each state a play-out meets for the first
-   time (which unit fires, at which target, with which support), about 18,000 states in the first query of an
-   18-unit battle: 180-330 ms in Python, well over the 5 ms a query the odds are allowed (issue 30). Here each
-   state costs a fraction of a microsecond.
+   time (which unit fires, at which target, with which support), about 18,000 states in the first 2,000
+   play-outs of an 18-unit battle: 180-330 ms in Python, well over the 5 ms a query the odds are allowed (issue
+   30). Here each state costs a fraction of a microsecond (and a battle that large is played out 600 times:
+   simulate.LARGE_RUNS).
 
    What it must do: exactly what simulate.py's Moves and _play_out do with the same shuffled cards, so the
    figures do not depend on which implementation ran (tests/test_battlecards_playout.py compares the two on
