@@ -158,3 +158,38 @@ def test_a_camera_unplugged_and_replugged_mid_game_counts_no_card_twice():
         pipeline.stop()
     assert flat(events) == [("card_seen", "seat:1", "FAITH#1"), ("card_seen", "seat:1", "GD500#1"),
                             ("card_seen", "seat:2", "BO300#1")]
+
+
+def test_a_colour_camera_s_frames_reach_the_scanner_grey_turned_on_the_reader_thread():
+    """A USB webcam or the virtual table hands over colour frames: the reader thread turns each
+    grey (what the decoders read, pixel for pixel as OpenCV's conversion), so the thread that
+    decodes never spends its frame's time on it. The calibration preview shows that grey picture."""
+    import cv2
+    import numpy as np
+
+    taken = []
+
+    class Recording(ScanPipeline):
+        def process(self, frame, now=None):
+            taken.append((frame, threading.current_thread().name))
+            return super().process(frame, now)
+
+    colour = VirtualTable(640, 360, seed=3).render()
+    assert colour.ndim == 3   # the camera's frame is colour
+
+    class Webcam(FrameSource):   # the same colour frame each time
+        name = "webcam"
+
+        def read(self):
+            return colour.copy()
+
+    pipeline = Recording(Webcam(), "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle")
+    pipeline.start()
+    try:
+        wait_for(lambda: len(taken) >= 2, "two frames taken")
+    finally:
+        pipeline.stop()
+    frame, thread = taken[0]
+    assert frame.ndim == 2 and not thread.startswith("scan-source")
+    assert np.array_equal(frame, cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    assert pipeline.snapshot()[0].ndim == 2

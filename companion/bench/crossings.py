@@ -16,6 +16,7 @@ import numpy as np
 from card_tags.payload import CardRef
 
 from companion.scan.pipeline import ScanPipeline
+from companion.scan.sources import grey
 from companion.scan.virtual_camera import Camera, Look
 from companion.scan.virtual_table import VirtualTable
 from companion.scan.zones import ZoneMap
@@ -81,7 +82,7 @@ class _Clip:
             self.dropped += 1
             return
         self.processed += 1
-        frame = self.table.render()
+        frame = grey(self.table.render())   # as the service's reader thread hands it over
         cpu = time.thread_time()    # (the frame thread's: the second looks run on workers beside it)
         self.pipeline.process(frame, self.now)
         self.frame_cpu_ms.append((time.thread_time() - cpu) * 1000)

@@ -31,7 +31,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from card_tags import payload as tag_payload
@@ -41,7 +40,7 @@ from companion.scan.camera_health import marker_focus, tag_px_per_module
 from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import SWEEP_TILE_PX, IncrementalDecoder
 from companion.scan.occlusion import MotionMap
-from companion.scan.sources import FrameSource
+from companion.scan.sources import FrameSource, grey
 from companion.scan.stillness import Stillness
 from companion.scan.tracker import Sighting, Tracker, TrackerSettings
 from companion.scan.watchdog import WatchedSource
@@ -176,7 +175,7 @@ class ScanPipeline(WatchedSource):
         """Decode one frame, update the tracker, send and return the events it causes."""
         now = self.clock() if now is None else now
         started = time.perf_counter()
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        gray = grey(frame)   # (the service's frames are grey already: its reader thread turned them)
         recalibrations = self.calibration.recalibrations
         busy = self._maybe_calibrate(gray, now)
         if self.calibration.recalibrations > recalibrations and self.decoder is not None:

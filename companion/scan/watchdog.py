@@ -27,13 +27,14 @@ from typing import Callable
 
 import numpy as np
 
-from companion.scan.sources import EndOfSource, FrameSource
+from companion.scan.sources import EndOfSource, FrameSource, grey
 
 log = logging.getLogger(__name__)
 
 
 class _Reader(threading.Thread):
-    """Opens a source and reads it, keeping only the newest frame. Never waited on for long."""
+    """Opens a source and reads it, keeping only the newest frame, grey (``sources.grey``: the
+    conversion runs here, beside the frame thread, not on it). Never waited on for long."""
 
     def __init__(self, source: FrameSource):
         super().__init__(name=f"scan-source {source.name}", daemon=True)
@@ -56,6 +57,7 @@ class _Reader(threading.Thread):
                 if frame is None:
                     time.sleep(0.005)
                     continue
+                frame = grey(frame)
                 with self.cond:
                     self.frame, self.seq = frame, self.seq + 1
                     self.times.append(time.monotonic())
