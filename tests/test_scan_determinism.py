@@ -63,9 +63,9 @@ def test_the_whole_frame_pass_reads_each_tile_knowing_what_looks_in_place_would_
     seen: list[tuple[int, list[str], int]] = []
     decode_tile = IncrementalDecoder._decode_tile
 
-    def noted(decoder, gray, small):
+    def noted(decoder, gray, small, n):
         seen.append((decoder._frame, sorted(k.detection.text for k in decoder._known), len(decoder._places)))
-        decode_tile(decoder, gray, small)
+        decode_tile(decoder, gray, small, n)
 
     monkeypatch.setattr(IncrementalDecoder, "_decode_tile", noted)
     frames = blurred_still_table(10, 1920, 1080)

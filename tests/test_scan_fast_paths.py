@@ -12,7 +12,7 @@ from companion.scan.boxes import area, contains, intersection, mostly_within, mo
 from companion.scan.decoders import Detection, make_decoder
 from companion.scan.incremental import IncrementalDecoder, _percentiles, _same_code
 from companion.scan.occlusion import block_means
-from companion.scan.texture import _blobs
+from companion.scan.texture import blobs
 
 
 def test_blobs_are_the_boxes_of_the_masks_connected_components():
@@ -24,7 +24,7 @@ def test_blobs_are_the_boxes_of_the_masks_connected_components():
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         expected = sorted((tuple(int(v) for v in s[:4]) for s in stats[1:count]), key=lambda b: (b[1], b[0], b[3], b[2]))
-        assert _blobs(mask) == expected
+        assert blobs(mask) == expected
 
 
 def test_grey_level_percentiles_are_numpys():

@@ -68,7 +68,7 @@ from companion.scan.camera_health import TAG_MODULES
 from companion.scan.decoders import Detection, ZxingDecoder
 from companion.scan.occlusion import block_means
 from companion.scan.rescue import Ladder, Place, photo_views
-from companion.scan.texture import code_patches, painted_out, plausible_code, plausible_codes, texture_patches
+from companion.scan.texture import blobs, code_patches, painted_out, plausible_code, plausible_codes, texture_patches
 
 _EQUALISE = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
 PHOTO_TEXTURE_CONTRAST = 25.0   # grey levels of spread between blocks, after equalising
@@ -108,6 +108,7 @@ class _Known:
 
 
 SWEEP_TILE_PX = 130_000    # the sweep's tiles (20 at 1080p: each 3.7-5.3 ms here plain), the pipeline's (pipeline.COLD_TILE_PX)
+LIGHT_FRAME_PX = 40_000     # a frame whose own decode read more pixels than this did a heavy job: the periodic work waits
 SWEEP_TILES_AT_LEAST = 4   # a frame of fewer tiles is decoded whole at once (640 x 360 at 130,000 px a tile: 2-3 ms here)
 
 
@@ -165,6 +166,8 @@ class IncrementalDecoder:
         self._texture_due = False         # ...and its textured places, to note on the frame after the last
         self._busy = False                # the caller did other heavy work on this frame (see decode)
         self._sweep_now = False           # the rest of a sweep on the next frame at once (see finish_sweep)
+        self._tile_owed: int | None = None   # a tile of the periodic pass that waited for a frame without a heavy read
+        self.frame_px = 0                 # pixels this frame's own decode handed to the reader (not the looks')
         self._stale: dict[int, _Known] = {}   # ...and the codes known before it, by id (held: no id is reused meanwhile),
                                               # each replaced by the tile it lies in
         self.last_small: np.ndarray | None = None   # this frame's block means (the motion map shares them)
@@ -205,6 +208,7 @@ class IncrementalDecoder:
         self._cold_left.clear()
         self._stale.clear()
         self._texture_due = self._sweep_now = False
+        self._tile_owed = None
 
     def decode(self, gray: np.ndarray, busy: bool = False) -> list[Detection]:
         """Every code believed in view in this frame (read now or carried over unchanged).
@@ -212,6 +216,7 @@ class IncrementalDecoder:
         tile waits for the next frame (never two heavy jobs on one frame)."""
         self._busy = busy
         self._frame += 1
+        self.frame_px = 0
         self.stats.frames += 1
         self._previous_small = self.last_small
         small = self.last_small = block_means(gray, self.cell)
@@ -243,12 +248,19 @@ class IncrementalDecoder:
                     self._advance_sweep(gray, small, busy)
                 elif not began and self._read_lost(gray, small, read=not busy):
                     pass   # a lost code's place is still again after it changed: read there, the periodic tile waits
-                elif self._tile_due(self._frame) and not self._cold_left:   # (a sweep is a whole pass already)
-                    # the last frame's looks land first, as looks in the frame have: the tile then paints out the
-                    # codes they read, is cut around the codes' size they show and notes places as in the frame
-                    # (before them it noted other places, which were dealt into other shares: other reads)
-                    self._land_apart(small)
-                    self._decode_tile(gray, small)
+                elif (self._tile_due(self._frame) or self._tile_owed is not None) and not self._cold_left:
+                    # (a sweep is a whole pass already.) Not beside a heavy read of what changed (a card put
+                    # down): that tile waits for the next frame without one (never two heavy jobs on one frame)
+                    tile = self._tile_number() if self._tile_owed is None else self._tile_owed
+                    if self.heavy:
+                        self._tile_owed = tile
+                    else:
+                        # the last frame's looks land first, as looks in the frame have: the tile then paints out the
+                        # codes they read, is cut around the codes' size they show and notes places as in the frame
+                        # (before them it noted other places, which were dealt into other shares: other reads)
+                        self._tile_owed = None
+                        self._land_apart(small)
+                        self._decode_tile(gray, small, tile)
         self._decoded_whole = self.stats.full_decodes > full_decodes
         if self.looks_apart and not self.photo:
             self._land_looks(small)
@@ -408,10 +420,15 @@ class IncrementalDecoder:
         calibration puts it (the tracker would see cards jump zones until their tiles came)."""
         self._sweep_now = bool(self._cold_left)
 
-    def tile_next(self) -> bool:
-        """Whether the next frame decodes a tile of the whole-frame pass (so that the pipeline's
-        other periodic work, the marker check, goes to a frame without one)."""
-        return self._reference is not None and not self._cold_left and self._tile_due(self._frame + 1)
+    @property
+    def heavy(self) -> bool:
+        """Whether this frame's own decode did a heavy job (a tile, a region of what changed: more than
+        ``LIGHT_FRAME_PX`` read), so that periodic work (the pass's next tile, the marker check) waits
+        for a frame without one. Counted in pixels: the same frames wait whatever the machine's load."""
+        return self.frame_px > LIGHT_FRAME_PX
+
+    def _tile_number(self) -> int:
+        return self._frame // max(1, self.full_every // self.sweep_tiles)
 
     def _tile_due(self, frame: int) -> bool:
         step = max(1, self.full_every // self.sweep_tiles)
@@ -445,6 +462,7 @@ class IncrementalDecoder:
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
         self._reference = small
         self._stale = {id(k): k for k in self._known}
+        self._tile_owed = None   # (the sweep reads it)
         self.stats.cold_sweeps += 1
         count = math.ceil(gray.size / self.cold_tile_px)
         # begun again while under way (a hand over most of the table, frame after frame): the tiles not read yet
@@ -577,13 +595,12 @@ class IncrementalDecoder:
             self._places = [p for p, done in zip(self._places, covered, strict=True) if not done]
         return found
 
-    def _decode_tile(self, gray: np.ndarray, small: np.ndarray) -> None:
+    def _decode_tile(self, gray: np.ndarray, small: np.ndarray, n: int) -> None:
         """One tile of the periodic whole-frame pass: the frame cut into ``sweep_tiles`` tiles,
         overlapping by more than a code's side (each code lies whole in one), visited in turn, so
         the pass costs a tile's decode a frame instead of a whole frame's every ``full_every``
         frames. As in the whole pass, a code this tile misses stays known unless its place changed."""
         h, w = gray.shape[:2]
-        n = self._frame // max(1, self.full_every // self.sweep_tiles)
         box = _tile(n, self.sweep_tiles, w, h, 1.5 * self._tag_px())
         self.stats.tiles += 1
         found = self._read(gray, box, small, tile=True)
@@ -667,6 +684,7 @@ class IncrementalDecoder:
         if scale > 1:   # (cut to whole blocks: OpenCV's fast path, 0.05 ms for a 500,000 px halving here)
             rows, cols = crop.shape[0] // scale, crop.shape[1] // scale
             crop = cv2.resize(crop[:rows * scale, :cols * scale], (cols, rows), interpolation=cv2.INTER_AREA)
+        self.frame_px += crop.size
         if not self.can_look_again:
             return _known_of([d.shifted(x0, y0, 1 / scale) for d in self.decoder.decode(crop)])
         found, misses = self.decoder.decode_with_misses(crop)
@@ -983,8 +1001,9 @@ class IncrementalDecoder:
         c = self.cell
         grow = max(1, int(round(self._tag_px() * 0.6 / c)))
         spread = cv2.dilate(dirty, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(spread, connectivity=8)
-        boxes = [(int(x * c), int(y * c), int((x + bw) * c), int((y + bh) * c)) for x, y, bw, bh, _ in stats[1:count]]
+        # (texture.blobs: the boxes of its connected parts from their outlines, 0.04 ms at 1080p here where
+        # connectedComponentsWithStats took 0.28 on every frame something moved)
+        boxes = [(x * c, y * c, (x + bw) * c, (y + bh) * c) for x, y, bw, bh in blobs(spread)]
         tags = [clipped(k.box, w, h) for k in self._known if id(k) in changed] + [clipped(k.box, w, h) for k in self._lost]
         cut = [t for t in tags if any(overlap(t, b) for b in boxes) and not any(contains(b, t) for b in boxes)]
         return [clipped(b, w, h) for b in snug_merged(boxes + cut)]

@@ -181,6 +181,8 @@ class ScanPipeline(WatchedSource):
         if self.calibration.recalibrations > recalibrations and self.decoder is not None:
             self.decoder.finish_sweep()   # the camera moved: no card left where the old calibration saw it
         detections = self.decoder.decode(gray, busy) if self.decoder else self.base_decoder.decode(gray)
+        if not busy and self._periodic_check(gray, now) and self.decoder is not None:
+            self.decoder.finish_sweep()   # (on the next frame)
         shared = self.decoder is not None and self.decoder.cell == self.motion.cell
         self.motion.update(gray, now, self.decoder.last_small if shared else None)
         with self._lock:
@@ -229,15 +231,30 @@ class ScanPipeline(WatchedSource):
             if not self._check_now:
                 self._calibrate_at = now + self.calibrate_every_s
                 self._ignore_markers()
-        elif now >= self._calibrate_at and not (self.decoder is not None and self.decoder.tile_next()):
-            # the periodic check, one marker a frame, on frames without a tile of the whole-frame
-            # pass: never two heavy jobs on one frame (scheduled by frame, not by how long they took)
+        elif now >= self._calibrate_at and self.decoder is not None and self.decoder.sweeping:
+            # the periodic check while a sweep reads the frame again (most of it changed: a bumped camera
+            # among the reasons), a marker a frame, before the sweep's next tile, which waits (a check that
+            # finds the markers moved calibrates again before the sweep reads the cards where they moved)
             if self.calibration.check_step(gray, now):
                 self._calibrate_at = now + self.calibrate_every_s
                 self._ignore_markers()
         else:
-            return False
+            return False   # (the periodic check, if due, comes after this frame's decode: _periodic_check)
         return True
+
+    def _periodic_check(self, gray: np.ndarray, now: float) -> bool:
+        """The periodic check, one marker a frame, after the frame's decode and only when that did no
+        heavy job (a tile of the whole-frame pass, a region of what changed): never two heavy jobs on
+        one frame, scheduled by the pixels read, not by how long anything took. A check waiting
+        meanwhile changes nothing: the camera bumped is noticed by most of the frame changing. Whether
+        it calibrated the mat again (the markers moved)."""
+        if self._calibrate_at is None or now < self._calibrate_at or (self.decoder is not None and self.decoder.heavy):
+            return False
+        recalibrations = self.calibration.recalibrations
+        if self.calibration.check_step(gray, now):
+            self._calibrate_at = now + self.calibrate_every_s
+            self._ignore_markers()
+        return self.calibration.recalibrations > recalibrations
 
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there

@@ -41,7 +41,7 @@ def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float
     smallest = 0.4 * tag_px / cell
     m = int(round(tag_px * 0.15))
     out = []
-    for x, y, w, h in _blobs(textured):
+    for x, y, w, h in blobs(textured):
         if w < smallest or h < smallest:
             continue
         if any(edges) and _cut_by_edge(small, (x, y, w, h), edges, contrast):
@@ -51,7 +51,7 @@ def texture_patches(small: np.ndarray, cell: int, tag_px: float, contrast: float
     return out
 
 
-def _blobs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+def blobs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
     """The boxes (x, y, w, h) of a binary mask's 8-connected blobs, top to bottom, left to right:
     the boxes connectedComponentsWithStats gives, from the blobs' outer contours (half the cost)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -134,7 +134,7 @@ def code_patches(pixels: np.ndarray, cell: int, tag_px: float, codes: list[Detec
     smallest = 0.5 * tag_px / cell
     m = int(round(tag_px * 0.15))
     return [(max(x * cell - m, 0), max(y * cell - m, 0), min((x + w) * cell + m, cols * cell), min((y + h) * cell + m, rows * cell))
-            for x, y, w, h in _blobs(textured) if w >= smallest and h >= smallest]
+            for x, y, w, h in blobs(textured) if w >= smallest and h >= smallest]
 
 
 def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
