@@ -108,7 +108,9 @@ class _Known:
 
 
 SWEEP_TILE_PX = 130_000    # the sweep's tiles (20 at 1080p: each 3.7-5.3 ms here plain), the pipeline's (pipeline.COLD_TILE_PX)
-LIGHT_FRAME_PX = 40_000     # a frame whose own decode read more pixels than this did a heavy job: the periodic work waits
+# A frame whose own decode read more pixels than this did a heavy job (a card's place at 3 px a module is
+# about 40,000 px at 1080p, 1-2 ms here with its texture search): the periodic tile and marker check wait
+LIGHT_FRAME_PX = 20_000
 SWEEP_TILES_AT_LEAST = 4   # a frame of fewer tiles is decoded whole at once (640 x 360 at 130,000 px a tile: 2-3 ms here)
 
 
