@@ -81,6 +81,17 @@ def test_a_hand_covering_most_of_a_1080p_frame_takes_nothing_away_while_the_fram
     assert report.details == [] and report.false_gone == 0
 
 
+def test_the_bench_s_replays_of_the_same_crossings_do_the_same_work_and_take_each_frame_s_median():
+    """The crossings bench plays the same crossings again (``replays``) and takes each frame's CPU as
+    the median of its replays: fair only because the pipeline decides nothing by the clock, so every
+    replay reads the same frames the same way (run_crossings raises if a replay's events differ)."""
+    report = run_crossings(3, seed=3, take_every=2, replays=3)
+    assert report.replays == 3 and len(report.replay_worst_ms) == 3
+    assert len(report.frame_cpu_ms) == report.frames_processed and report.takes_reported == report.takes == 1
+    worst = report.as_dict()["frame_cpu_ms"]["worst"]
+    assert 0 < worst <= max(report.replay_worst_ms)
+
+
 def test_the_motion_map_knows_when_anything_last_moved_over_the_table():
     """What the settle reads (stillness.py, through ``moved``): a still table keeps its last
     movement and a frame of it moved nothing; a hand (a block that changed) moves it to that

@@ -86,10 +86,14 @@ def register_bench(bench_sub) -> None:
                       help="with corner-labelled photos: only these condition folders, comma-separated")
     scan.add_argument("--crossings", type=int, default=0, metavar="N",
                       help="also play N rendered hand crossings with dropped frames "
-                           "(1000 took 5 minutes here on a quiet core, 26 on a busy one)")
+                           "(1000 took 5 minutes a replay here on a quiet core, 26 on a busy one)")
+    scan.add_argument("--crossing-replays", type=int, default=3, metavar="N",
+                      help="play the crossings N times, each frame's CPU the median of its N replays: the same frames "
+                           "and work each time, so a spike of a shared machine on one replay is not the frame's cost "
+                           "(default 3; 1: one play)")
     scan.add_argument("--crossing-view", choices=("table", "close"), default="table",
                       help="the crossings' camera: the whole play area in 640 x 360 (default), or a 1080p camera close "
-                           "over the cards, the hand covering most of the frame (100 took about 4 minutes here)")
+                           "over the cards, the hand covering most of the frame (100 took about 2 minutes a replay here)")
     scan.add_argument("--look-workers", type=int, default=0, metavar="N",
                       help="the pipeline's second looks on N worker threads (default: the cores the run may use, less "
                            "one: 1 here, pinned to one core; a Pi 4: 3); the reads do not depend on N, the CPU per worker does")

@@ -481,7 +481,8 @@ def _print_crossings(args, report: dict) -> None:
     if not args.crossings:
         return
     started = time.time()
-    report["crossings"] = run_crossings(args.crossings, seed=args.seed, view=args.crossing_view).as_dict()
+    report["crossings"] = run_crossings(args.crossings, seed=args.seed, view=args.crossing_view,
+                                        replays=args.crossing_replays).as_dict()
     c = report["crossings"]
     print(f"\nhands crossing cards ({c['crossings']} crossings seen in the {args.crossing_view} view, hidden 0.3-1.5 s, "
           f"0-60% of frames dropped; "
@@ -489,7 +490,9 @@ def _print_crossings(args, report: dict) -> None:
           f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
           f"median {c['median_take_latency_s']:.2f} s after the hand left")
     cpu = c["frame_cpu_ms"]
-    print(f"  CPU a processed frame on the frame thread, after the first ({cpu['first']:.1f} ms, read whole): median "
+    each = (f"each frame the median of its {c['replays']} replays (the same frames, the same work; one replay's worst alone "
+            f"{', '.join(f'{ms:.1f}' for ms in c['replay_worst_ms'])})" if c["replays"] > 1 else "one play")
+    print(f"  CPU a processed frame on the frame thread, after the first ({cpu['first']:.1f} ms, read whole), {each}: median "
           f"{cpu['median']:.1f} ms, 99th percentile {cpu['p99']:.1f}, the worst {cpu['worst']:.1f} (load {os.getloadavg()[0]:.1f})")
     for line in c["details"]:
         print(f"    {line}")
