@@ -54,6 +54,8 @@ def attach_camera(service: Service, source_spec, decoder: str = "zxing", size: t
         return service.table_inputs(events, "camera")
 
     pipeline_options.setdefault("private", getattr(service, "private_tags", None))
+    # a live camera: its first marker search and first frame a tile a frame, never a frame over 6 ms
+    pipeline_options.setdefault("spread_start", True)
     pipeline = ScanPipeline(source, decoder, zones_for(service), current_game(service), on_event=on_event,
                             on_events=on_events, **pipeline_options)
     service.pipeline = pipeline

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.bench.scan_scenes import Scene, build_table, scene_seed
 from companion.scan import calibration
@@ -53,6 +54,46 @@ def test_the_marker_check_looks_for_one_marker_a_frame_and_never_on_a_tiles_fram
     assert done[0]["whole"] and not done[1]["tile"] and not done[1]["whole"]
     assert sum(d["tile"] for d in done) >= 40   # the sweep itself still runs (one tile every 2 frames)
     assert pipeline.calibration.ready and pipeline.calibration.detail.startswith("steady (4 of 4")
+
+
+def test_the_service_s_camera_starts_a_tile_a_frame_and_reads_the_table_within_its_first_second(monkeypatch):
+    """The service's camera (``spread_start``, wiring.py) starts on a 1080p table of 20 cards: its
+    first marker search is spread a tile a frame, and its first frame read as a sweep of tiles, one
+    a frame, the sweep waiting on the search's frames, as after a bump. No frame searches more than
+    one marker tile, none decodes more than one sweep tile (never both), nothing is reported before
+    the mat is calibrated, and every card is seen within the first second (decoded at once, that
+    first frame cost 12 ms here with its search 8-14 more: 50-100 ms on a Pi 4)."""
+    from companion.scan.incremental import SWEEP_TILE_PX
+
+    scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
+    table, _, _ = build_table(scene)
+    grays = [cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY) for _ in range(3)]
+    at_once = []   # what a pipeline that reads its first frame at once reports (the cards on the zones)
+    started = ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle", lambda kind, data: at_once.append(data["card"]))
+    for n in range(4):
+        started.process(grays[n % 3], now=n / 30)
+    searched = []
+    in_tile = calibration.detect_markers_in_tile
+    monkeypatch.setattr(calibration, "detect_markers_in_tile", lambda *a, **k: searched.append(1) or in_tile(*a, **k))
+    whole = calibration.detect_markers
+    monkeypatch.setattr(calibration, "detect_markers", lambda g, *a, **k: pytest.fail("the whole frame searched at once")
+                        if g.shape == (1080, 1920) else whole(g, *a, **k))
+    events = []
+    pipeline = ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle",
+                            lambda kind, data: events.append((data["card"], pipeline.calibration.ready)), spread_start=True)
+    decoder, done = pipeline.decoder, []
+    for n in range(30):
+        before, tiles = len(searched), decoder.stats.cold_tiles
+        pipeline.process(grays[n % 3], now=n / 30)
+        done.append({"marker tiles": len(searched) - before, "sweep tiles": decoder.stats.cold_tiles - tiles,
+                     "px": decoder.frame_px, "calibrated": pipeline.calibration.ready})
+    assert all(d["marker tiles"] <= 1 and d["sweep tiles"] <= 1 and not (d["marker tiles"] and d["sweep tiles"])
+               for d in done)
+    assert max(d["px"] for d in done) < 2 * SWEEP_TILE_PX and decoder.stats.full_decodes == 0
+    assert next(n for n, d in enumerate(done) if d["calibrated"]) <= 12
+    assert sorted(card for card, _ in events) == sorted(at_once) and len(at_once) >= 15
+    assert all(ready for _, ready in events)
+    assert pipeline.calibration.detail.startswith("calibrated from 4 markers")
 
 
 def test_a_card_slid_across_the_table_puts_off_the_periodic_tile_and_marker_check_never_beside_its_read(monkeypatch):
@@ -232,10 +273,10 @@ def test_a_calibrated_search_shrinks_to_its_markers_size_and_still_finds_them_at
     shrunk, smallest = [], []
     plain = calibration.detect_markers
 
-    def recorded(g, max_width=calibration.SEARCH_WIDTH, min_perimeter_rate=0.03):
+    def recorded(g, max_width=calibration.SEARCH_WIDTH, min_perimeter_rate=0.03, window=None):
         shrunk.append(max_width / g.shape[1])
         smallest.append(min_perimeter_rate * max(g.shape) / 4)   # the smallest square's side it looks at
-        return plain(g, max_width, min_perimeter_rate)
+        return plain(g, max_width, min_perimeter_rate, window)
 
     monkeypatch.setattr(calibration, "detect_markers", recorded)
     while not calib.search_step(gray, now=1.0):

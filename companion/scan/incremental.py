@@ -9,8 +9,9 @@ moves somewhere. ``IncrementalDecoder`` keeps the codes it already read and, eac
 2. grows the dirty blocks by about half a tag, adds the box of every recently lost tag they
    touch and every known one whose own blocks changed, merges boxes where that adds little, and
    decodes only those crops (the unchanged known codes in them painted out), or the whole frame
-   when most of it changed: at once on the first frame, else (``cold_tile_px``) as a sweep of
-   tiles, one a frame, the codes known staying known until their tile is read;
+   when most of it changed: at once on the first frame (unless ``sweep_first``: a live camera's
+   start), else (``cold_tile_px``) as a sweep of tiles, one a frame, the codes known staying
+   known until their tile is read;
 3. notes *places* where a code was expected but not read: codes the decoder located but could
    not decode (zxing-cpp reports those), and patches of the small copy with a QR code's
    texture that hold no code read (not on the calibration markers, not cut by the frame's
@@ -124,6 +125,7 @@ class IncrementalDecoder:
     cold_tile_px: float = 0.0        # a frame after the first that must be decoded whole (most of it changed): read
                                      # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
     cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
+    sweep_first: bool = False        # ...the first frame too (a live camera's start: see _decode_whole)
     full_fraction: float = 0.45
     max_regions: int = 12
     max_looks: int = 24              # second looks per frame at most
@@ -442,13 +444,13 @@ class IncrementalDecoder:
         """A frame to decode whole: at once, or (``cold_tile_px``, a live camera, after the first
         frame) as a sweep of tiles: the codes known stay known until their tile reads them again,
         and what changes meanwhile is read by the region decode, so what the players see hardly
-        waits for it. The first frame is read at
-        once, so that the table appears whole on it (swept, the 6-frame bench clips read 70-85%
-        instead of 89-100%, low light's last card 5 frames later): one frame once, before any
-        battle (the decoder is not reset while the service runs; a camera reopened is compared
-        with the picture before it)."""
+        waits for it. The first frame is read at once (the table appears whole on it: what the
+        benches' short clips and most tests want; swept, the 6-frame clips read 70-85% instead of
+        89-100%), unless ``sweep_first`` (the service's camera, ``ScanPipeline(spread_start=True)``:
+        the table is read over its first second, no frame paying a whole decode). The decoder is not
+        reset while the service runs; a camera reopened is compared with the picture before it."""
         if self.cold_tile_px > 0 and gray.size > SWEEP_TILES_AT_LEAST * self.cold_tile_px and not self.photo \
-                and self._reference is not None:
+                and (self._reference is not None or self.sweep_first):
             self._begin_sweep(gray, small)
         else:
             self._decode_full(gray, small)

@@ -115,14 +115,19 @@ class ScanPipeline(WatchedSource):
                  incremental: bool = True, tracker: TrackerSettings | None = None,
                  stall_timeout: float = 5.0, backoff: tuple[float, float] = (0.5, 30.0),
                  calibrate_every_s: float = 1.0, clock: Callable[[], float] = time.monotonic, private=None,
-                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None, look_workers: int | None = None):
+                 on_events: Callable[[list[tuple[str, dict]]], None] | None = None, look_workers: int | None = None,
+                 spread_start: bool = False):
         super().__init__(source, stall_timeout=stall_timeout, backoff=backoff, clock=clock)
         self.base_decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         # second looks on worker threads beside the frame's own decode (incremental.py: _hand_over_looks):
         # by default one a core besides the frame's own (a Pi 4: 3; the reads do not depend on it)
         workers = look_workers or default_look_workers()
         self.decoder = IncrementalDecoder(self.base_decoder, looks_apart=True, look_workers=workers,
-                                          cold_tile_px=COLD_TILE_PX) if incremental else None
+                                          cold_tile_px=COLD_TILE_PX, sweep_first=spread_start) if incremental else None
+        # The first frame's marker search and decode spread over frames, a tile a frame, as later ones are (the
+        # service's: no frame over 6 ms here, the table read about a second after the camera starts); False: both
+        # at once on the first frame (tests and benches that want the table read on it)
+        self.spread_start = spread_start
         self.zones = zones or ZoneMap.for_game(game, 2)
         self.game = game
         self.on_event = on_event or (lambda kind, data: None)
@@ -219,6 +224,9 @@ class ScanPipeline(WatchedSource):
             self._check_given = False
             self._calibrate_at = now + self.calibrate_every_s
             self._ignore_markers()
+        if self._calibrate_at is None and self.spread_start:
+            # a first calibration (the camera started, or asked again), searched a tile a frame as after a bump
+            self._calibrate_at, self._check_now = now, True
         if self._calibrate_at is None:
             self.calibration.update(gray, now)   # a first calibration: at once
             self._calibrate_at = now + self.calibrate_every_s
