@@ -99,6 +99,50 @@ def cold_frames(seed: int, repeats: int) -> dict:
     return out
 
 
+def service_start(seed: int, repeats: int) -> dict:
+    """The service's camera starting on a table (``ScanPipeline(spread_start=True)``, as wiring.py makes
+    it; no homography given: the mat calibrated from its markers): each frame's CPU on the frame thread
+    until the first sweep is over, its worst against one zxing-cpp call on the frame in the same run,
+    the frame the mat is calibrated on and the frame every readable card is known from."""
+    from companion.bench.scan_scenes import Scene, scene_seed, build_table
+
+    out = {}
+    for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
+        scene = Scene(1920, 1080, 20, condition, ppm, scene_seed(seed, 1920, 20, condition, ppm))
+        table, _, _ = build_table(scene)
+        frame, truth = table.render_with_truth()
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        readable = {t.text for t in truth if t.readable}
+        zxing = make_decoder("zxing")
+        times = {"zxing": [], "zxing_cpu": []}
+        worst, calibrated, known_from, known = [], None, None, 0
+        for _ in range(repeats):
+            _timed_both(partial(zxing.decode, gray), times, "zxing")
+            pipeline = ScanPipeline(None, "zxing", ZoneMap.for_game("bom-battle", 2), "bom-battle", spread_start=True,
+                                    look_workers=LOOK_WORKERS["n"] or None)
+            pipeline.warm_up()
+            frame_ms = []
+            for n in range(90):
+                cpu = time.thread_time()
+                pipeline.process(gray, now=n / 30)
+                frame_ms.append((time.thread_time() - cpu) * 1000)
+                pipeline.decoder.wait_for_looks()
+                if calibrated is None and pipeline.calibration.ready:
+                    calibrated = n
+                known = len({d.text for d in pipeline.decoder.finish_looks()} & readable)
+                if known_from is None and known == len(readable):
+                    known_from = n
+                if n > 1 and not pipeline.decoder.sweeping and calibrated is not None:
+                    break
+            worst.append(max(frame_ms))
+        zx = statistics.median(times["zxing_cpu"])
+        out[f"{condition} {ppm}"] = {"zxing_cpu": spread(times["zxing_cpu"]), "worst_frame_cpu": spread(worst),
+                                     "worst_ratio": statistics.median(worst) / zx, "frames": len(frame_ms),
+                                     "calibrated_on": calibrated, "all_known_from": known_from, "known": known,
+                                     "readable": len(readable)}
+    return out
+
+
 def relit_frames(seed: int, repeats: int) -> dict:
     """A table read, then the room's light changes (every block changes: the whole frame is read
     again): the pipeline reads it as a sweep of tiles, one a frame, while the codes it knew stay
@@ -428,6 +472,14 @@ def _print_cold(args, report: dict) -> None:
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
         print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
+    report["service_start"] = service_start(args.seed, args.repeats)
+    print("the service's camera starting on such a table (its first marker search and first frame a tile a frame: "
+          "ScanPipeline(spread_start=True), the mat calibrated from its markers; CPU on the frame thread):")
+    for name, c in report["service_start"].items():
+        print(f"  {name:10} {c['frames']} frames: the worst {fmt(c['worst_frame_cpu'])} ({c['worst_ratio']:.2f}x one zxing-cpp "
+              f"call on the frame, {fmt(c['zxing_cpu'])}); calibrated on frame {c['calibrated_on']}, "
+              f"{c['known']} of {c['readable']} known after the sweep"
+              + (f", all from frame {c['all_known_from']}" if c["all_known_from"] is not None else ""))
     report["relit"] = relit_frames(args.seed, args.repeats)
     print("the same tables read, then the light changes (the whole frame read again as a sweep of tiles, one a frame: "
           "pipeline.COLD_TILE_PX; CPU on the frame thread):")

@@ -109,6 +109,11 @@ def cmd_latency(args) -> int:
         client = StreamClient(server.server_port)
         client.start()
         client.ready.wait(10)
+        # the camera's start: its markers searched and the table read a tile a frame (spread_start), not timed
+        deadline = time.monotonic() + 30
+        while not (pipeline.calibration.ready and pipeline.decoder and not pipeline.decoder.sweeping) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
         zones = pipeline.zones
         refs = list(service.session.ruleset.catalog.refs())
         camera, missed = [], 0
