@@ -472,14 +472,7 @@ def _print_cold(args, report: dict) -> None:
         print(f"  {name:10} zxing-cpp {fmt(c['zxing'])}, pipeline {fmt(c['pipeline'])}: {c['ratio']:.2f}x; "
               f"read {c['zxing_reads']} / {c['pipeline_reads']} of {c['readable']}")
         print(f"  {'':10} CPU: zxing-cpp {fmt(c['zxing_cpu'])}, pipeline {fmt(c['pipeline_cpu'])}: {c['cpu_ratio']:.2f}x")
-    report["service_start"] = service_start(args.seed, args.repeats)
-    print("the service's camera starting on such a table (its first marker search and first frame a tile a frame: "
-          "ScanPipeline(spread_start=True), the mat calibrated from its markers; CPU on the frame thread):")
-    for name, c in report["service_start"].items():
-        print(f"  {name:10} {c['frames']} frames: the worst {fmt(c['worst_frame_cpu'])} ({c['worst_ratio']:.2f}x one zxing-cpp "
-              f"call on the frame, {fmt(c['zxing_cpu'])}); calibrated on frame {c['calibrated_on']}, "
-              f"{c['known']} of {c['readable']} known after the sweep"
-              + (f", all from frame {c['all_known_from']}" if c["all_known_from"] is not None else ""))
+    _print_start(args, report)
     report["relit"] = relit_frames(args.seed, args.repeats)
     print("the same tables read, then the light changes (the whole frame read again as a sweep of tiles, one a frame: "
           "pipeline.COLD_TILE_PX; CPU on the frame thread):")
@@ -488,6 +481,17 @@ def _print_cold(args, report: dict) -> None:
               f"{fmt(c['sweep_cpu'])} ({c['sweep_ratio']:.2f}x), against zxing-cpp's one call on the relit frame "
               f"{fmt(c['zxing_cpu'])}; known {c['known_before']} before, {c['known_after']} after, of {c['readable']}")
         print(f"  {'':10} then one card moves: that frame {fmt(c['moved_card_cpu'])} ({c['moved_ratio']:.2f}x)")
+
+
+def _print_start(args, report: dict) -> None:
+    report["service_start"] = service_start(args.seed, args.repeats)
+    print("the service's camera starting on such a table (its first marker search and first frame a tile a frame: "
+          "ScanPipeline(spread_start=True), the mat calibrated from its markers; CPU on the frame thread):")
+    for name, c in report["service_start"].items():
+        print(f"  {name:10} {c['frames']} frames: the worst {fmt(c['worst_frame_cpu'])} ({c['worst_ratio']:.2f}x one zxing-cpp "
+              f"call on the frame, {fmt(c['zxing_cpu'])}); calibrated on frame {c['calibrated_on']}, "
+              f"{c['known']} of {c['readable']} known after the sweep"
+              + (f", all from frame {c['all_known_from']}" if c["all_known_from"] is not None else ""))
 
 
 def _print_steady(args, report: dict) -> None:
