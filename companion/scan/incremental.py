@@ -464,10 +464,16 @@ class IncrementalDecoder:
         h, w = gray.shape[:2]
         dark, light = _percentiles(small, (1, 99))   # as _decode_full: the texture threshold follows the light
         self._texture_contrast = max(6.0, 0.1 * float(light - dark))
+        first = self._reference is None
         self._reference = small
         self._stale = {id(k): k for k in self._known}
         self._tile_owed = None   # (the sweep reads it)
         self.stats.cold_sweeps += 1
+        if first:
+            # the camera's first frame (sweep_first): its places with a code's texture noted now, so that the
+            # tiles paint them out and the looks read them within their budget, on the workers (a tile holding
+            # blurred codes, which zxing-cpp locates and fails at about 1 ms each, cost 10-13 ms here)
+            self._note_textured_places(small, w, h)
         count = math.ceil(gray.size / self.cold_tile_px)
         # begun again while under way (a hand over most of the table, frame after frame): the tiles not read yet
         # first, then the others, so that every tile is read in turn (begun from the first again, only the first
