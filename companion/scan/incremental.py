@@ -431,11 +431,16 @@ class IncrementalDecoder:
         for a frame without one. Counted in pixels: the same frames wait whatever the machine's load."""
         return self.frame_px > LIGHT_FRAME_PX
 
+    @property
+    def _tile_step(self) -> int:
+        """Frames between two tiles of the periodic pass."""
+        return max(1, self.full_every // self.sweep_tiles)
+
     def _tile_number(self) -> int:
-        return self._frame // max(1, self.full_every // self.sweep_tiles)
+        return self._frame // self._tile_step
 
     def _tile_due(self, frame: int) -> bool:
-        step = max(1, self.full_every // self.sweep_tiles)
+        step = self._tile_step
         return self.sweep_tiles > 1 and frame % step == 0 and frame - self._whole_at >= step
 
     # --- the two ways of decoding ---------------------------------------------------------------

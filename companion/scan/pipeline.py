@@ -235,17 +235,12 @@ class ScanPipeline(WatchedSource):
             # the camera may have moved: checked from now on, one marker a frame, the sweep that
             # reads the frame again waiting meanwhile (the four at once beside a tile: 8-9 ms here);
             # a marker missing or moved ends the check with the whole frame searched, as update does
-            self._check_now = not self.calibration.check_step(gray, now)
-            if not self._check_now:
-                self._calibrate_at = now + self.calibrate_every_s
-                self._ignore_markers()
+            self._check_now = not self._check_step(gray, now)
         elif now >= self._calibrate_at and self.decoder is not None and self.decoder.sweeping:
             # the periodic check while a sweep reads the frame again (most of it changed: a bumped camera
             # among the reasons), a marker a frame, before the sweep's next tile, which waits (a check that
             # finds the markers moved calibrates again before the sweep reads the cards where they moved)
-            if self.calibration.check_step(gray, now):
-                self._calibrate_at = now + self.calibrate_every_s
-                self._ignore_markers()
+            self._check_step(gray, now)
         else:
             return False   # (the periodic check, if due, comes after this frame's decode: _periodic_check)
         return True
@@ -259,10 +254,16 @@ class ScanPipeline(WatchedSource):
         if self._calibrate_at is None or now < self._calibrate_at or (self.decoder is not None and self.decoder.heavy):
             return False
         recalibrations = self.calibration.recalibrations
-        if self.calibration.check_step(gray, now):
-            self._calibrate_at = now + self.calibrate_every_s
-            self._ignore_markers()
+        self._check_step(gray, now)
         return self.calibration.recalibrations > recalibrations
+
+    def _check_step(self, gray: np.ndarray, now: float) -> bool:
+        """One step of a marker check; once it is over, the next is due a second on. Whether it is over."""
+        if not self.calibration.check_step(gray, now):
+            return False
+        self._calibrate_at = now + self.calibrate_every_s
+        self._ignore_markers()
+        return True
 
     def _ignore_markers(self) -> None:
         if self.decoder is not None:  # the markers' fine pattern is no tag: no second looks there
