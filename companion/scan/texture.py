@@ -147,9 +147,10 @@ def _block_min_eigen(pixels: np.ndarray, cell: int) -> np.ndarray:
     # the gradients of 8-bit pixels are whole numbers within +-1020: in 16 bits they are exact and
     # half the memory of floats, and their products (under 2^24) exact in floats, so the blocks are
     # the same as from float gradients, for 0.55-0.8 of the CPU (240 x 320 px: 368 against 656 us here;
-    # 464 x 496: 1.98 against 2.42 ms)
-    gx = cv2.Sobel(pixels, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(pixels, cv2.CV_16S, 0, 1, ksize=3)
+    # 464 x 496: 1.98 against 2.42 ms). Both in one pass (cv2.spatialGradient: the same 3 x 3 Sobel
+    # sums, the same border): a quarter to a third of two cv2.Sobel calls' CPU (300 x 300 px: 56
+    # against 149 us), a fifth to a quarter off the whole narrowing
+    gx, gy = cv2.spatialGradient(pixels, ksize=3)
     size = (pixels.shape[1] // cell, pixels.shape[0] // cell)
     xx = cv2.resize(cv2.multiply(gx, gx, dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA)
     xy = cv2.resize(cv2.multiply(gx, gy, dtype=cv2.CV_32F), size, interpolation=cv2.INTER_AREA)
