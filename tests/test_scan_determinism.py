@@ -113,3 +113,21 @@ def test_the_reads_do_not_depend_on_whether_the_frame_thread_waits_for_the_looks
     assert looks > 0 and len(straight[-1]) > len(straight[0])
     assert waited == straight
     assert decoder.stats.second_looks == looks
+
+
+def test_warming_the_look_workers_up_changes_no_read():
+    """The service's start warms each look worker up (a narrowing and a climb on a made-up texture,
+    so that its first real share does not pay a fresh thread's first arrays): the workers are
+    running before the first frame, and the table reads as a pipeline that was not warmed, frame
+    by frame, with the same looks (the warm-up climbs a copy of the ladder: nothing it tried
+    counts as learned on this camera)."""
+    frames = blurred_still_table(12)
+    cold, looks_cold = reads_per_frame(frames, ScanPipeline(None, "zxing", look_workers=3).decoder)
+    pipeline = ScanPipeline(None, "zxing", look_workers=3)
+    pipeline.warm_up()
+    assert [t.name for w in pipeline.decoder._workers for t in w._threads] == [f"second-looks-{n}_0" for n in range(3)]
+    assert pipeline.decoder.ladder.reads_by_rung == {}
+    warm, looks_warm = reads_per_frame(frames, pipeline.decoder)
+    assert looks_cold > 0 and len(cold[-1]) > len(cold[0])
+    assert warm == cold
+    assert looks_warm == looks_cold

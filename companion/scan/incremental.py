@@ -310,11 +310,26 @@ class IncrementalDecoder:
         frame is about its shares' part of the budget, and the reads are the same whatever the
         number of workers."""
         shares = self._shares(*gray.shape[:2])
-        workers = max(1, min(self.look_workers, len(shares)))
+        workers = self._look_workers()
+        futures = [w.submit(_run_looks, [shadow for shadow, _ in shares[n::len(workers)]], gray) for n, w in enumerate(workers)]
+        self._handed = _Handover(futures, shares, {id(k) for k in self._known}, small, self._frame)
+
+    def _look_workers(self) -> list[ThreadPoolExecutor]:
+        """The worker threads that run a frame's shares: ``look_workers`` of them, or one a share
+        if there are fewer shares."""
+        workers = max(1, min(self.look_workers, self.look_shares))
         if len(self._workers) != workers:
             self._workers = [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"second-looks-{n}") for n in range(workers)]
-        futures = [w.submit(_run_looks, [shadow for shadow, _ in shares[n::workers]], gray) for n, w in enumerate(self._workers)]
-        self._handed = _Handover(futures, shares, {id(k) for k in self._known}, small, self._frame)
+        return self._workers
+
+    def warm_up(self) -> None:
+        """Each look worker's first narrowing and climb, paid before the first frame (a live camera's):
+        a fresh thread's first large arrays, DFTs and upscales cost it 2-3x what they cost later (the
+        plain fusion clip's first share narrowed a 500 px cluster in 2.4 ms, the same again in 0.9), and
+        its first looks are the start's, whose places a cold frame leaves by the dozen. Reads nothing:
+        a made-up texture without a code, on a copy of the ladder."""
+        if self.looks_apart and not self.photo and self.ladder is not None:
+            wait([w.submit(_warm_looks, self.ladder.share(), self.cell) for w in self._look_workers()])
 
     def _shares(self, gray_h: int, gray_w: int) -> list[tuple[IncrementalDecoder, list[tuple[Place, Place]]]]:
         """This frame's looks as ``look_shares`` shares, by a fixed rule: the places in the order
@@ -1050,6 +1065,15 @@ class _Handover:
     known: set[int]                         # the known codes then (ids): the rest are the looks' reads
     small: np.ndarray                       # the frame's block means: what changed since is checked on landing
     frame: int
+
+
+def _warm_looks(ladder: Ladder, cell: int) -> None:
+    """What a look worker's first share would pay once (see ``IncrementalDecoder.warm_up``): a place's
+    narrowing and every rung, on a blurred texture of random modules (no finder patterns: no code)."""
+    modules = np.random.default_rng(0).integers(0, 2, (64, 64), dtype=np.uint8) * 255
+    blurred = cv2.GaussianBlur(cv2.resize(modules, (512, 512), interpolation=cv2.INTER_NEAREST), (0, 0), 2.0)
+    code_patches(blurred, cell, 64.0, [], (0, 0), per_block=True)
+    ladder.look(blurred[:256, :256], (0, 0))
 
 
 def _run_looks(shadows: list[IncrementalDecoder], gray: np.ndarray) -> list[float]:

@@ -170,9 +170,11 @@ class ScanPipeline(WatchedSource):
 
     def warm_up(self) -> None:
         """What the first frames would otherwise pay once, paid before them: importing ZBar for
-        the second looks (28 ms here, 100 or more on a Pi 4: a dropped frame)."""
+        the second looks (28 ms here, 100 or more on a Pi 4: a dropped frame), and each look
+        worker's first narrowing and climb (IncrementalDecoder.warm_up)."""
         if self.decoder is not None and self.decoder.ladder is not None:
             self.decoder.ladder.load_zbar()
+            self.decoder.warm_up()
 
     # --- one frame ----------------------------------------------------------------------------
 
