@@ -120,8 +120,10 @@ class IncrementalDecoder:
     decoder: object
     cell: int = 8
     threshold: int = 12
-    full_every: int = 30
-    sweep_tiles: int = 15            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
+    full_every: int = 60             # the whole frame decoded over every so many frames (a 1080p pass takes 70: 35 tiles)...
+    sweep_tiles: int = 30            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
+                                     # (half the size of 15 a second's: the tile, the still table's dearest job on the frame
+                                     # thread, 1.5-2.9 -> 0.7-1.6 ms; a tile every frame would leave the marker check none)
     cold_tile_px: float = 0.0        # a frame after the first that must be decoded whole (most of it changed): read
                                      # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
     cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
