@@ -306,3 +306,31 @@ def test_a_calibrated_search_shrinks_to_its_markers_size_and_still_finds_them_at
     assert set(calib.last_markers) == set(drawn)
     for marker_id, (x, y) in drawn.items():
         assert np.allclose(calib.last_markers[marker_id].min(axis=0), (x, y), atol=3)   # a quarter's pixel: 4 px; 1.5 mm
+
+
+def test_the_calibration_page_never_reads_a_search_half_concluded(monkeypatch):
+    """The calibration page reads the calibration's state from the web's threads while the camera's
+    thread concludes a search. Read between the markers counted and the mat's homography set, the
+    page said "waiting for markers - 4 of 4 markers in view" (a browser test that waits for "4 of 4"
+    then saw no "calibrated"). A read during the conclusion waits for it to end and sees it whole."""
+    import threading
+
+    from companion.scan.virtual_table import VirtualTable
+
+    gray = cv2.cvtColor(VirtualTable(960, 540, seed=4).render(), cv2.COLOR_BGR2GRAY)
+    cal = calibration.Calibration()
+    inside, read = threading.Event(), []
+    reader = threading.Thread(target=lambda: (inside.wait(), read.append(cal.state())))
+    reader.start()
+    solve = calibration.homography_from_markers
+
+    def slow_solve(found, mat_mm):
+        inside.set()                      # the markers are counted: the page reads now
+        reader.join(timeout=0.5)          # (a reader that is not held back reads within this)
+        return solve(found, mat_mm)
+
+    monkeypatch.setattr(calibration, "homography_from_markers", slow_solve)
+    cal.update(gray)
+    reader.join()
+    assert cal.state().status == "calibrated" and cal.state().markers_seen == 4
+    assert (read[0].status, read[0].markers_seen) == ("calibrated", 4)

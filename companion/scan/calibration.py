@@ -23,6 +23,7 @@ Marker layout (mat mm, origin at the far-left corner; seat 1 sits at the near ed
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from dataclasses import dataclass
 
@@ -212,6 +213,9 @@ class Calibration:
         self._moved_once: list[int] | None = None   # the markers a search found moved, with too few to recalibrate
         self._inverse: np.ndarray | None = None   # frame <- mat, for the homography it was made from
         self._inverted: np.ndarray | None = None
+        # what a search concludes is read whole (state(): the web's threads): between its markers counted and
+        # its homography set, the calibration page showed "waiting for markers - 4 of 4 markers in view"
+        self._concluding = threading.Lock()
 
     @property
     def ready(self) -> bool:
@@ -284,6 +288,10 @@ class Calibration:
     def _conclude(self, found: dict[int, np.ndarray]) -> str:
         """The calibration from the markers a search of the whole frame found: kept, recalibrated, or
         stale (the camera moved with too few in view). Returns what happened, in words."""
+        with self._concluding:
+            return self._concluded(found)
+
+    def _concluded(self, found: dict[int, np.ndarray]) -> str:
         self.markers_seen = len(found)
         self.last_markers = found
         moved_once, self._moved_once = self._moved_once, None   # (set again below if it is seen again)
@@ -386,8 +394,9 @@ class Calibration:
         return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
     def state(self) -> CalibrationState:
-        status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
-        return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)
+        with self._concluding:
+            status = "waiting for markers" if self.homography is None else ("stale" if self.stale else "calibrated")
+            return CalibrationState(status, self.detail, self.markers_seen, self.recalibrations, self.last_check)
 
 
 def marker_boxes(markers: dict[int, np.ndarray]) -> list[tuple[int, int, int, int]]:
