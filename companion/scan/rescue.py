@@ -137,7 +137,8 @@ def _deconvolved(region: np.ndarray, sigma: float, noise: float = 0.002, scale: 
     ``eight_bit`` (a live table): clipped to grey levels before the upscale, not after, which then
     runs on 8 bits (cubic on uint8 is SIMD: a half to a third of the float upscale on a place)."""
     h, w = region.shape
-    pad = int(np.ceil(3 * sigma)) + 2
+    # a live table's: one mirror for every defocus, so that a climb's deconvolutions share the crop's DFT
+    pad = int(np.ceil(3 * (max(DEFOCUS_SIGMAS) if eight_bit else sigma))) + 2
     rows, cols = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
     spectrum = _spectrum(region, pad, rows, cols)
     restored = cv2.idft(spectrum * _wiener(rows, cols, sigma, noise), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
