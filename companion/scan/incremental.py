@@ -120,10 +120,10 @@ class IncrementalDecoder:
     decoder: object
     cell: int = 8
     threshold: int = 12
-    full_every: int = 60             # the whole frame decoded over every so many frames (a 1080p pass takes 70: 35 tiles)...
-    sweep_tiles: int = 30            # ...visited as this many overlapping tiles, one every full_every / sweep_tiles frames
-                                     # (half the size of 15 a second's: the tile, the still table's dearest job on the frame
-                                     # thread, 1.5-2.9 -> 0.7-1.6 ms; a tile every frame would leave the marker check none)
+    full_every: int = 60             # the whole frame decoded over about every so many frames (1080p: a 7 x 5 grid, 70 frames)...
+    sweep_tiles: int = 30            # ...visited as about this many overlapping tiles, one every full_every / sweep_tiles frames
+                                     # (until stop 53 15 over 30 frames: the tile was the still table's dearest job on the frame
+                                     # thread, 1.5-2.9 ms, now 0.7-1.6; a tile every frame would leave the marker check no frame)
     cold_tile_px: float = 0.0        # a frame after the first that must be decoded whole (most of it changed): read
                                      # as tiles of about this many pixels, one a frame (0: at once; see _decode_whole)...
     cold_overlap_px: float = 120.0   # ...overlapping by at least this (a code up to this side lies whole in one tile)
