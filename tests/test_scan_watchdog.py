@@ -162,17 +162,25 @@ def test_a_camera_unplugged_and_replugged_mid_game_counts_no_card_twice():
 
 def test_a_colour_camera_s_frames_reach_the_scanner_grey_turned_on_the_reader_thread():
     """A USB webcam or the virtual table hands over colour frames: the reader thread turns each
-    grey (what the decoders read, pixel for pixel as OpenCV's conversion), so the thread that
-    decodes never spends its frame's time on it. The calibration preview shows that grey picture."""
+    grey (what the decoders read, pixel for pixel as OpenCV's conversion) and works out its block
+    means (what the decoder and the motion map compare frame to frame), so the thread that decodes
+    never spends its frame's time on either. The calibration preview shows that grey picture."""
     import cv2
     import numpy as np
 
-    taken = []
+    from companion.scan.occlusion import block_means
+
+    taken, prepared = [], []
 
     class Recording(ScanPipeline):
-        def process(self, frame, now=None):
-            taken.append((frame, threading.current_thread().name))
-            return super().process(frame, now)
+        def prepare(self, frame):
+            means = super().prepare(frame)
+            prepared.append((means, threading.current_thread().name))
+            return means
+
+        def process(self, frame, now=None, prepared=None):
+            taken.append((frame, threading.current_thread().name, prepared))
+            return super().process(frame, now, prepared)
 
     colour = VirtualTable(640, 360, seed=3).render()
     assert colour.ndim == 3   # the camera's frame is colour
@@ -189,7 +197,10 @@ def test_a_colour_camera_s_frames_reach_the_scanner_grey_turned_on_the_reader_th
         wait_for(lambda: len(taken) >= 2, "two frames taken")
     finally:
         pipeline.stop()
-    frame, thread = taken[0]
+    frame, thread, means = taken[0]
     assert frame.ndim == 2 and not thread.startswith("scan-source")
     assert np.array_equal(frame, cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
     assert pipeline.snapshot()[0].ndim == 2
+    assert all(name.startswith("scan-source") for _, name in prepared)
+    assert means is not None and np.array_equal(means, block_means(frame, pipeline.decoder.cell))
+    assert pipeline.decoder.last_small is taken[-1][2]   # the decoder compared the reader's, not its own

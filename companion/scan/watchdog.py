@@ -13,8 +13,9 @@ may be shown without the PIN: the source's own errors as they are (they name a d
 card), and None for any other (a frame that failed, an event the game refused), whose text may
 carry a card the camera read, even one in the covered tray.
 
-``WatchedSource`` is the base of ``pipeline.ScanPipeline``: it calls ``process(frame, now)``
-for the newest frame each time, and ``resume(now)`` on the first frame after (re)opening.
+``WatchedSource`` is the base of ``pipeline.ScanPipeline``: it calls ``process(frame, now, prepared)``
+for the newest frame each time (``prepared``: what ``prepare`` made of it on the reader thread), and
+``resume(now)`` on the first frame after (re)opening.
 """
 from __future__ import annotations
 
@@ -34,13 +35,16 @@ log = logging.getLogger(__name__)
 
 class _Reader(threading.Thread):
     """Opens a source and reads it, keeping only the newest frame, grey (``sources.grey``: the
-    conversion runs here, beside the frame thread, not on it). Never waited on for long."""
+    conversion runs here, beside the frame thread, not on it), with what ``prepare`` makes of it
+    here too (ScanPipeline: the frame's block means). Never waited on for long."""
 
-    def __init__(self, source: FrameSource):
+    def __init__(self, source: FrameSource, prepare: Callable[[np.ndarray], object] | None = None):
         super().__init__(name=f"scan-source {source.name}", daemon=True)
         self.source = source
+        self.prepare = prepare
         self.cond = threading.Condition()
         self.frame: np.ndarray | None = None
+        self.prepared: object = None
         self.seq = 0
         self.error: BaseException | None = None
         self.abandoned = False
@@ -58,8 +62,9 @@ class _Reader(threading.Thread):
                     time.sleep(0.005)
                     continue
                 frame = grey(frame)
+                prepared = self.prepare(frame) if self.prepare is not None else None
                 with self.cond:
-                    self.frame, self.seq = frame, self.seq + 1
+                    self.frame, self.prepared, self.seq = frame, prepared, self.seq + 1
                     self.times.append(time.monotonic())
                     self.cond.notify_all()
         except BaseException as exc:  # the watchdog reports it and reopens the source
@@ -70,12 +75,13 @@ class _Reader(threading.Thread):
             if not self.orphaned:
                 _quietly(self.source.close)
 
-    def next_frame(self, after_seq: int, timeout: float) -> tuple[np.ndarray | None, int, BaseException | None]:
+    def next_frame(self, after_seq: int, timeout: float) -> tuple[np.ndarray | None, object, int, BaseException | None]:
+        """The newest frame after ``after_seq`` and what ``prepare`` made of it, its number, or the error."""
         with self.cond:
             self.cond.wait_for(lambda: self.seq != after_seq or self.error is not None, timeout)
             if self.seq != after_seq:
-                return self.frame, self.seq, None
-            return None, self.seq, self.error
+                return self.frame, self.prepared, self.seq, None
+            return None, None, self.seq, self.error
 
     def abandon(self, join_s: float = 1.0) -> None:
         """Stop reading. A reader stuck inside read() is closed from outside and left behind."""
@@ -129,8 +135,14 @@ class WatchedSource(ABC):
         self._last_error, self.last_error_public = message, ("" if not message else None)
 
     @abstractmethod
-    def process(self, frame: np.ndarray, now: float | None = None):
-        """Decode one frame (ScanPipeline: decode, classify, place on the mat, track)."""
+    def process(self, frame: np.ndarray, now: float | None = None, prepared: object = None):
+        """Decode one frame (ScanPipeline: decode, classify, place on the mat, track); ``prepared``:
+        what ``prepare`` made of it on the reader thread."""
+
+    def prepare(self, frame: np.ndarray) -> object:
+        """What the reader thread works out from each grey frame for ``process`` (beside the frame
+        thread, not on it): nothing by default."""
+        return None
 
     def resume(self, now: float) -> None:
         """The first frame after (re)opening the source is about to be processed."""
@@ -159,7 +171,7 @@ class WatchedSource(ABC):
         failures = 0
         while not self._stop.is_set():
             self._set_state("opening" if self.reopens == 0 and failures == 0 else "reopening")
-            reader = _Reader(self.source)
+            reader = _Reader(self.source, self.prepare)
             self._reader = reader
             reader.start()
             outcome, ran_for = self._consume(reader)
@@ -182,7 +194,7 @@ class WatchedSource(ABC):
         started = last_frame = self.clock()
         seq, got_any = 0, False
         while not self._stop.is_set():
-            frame, seq, error = reader.next_frame(seq, timeout=0.2)
+            frame, prepared, seq, error = reader.next_frame(seq, timeout=0.2)
             now = self.clock()
             if frame is not None:
                 if not got_any:
@@ -193,7 +205,7 @@ class WatchedSource(ABC):
                 if self._stale[0] is reader and seq <= self._stale[1]:
                     continue
                 try:
-                    self.process(frame, now)
+                    self.process(frame, now, prepared)
                 except Exception as exc:  # a bad frame must not kill the camera thread
                     log.exception("processing a frame failed")
                     self._fail(f"processing a frame: {exc!r}", public=f"processing a frame failed ({type(exc).__name__})")
