@@ -91,7 +91,8 @@ def test_the_service_s_camera_starts_a_tile_a_frame_and_reads_the_table_within_i
     assert all(d["marker tiles"] <= 1 and d["sweep tiles"] <= 1 and not (d["marker tiles"] and d["sweep tiles"])
                for d in done)
     assert max(d["px"] for d in done) < 2 * SWEEP_TILE_PX and decoder.stats.full_decodes == 0
-    assert next(n for n, d in enumerate(done) if d["calibrated"]) <= 12
+    first_search = calibration.search_tiles(1920, 1080, 192, calibration.FIRST_SEARCH_GRID)
+    assert next(n for n, d in enumerate(done) if d["calibrated"]) == len(first_search) - 1   # a tile a frame
     assert sorted(card for card, _ in events) == sorted(at_once) and len(at_once) >= 15
     assert all(ready for _, ready in events)
     assert pipeline.calibration.detail.startswith("calibrated from 4 markers")
@@ -334,3 +335,52 @@ def test_the_calibration_page_never_reads_a_search_half_concluded(monkeypatch):
     reader.join()
     assert cal.state().status == "calibrated" and cal.state().markers_seen == 4
     assert (read[0].status, read[0].markers_seen) == ("calibrated", 4)
+
+
+def test_the_first_search_finds_the_markers_of_the_widest_view_the_hardware_guide_lists():
+    """hardware.md's widest view (a Camera Module 3 Wide 1 m above the mat: 2,470 mm of table across
+    the frame) shows a 50 mm marker 2.0% of the frame's width: 26 px at 1280 x 720, 39 at 1920 x
+    1080. The first search, with no calibration to say how large the markers are, finds all four
+    there and calibrates, a tile a step."""
+    from companion.scan.virtual_camera import Camera
+    from companion.scan.virtual_table import VirtualTable
+
+    for w, h in ((1280, 720), (1920, 1080)):
+        table = VirtualTable(w, h, seed=3, camera=Camera(tilt_deg=0.0, px_per_mm=w / 2470, look_at_mm=(450, 300)))
+        gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+        calib = calibration.Calibration()
+        steps = 1
+        while not calib.search_step(gray, now=1.0):
+            steps += 1
+        assert steps == len(calibration.search_tiles(w, h, w / 10, calibration.FIRST_SEARCH_GRID))
+        assert calib.detail == "calibrated from 4 markers", (w, calib.detail)
+
+
+def test_the_first_search_does_not_check_the_cards_codes_for_a_marker_s_bits(monkeypatch):
+    """Every outline the marker detector takes for a candidate is checked for a marker's bits. With
+    OpenCV's smallest (a square 0.75% of the frame's side, 14 px at 1080p) every code's finder
+    patterns and the table's grain were candidates: a first search's tile of a 1080p table of 20 cards
+    cost up to 6 ms here. Taking only squares of at least 1.2% of the side (the widest view the
+    hardware guide lists shows markers of 2.0%), the first search of that table checks under 100
+    outlines (214 with OpenCV's smallest, over its 12 tiles then) and finds all four markers."""
+    scene = Scene(1920, 1080, 20, "plain", 3.0, scene_seed(1, 1920, 20, "plain", 3.0))
+    table, _, _ = build_table(scene)
+    gray = cv2.cvtColor(table.render(), cv2.COLOR_BGR2GRAY)
+    checked = []
+    made = calibration._detector
+
+    class Counted:
+        def __init__(self, detector):
+            self.detector = detector
+
+        def detectMarkers(self, image):   # noqa: N802 (OpenCV's name)
+            corners, ids, rejected = self.detector.detectMarkers(image)
+            checked.append(len(rejected) + (0 if ids is None else len(ids)))
+            return corners, ids, rejected
+
+    monkeypatch.setattr(calibration, "_detector", lambda *a: Counted(made(*a)))
+    calib = calibration.Calibration()
+    while not calib.search_step(gray, now=1.0):
+        pass
+    assert calib.detail == "calibrated from 4 markers"
+    assert len(checked) == 20 and sum(checked) < 100

@@ -41,12 +41,22 @@ MOVE_TOLERANCE_PX = 4.0        # a marker this far from where calibration expect
 MIN_MARKERS = 3
 SEARCH_WIDTH = 960             # a whole-frame search runs on the frame downscaled to at most this wide
 SEARCH_GRID = (4, 3)           # ...spread over frames (search_step): this many tiles (columns, rows), one a step
+FIRST_SEARCH_GRID = (5, 4)     # ...or, with no calibration to say how large the markers are (nor to shrink the
+#                                 tiles by), this many smaller ones: calibrated 0.7 s after the start at 30 fps, not 0.4
 SEARCH_MARKER_PX = 48          # ...each shrunk further while the markers expected stay this large (black square)
 # ...and thresholded once, with OpenCV's largest default window (23 px), not three times (3, 13 and 23): the
 # markers there are 15-50 px (halved, or shrunk to SEARCH_MARKER_PX). On 14 virtual tables (1080p and 720p,
 # 20 cards, plain, blur, tilt, low light, glare, noise) the same markers found, a tile's median 6.1 -> 2.3 ms here
 # and its worst 18.7 -> 8.9 (the cards' codes make most of the outlines each threshold's contours walk)
 SEARCH_THRESHOLD_WINDOW = 23
+# ...and takes no outline under a square 1.2% of the frame's larger side (23 px at 1080p) for a marker. The
+# widest view hardware.md's table lists (a Camera Module 3 Wide 1 m up, 2470 mm of table across the frame)
+# shows a 50 mm marker 2.0% of the width; the bench's far markers (tilt 35, 2 px a module) 1.4%. OpenCV's
+# smallest (a perimeter 3% of the side: a square of 0.75%, 14 px) also took every code's finder patterns
+# and the table's grain for candidates, each checked for a marker's bits: the first search of a 1080p table
+# of 20 cards checked 214 outlines, its dearest tile 6.0 ms here (7.8 at 4 px a module), now 75 and 1.6
+# (2.5) in FIRST_SEARCH_GRID's smaller tiles; the same markers found on the bench's 190 tables
+SEARCH_SMALLEST_SQUARE = 0.012
 
 
 def marker_corners_mm(mat_mm=MAT_MM) -> dict[int, np.ndarray]:
@@ -149,13 +159,13 @@ def detect_markers_in_tile(gray: np.ndarray, tile: tuple[int, int, int, int], sc
                            smallest_px: float = 0.0) -> dict[int, np.ndarray]:
     """detect_markers over one tile of a whole-frame search, as the search of the whole frame would find
     them there: the tile downscaled as the whole frame is (``SEARCH_WIDTH``; or by ``scale``), and no
-    outline smaller than the whole frame's search takes (OpenCV's smallest perimeter is a share of the
-    picture's size), nor than a square of ``smallest_px`` a side."""
+    outline smaller than the whole frame's search takes (a square ``SEARCH_SMALLEST_SQUARE`` of the
+    frame's larger side), nor than a square of ``smallest_px`` a side."""
     h, w = gray.shape[:2]
     x0, y0, x1, y1 = tile
     scale = min(1.0, SEARCH_WIDTH / w) if scale is None else scale
     longest = max(x1 - x0, y1 - y0)
-    rate = round(max(0.03 * max(w, h), 4 * smallest_px) / longest, 3)   # (rounded: a detector is made per rate)
+    rate = round(max(4 * SEARCH_SMALLEST_SQUARE * max(w, h), 4 * smallest_px) / longest, 3)   # (rounded: a detector is made per rate)
     got = detect_markers(gray[y0:y1, x0:x1], max_width=max(1, round((x1 - x0) * scale)), min_perimeter_rate=rate,
                          window=SEARCH_THRESHOLD_WINDOW)
     return {i: c + np.array([x0, y0], dtype=np.float64) for i, c in got.items()}
@@ -238,14 +248,15 @@ class Calibration:
             self.last_markers = found
             self.detail = f"steady ({len(found)} of 4 markers in view)"
             return self.detail
-        return self._conclude(detect_markers(gray))
+        return self._conclude(detect_markers(gray, min_perimeter_rate=4 * SEARCH_SMALLEST_SQUARE))
 
     def search_step(self, gray: np.ndarray, now: float | None = None) -> bool:
         """One step of a whole-frame search for the markers, spread over frames: one tile a step
-        (``SEARCH_GRID``, the frame downscaled as a search of it at once is), so that no frame pays for
-        the whole search (8-14 ms here at 1080p, 5-8 at 640 x 360 where no marker is in view: the
-        detector walks every outline of the hands and cards). True once the last tile is searched and
-        the calibration updated from the markers found in them all, as ``update`` does."""
+        (``SEARCH_GRID``, or ``FIRST_SEARCH_GRID`` before a first calibration; the frame downscaled as a
+        search of it at once is), so that no frame pays for the whole search (8-14 ms here at 1080p, 5-8
+        at 640 x 360 where no marker is in view: the detector walks every outline of the hands and cards).
+        True once the last tile is searched and the calibration updated from the markers found in them
+        all, as ``update`` does."""
         if self._search is None or self._search[2] != gray.shape[1::-1]:
             self._search = self._begin_search(gray)
         tiles, found, _, scale, smallest = self._search
@@ -272,7 +283,8 @@ class Calibration:
         smallest = min(squares, default=0.0)
         halvings = int(np.log2(smallest / SEARCH_MARKER_PX)) if smallest >= 2 * SEARCH_MARKER_PX else 0
         scale = min(1.0, SEARCH_WIDTH / w, 0.5 ** halvings)
-        return search_tiles(w, h, self._marker_px(w, max(squares, default=0.0))), {}, (w, h), scale, 0.4 * smallest
+        grid = SEARCH_GRID if squares else FIRST_SEARCH_GRID
+        return search_tiles(w, h, self._marker_px(w, max(squares, default=0.0)), grid), {}, (w, h), scale, 0.4 * smallest
 
     def _squares_px(self) -> list[float]:
         """The black squares' sides where the calibration expects them, in frame pixels (none without one)."""
