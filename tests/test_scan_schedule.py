@@ -240,7 +240,7 @@ def test_a_search_in_tiles_finds_every_marker_a_search_of_the_whole_frame_finds(
     for x, y in ((0, 0), (600, 300), (610, 330), (1280 - 84, 720 - 84), (400, 340)):
         frame = np.full((720, 1280), 200, np.uint8)
         frame[y + 10:y + 10 + side, x + 10:x + 10 + side] = calibration.marker_image(calibration.MARKER_IDS[1], side)
-        whole = calibration.detect_markers(frame)
+        whole = calibration.detect_markers(frame, min_perimeter_rate=4 * calibration.SEARCH_SMALLEST_SQUARE)
         tiled: dict = {}
         for tile in calibration.search_tiles(1280, 720, 1.3 * side):
             for i, c in calibration.detect_markers_in_tile(frame, tile).items():
