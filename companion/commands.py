@@ -213,6 +213,18 @@ def stop_on_signals() -> None:
         signal.signal(signum, stop)
 
 
+def keep_the_start() -> None:
+    """The objects the start made (modules, the rules, the pipeline, the web app: 36,000-60,000) live
+    as long as the process: moved out of the cyclic garbage collector's reach (``gc.freeze``), so
+    that a full collection walks only what was made since. One walked them all for 24 ms here (100-150
+    ms on a Pi 4: three or four frames at 30 fps, every thread held meanwhile), 0.04 ms after. What is
+    garbage already is collected first, not kept for good."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def _run_web(service, args, server=None) -> int:
     from companion.pi import systemd
 
@@ -221,6 +233,7 @@ def _run_web(service, args, server=None) -> int:
     announced = _banner(service, server, args)
     service.start_background()
     _attach_hub(service, args)
+    keep_the_start()
     systemd.notify("READY=1")
     systemd.start_watchdog(service.heartbeat.alive, service.stopping)
     try:
