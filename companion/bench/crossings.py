@@ -8,13 +8,13 @@ through the real pipeline (decoder, motion map, tracker) and counts what the gam
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from card_tags.payload import CardRef
 
+from companion.bench.scan_scenes import frame_cpu_ms
 from companion.scan.pipeline import ScanPipeline
 from companion.scan.sources import grey
 from companion.scan.virtual_camera import Camera, Look
@@ -84,11 +84,8 @@ class _Clip:
             self.dropped += 1
             return
         self.processed += 1
-        frame = grey(self.table.render())   # as the service's reader thread hands it over,
-        prepared = self.pipeline.prepare(frame)   # with its block means
-        cpu = time.thread_time()    # (the frame thread's: the second looks run on workers beside it)
-        self.pipeline.process(frame, self.now, prepared)
-        self.frame_cpu_ms.append((time.thread_time() - cpu) * 1000)
+        frame = grey(self.table.render())   # as the service's reader thread hands it over
+        self.frame_cpu_ms.append(frame_cpu_ms(self.pipeline, frame, self.now))
 
     def ticks(self, seconds: float) -> None:
         for _ in range(int(round(seconds * FPS))):

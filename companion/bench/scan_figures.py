@@ -104,7 +104,7 @@ def service_start(seed: int, repeats: int) -> dict:
     it; no homography given: the mat calibrated from its markers): each frame's CPU on the frame thread
     until the first sweep is over, its worst against one zxing-cpp call on the frame in the same run,
     the frame the mat is calibrated on and the frame every readable card is known from."""
-    from companion.bench.scan_scenes import Scene, scene_seed, build_table
+    from companion.bench.scan_scenes import Scene, build_table, frame_cpu_ms, scene_seed
 
     out = {}
     for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
@@ -123,10 +123,7 @@ def service_start(seed: int, repeats: int) -> dict:
             pipeline.warm_up()
             frame_ms = []
             for n in range(90):
-                prepared = pipeline.prepare(gray)   # on the service's reader thread
-                cpu = time.thread_time()
-                pipeline.process(gray, now=n / 30, prepared=prepared)
-                frame_ms.append((time.thread_time() - cpu) * 1000)
+                frame_ms.append(frame_cpu_ms(pipeline, gray, n / 30))
                 pipeline.decoder.wait_for_looks()
                 if calibrated is None and pipeline.calibration.ready:
                     calibrated = n
@@ -150,7 +147,7 @@ def relit_frames(seed: int, repeats: int) -> dict:
     known (incremental.py: _decode_whole). Each frame's CPU on this thread until the sweep is done
     (its worst, and the sweep's together) against one zxing-cpp call on the relit frame in the same
     run, and the codes known after the sweep."""
-    from companion.bench.scan_scenes import Scene, scene_seed, build_table, random_layout_one
+    from companion.bench.scan_scenes import Scene, build_table, frame_cpu_ms, random_layout_one, scene_seed
 
     out = {}
     for condition, ppm in (("plain", 3.0), ("blur", 2.5)):
@@ -179,10 +176,7 @@ def relit_frames(seed: int, repeats: int) -> dict:
             before = len({d.text for d in pipeline.decoder.finish_looks()} & readable)
             frame_ms = []
             for n in range(30, 90):
-                prepared = pipeline.prepare(relit)   # on the service's reader thread
-                cpu = time.thread_time()
-                pipeline.process(relit, now=n / 30, prepared=prepared)
-                frame_ms.append((time.thread_time() - cpu) * 1000)
+                frame_ms.append(frame_cpu_ms(pipeline, relit, n / 30))
                 pipeline.decoder.wait_for_looks()
                 if not pipeline.decoder.sweeping:
                     break
@@ -192,10 +186,7 @@ def relit_frames(seed: int, repeats: int) -> dict:
             for n in range(90, 100):   # settled (its places noted, a tile of the periodic pass), then a card moves
                 pipeline.process(relit, now=n / 30)
                 pipeline.decoder.wait_for_looks()
-            prepared = pipeline.prepare(moved)
-            cpu = time.thread_time()
-            pipeline.process(moved, now=100 / 30, prepared=prepared)
-            moved_ms.append((time.thread_time() - cpu) * 1000)
+            moved_ms.append(frame_cpu_ms(pipeline, moved, 100 / 30))
             pipeline.decoder.wait_for_looks()
         zx = statistics.median(times["zxing_cpu"])
         out[f"{condition} {ppm}"] = {"zxing_cpu": spread(times["zxing_cpu"]), "worst_frame_cpu": spread(worst),
@@ -220,7 +211,7 @@ def _timed_both(fn, times: dict, name: str):
 def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
     """CPU share of one core at 30 fps: 1920x1080, 20 cards lying still, new sensor noise every
     frame; repeated, for the spread."""
-    from companion.bench.scan_scenes import Scene, build_table
+    from companion.bench.scan_scenes import Scene, build_table, frame_cpu_ms
 
     scene = Scene(1920, 1080, 20, "plain", 3.0, seed)
     table, _, _ = build_table(scene)
@@ -241,16 +232,10 @@ def steady_state(seed: int, frames: int = 150, repeats: int = 3) -> dict:
         pipeline.warm_up()                   # as the service's start() does
         pipeline.process(grays[0], now=0.0)  # the cold frame is not steady state
         for n in range(1, 31):               # nor are the frames in which second looks finish
-            prepared = pipeline.prepare(grays[n % len(grays)])   # on the service's reader thread
-            frame_cpu = time.thread_time()
-            pipeline.process(grays[n % len(grays)], now=n / 30, prepared=prepared)
-            settling_ms.append((time.thread_time() - frame_cpu) * 1000)
+            settling_ms.append(frame_cpu_ms(pipeline, grays[n % len(grays)], n / 30))
         cpu0, wall0 = time.process_time(), time.perf_counter()
         for n in range(31, frames + 31):
-            prepared = pipeline.prepare(grays[n % len(grays)])
-            frame_cpu = time.thread_time()
-            pipeline.process(grays[n % len(grays)], now=n / 30, prepared=prepared)
-            frame_ms.append((time.thread_time() - frame_cpu) * 1000)
+            frame_ms.append(frame_cpu_ms(pipeline, grays[n % len(grays)], n / 30))
             worst_ms = max(worst_ms, frame_ms[-1])
         pipeline.decoder.finish_looks()
         cpu_ms.append((time.process_time() - cpu0) / frames * 1000)

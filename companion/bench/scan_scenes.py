@@ -44,6 +44,18 @@ CONDITIONS: dict[str, dict] = {
 }
 
 
+# --- the pipeline as the service runs it ---------------------------------------------------------
+
+def frame_cpu_ms(pipeline: ScanPipeline, gray: np.ndarray, now: float) -> float:
+    """One grey frame through the pipeline as the service's camera hands it over (its block means
+    made first, as the reader thread makes them beside the frame thread), and the frame thread's CPU
+    for it in ms (the second looks run on workers beside it)."""
+    prepared = pipeline.prepare(gray)
+    cpu = time.thread_time()
+    pipeline.process(gray, now=now, prepared=prepared)
+    return (time.thread_time() - cpu) * 1000
+
+
 # --- scenes --------------------------------------------------------------------------------------
 
 @dataclass
