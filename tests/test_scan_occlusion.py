@@ -167,3 +167,14 @@ def test_a_sliver_of_a_table_of_large_tags_is_read_as_it_is():
     assert decoder._read_scale() == 2
     for box in ((0, 0, 1, 300), (0, 0, 300, 1), (1919, 500, 1920, 1080), (10, 10, 25, 400)):
         assert decoder._read(gray, box, decoder.last_small) == []
+
+
+def test_the_bench_reports_a_few_crossings_with_no_card_taken_away_without_a_traceback(capsys):
+    """`companion bench scan --only crossings --crossings 3`: too few crossings for one to take a card
+    away (the tenth does), so there is no time to report gone: the figures print, and say so."""
+    from companion.cli import main
+
+    assert main(["bench", "scan", "--only", "crossings", "--crossings", "3", "--crossing-replays", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "cards taken away 0, reported gone 0" in out and "after the hand left" not in out
+    assert "CPU a processed frame on the frame thread" in out

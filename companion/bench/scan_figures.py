@@ -566,8 +566,8 @@ def _print_crossings(args, report: dict) -> None:
     print(f"\nhands crossing cards ({c['crossings']} crossings seen in the {args.crossing_view} view, hidden 0.3-1.5 s, "
           f"0-60% of frames dropped; "
           f"{c['frames_processed']} frames processed, {c['frames_dropped']} dropped; {time.time() - started:.0f} s): "
-          f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}, "
-          f"median {c['median_take_latency_s']:.2f} s after the hand left")
+          f"false card_gone {c['false_gone']}; cards taken away {c['takes']}, reported gone {c['takes_reported']}"
+          + (f", median {c['median_take_latency_s']:.2f} s after the hand left" if c['median_take_latency_s'] is not None else ""))
     cpu = c["frame_cpu_ms"]
     each = (f"each frame the median of its {c['replays']} replays (the same frames, the same work; one replay's worst alone "
             f"{', '.join(f'{ms:.1f}' for ms in c['replay_worst_ms'])})" if c["replays"] > 1 else "one play")
