@@ -214,7 +214,7 @@ def stop_on_signals() -> None:
 
 
 def keep_the_start() -> None:
-    """The objects the start made (modules, the rules, the pipeline, the web app: 36,000-60,000) live
+    """The objects the start made (modules, the rules, the pipeline, the web app: 30,000-60,000) live
     as long as the process: moved out of the cyclic garbage collector's reach (``gc.freeze``), so
     that a full collection walks only what was made since. One walked them all for 24 ms here (100-150
     ms on a Pi 4: three or four frames at 30 fps, every thread held meanwhile), 0.04 ms after. What is
