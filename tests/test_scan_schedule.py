@@ -321,13 +321,31 @@ def test_the_calibration_page_never_reads_a_search_half_concluded(monkeypatch):
     gray = cv2.cvtColor(VirtualTable(960, 540, seed=4).render(), cv2.COLOR_BGR2GRAY)
     cal = calibration.Calibration()
     inside, read = threading.Event(), []
-    reader = threading.Thread(target=lambda: (inside.wait(), read.append(cal.state())))
+    # the reader has got as far as it can: read the state, or waits at the calibration's lock
+    # (a condition, not a time: a reader slow to be scheduled holds the test back, never passes it)
+    went_as_far_as_it_can = threading.Event()
+    reader = threading.Thread(target=lambda: (inside.wait(), read.append(cal.state()), went_as_far_as_it_can.set()))
+
+    class WatchedLock:
+        """The calibration's own lock, telling when the reader comes to it."""
+        def __init__(self, lock):
+            self.lock = lock
+
+        def __enter__(self):
+            if threading.current_thread() is reader:
+                went_as_far_as_it_can.set()
+            return self.lock.__enter__()
+
+        def __exit__(self, *exc):
+            return self.lock.__exit__(*exc)
+
+    cal._concluding = WatchedLock(cal._concluding)
     reader.start()
     solve = calibration.homography_from_markers
 
     def slow_solve(found, mat_mm):
         inside.set()                      # the markers are counted: the page reads now
-        reader.join(timeout=0.5)          # (a reader that is not held back reads within this)
+        went_as_far_as_it_can.wait()
         return solve(found, mat_mm)
 
     monkeypatch.setattr(calibration, "homography_from_markers", slow_solve)
