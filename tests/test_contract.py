@@ -248,6 +248,27 @@ def test_an_outcome_kind_without_its_sentence_is_refused_when_the_game_is_regist
                                            "refusal 'no_truce' has no words in WarView.refusals"]
 
 
+def test_a_game_that_declares_no_outcome_kinds_or_reasons_is_refused_when_registered():
+    """Every game declares what its rules decide and refuse (there is no second, undeclared way to
+    word a result any more): one that declares neither is named, and a refusal it raises with an
+    undeclared code is a bug the contract names rather than a raw code shown on the tablet."""
+    from companion.rules.contract import Refused
+    from tests import toy_game
+
+    class Undeclared(toy_game.War):
+        outcome_kinds = frozenset()
+        reasons = frozenset()
+
+    assert Undeclared.check_declarations()[:2] == ["Undeclared declares no outcome kinds (Game.outcome_kinds)",
+                                                   "Undeclared declares no reason codes (Game.reasons)"]
+    from companion.rules import Seat
+
+    game = rules.make("toy-war")
+    state = game.setup([Seat(1, "Ann"), Seat(2, "Bo")], {})
+    with pytest.raises(ValueError, match="does not declare"):
+        game.refusal(Refused("You cannot play that now"), state)
+
+
 def test_the_contract_gives_every_game_its_seat_zones_and_turn_order():
     """Seats are numbered clockwise, so the seat on a player's left is the next number, and the last
     seat's left is the first; "seat:N" and "reader:N" are seat N's places (Book of Mormon, Gather

@@ -1,4 +1,4 @@
-"""Every outcome kind a converged game declares has its sentence, every reason code its words, and
+"""Every outcome kind a game declares has its sentence, every reason code its words, and
 the rules raise and decide only what they declare and all of it (read from the source: a code given
 as a literal, by keyword, in ``a if c else b`` or as a module-level constant; so a code added to a
 rule without its words fails here, not as a raw code on the tablet, and a declaration no rule uses
@@ -14,8 +14,8 @@ import pytest
 from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game, Refused
 
-# The games converged on declared outcome kinds and on reason codes (docs/referee/contract.md).
-CONVERGED = ["stratego", "toy-war", "gt-battle", "bom-battle", "warriors", "battlecards-pacific"]
+# Every registered game, and the toy game the contract's own tests use (docs/referee/contract.md).
+CONVERGED = [*rules.available(), "toy-war"]
 REASON_CODES = CONVERGED
 
 

@@ -43,26 +43,13 @@ FIELD_KINDS = (SEAT, SEATS, CARD, ZONE, INT, STR, BOOL)
 class Refused(Exception):
     """Raised by a rule that forbids an input: a reason ``code`` the game declares (``Game.reasons``)
     and the facts the view needs to word it (``data``). The contract turns it into a ``Refusal``
-    worded by the game's view (``View.refusals``), quoting the rulebook; no rule writes a sentence.
-
-    A game not yet converged on reason codes may still raise a finished sentence (a code with a
-    space in it): it is passed through as its own wording."""
+    worded by the game's view (``View.refusals``), quoting the rulebook; no rule writes a sentence."""
 
     def __init__(self, code: str, seat: int | None = None, **data: Any):
         super().__init__(code)
         self.code = code
         self.seat = seat
         self.data = data
-
-    @property
-    def reason(self) -> str:
-        """The code (or a not-yet-converged game's sentence)."""
-        return self.code
-
-    @property
-    def worded(self) -> bool:
-        """True for a finished sentence rather than a reason code."""
-        return " " in self.code
 
 
 # The reasons the contract itself refuses an input for, worded by View.refusals (every game's).
@@ -424,7 +411,9 @@ class View(Generic[GS]):
         name = self.sayers.get(outcome.kind)
         if name is not None:
             return str(getattr(self, name)(outcome, state))
-        return outcome.say or outcome.kind  # a game not yet converged on @says
+        # registration checks every declared kind has its sentence, and the contract refuses an
+        # undeclared one before it is told: only a bug comes here
+        raise ValueError(f"{type(self).__name__} has no sentence for an outcome {outcome.kind!r} (@says)")
 
     @classmethod
     def words_for(cls, code: str) -> bool:
@@ -482,7 +471,7 @@ class View(Generic[GS]):
         """How one candidate value of a chooser button is shown in its picker."""
         return str(offer.data[field])
 
-    # -- the shared part of the views (a game not yet converged leaves them empty and says all in public)
+    # -- the shared part of the views (every game gives its own; these defaults show nothing)
     def standings(self, state: GS, viewer: int | None) -> tuple[Standing, ...]:
         """Each seat as ``viewer`` (None: the table) may know it, in seat order."""
         return ()
@@ -565,7 +554,7 @@ class Game(Ruleset[GS]):
     face_down_lies: ClassVar[bool] = True  # a card read face down lies where it was read (see _track)
     # What the game's rules decide and refuse, declared: every outcome kind has its sentence in the
     # view (a method marked @says) and every reason code its words (View.refusals); checked when the
-    # game is registered. Empty for a game not yet converged on them (its words made elsewhere).
+    # game is registered (a game that declares none of either is refused there).
     outcome_kinds: ClassVar[frozenset[str]] = frozenset()
     reasons: ClassVar[frozenset[str]] = frozenset()
     # What a ``ToldState`` keeps of the outcomes told: how many in ``recent`` (0: none), and which kinds
@@ -597,11 +586,13 @@ class Game(Ruleset[GS]):
         for variant in cls.variants:
             problems += [f"variant {variant.__name__} excludes {o!r}, which is no variant's option"
                          for o in variant.excludes if o not in options]
-        if cls.outcome_kinds or cls.reasons:
-            problems += [f"outcome {k!r} has no sentence in {cls.view_type.__name__} (@says)"
-                         for k in sorted(cls.outcome_kinds) if k not in cls.view_type.sayers]
-            problems += [f"refusal {r!r} has no words in {cls.view_type.__name__}.refusals"
-                         for r in sorted(cls.reasons | CONTRACT_REASONS) if not cls.view_type.words_for(r)]
+        problems += [f"{cls.__name__} declares no {what} ({what_attr})"
+                     for what, what_attr, declared in (("outcome kinds", "Game.outcome_kinds", cls.outcome_kinds),
+                                                      ("reason codes", "Game.reasons", cls.reasons)) if not declared]
+        problems += [f"outcome {k!r} has no sentence in {cls.view_type.__name__} (@says)"
+                     for k in sorted(cls.outcome_kinds) if k not in cls.view_type.sayers]
+        problems += [f"refusal {r!r} has no words in {cls.view_type.__name__}.refusals"
+                     for r in sorted(cls.reasons | CONTRACT_REASONS) if not cls.view_type.words_for(r)]
         return problems
 
     def __init__(self, catalog: Catalog):
@@ -664,7 +655,7 @@ class Game(Ruleset[GS]):
 
     def _worded(self, outcome: Outcome, state: GS) -> Outcome:
         """The outcome with the view's sentence and terms (rules leave the sentence empty)."""
-        if self.outcome_kinds and outcome.kind not in self.outcome_kinds:
+        if outcome.kind not in self.outcome_kinds:
             raise ValueError(f"{self.title} decided an outcome {outcome.kind!r} it does not declare")
         return dataclasses.replace(outcome, say=outcome.say or self.view.say(outcome, state),
                                    terms=tuple(self.view.terms(outcome, state)))
@@ -672,9 +663,7 @@ class Game(Ruleset[GS]):
     def refusal(self, refused: Refused, state: GS) -> Refusal:
         """A ``Refused`` as the session keeps it: worded by the view for the public, and in full for
         the seat it concerns where the public wording leaves a secret out."""
-        if refused.worded:  # a game not yet converged on reason codes
-            return Refusal(refused.code, refused.seat)
-        if self.reasons and refused.code not in self.reasons | CONTRACT_REASONS:  # a bug, named as an undeclared outcome is
+        if refused.code not in self.reasons | CONTRACT_REASONS:  # a bug, named as an undeclared outcome is
             raise ValueError(f"{self.title} refused with a reason {refused.code!r} it does not declare (Game.reasons)")
         data = dict(refused.data) if refused.seat is None else {"seat": refused.seat, **refused.data}
         public, private = self.view.refusal(refused.code, data, state)
