@@ -134,6 +134,41 @@ def test_a_large_code_under_a_lamp_beside_codes_read_is_looked_for():
     assert sorted(n for n in (code_at(quads, d.center) for d in reader.read(photo)) if n is not None) == [0, 1, 2], reader.steps
 
 
+def test_lone_pixels_go_and_nothing_else_changes():
+    """The finder search's speck remover (for a view left unblurred under a lamp) takes away a dark
+    pixel alone among its eight neighbours and a light one alone among its four, and nothing that
+    findContours joins to anything: a diagonal step of a thin ring (8-connected) stays, a two-pixel
+    speck stays, and the border is cleared as findContours clears it."""
+    from companion.scan.finders import without_lone_pixels
+
+    dark = np.zeros((12, 12), np.uint8)
+    dark[2, 2] = 255                          # alone: goes
+    dark[5, 5] = dark[6, 6] = dark[7, 7] = 255   # a diagonal line: one contour, stays
+    dark[2, 8] = dark[2, 9] = 255             # a two-pixel speck: stays
+    dark[8:11, 1:4] = 255
+    dark[9, 2] = 0                            # a one-pixel hole in a dark square: filled
+    dark[0, 5:7] = 255                        # on the border: cleared
+    kept = without_lone_pixels(dark)
+    expected = dark.copy()
+    expected[2, 2], expected[9, 2] = 0, 255
+    expected[0, 5:7] = 0
+    assert np.array_equal(kept, expected)
+
+
+def test_the_check_under_a_lamp_finds_the_same_finders_without_its_lone_pixels():
+    """bright_spots/image005's check view (blown highlights: equalised, not blurred) thresholded into
+    texture: the lone pixels taken away, the finders found are the very same (the large code's, which
+    the check exists for), for a search that walks far fewer contours."""
+    photo = load_photo(BOOFCV / "bright_spots-image005.jpg")
+    view = np.ascontiguousarray(photo[::4, ::4])
+    assert np.count_nonzero(view >= 250) > 0.005 * view.size   # the check's test for a lamp
+    with_them = finder_patterns(view, (0.02,), equalise=True, offset=10, outlines=True)
+    without = finder_patterns(view, (0.02,), equalise=True, offset=10, outlines=True, lone_pixels=False)
+    assert len(with_them) >= 3
+    assert [f[:3] for f in without] == [f[:3] for f in with_them]
+    assert all(np.array_equal(a[3], b[3]) for a, b in zip(without, with_them))
+
+
 def test_corners_fitted_to_the_finders_outlines_undo_a_steep_angle_of_view():
     code = rendered("https://example.org/steep")
     h, w = code.shape

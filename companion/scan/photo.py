@@ -163,12 +163,14 @@ class PhotoReader:
         if not glare:
             # every n-th pixel aliases paper texture into specks, each a contour to walk; a 3 x 3
             # mean removes most (a finder's rings, a module each, stay darker than their
-            # neighbourhood). Not under a lamp: the faint finders beside it did not survive it
+            # neighbourhood). Not under a lamp: the faint finders beside it did not survive it;
+            # there only the lone pixels of the thresholded view go (half its contours, none a finder)
             view = cv2.blur(view, (3, 3))
         # the codes read are painted light (a tenth wider: their rim): their finders are theirs,
         # and their modules made most of the contours the search walked
         read = [(d.corners - d.corners.mean(axis=0)) * 1.1 / step + d.corners.mean(axis=0) / step for d in found]
-        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15, ignore=read)
+        left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15, ignore=read,
+                                           lone_pixels=not glare)
                 if not _inside_any((f[0] * step, f[1] * step), found)]
         return len(left) >= 2
 
