@@ -158,7 +158,7 @@ def test_lone_pixels_go_and_nothing_else_changes():
 def test_the_check_under_a_lamp_finds_the_same_finders_without_its_lone_pixels():
     """bright_spots/image005's check view (blown highlights: equalised, not blurred) thresholded into
     texture: the lone pixels taken away, the finders found are the very same (the large code's, which
-    the check exists for), for a search that walks far fewer contours."""
+    the check exists for)."""
     photo = load_photo(BOOFCV / "bright_spots-image005.jpg")
     view = np.ascontiguousarray(photo[::4, ::4])
     assert np.count_nonzero(view >= 250) > 0.005 * view.size   # the check's test for a lamp

@@ -164,7 +164,7 @@ class PhotoReader:
             # every n-th pixel aliases paper texture into specks, each a contour to walk; a 3 x 3
             # mean removes most (a finder's rings, a module each, stay darker than their
             # neighbourhood). Not under a lamp: the faint finders beside it did not survive it;
-            # there only the lone pixels of the thresholded view go (half its contours, none a finder)
+            # there only the lone pixels of the thresholded view go (more than half its contours, none a finder)
             view = cv2.blur(view, (3, 3))
         # the codes read are painted light (a tenth wider: their rim): their finders are theirs,
         # and their modules made most of the contours the search walked
