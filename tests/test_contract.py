@@ -252,6 +252,7 @@ def test_a_game_that_declares_no_outcome_kinds_or_reasons_is_refused_when_regist
     """Every game declares what its rules decide and refuse (there is no second, undeclared way to
     word a result any more): one that declares neither is named, and a refusal it raises with an
     undeclared code is a bug the contract names rather than a raw code shown on the tablet."""
+    from companion.rules import Seat
     from companion.rules.contract import Refused
     from tests import toy_game
 
@@ -261,8 +262,6 @@ def test_a_game_that_declares_no_outcome_kinds_or_reasons_is_refused_when_regist
 
     assert Undeclared.check_declarations()[:2] == ["Undeclared declares no outcome kinds (Game.outcome_kinds)",
                                                    "Undeclared declares no reason codes (Game.reasons)"]
-    from companion.rules import Seat
-
     game = rules.make("toy-war")
     state = game.setup([Seat(1, "Ann"), Seat(2, "Bo")], {})
     with pytest.raises(ValueError, match="does not declare"):

@@ -15,8 +15,7 @@ from companion import rules
 from companion.rules.contract import CONTRACT_REASONS, Game, Refused
 
 # Every registered game, and the toy game the contract's own tests use (docs/referee/contract.md).
-CONVERGED = [*rules.available(), "toy-war"]
-REASON_CODES = CONVERGED
+GAMES = [*rules.available(), "toy-war"]
 
 
 # War, the toy game, is in the registry for every test here (conftest.py, toy_game).
@@ -144,7 +143,7 @@ def literals(game: str, call: str) -> set[str]:
     return found | returned_codes(game) if call == "Refused" else found
 
 
-@pytest.mark.parametrize("game", CONVERGED)
+@pytest.mark.parametrize("game", GAMES)
 def test_every_declared_outcome_kind_has_its_sentence(game):
     cls = game_class(game)
     assert cls.outcome_kinds, f"{game} declares no outcome kinds"
@@ -152,7 +151,7 @@ def test_every_declared_outcome_kind_has_its_sentence(game):
     assert missing == []
 
 
-@pytest.mark.parametrize("game", REASON_CODES)
+@pytest.mark.parametrize("game", GAMES)
 def test_every_reason_code_has_its_words(game):
     cls = game_class(game)
     assert cls.reasons, f"{game} declares no reasons"
@@ -160,32 +159,32 @@ def test_every_reason_code_has_its_words(game):
     assert missing == []
 
 
-@pytest.mark.parametrize("game", CONVERGED)
+@pytest.mark.parametrize("game", GAMES)
 def test_the_rules_decide_only_what_the_game_declares(game):
     cls = game_class(game)
     assert literals(game, "Outcome") <= cls.outcome_kinds
 
 
-@pytest.mark.parametrize("game", REASON_CODES)
+@pytest.mark.parametrize("game", GAMES)
 def test_the_rules_refuse_only_for_declared_reasons(game):
     cls = game_class(game)
     assert literals(game, "Refused") <= cls.reasons | CONTRACT_REASONS
 
 
-@pytest.mark.parametrize("game", CONVERGED)
+@pytest.mark.parametrize("game", GAMES)
 def test_every_declared_outcome_kind_is_decided_somewhere(game):
     """No dead declaration: a kind no rule decides any more is a rule that lost its outcome."""
     cls = game_class(game)
     assert cls.outcome_kinds - literals(game, "Outcome") <= UNUSED_ALLOWED.get(game, set())
 
 
-@pytest.mark.parametrize("game", REASON_CODES)
+@pytest.mark.parametrize("game", GAMES)
 def test_every_declared_reason_is_raised_somewhere(game):
     cls = game_class(game)
     assert cls.reasons - literals(game, "Refused") <= UNUSED_ALLOWED.get(game, set())
 
 
-@pytest.mark.parametrize("game", REASON_CODES)
+@pytest.mark.parametrize("game", GAMES)
 def test_no_rule_refuses_with_a_sentence(game):
     """Words live in the view: a refusal is a code (no spaces) and its data."""
     found = literals(game, "Refused")

@@ -586,9 +586,10 @@ class Game(Ruleset[GS]):
         for variant in cls.variants:
             problems += [f"variant {variant.__name__} excludes {o!r}, which is no variant's option"
                          for o in variant.excludes if o not in options]
-        problems += [f"{cls.__name__} declares no {what} ({what_attr})"
-                     for what, what_attr, declared in (("outcome kinds", "Game.outcome_kinds", cls.outcome_kinds),
-                                                      ("reason codes", "Game.reasons", cls.reasons)) if not declared]
+        if not cls.outcome_kinds:
+            problems.append(f"{cls.__name__} declares no outcome kinds (Game.outcome_kinds)")
+        if not cls.reasons:
+            problems.append(f"{cls.__name__} declares no reason codes (Game.reasons)")
         problems += [f"outcome {k!r} has no sentence in {cls.view_type.__name__} (@says)"
                      for k in sorted(cls.outcome_kinds) if k not in cls.view_type.sayers]
         problems += [f"refusal {r!r} has no words in {cls.view_type.__name__}.refusals"
