@@ -18,7 +18,7 @@ import companion.rules
 from companion.demo.driver import default_seats
 from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import TAP_ONLY, serving
+from tests.browser import TAP_ONLY, picture, serving
 from tests.test_pages_browser import PAGES, PHONE, TABLET, open_page
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -107,7 +107,7 @@ def test_no_page_has_a_serious_or_critical_accessibility_problem(table, browser,
             found = serious(page)
             problems += [f"{path} ({name}): {p}" for p in found]
             if found or name == "phone":  # the page to look at (beside a finding, or as a phone shows it)
-                page.screenshot(path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.jpg"), full_page=True)
+                picture(page, path=str(tmp_path / f"{game}-{name}{path.replace('/', '-') or '-table'}.jpg"), full_page=True)
         for width in PHONE_WIDTHS:
             page.set_viewport_size({**PHONE, "width": width})
             if sideways(page) > 0:

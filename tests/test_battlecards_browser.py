@@ -8,7 +8,7 @@ import time
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, revealed, serving
+from tests.browser import chromium, picture, revealed, serving
 from tests.test_battlecards_game import _hidden, _to_a_battle
 
 TABLET, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
@@ -34,7 +34,7 @@ def test_the_tablet_shows_the_battle_and_its_odds(site, tmp_path):
     board = page.inner_text("#bp-board")
     assert card.name in board and "Fight on:" in board and "Victory points (40 to win)" in board
     assert f"Round {battle.round}" in board
-    page.screenshot(path=str(tmp_path / "battlecards-tablet.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / "battlecards-tablet.jpg"), full_page=True)
     hidden = set().union(*_hidden(service).values())
     assert not any(k in page.content() for k in hidden)
     # A button, with the PIN: the tablet's first offer is taken, and the page shows what it decided.
@@ -48,7 +48,7 @@ def test_the_tablet_shows_the_battle_and_its_odds(site, tmp_path):
     assert len(logged) == entries + 1 and logged[-1].status == "applied"
     said = logged[-1].outcomes[-1]["say"]
     page.wait_for_function("(said) => document.getElementById('bp-board').innerText.includes(said)", arg=said)
-    page.screenshot(path=str(tmp_path / "battlecards-tablet-after.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / "battlecards-tablet-after.jpg"), full_page=True)
 
 
 def test_a_phone_shows_its_reserve_hand_and_kept_cards(site, tmp_path):
@@ -66,7 +66,7 @@ def test_a_phone_shows_its_reserve_hand_and_kept_cards(site, tmp_path):
         assert "Your Reserve Hand" in text and "Your Kept Cards" in text
         for key in army.hand + army.kept:
             assert page.locator(f"#bp-seat [data-card='{key}']").count() == 1, deck.card(key).name
-        page.screenshot(path=str(tmp_path / "battlecards-phone.jpg"), full_page=True)
+        picture(page, path=str(tmp_path / "battlecards-phone.jpg"), full_page=True)
 
 
 def test_the_tablet_shows_both_theatres_piles_with_four_players(tmp_path):
@@ -99,4 +99,4 @@ def test_the_tablet_shows_both_theatres_piles_with_four_players(tmp_path):
         assert "Pacific CONFLICT deck: 54 cards" in page.inner_text("#bp-board .bp-pile[data-theatre='pacific']")
         western = page.inner_text("#bp-board .bp-pile[data-theatre='western']")
         assert "Western European CONFLICT deck: 1 cards" in western and "top: Reinforcements" in western
-        page.screenshot(path=str(tmp_path / "battlecards-four-players.jpg"), full_page=True)
+        picture(page, path=str(tmp_path / "battlecards-four-players.jpg"), full_page=True)

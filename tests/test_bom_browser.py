@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 
 from companion.service import Service
-from tests.browser import TAP_ONLY, chromium, hold_pin, serving
+from tests.browser import TAP_ONLY, chromium, hold_pin, picture, serving
 
 TABLET = {"width": 1280, "height": 800}
 ANN_BO = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}]
@@ -87,7 +87,7 @@ def test_the_timer_counts_down_and_at_zero_ends_the_game_once_the_pin_is_typed(t
         page.wait_for_function(COUNTING)
         before = assert_counts_the_companions_time(page, service, at_most=opening)  # 1:00 or just under
         shown = page.inner_text("#bom-timer .bom-clock")
-        page.screenshot(path=str(tmp_path / "timer-running.jpg"))
+        picture(page, path=str(tmp_path / "timer-running.jpg"))
 
         page.clock.fast_forward("00:30")
         page.wait_for_function(f"document.querySelector('#bom-timer .bom-clock').textContent !== '{shown}'")
@@ -100,13 +100,13 @@ def test_the_timer_counts_down_and_at_zero_ends_the_game_once_the_pin_is_typed(t
         assert page.inner_text("#notice") == "Time is up: type the PIN to end the game"
         assert page.inner_text("#bom-timer .bom-timer-note") == "Type the PIN to end the game."
         assert "time_up" not in kinds(service)
-        page.screenshot(path=str(tmp_path / "timer-needs-pin.jpg"))
+        picture(page, path=str(tmp_path / "timer-needs-pin.jpg"))
 
         page.fill("#pin", service.pin)
         page.clock.run_for(1000)  # ticks: the PIN stays the same for one, then time_up is sent
         page.wait_for_selector("#bom-timer .bom-timer-note:text-is('Ann wins!')")
         assert page.inner_text("#notice.ok") == "Time is up!"
-        page.screenshot(path=str(tmp_path / "timer-over.jpg"))
+        picture(page, path=str(tmp_path / "timer-over.jpg"))
         page.clock.run_for(2000)  # more ticks
         state = service.session.state
         assert state.over and state.winner == 1
@@ -141,7 +141,7 @@ def test_a_tie_when_time_is_up_shows_the_last_battle_then_its_winner(tmp_path):
         tie = "Tie! Last battle: Ann and Bo, one random CHARACTER card each."
         page.wait_for_selector(f"#bom-timer .bom-timer-note:text-is('{tie}')")
         assert service.session.state.tiebreak == [1, 2]
-        page.screenshot(path=str(tmp_path / "timer-tie.jpg"))
+        picture(page, path=str(tmp_path / "timer-tie.jpg"))
 
         session = service.session
         session.submit("card_seen", {"zone": "seat:1", "card": "BO300#1"}, "camera")  # Tubaloth, black oval 300
@@ -178,7 +178,7 @@ def test_trivia_shows_one_clue_at_a_time_and_the_name_only_once_the_card_is_won(
         page.wait_for_selector(f"#bom-trivia .bom-clue:text-is({json.dumps(clues[0])})")
         assert page.inner_text("#bom-trivia .bom-clue-count") == f"CLUE 1 OF {len(clues)}"  # shown in capitals
         assert secrets_in(page.inner_text("body")) == []
-        page.screenshot(path=str(tmp_path / "trivia-clue-1.jpg"))
+        picture(page, path=str(tmp_path / "trivia-clue-1.jpg"))
 
         page.click("#game-actions button:text-is('Next clue')")
         page.wait_for_selector(f"#bom-trivia .bom-clue:text-is({json.dumps(clues[1])})")
@@ -192,7 +192,7 @@ def test_trivia_shows_one_clue_at_a_time_and_the_name_only_once_the_card_is_won(
         assert page.inner_text("#bom-trivia .bom-question") == \
             "Bo and Cy: Tie! In which book of scripture, and which chapter, is this character found?"
         assert secrets_in(page.inner_text("body")) == []
-        page.screenshot(path=str(tmp_path / "trivia-tie.jpg"))
+        picture(page, path=str(tmp_path / "trivia-tie.jpg"))
 
         seen = []
         while not watching.empty():
@@ -208,7 +208,7 @@ def test_trivia_shows_one_clue_at_a_time_and_the_name_only_once_the_card_is_won(
         assert secrets_in(last) == ["Zeezrom", "Alma 11", "zee-EZ-rum"] and "Bo won it." in last
         assert page.inner_text("#bom-trivia .bom-clue") == "Bo reads next: put the top card of your pile in the scan tray."
         assert page.inner_text("#seats .seat[data-seat='2'] .counts").split("\n") == ["won 1", "to read 19"]
-        page.screenshot(path=str(tmp_path / "trivia-won.jpg"))
+        picture(page, path=str(tmp_path / "trivia-won.jpg"))
 
 
 # -- Helpful notes ----------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_a_new_play_is_read_aloud_once_and_names_keep_their_superscript(tmp_path
         assert page.inner_text(name) == "Coriantumr3"
         assert "kor-ee-AN-tum-er" in page.inner_text("#seats .seat[data-seat='2'] .card")
         assert page.inner_text("#seats .seat[data-seat='2'] .say-line sup") == "3"
-        page.screenshot(path=str(tmp_path / "read-aloud.jpg"))
+        picture(page, path=str(tmp_path / "read-aloud.jpg"))
 
         page.click("#seats .seat[data-seat='1'] .bom-speak")  # Ann's play again, on demand
         assert page.evaluate("window.__spoken") == ["I attack with Coriantumr!", "I attack with Zeezrom!"]

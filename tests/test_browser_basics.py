@@ -3,7 +3,7 @@ import pytest
 
 import companion.rules
 from companion.service import Service
-from tests.browser import PHONE, TABLET, TAP_ONLY, chromium, hold_pin, serving
+from tests.browser import PHONE, TABLET, TAP_ONLY, chromium, hold_pin, picture, serving
 from tests.tally_game import Tally
 
 
@@ -22,7 +22,7 @@ def test_a_change_without_the_pin_is_refused_in_the_browser(site, tmp_path):
     page.click("#undo")
     page.wait_for_selector("#notice.error")
     assert "needs the table PIN" in page.inner_text("#notice")
-    page.screenshot(path=str(tmp_path / "pin-refused.jpg"))
+    picture(page, path=str(tmp_path / "pin-refused.jpg"))
     assert [e["kind"] for e in service.session.history()] == ["start"]
 
 
@@ -79,7 +79,7 @@ def test_an_illegal_play_shows_the_rulebooks_reason_and_changes_nothing(tmp_path
         page.click("#resolve")
         page.wait_for_selector("#notice.error")
         assert "Faith" in page.inner_text("#notice")
-        page.screenshot(path=str(tmp_path / "illegal-play.jpg"))
+        picture(page, path=str(tmp_path / "illegal-play.jpg"))
     assert session.state == before
 
 
@@ -97,7 +97,7 @@ def test_a_new_game_is_set_up_from_the_tablet(tmp_path):
         inputs[0].fill("Ann")
         inputs[1].fill("Ben")
         page.select_option("select[name='reveal']", label="Defeated or scout")
-        page.screenshot(path=str(tmp_path / "setup.jpg"))
+        picture(page, path=str(tmp_path / "setup.jpg"))
         page.click("button[type=submit]")
         page.wait_for_url(url + "/")
         page.wait_for_function("document.querySelector('#game-title').textContent.includes('Stratego')")
@@ -141,3 +141,26 @@ def test_the_game_log_downloads_only_with_the_pin(site):
     saved = download.value
     assert saved.suggested_filename == f"game-{service.session.game_id}.jsonl"
     assert '"kind": "start"' in open(saved.path(), encoding="utf-8").read()
+
+
+def test_a_capture_chromium_leaves_unanswered_is_asked_for_once_more_and_only_once():
+    from playwright.sync_api import TimeoutError as Unanswered
+
+    class Silent:
+        """A page whose first ``silences`` captures never answer."""
+
+        def __init__(self, silences: int):
+            self.silences, self.asked = silences, 0
+
+        def screenshot(self, **options):
+            self.asked += 1
+            if self.asked <= self.silences:
+                raise Unanswered(f"Page.screenshot: Timeout {options['timeout']}ms exceeded.")
+            return b"picture"
+
+    once = Silent(1)
+    assert picture(once, full_page=True) == b"picture" and once.asked == 2
+    twice = Silent(2)
+    with pytest.raises(Unanswered):
+        picture(twice)
+    assert twice.asked == 2

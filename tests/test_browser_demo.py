@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from companion.demo.driver import start_demo
 from companion.service import Service
-from tests.browser import chromium, serving
+from tests.browser import chromium, picture, serving
 from tests.test_demo_players import SHORT_GAME
 
 # The demo's first game seats players seeded one above the table's seed (companion/demo/driver.py): this
@@ -52,13 +52,13 @@ def play_and_watch(tmp_path, browser):
         page.wait_for_selector("#result:not([hidden])", timeout=120_000)
         first = page.inner_text("#result-say")
         assert re.match(r"Seat \d \((Ann|Ben|Cal)\) wins", first), first
-        page.screenshot(path=str(tmp_path / "first-battle.jpg"))
+        picture(page, path=str(tmp_path / "first-battle.jpg"))
 
         # A guard, not a budget: the 54 battles take about a minute and a half on two quiet cores and
         # longer under load (the virtual camera renders every frame), so the wait ends on the game's end.
         page.wait_for_function("document.querySelector('#game-meta').textContent.includes('Game over')",
                                timeout=900_000, polling=500)
-        page.screenshot(path=str(tmp_path / "game-over.jpg"))
+        picture(page, path=str(tmp_path / "game-over.jpg"))
         players.join(10)
         view = service.session.public_view()
         winner = view["winner"]
@@ -83,6 +83,6 @@ def play_and_watch(tmp_path, browser):
         after = service.session.public_view()
         assert not after["over"] and after["winner"] is None
         assert sum(s["total"] for s in after["seats"]) == 72
-        page.screenshot(path=str(tmp_path / "after-undo.jpg"))
+        picture(page, path=str(tmp_path / "after-undo.jpg"))
         camera = service.devices()["camera"]
         assert camera["state"] == "running" and camera["foreign_codes"] == 0

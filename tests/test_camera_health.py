@@ -18,7 +18,7 @@ from companion.service import Service
 from companion.web.devices import camera_alerts
 from companion.wiring import attach_camera
 
-from .browser import chromium, serving
+from .browser import chromium, picture, serving
 from .scan_helpers import card
 from .test_scan_watchdog import FaultySource
 from .timing import wait_for
@@ -84,7 +84,7 @@ def test_the_table_page_shows_a_banner_while_the_camera_delivers_no_frames_and_d
         page.wait_for_selector("#camera-alerts:not([hidden])")
         said = page.inner_text("#camera-alerts")
         assert "faulty camera has delivered no frame for" in said and "Cards played now are not seen" in said
-        page.screenshot(path=str(tmp_path / "table-camera-banner.jpg"))
+        picture(page, path=str(tmp_path / "table-camera-banner.jpg"))
         source.mode = "ok"
         page.wait_for_selector("#camera-alerts", state="hidden")
 

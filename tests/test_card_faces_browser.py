@@ -12,7 +12,7 @@ import pytest
 import companion.rules
 from companion.rules.demo import play_direct
 from companion.service import Service
-from tests.browser import TAP_ONLY, revealed, serving
+from tests.browser import TAP_ONLY, picture, revealed, serving
 from tests.test_accessibility_browser import serious
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.test_pages_browser import PHONE, TABLET
@@ -57,7 +57,7 @@ def test_a_battle_result_on_the_table_shows_a_face_for_each_card(bom_battle_1, b
     width = page.eval_on_selector("#result-faces", "(f) => f.getBoundingClientRect().right")
     assert width <= viewport["width"], "the faces fit the screen"
     assert not serious(page)
-    page.screenshot(path=str(tmp_path / f"bom-result-{name}.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / f"bom-result-{name}.jpg"), full_page=True)
     # the next battle's first card: the result greys out as "previous" and keeps its faces
     service.session.submit("card_seen", {"zone": "seat:1", "card": "GD700#1"}, "camera")
     page.wait_for_selector("#result.stale")
@@ -121,7 +121,7 @@ def test_a_phone_shows_its_own_identity_card_only_while_revealed_and_no_one_else
         ann.wait_for_selector(".own-cards .card-face")
         assert faces(ann, ".own-cards") == ["VILLAIN"]
         assert not serious(ann)
-        ann.screenshot(path=str(tmp_path / "gt-seat-revealed.jpg"), full_page=True)
+        picture(ann, path=str(tmp_path / "gt-seat-revealed.jpg"), full_page=True)
     ann.wait_for_selector("body[data-revealed='no']")
     assert faces(ann, "#seat-view") == []
     ben = seat_page(browser, url, service, 2)

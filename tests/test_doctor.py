@@ -13,6 +13,7 @@ import pytest
 
 from companion.pi import doctor
 from companion.pi.doctor import FAIL, OK, WARN, Facts
+from tests.browser import picture
 
 
 def fake_command(folder: Path, name: str, output: str, code: int = 0) -> str:
@@ -127,7 +128,7 @@ def test_the_devices_page_warns_in_words_when_the_pi_throttles(tmp_path):
         page.wait_for_selector("#health .check.fail[data-check='power']")
         assert "under-voltage now" in page.inner_text("#health [data-check='power']")
         assert "83 C" in page.inner_text("#health [data-check='temperature']")
-        page.screenshot(path=str(tmp_path / "devices-throttled.jpg"))
+        picture(page, path=str(tmp_path / "devices-throttled.jpg"))
 
 
 def suggested_commands() -> set[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from companion.gamelog.fold import fold
 from companion.service import Service
-from tests.browser import TAP_ONLY, serving
+from tests.browser import TAP_ONLY, picture, serving
 from tests.test_accessibility_browser import serious
 from tests.test_pages_browser import PHONE, TABLET
 
@@ -60,7 +60,7 @@ def test_a_finished_game_is_charted_one_line_per_seat(finished, browser, tmp_pat
     chart = page.eval_on_selector("#history-chart svg.game-chart-svg", "(s) => s.getBoundingClientRect().width")
     assert 0 < chart <= viewport["width"], "the chart fits the screen"
     assert not serious(page)
-    page.locator("#history-chart").screenshot(path=str(tmp_path / f"history-chart-{name}.jpg"))
+    picture(page.locator("#history-chart"), path=str(tmp_path / f"history-chart-{name}.jpg"))
 
 
 def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, browser, tmp_path):
@@ -75,5 +75,5 @@ def test_each_battle_in_history_shows_a_face_for_each_of_its_cards(finished, bro
     assert faces == ["Zemnarihah, black oval 900", "Noah, black diamond 1000", "Heth, black oval 100"]
     second = page.locator(".chapter", has_text="Battle 2").last
     assert second.locator(".card-face").count() == 6, "characters and the power cards played with them"
-    first.screenshot(path=str(tmp_path / "battle-1-faces.jpg"))
-    second.screenshot(path=str(tmp_path / "battle-2-faces.jpg"))
+    picture(first, path=str(tmp_path / "battle-1-faces.jpg"))
+    picture(second, path=str(tmp_path / "battle-2-faces.jpg"))

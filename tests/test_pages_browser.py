@@ -12,7 +12,7 @@ import pytest
 import companion.pi.announce
 import companion.rules
 from companion.service import Service
-from tests.browser import PHONE, TABLET, TAP_ONLY, hold_pin, revealed, serving
+from tests.browser import PHONE, TABLET, TAP_ONLY, hold_pin, picture, revealed, serving
 
 GAMES = companion.rules.available()
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
@@ -131,7 +131,7 @@ def test_the_table_says_who_does_what_next_with_the_options_in_words(table, brow
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", meta), f"code words in {meta!r}"
         # the phone's bar stays a bar: the page begins within the top ~80 px
         assert page.locator("main").bounding_box()["y"] < 90
-        page.screenshot(path=str(tmp_path / f"{game}-{name}-table.jpg"), full_page=True)
+        picture(page, path=str(tmp_path / f"{game}-{name}-table.jpg"), full_page=True)
         page.close()
 
 
@@ -162,7 +162,7 @@ def test_the_result_box_names_its_battle_and_steps_back_when_the_next_begins(own
     page.wait_for_selector("#result.stale")
     assert page.inner_text("#result-label").upper() == "BATTLE 1 (PREVIOUS)"
     assert "Korihor" in page.inner_text("#result-say")
-    page.screenshot(path=str(tmp_path / "stale-result.jpg"))
+    picture(page, path=str(tmp_path / "stale-result.jpg"))
     service.session.submit("card_seen", {"zone": "seat:2", "card": "BD600#1"}, "camera")
     service.session.submit("resolve", {})
     page.wait_for_selector("#result:not(.stale)")
@@ -197,7 +197,7 @@ def test_seat_codes_show_in_view_by_name_and_link_to_the_pis_lan_address(own_tab
     src = page.get_attribute("#seat-codes figure[data-seat='1'] img", "src")
     port = url.rsplit(":", 1)[1]
     assert f"http%3A%2F%2F192.168.1.50%3A{port}%2Fseat%2F" in src and "127.0.0.1" not in src
-    page.screenshot(path=str(tmp_path / "seat-codes-phone.jpg"))
+    picture(page, path=str(tmp_path / "seat-codes-phone.jpg"))
 
 
 @pytest.mark.parametrize("table", GAMES, indirect=True)
@@ -207,7 +207,7 @@ def test_the_private_seat_page_shows_its_own_facts_without_the_tables_controls(t
     assert page.locator("nav").count() == 0 and page.locator("#pin").count() == 0
     assert "New game" not in page.inner_text("body")
     assert page.inner_text("#seat-title").startswith("Ann")
-    page.screenshot(path=str(tmp_path / f"{game}-seat-phone.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / f"{game}-seat-phone.jpg"), full_page=True)
 
 
 @pytest.mark.parametrize("table", ["stratego"], indirect=True)
@@ -238,7 +238,7 @@ def test_the_new_game_form_fits_the_game_and_speaks_in_words(own_table, browser,
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", page.inner_text("#options"))
     page.select_option("select[name='red_seat']", label="Ben (seat 2)")
     page.select_option("select[name='ties']", label="Attacker wins")
-    page.screenshot(path=str(tmp_path / "setup-stratego.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / "setup-stratego.jpg"), full_page=True)
     page.click("button[type=submit]")
     page.wait_for_url(url + "/")
     start = service.session.derived.start
@@ -255,7 +255,7 @@ def test_history_lists_battles_with_sightings_folded_and_earlier_games(table, br
     assert battle.locator("summary").inner_text() == "2 camera or reader sightings"
     assert not battle.locator(".sightings ul").is_visible()  # folded until tapped
     assert page.locator(".chapter.open summary").inner_text() == "1 camera or reader sighting"
-    page.screenshot(path=str(tmp_path / "history-phone.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / "history-phone.jpg"), full_page=True)
     earlier = service.session.game_id - 1
     page.click(f"#past-games a[href='/history?game={earlier}']")
     page.wait_for_selector(".chapter")

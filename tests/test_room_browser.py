@@ -21,7 +21,7 @@ import pytest
 from card_tags import payload, sheets
 from card_tags.private import kept_hidden
 from companion.service import Service, write_table_secrets
-from tests.browser import TAP_ONLY, revealed, serving
+from tests.browser import TAP_ONLY, picture, revealed, serving
 from tests.test_battlecards_game import _to_a_battle
 from tests.test_gt_battle_support import NAMES, identity_keys
 from tests.test_stratego_support import army
@@ -161,20 +161,20 @@ def test_hidden_information_stays_hidden_in_the_room(table, browser, tmp_path):
     ben.wait_for_function("document.body.dataset.revealed !== undefined")
 
     # -- private by default: nothing of seat 1's on the tablet, on Ben's phone, on Ann's unrevealed ---
-    tablet.screenshot(path=str(tmp_path / f"{game}-tablet.jpg"), full_page=True)
-    ann.screenshot(path=str(tmp_path / f"{game}-ann-hidden.jpg"), full_page=True)
+    picture(tablet, path=str(tmp_path / f"{game}-tablet.jpg"), full_page=True)
+    picture(ann, path=str(tmp_path / f"{game}-ann-hidden.jpg"), full_page=True)
     assert not leaks(secrets, page_text(tablet)), "the tablet"
     assert not leaks(secrets, page_text(ann)), "Ann's phone before she reveals"
     with revealed(ann):
         shown = page_text(ann)
-        ann.screenshot(path=str(tmp_path / f"{game}-ann-revealed.jpg"), full_page=True)
+        picture(ann, path=str(tmp_path / f"{game}-ann-revealed.jpg"), full_page=True)
     assert leaks(secrets, shown), "revealed, Ann's phone shows what only she knows"
     ann.wait_for_function("document.body.dataset.revealed === 'no'")
     assert not leaks(secrets, page_text(ann)), "hidden again once let go"
     if ben.locator("#reveal").is_visible():
         with revealed(ben):
             assert not leaks(secrets, page_text(ben)), "Ben's own secrets, never Ann's"
-            ben.screenshot(path=str(tmp_path / f"{game}-ben-revealed.jpg"), full_page=True)
+            picture(ben, path=str(tmp_path / f"{game}-ben-revealed.jpg"), full_page=True)
     assert not leaks(secrets, page_text(ben))
 
     # -- the table releases Ann's seat: another phone may take it -------------------------------------

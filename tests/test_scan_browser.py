@@ -10,7 +10,7 @@ from companion.scan.sources import VirtualTableSource
 from companion.scan.virtual_table import VirtualTable
 from companion.scan.zones import ZoneMap
 
-from .browser import chromium, serving
+from .browser import chromium, picture, serving
 from .scan_helpers import card
 
 
@@ -40,4 +40,4 @@ def test_the_calibration_page_shows_markers_and_codes_and_wants_the_pin(tmp_path
         page.wait_for_selector("#notice:not([hidden])")
         assert "PIN" in page.text_content("#notice")
         assert pipeline.calibration.ready
-        page.screenshot(path=str(tmp_path / "calibration.jpg"))
+        picture(page, path=str(tmp_path / "calibration.jpg"))

@@ -14,6 +14,7 @@ import zxingcpp
 from card_tags import commands, faces, geometry, sheets
 from card_tags.catalog import load_game
 from card_tags.payload import GAME_CODES, decode
+from tests.browser import picture
 
 DPI = 150
 
@@ -202,7 +203,7 @@ def test_the_svg_reads_back_too(tmp_path):
     with chromium() as browser:  # the session's one Chromium: a second Playwright in one process fails
         page = browser.tab({"width": 1240, "height": 1754})
         page.set_content(f'<html><body style="margin:0">{svg}</body></html>')
-        png = page.screenshot(full_page=True)
+        png = picture(page, full_page=True)
     image = np.array(Image.open(io.BytesIO(png)).convert("L"))
     assert_page_reads_back(sheet, image)
 

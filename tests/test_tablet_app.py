@@ -10,7 +10,7 @@ import urllib.request
 from companion.web.app import create_app
 from companion.service import Service
 from companion.web.server import make_server
-from tests.browser import chromium, serving
+from tests.browser import chromium, picture, serving
 
 SEATS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}]
 
@@ -72,6 +72,6 @@ def test_the_stream_comes_back_after_a_drop_and_shows_what_was_missed(tmp_path):
         threading.Thread(target=server.serve_forever, daemon=True).start()
         page.wait_for_selector("#connection", state="hidden", timeout=60_000)
         page.wait_for_selector("#game-meta:has-text('Game over')", timeout=60_000)
-        page.screenshot(path=str(tmp_path / "reconnected-phone.jpg"))
+        picture(page, path=str(tmp_path / "reconnected-phone.jpg"))
     service.stop()
     server.shutdown()

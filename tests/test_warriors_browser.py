@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.service import Service
-from tests.browser import chromium, revealed, serving
+from tests.browser import chromium, picture, revealed, serving
 from tests.test_warriors_secrets import BEN_HAND, face_up, reader, tray
 from tests.test_warriors_support import key_of
 
@@ -61,7 +61,7 @@ def test_the_tablet_shows_the_challenge_term_by_term_and_no_face_down_card(site,
     assert "Ann challenges" in order and "Ben defends" in order and "Cy to battle" in order
     assert "Warrior deck" in page.inner_text("article.seat[data-seat='3']")
     assert page.locator("article.seat[data-seat='1'] .card.wr-down").count() == 1
-    page.screenshot(path=str(tmp_path / "warriors-tablet.jpg"), full_page=True)
+    picture(page, path=str(tmp_path / "warriors-tablet.jpg"), full_page=True)
     text = page.content()
     for name in ("Faith: Steadfast", "Wickedness: Greed", "Abinadi", "Prayer"):
         assert name not in text, name
@@ -80,7 +80,7 @@ def test_the_phone_shows_the_hand_as_scanned_and_the_face_down_cards(site, tmp_p
         body = page.inner_text("#seat-view")
         arrow = page.inner_text(f"div.card[data-card='{key_of('Arrow')}']")   # the hand's card, not its drawn face
         face_down = page.locator("article.seat .card.wr-down").count()
-        page.screenshot(path=str(tmp_path / "warriors-phone.jpg"), full_page=True)
+        picture(page, path=str(tmp_path / "warriors-phone.jpg"), full_page=True)
     assert "Your hand as scanned (6)" in body
     for name in ("Abinadi", "Lehi", "Arrow", "Helaman", "Gid", "Gideon"):
         assert name in body, name
@@ -107,4 +107,4 @@ def test_the_game_over_box_names_the_games_winner_not_the_last_challenges(tmp_pa
         said = page.inner_text("#result-say")
         assert said == "The game is stopped: Ann has the most Warrior cards and wins the game."
         assert "won the Challenge" not in said
-        page.screenshot(path=str(tmp_path / "warriors-game-over.jpg"))
+        picture(page, path=str(tmp_path / "warriors-game-over.jpg"))
