@@ -164,3 +164,13 @@ def test_a_capture_chromium_leaves_unanswered_is_asked_for_once_more_and_only_on
     with pytest.raises(Unanswered):
         picture(twice)
     assert twice.asked == 2
+
+
+def test_every_screenshot_in_the_tests_goes_through_picture():
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    direct = [f"{path.name}:{n}" for path in sorted(here.glob("*.py")) if path.name != "browser.py"
+              for n, line in enumerate(path.read_text().splitlines(), 1)
+              if ".screenshot(" in line and "def screenshot(" not in line]
+    assert not direct, f"use tests.browser.picture (it asks Chromium again for an unanswered capture): {direct}"
