@@ -13,7 +13,6 @@ import pytest
 
 from companion.pi import doctor
 from companion.pi.doctor import FAIL, OK, WARN, Facts
-from tests.browser import picture
 
 
 def fake_command(folder: Path, name: str, output: str, code: int = 0) -> str:
@@ -115,7 +114,7 @@ def test_the_command_prints_one_line_per_check_and_fails_on_a_failure(tmp_path):
 def test_the_devices_page_warns_in_words_when_the_pi_throttles(tmp_path):
     """The Devices page shows the doctor's machine checks; under-voltage is a failure in words."""
     from companion.service import Service
-    from tests.browser import chromium, serving
+    from tests.browser import chromium, picture, serving
 
     service = Service(tmp_path / "data")
     service.facts = Facts(vcgencmd=fake_command(tmp_path, "vcgencmd", "throttled=0x50005"),

@@ -14,7 +14,6 @@ import zxingcpp
 from card_tags import commands, faces, geometry, sheets
 from card_tags.catalog import load_game
 from card_tags.payload import GAME_CODES, decode
-from tests.browser import picture
 
 DPI = 150
 
@@ -196,7 +195,7 @@ def test_the_svg_reads_back_too(tmp_path):
     """The SVG is drawn from the same items; rasterised by Chromium, its codes read as their cards."""
     from PIL import Image
 
-    from tests.browser import chromium
+    from tests.browser import chromium, picture
 
     sheet = sheets.build(load_game("battlecards-pacific"), "round-40")
     svg = sheets.to_svg(sheet, 0).replace('width="210mm" height="297mm"', 'width="1240" height="1754"', 1)
