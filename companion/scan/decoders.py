@@ -28,6 +28,9 @@ class Detection:
 
     text: str
     corners: np.ndarray = field(repr=False)
+    # modules a side, where the reader tells the code's version (zxing-cpp does): what a finder's
+    # size follows from, 7 of them; None where it does not say
+    modules: int | None = field(default=None, repr=False)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -41,7 +44,7 @@ class Detection:
 
     def shifted(self, dx: float, dy: float, scale: float = 1.0) -> "Detection":
         """The same detection in the coordinates of a larger frame (a crop at dx, dy, upscaled by scale)."""
-        return Detection(self.text, self.corners / scale + np.array([dx, dy], dtype=np.float32))
+        return Detection(self.text, self.corners / scale + np.array([dx, dy], dtype=np.float32), self.modules)
 
 
 def _as_gray(image: np.ndarray) -> np.ndarray:
@@ -50,6 +53,17 @@ def _as_gray(image: np.ndarray) -> np.ndarray:
 
         return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     return np.ascontiguousarray(image)
+
+
+def _modules(barcode) -> int | None:
+    """A QR or Micro QR code's modules a side, from the version zxing-cpp reports (3.x: "Version"
+    in ``extra``, "1"-"40" or "M1"-"M4"); None where it reports none."""
+    version = str((getattr(barcode, "extra", None) or {}).get("Version", ""))
+    if version.isdigit():
+        return 17 + 4 * int(version)
+    if version[:1] == "M" and version[1:].isdigit():
+        return 9 + 2 * int(version[1:])
+    return None
 
 
 class ZxingDecoder:
@@ -87,8 +101,11 @@ class ZxingDecoder:
                          [p.bottom_right.x, p.bottom_right.y], [p.bottom_left.x, p.bottom_left.y]],
                         dtype=np.float32)
 
+    def _detection(self, barcode) -> Detection:
+        return Detection(barcode.text, self._corners(barcode), _modules(barcode))
+
     def decode(self, gray: np.ndarray) -> list[Detection]:
-        return [Detection(b.text, self._corners(b)) for b in self._read(gray, errors=False) if b.valid]
+        return [self._detection(b) for b in self._read(gray, errors=False) if b.valid]
 
     def decode_with_misses(self, gray: np.ndarray, binarizer=None,
                            invert: bool | None = None) -> tuple[list[Detection], list[np.ndarray]]:
@@ -97,7 +114,7 @@ class ZxingDecoder:
         found, misses = [], []
         for b in self._read(gray, errors=True, binarizer=binarizer, invert=invert):
             if b.valid:
-                found.append(Detection(b.text, self._corners(b)))
+                found.append(self._detection(b))
             else:
                 misses.append(self._corners(b))
         return found, _distinct_regions(misses, found)
@@ -109,7 +126,7 @@ class ZxingDecoder:
         kwargs = dict(formats=self.formats, try_rotate=False, try_downscale=False, try_invert=False)
         if binarizer is not None:
             kwargs["binarizer"] = binarizer
-        return [Detection(b.text, self._corners(b)) for b in zx.read_barcodes(_as_gray(gray), **kwargs) if b.valid]
+        return [self._detection(b) for b in zx.read_barcodes(_as_gray(gray), **kwargs) if b.valid]
 
     def decode_once_with_misses(self, gray: np.ndarray, binarizer=None) -> tuple[list[Detection], list[np.ndarray]]:
         """decode_once, and the corners of codes located but not decoded."""
@@ -119,12 +136,12 @@ class ZxingDecoder:
             kwargs["binarizer"] = binarizer
         found, misses = [], []
         for b in zx.read_barcodes(_as_gray(gray), **kwargs):
-            (found if b.valid else misses).append(Detection(b.text, self._corners(b)) if b.valid else self._corners(b))
+            (found if b.valid else misses).append(self._detection(b) if b.valid else self._corners(b))
         return found, _distinct_regions(misses, found)
 
     def decode_hard(self, gray: np.ndarray) -> list[Detection]:
         """A second, differently binarised pass, for a small region that failed the first time."""
-        return [Detection(b.text, self._corners(b))
+        return [self._detection(b)
                 for b in self._read(gray, errors=False, binarizer=self._zx.Binarizer.GlobalHistogram) if b.valid]
 
 

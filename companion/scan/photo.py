@@ -43,7 +43,10 @@ QUICK_SCALES = (0.5, 0.25)  # the first read of a photo larger than PHOTO_VIEW_S
 SMALL_CODE_PX = 160      # a code at most this wide that the crops do not read climbs the live ladder too
 FINDER_CHECK_SIDE = 320  # the check for finders left over after a first read that located nothing else
 BLOWN, BLOWN_SHARE = 250, 0.005  # ...equalised when more than this share of it is blown out (a lamp)
-FINDER_CHECK_PX = 12     # ...coarse, but a finder the size of the codes read at least this many pixels across
+FINDER_CHECK_PX = 14     # ...coarse, but a finder the size of the codes read at least this many pixels across (its rings
+                         # must outlast the 3 x 3 mean: 13.25 px were lost, rotations/image025's 53 px finders at a step
+                         # of 4; 13.9 px found, brightness/image007's 111 px at a step of 8)
+DIM = 128                # ...stretched first when its brightest percent is darker than this (a dim photo)
 MOST_FITTED = 9         # corners fitted to the finders' outlines (3 codes x 3 module counts) looked at, at most
 _EQUALISE_VIEW = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8))
 _EQUALISE_CROP = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(4, 4))
@@ -147,14 +150,17 @@ class PhotoReader:
     def _finders_left(gray: np.ndarray, found: list[Detection]) -> bool:
         """Whether two finder patterns or more lie outside every code read: a code zxing-cpp
         neither read nor located (ZBar reads some such). Sought on a coarse view (every n-th
-        pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean): about a
-        quarter of a thorough read's CPU on the median photo (1.8 ms against 7.6), and it found
-        none on the photos of BoofCV's half that zxing-cpp reads whole (57 of them, every third)."""
+        pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean, stretched
+        first in a dim photo): on a 12-megapixel photo read halved about 1-1.5 ms, against 11-16
+        for zxing-cpp's thorough read of it, and it found none on the photos of BoofCV's half
+        that zxing-cpp reads whole (57 of them, every third)."""
         longest = max(gray.shape[:2])
         # ...but not so coarse that a finder of the codes read shrinks below a few pixels (a code
         # left unread is mostly one of their size: a sheet of small tags in a small photo), down
-        # to a view twice as fine
-        finder = min(d.side_px() for d in found) * 7 / 21
+        # to a view twice as fine. A finder is 7 of the code's modules (21 for a version-1 code,
+        # 25-45 for the URLs of most photos: taking every code for 21 made the view up to twice
+        # as coarse as meant)
+        finder = min(d.side_px() * 7 / (d.modules or 21) for d in found)
         step = max(-(-longest // (2 * FINDER_CHECK_SIDE)), min(-(-longest // FINDER_CHECK_SIDE), int(finder / FINDER_CHECK_PX)), 1)
         view = np.ascontiguousarray(gray[::step, ::step])
         # a lamp's bright spot (blown highlights) leaves the rest of the photo too dark for one
@@ -166,6 +172,7 @@ class PhotoReader:
             # neighbourhood). Not under a lamp: the faint finders beside it did not survive it;
             # there only the lone pixels of the thresholded view go (more than half its contours, none a finder)
             view = cv2.blur(view, (3, 3))
+            view = _stretched_if_dim(view)
         # the codes read are painted light (a tenth wider: their rim): their finders are theirs,
         # and their modules made most of the contours the search walked
         read = [(d.corners - d.corners.mean(axis=0)) * 1.1 / step + d.corners.mean(axis=0) / step for d in found]
@@ -285,6 +292,18 @@ def _read_rectified(pyramid: Pyramid, quad, px, reader, equalise, margin: float 
     back = np.linalg.inv(to_square @ np.diag([s, s, 1.0]))   # to the photo's pixels
     return [Detection(d.text, cv2.perspectiveTransform(d.corners.reshape(-1, 1, 2).astype(np.float64), back)
                       .reshape(4, 2).astype(np.float32)) for d in reader(image)]
+
+
+def _stretched_if_dim(view: np.ndarray) -> np.ndarray:
+    """A dim view's grey levels stretched so that its brightest percent is white: the finder
+    search's offset below the local mean is in grey levels, and in a dark photo (paper at 35 of
+    255: brightness/image007) a finder's rings and the paper between them are fewer apart than
+    that, so the check saw none of a code left unread."""
+    counts = cv2.calcHist([np.ascontiguousarray(view[::4, ::4])], [0], None, [256], [0, 256]).ravel().cumsum()
+    bright = int(np.searchsorted(counts, 0.99 * counts[-1]))
+    if bright >= DIM:
+        return view
+    return cv2.convertScaleAbs(view, alpha=255 / max(bright, 1))
 
 
 def _halved(gray: np.ndarray, most: int) -> tuple[np.ndarray, float]:
