@@ -286,3 +286,7 @@ def test_the_check_finds_a_code_left_unread_in_a_dim_photo():
     two = [d for d in read if d.text != texts[2]]
     assert PhotoReader._finders_left(photo, two)
     assert not PhotoReader._finders_left(photo, read)
+    # ...and from the photo halved by means, as the quick read hands it over
+    halved = cv2.resize(photo, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    assert PhotoReader._finders_left(photo, two, halved=halved)
+    assert not PhotoReader._finders_left(photo, read, halved=halved)

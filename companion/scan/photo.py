@@ -140,40 +140,45 @@ class PhotoReader:
         longest, shortest = max(photo.shape[:2]), min(photo.shape[:2])
         if longest <= PHOTO_VIEW_SIDE:
             return None
-        view, scale = photo, 1.0
+        view, scale, half = photo, 1.0, None
         for k in QUICK_SCALES:
             if shortest * k < 64:
                 return None
             while scale > k:
                 view, scale = cv2.resize(view, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), scale / 2
+            half = view if half is None else half
             found, misses = self.zxing.decode_once_with_misses(view)
             if misses:
                 return None
             if found:
                 found = [d.shifted(0, 0, scale=scale) for d in found]
-                return None if self._finders_left(photo, found) else found
+                return None if self._finders_left(photo, found, halved=half) else found
         return None
 
     @staticmethod
-    def _finders_left(gray: np.ndarray, found: list[Detection]) -> bool:
+    def _finders_left(gray: np.ndarray, found: list[Detection], halved: np.ndarray | None = None) -> bool:
         """Whether two finder patterns or more lie outside every code read: a code zxing-cpp
         neither read nor located (ZBar reads some such). Sought on a coarse view (every n-th
         pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean, stretched
         first in a dim photo): on a 12-megapixel photo read halved about 1-1.5 ms, against 11-16
         for zxing-cpp's thorough read of it, and it found none on the photos of BoofCV's half
         that zxing-cpp reads whole (57 of them, every third)."""
-        longest = max(gray.shape[:2])
+        # ``halved``: the photo by 2 x 2 means, which the quick read just read (still in the cache)
+        source, scale = (gray, 1.0) if halved is None else (halved, 0.5)
+        longest = max(source.shape[:2])
         # ...but not so coarse that a finder of the codes read shrinks below a few pixels (a code
         # left unread is mostly one of their size: a sheet of small tags in a small photo), down
         # to a view twice as fine. A finder is 7 of the code's modules (21 for a version-1 code,
         # 25-45 for the URLs of most photos: taking every code for 21 made the view up to twice
         # as coarse as meant)
-        finder = min(d.side_px() * 7 / (d.modules or 21) for d in found)
+        finder = min(d.side_px() * 7 / (d.modules or 21) for d in found) * scale
         step = max(-(-longest // (2 * FINDER_CHECK_SIDE)), min(-(-longest // FINDER_CHECK_SIDE), int(finder / FINDER_CHECK_PX)), 1)
-        view = np.ascontiguousarray(gray[::step, ::step])
+        view = np.ascontiguousarray(source[::step, ::step])
         # a lamp's bright spot (blown highlights) leaves the rest of the photo too dark for one
         # offset below the local mean: only then is the view equalised first
         glare = np.count_nonzero(view >= BLOWN) > BLOWN_SHARE * view.size
+        if glare and halved is not None:
+            return PhotoReader._finders_left(gray, found)
         if not glare:
             # every n-th pixel aliases paper texture into specks, each a contour to walk; a 3 x 3
             # mean removes most (a finder's rings, a module each, stay darker than their
@@ -183,10 +188,11 @@ class PhotoReader:
             view = _stretched_if_dim(view)
         # the codes read are painted light (a tenth wider: their rim): their finders are theirs,
         # and their modules made most of the contours the search walked
-        read = [(d.corners - d.corners.mean(axis=0)) * 1.1 / step + d.corners.mean(axis=0) / step for d in found]
+        to_view = scale / step
+        read = [((d.corners - d.corners.mean(axis=0)) * 1.1 + d.corners.mean(axis=0)) * to_view for d in found]
         left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15, ignore=read,
                                            lone_pixels=not glare)
-                if not _inside_any((f[0] * step, f[1] * step), found)]
+                if not _inside_any((f[0] / to_view, f[1] / to_view), found)]
         return len(left) >= 2
 
     def _ladder_look(self, gray: np.ndarray, quad: np.ndarray) -> list[Detection]:
