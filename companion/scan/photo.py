@@ -159,7 +159,7 @@ class PhotoReader:
     def _finders_left(gray: np.ndarray, found: list[Detection], halved: np.ndarray | None = None) -> bool:
         """Whether two finder patterns or more lie outside every code read: a code zxing-cpp
         neither read nor located (ZBar reads some such). Sought on a coarse view (every n-th
-        pixel, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean, stretched
+        pixel of the photo, or of ``halved``, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean, stretched
         first in a dim photo): on a 12-megapixel photo read halved about 1-1.5 ms, against 11-16
         for zxing-cpp's thorough read of it, and it found none on the photos of BoofCV's half
         that zxing-cpp reads whole (57 of them, every third)."""
