@@ -305,7 +305,7 @@ def _read_rectified(pyramid: Pyramid, quad, px, reader, equalise, margin: float 
         image = _EQUALISE_CROP.apply(image)
     back = np.linalg.inv(to_square @ np.diag([s, s, 1.0]))   # to the photo's pixels
     return [Detection(d.text, cv2.perspectiveTransform(d.corners.reshape(-1, 1, 2).astype(np.float64), back)
-                      .reshape(4, 2).astype(np.float32)) for d in reader(image)]
+                      .reshape(4, 2).astype(np.float32), d.modules) for d in reader(image)]
 
 
 def _stretched_if_dim(view: np.ndarray) -> np.ndarray:
