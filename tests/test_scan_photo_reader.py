@@ -281,7 +281,7 @@ def test_the_check_finds_a_code_left_unread_in_a_dim_photo():
     # saw no finders of the third code, and the photo stopped at the two codes read halved
     photo, texts = dim_photo_of_three_codes()
     zxing = make_decoder("zxing", thorough=True)
-    read = [d for d in zxing.decode(photo)]
+    read = zxing.decode(photo)
     assert sorted(d.text for d in read) == sorted(texts)
     two = [d for d in read if d.text != texts[2]]
     assert PhotoReader._finders_left(photo, two)

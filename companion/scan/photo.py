@@ -123,8 +123,8 @@ class PhotoReader:
 
     def _quick_read(self) -> list[Detection] | None:
         """A large photo's codes read from it halved, once, when that explains the photo: a code
-        read, none located but unread, and no two finders left outside them (the check at the
-        photo's own scale). ``None`` otherwise, and for a photo within PHOTO_VIEW_SIDE (the
+        read, none located but unread, and no two finders left outside them (the check, on the
+        halved photo). ``None`` otherwise, and for a photo within PHOTO_VIEW_SIDE (the
         thorough read costs little there, and on BoofCV's half read a code this plain pass did
         not: noncompliant 9). Where the halved photo shows nothing at all, it is halved once more
         (a code filling a close-up or a monitor's photo reads there, for a quarter of the CPU).
@@ -159,11 +159,11 @@ class PhotoReader:
     def _finders_left(gray: np.ndarray, found: list[Detection], halved: np.ndarray | None = None) -> bool:
         """Whether two finder patterns or more lie outside every code read: a code zxing-cpp
         neither read nor located (ZBar reads some such). Sought on a coarse view (every n-th
-        pixel of the photo, or of ``halved``, at most FINDER_CHECK_SIDE wide, one threshold well below the local mean, stretched
-        first in a dim photo): on a 12-megapixel photo read halved about 1-1.5 ms, against 11-16
-        for zxing-cpp's thorough read of it, and it found none on the photos of BoofCV's half
-        that zxing-cpp reads whole (57 of them, every third)."""
-        # ``halved``: the photo by 2 x 2 means, which the quick read just read (still in the cache)
+        pixel of the photo, or of ``halved``: the photo by 2 x 2 means, which the quick read just
+        read, still in the cache), at most FINDER_CHECK_SIDE wide, one threshold well below the
+        local mean, stretched first in a dim photo: on a 12-megapixel photo read halved about
+        0.5-1.4 ms, against 11-16 for zxing-cpp's thorough read of it, and it found none on the
+        photos of BoofCV's half that zxing-cpp reads whole (57 of them, every third)."""
         source, scale = (gray, 1.0) if halved is None else (halved, 0.5)
         longest = max(source.shape[:2])
         # ...but not so coarse that a finder of the codes read shrinks below a few pixels (a code
@@ -178,6 +178,8 @@ class PhotoReader:
         # offset below the local mean: only then is the view equalised first
         glare = np.count_nonzero(view >= BLOWN) > BLOWN_SHARE * view.size
         if glare and halved is not None:
+            # under a lamp, the photo itself: its view's faint finders beside a blown spot were
+            # measured so (from the half at a coarser step, 2 codes of bright spots were lost)
             return PhotoReader._finders_left(gray, found)
         if not glare:
             # every n-th pixel aliases paper texture into specks, each a contour to walk; a 3 x 3
