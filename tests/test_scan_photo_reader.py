@@ -163,7 +163,7 @@ def test_the_check_under_a_lamp_finds_the_same_finders_without_its_lone_pixels()
     view = np.ascontiguousarray(photo[::4, ::4])
     assert np.count_nonzero(view >= 250) > 0.005 * view.size   # the check's test for a lamp
     with_them = finder_patterns(view, (0.02,), equalise=True, offset=10, outlines=True)
-    without = finder_patterns(view, (0.02,), equalise=True, offset=10, outlines=True, lone_pixels=False)
+    without = finder_patterns(view, (0.02,), equalise=True, offset=10, outlines=True, drop_lone_pixels=True)
     assert len(with_them) >= 3
     assert [f[:3] for f in without] == [f[:3] for f in with_them]
     assert all(np.array_equal(a[3], b[3]) for a, b in zip(without, with_them))

@@ -33,13 +33,13 @@ MOST_OTHER_CORNERS = 2  # corners fitted with another finder as the corner one, 
 
 def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHBOURHOODS,
                     equalise: bool = True, offset: float | None = None, outlines: bool = False,
-                    ignore: list[np.ndarray] | None = None, lone_pixels: bool = True) -> list[tuple]:
+                    ignore: list[np.ndarray] | None = None, drop_lone_pixels: bool = False) -> list[tuple]:
     """(x, y, side) of every finder-like nested square in a greyscale view, largest first.
     ``offset``: how much darker than its neighbourhood a pixel must be to count as dark (a
     larger one leaves fewer specks, so fewer contours to walk, and still every finder).
     ``outlines``: (x, y, side, its outer square's four corners) instead. ``ignore``: quads (view
     pixels) counted as light, so none of their modules is a contour to walk (codes already read:
-    their modules made most of the contours of a photo read whole). ``lone_pixels=False``: the
+    their modules made most of the contours of a photo read whole). ``drop_lone_pixels``: the
     thresholded view's lone pixels taken away first (``without_lone_pixels``: for a view left
     unblurred, whose texture is mostly those)."""
     offset = OFFSET if offset is None else offset
@@ -51,7 +51,7 @@ def finder_patterns(view: np.ndarray, neighbourhoods: tuple[float, ...] = NEIGHB
         dark = cv2.adaptiveThreshold(equalised, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, k, offset)
         for quad in ignore or ():
             cv2.fillConvexPoly(dark, np.round(quad).astype(np.int32), 0)
-        if not lone_pixels:
+        if drop_lone_pixels:
             dark = without_lone_pixels(dark)
         contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:

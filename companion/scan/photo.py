@@ -193,7 +193,7 @@ class PhotoReader:
         to_view = scale / step
         read = [((d.corners - d.corners.mean(axis=0)) * 1.1 + d.corners.mean(axis=0)) * to_view for d in found]
         left = [f for f in finder_patterns(view, NEIGHBOURHOODS[:1], equalise=glare, offset=10 if glare else 15, ignore=read,
-                                           lone_pixels=not glare)
+                                           drop_lone_pixels=glare)
                 if not _inside_any((f[0] / to_view, f[1] / to_view), found)]
         return len(left) >= 2
 
