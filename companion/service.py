@@ -262,3 +262,10 @@ class Service:
         if self.session is not None:
             self.session.close()  # a last snapshot
         self.store.checkpoint()  # shutdown is a safe point: companion.db alone holds every game
+
+    def close(self) -> None:
+        """Stop, and let go of the store: what a program or a test that opened the service does when
+        done with it. The snapshot writers are waited for first (``stop``); a connection closed under
+        one of them, as a test that closed ``store.db`` itself did, crashed the process in SQLite."""
+        self.stop()
+        self.store.close()

@@ -171,7 +171,7 @@ def test_an_error_about_a_hidden_card_stays_off_the_public_panel_and_whole_for_t
     public = json.dumps(service.devices())
     assert "R10#1" not in public and "R10" not in public
     assert service.devices()["camera"]["last_error"].startswith("an error about a card it read")
-    service.store.db.close()
+    service.close()
 
 
 def test_a_source_failing_is_said_on_the_public_panel_as_it_is(tmp_path):

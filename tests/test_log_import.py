@@ -90,8 +90,22 @@ def test_an_imported_log_is_the_current_game_and_replays_the_same(tmp_path, caps
     assert service.session.export_jsonl() == "".join(
         json.dumps(e.as_dict(), sort_keys=True) + "\n" for e in from_jsonl(BASIC.read_text()))
     assert service.session.ruleset.is_over(service.session.state), "the 70-battle game, replayed to its end"
-    service.store.db.close()
+    service.close()
 
+
+
+def test_a_service_let_go_has_written_the_game_as_it_stands_first(tmp_path):
+    # a 630-event game folds into snapshots written by threads of their own; closing the store's
+    # connection under one of them crashed the test process (a segfault in SQLite), so
+    # Service.close waits for them, and the last one holds the game at its end
+    data = tmp_path / "data"
+    assert main(["import", str(BASIC), "--data", str(data)]) == 0
+    service = Service(data)
+    game = service.session.game_id
+    service.close()
+    store = Store(data / "companion.db")
+    assert store.snapshot_seqs(game)[0] == len(store.events(game)) == 630
+    store.close()
 
 def test_an_import_is_checked_as_replay_checks_and_writes_nothing_when_refused(tmp_path, capsys):
     data = tmp_path / "data"
@@ -108,11 +122,11 @@ def test_a_torn_start_from_an_older_version_is_skipped_with_a_warning(tmp_path, 
     service = Service(data)
     first = service.start_game("bom-battle", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
     service.store.new_game("stratego")  # a game row whose start event never came (a crash in between)
-    service.store.db.close()
+    service.close()
     again = Service(data)
     assert again.session.game_id == first.game_id
     assert "game 2 has no events" in caplog.text
-    again.store.db.close()
+    again.close()
 
 
 def test_a_start_that_cannot_be_written_leaves_no_game_row(tmp_path):
@@ -135,7 +149,7 @@ def test_the_database_file_alone_holds_a_started_game(tmp_path):
     store = Store(copy / "companion.db")
     assert [e.kind for e in store.events(store.latest_game())] == ["start"]
     service.stop()
-    service.store.db.close()
+    service.store.close()
 
 
 def test_the_database_file_alone_holds_all_but_the_latest_few_hundred_events(tmp_path):

@@ -24,7 +24,7 @@ def service(tmp_path):
     service = Service(tmp_path / "data")
     service.start_game("stratego", SEATS)
     yield service
-    service.store.db.close()
+    service.close()
 
 
 def client_of(service):
@@ -74,7 +74,7 @@ def test_a_session_is_revoked_from_the_devices_page_and_ends_with_a_new_pin(serv
     assert client_of(again).get("/api/room", headers={"Cookie": kept.get_cookie(room.SESSION_COOKIE).decoded_key
                                                        + "=" + kept.get_cookie(room.SESSION_COOKIE).value}
                                  ).status_code == 403
-    again.store.db.close()
+    again.close()
 
 
 def test_a_session_expires():
@@ -126,7 +126,7 @@ def test_a_seat_view_with_secrets_is_veiled_and_one_without_is_not(tmp_path):
     service.start_game("stratego", SEATS)
     reply = client_of(service).get(f"/api/seat/{service.seat_token(service.session.game_id, 1)}").get_json()
     assert reply["veiled"] is True and "army" not in reply["public"]
-    service.store.db.close()
+    service.close()
 
 
 # -- private tags --------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def service(tmp_path, monkeypatch):
     service = Service(tmp_path / "data")
     service.start_game("tally", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}])
     yield service
-    service.store.db.close()
+    service.close()
 
 
 @pytest.fixture
@@ -108,7 +108,7 @@ def test_a_longer_pin_can_be_made_and_seat_links_stay(tmp_path, service):
     again = Service(data)
     assert len(again.pin) == 8 and again.pin.isdigit()
     assert again.seat_for_token(token) == 1
-    again.store.db.close()
+    again.close()
 
 
 # -- where a change comes from ---------------------------------------------------------------------

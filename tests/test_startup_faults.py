@@ -33,7 +33,7 @@ def test_a_camera_missing_at_startup_is_reported_retried_and_used_once_there(tmp
         wait_for(lambda: pipeline.frames >= 1, "the camera, once there, to be used")
     finally:
         service.stop()
-        service.store.db.close()
+        service.store.close()
 
 
 def companion(*args, timeout=120):

@@ -26,7 +26,7 @@ def game(tmp_path):
         for card in army(colour):
             assert session.submit("card_seen", {"zone": f"seat:{seat}", "card": card}, "camera").ok
     yield session, watcher
-    store.db.close()
+    store.close()
 
 
 def published(session: Session, watcher) -> str:
@@ -129,7 +129,7 @@ def test_the_dashboard_endpoints_keep_the_secret(tmp_path):
     red = client.get(f"/api/seat/{service.seat_token(session.game_id, 1)}").get_json()
     assert "Blue's Bomb (B)" in json.dumps(blue) and "Blue's Bomb" not in json.dumps(red)
     assert client.get(f"/api/seat/{old_token}").status_code == 403
-    service.store.db.close()
+    service.close()
 
 
 def test_a_bomb_lifted_as_an_attacker_is_refused_without_telling_the_table_it_never_moves(game):

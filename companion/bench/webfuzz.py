@@ -175,7 +175,7 @@ def run(examples: int, data_dir: Path, tally: Tally | None = None) -> Tally:
         looks(client, service, max(examples // 3, 1), tally)
     finally:
         service.stop()
-        service.store.db.close()
+        service.store.close()
     return tally
 
 
