@@ -94,8 +94,7 @@ def test_a_backup_cut_short_leaves_no_part_file(tmp_path, caplog):
     except OSError:
         pass
     assert not list(tmp_path.glob("*.part")), "a failed copy removes its part file"
-    service.stop()
-    service.store.close()
+    service.close()
     (tmp_path / "backups").mkdir(exist_ok=True)
     killed = tmp_path / "backups" / "companion-20260101-000000-daily.db.part"  # a service killed mid-copy
     killed.write_bytes(b"SQLite format 3\0" + b"\0" * 4000)

@@ -148,8 +148,7 @@ def test_the_database_file_alone_holds_a_started_game(tmp_path):
     shutil.copy(tmp_path / "data/companion.db", copy / "companion.db")  # while the service still runs
     store = Store(copy / "companion.db")
     assert [e.kind for e in store.events(store.latest_game())] == ["start"]
-    service.stop()
-    service.store.close()
+    service.close()
 
 
 def test_the_database_file_alone_holds_all_but_the_latest_few_hundred_events(tmp_path):

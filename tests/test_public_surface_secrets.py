@@ -216,8 +216,7 @@ def test_the_public_surface_shows_nothing_hidden(tmp_path, game):
     assert table.secrets or game not in SCRIPTS, "the games with secrets must have had some to keep"
     raw = client.get("/api/export.jsonl")
     assert raw.status_code == 403 and not any(s in raw.get_data(as_text=True) for s in table.secrets)
-    service.stop()
-    service.store.close()
+    service.close()
 
 
 def test_every_game_in_the_registry_is_crawled():

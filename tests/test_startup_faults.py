@@ -32,8 +32,7 @@ def test_a_camera_missing_at_startup_is_reported_retried_and_used_once_there(tmp
         cv2.imwrite(str(frames / "0001.png"), np.full((120, 160), 255, np.uint8))
         wait_for(lambda: pipeline.frames >= 1, "the camera, once there, to be used")
     finally:
-        service.stop()
-        service.store.close()
+        service.close()
 
 
 def companion(*args, timeout=120):

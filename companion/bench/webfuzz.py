@@ -174,8 +174,7 @@ def run(examples: int, data_dir: Path, tally: Tally | None = None) -> Tally:
         one()
         looks(client, service, max(examples // 3, 1), tally)
     finally:
-        service.stop()
-        service.store.close()
+        service.close()
     return tally
 
 
